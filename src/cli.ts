@@ -1,0 +1,307 @@
+// run(argv, deps) → exit code. The one place that maps errors to exit codes
+// and prints them (CLI.md "Exit codes", "errors").
+import { CommanderError } from 'commander';
+import type { Context, GlobalOptions, IO, OutputFormat, Prompt } from './context.js';
+import { ApiError, AuthError, CliError, ExitCode, UsageError } from './core/errors.js';
+import type { ApiClient } from './core/http.js';
+import { Redactor } from './core/redact.js';
+import { buildProgram, GLOBAL_OPTION_KEYS, type CommandModule, type Lazy } from './program.js';
+
+export interface RunDeps {
+  io: IO;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Aborted on Ctrl-C by main(); tests pass their own. */
+  signal?: AbortSignal;
+  /** Lets main() route Ctrl-C to a command's own handlers. */
+  interrupts?: InterruptHub;
+  prompt?: Prompt;
+  now?: () => Date;
+}
+
+/** Routes Ctrl-C presses to the handlers a command registered. */
+export class InterruptHub {
+  private handlers = new Set<(count: number) => void>();
+  private count = 0;
+  register(handler: (count: number) => void): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+  /** Returns true when a command handled the press. */
+  fire(): boolean {
+    this.count++;
+    if (!this.handlers.size) return false;
+    for (const h of [...this.handlers]) h(this.count);
+    return true;
+  }
+}
+
+export async function run(argv: string[], deps: RunDeps): Promise<number> {
+  const { io } = deps;
+  let exitCode: number = ExitCode.ok;
+  let jsonErrors = argv.includes('--json') || hasJsonOutput(argv);
+  let debug = argv.includes('--debug');
+  const clients: ApiClient[] = [];
+  const redactor = new Redactor();
+  redactor.add(deps.env.EMAIL_API_KEY);
+
+  const lazy: Lazy = (loader: () => Promise<CommandModule>) =>
+    async (...actionArgs: unknown[]) => {
+      const command = actionArgs[actionArgs.length - 1] as import('commander').Command;
+      const globals = resolveGlobals(mergeGlobalOptions(command), deps);
+      jsonErrors = globals.output === 'json';
+      debug = globals.debug;
+      const [mod, { createOutput }] = await Promise.all([loader(), import('./output/render.js')]);
+      const ctx = createContext(deps, globals, createOutput, redactor, (c) => clients.push(c));
+      const own = Object.fromEntries(
+        Object.entries(command.opts()).filter(([key]) => !(GLOBAL_OPTION_KEYS as readonly string[]).includes(key)),
+      );
+      const code = await mod.run(own, ctx, command.args);
+      exitCode = code ?? ExitCode.ok;
+    };
+
+  const program = buildProgram(lazy);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => void io.stdout.write(s),
+    writeErr: (s) => void io.stderr.write(s),
+    // Commander's own usage errors: one line, exit 2 (we print it in handleError).
+    outputError: () => undefined,
+  });
+  for (const cmd of allCommands(program)) {
+    cmd.exitOverride();
+    cmd.configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: () => undefined,
+    });
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    exitCode = handleError(err, { io, jsonErrors, debug, redactor, aborted: deps.signal?.aborted ?? false });
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+  }
+  return exitCode;
+}
+
+function hasJsonOutput(argv: string[]): boolean {
+  const i = argv.findIndex((a) => a === '-o' || a === '--output');
+  if (i >= 0 && argv[i + 1] === 'json') return true;
+  return argv.includes('--output=json') || argv.includes('-ojson');
+}
+
+function* allCommands(cmd: import('commander').Command): Generator<import('commander').Command> {
+  for (const sub of cmd.commands) {
+    yield sub;
+    yield* allCommands(sub);
+  }
+}
+
+/**
+ * Global options may be given before the subcommand (program) or after it
+ * (leaf); a value typed by the user wins over a default wherever it was typed.
+ */
+function mergeGlobalOptions(leaf: import('commander').Command): Record<string, unknown> {
+  const chain: import('commander').Command[] = [];
+  for (let c: import('commander').Command | null = leaf; c; c = c.parent) chain.unshift(c);
+  const merged: Record<string, unknown> = { ...leaf.opts() };
+  for (const key of GLOBAL_OPTION_KEYS) {
+    for (const cmd of chain) {
+      const source = cmd.getOptionValueSource(key);
+      if (source && source !== 'default' && source !== 'implied') merged[key] = cmd.getOptionValue(key);
+    }
+  }
+  return merged;
+}
+
+function resolveGlobals(all: Record<string, unknown>, deps: RunDeps): GlobalOptions {
+  const output: OutputFormat = all.json ? 'json' : ((all.output as OutputFormat | undefined) ?? 'table');
+  const env = deps.env;
+  // chalk's rules (CLI.md "colour"): FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
+  let color = deps.io.stdoutIsTTY && all.color !== false && env.NO_COLOR === undefined;
+  if (env.FORCE_COLOR !== undefined && all.color !== false) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return {
+    profile: all.profile as string | undefined,
+    baseUrl: all.baseUrl as string | undefined,
+    insecureHttp: Boolean(all.insecureHttp),
+    output,
+    quiet: Boolean(all.quiet),
+    debug: Boolean(all.debug),
+    color,
+    timeoutMs: typeof all.timeout === 'number' ? all.timeout * 1000 : undefined,
+    yes: Boolean(all.yes),
+  };
+}
+
+function createContext(
+  deps: RunDeps,
+  globals: GlobalOptions,
+  createOutput: typeof import('./output/render.js').createOutput,
+  redactor: Redactor,
+  onClient: (client: ApiClient) => void,
+): Context {
+  const { io, env } = deps;
+  const signal = deps.signal ?? new AbortController().signal;
+  const hub = deps.interrupts ?? new InterruptHub();
+  const log = {
+    info: (m: string) => {
+      if (!globals.quiet) io.stderr.write(`${m}\n`);
+    },
+    warn: (m: string) => void io.stderr.write(`warning: ${redactor.redact(m)}\n`),
+    debug: (m: string) => {
+      if (globals.debug) io.stderr.write(`[debug] ${redactor.redact(m)}\n`);
+    },
+  };
+  const makeClient = async (baseUrl: string, apiKey: string): Promise<ApiClient> => {
+    const { ApiClient } = await import('./core/http.js');
+    redactor.add(apiKey);
+    const client = new ApiClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: globals.timeoutMs,
+      debug: globals.debug ? (line) => io.stderr.write(`[debug] ${redactor.redact(line)}\n`) : undefined,
+      signal,
+      retry: retryOverrides(env),
+    });
+    onClient(client);
+    return client;
+  };
+  let clientPromise: Promise<ApiClient> | undefined;
+  const api = () =>
+    (clientPromise ??= (async () => {
+      const { resolveCredentials } = await import('./core/config.js');
+      const creds = await resolveCredentials({
+        env,
+        profileFlag: globals.profile,
+        baseUrlFlag: globals.baseUrl,
+        insecureHttp: globals.insecureHttp,
+      });
+      redactor.add(creds.apiKey);
+      const source = creds.keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${creds.keySource.profile}" (${creds.keySource.path})`;
+      log.debug(`key from ${source}; base URL ${creds.baseUrl} from ${creds.baseUrlSource}`);
+      for (const note of creds.notes) log.debug(note);
+      return makeClient(creds.baseUrl, creds.apiKey);
+    })());
+  return {
+    io,
+    env,
+    cwd: deps.cwd,
+    globals,
+    signal,
+    onInterrupt: (handler) => hub.register(handler),
+    log,
+    out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns }),
+    prompt: deps.prompt ?? noPrompt,
+    api,
+    apiWith: ({ baseUrl, apiKey }) => makeClient(baseUrl, apiKey),
+    now: deps.now ?? (() => new Date()),
+  };
+}
+
+/** EMAIL_RETRY_BASE_MS / EMAIL_RETRY_MAX_WAIT_MS: for CI scripts that want shorter or longer patience, and for tests. */
+function retryOverrides(env: Readonly<Record<string, string | undefined>>) {
+  const out: { baseDelayMs?: number; maxTotalWaitMs?: number } = {};
+  const base = Number(env.EMAIL_RETRY_BASE_MS);
+  if (env.EMAIL_RETRY_BASE_MS && Number.isFinite(base) && base >= 0) out.baseDelayMs = base;
+  const cap = Number(env.EMAIL_RETRY_MAX_WAIT_MS);
+  if (env.EMAIL_RETRY_MAX_WAIT_MS && Number.isFinite(cap) && cap >= 0) out.maxTotalWaitMs = cap;
+  return out;
+}
+
+const noPrompt: Prompt = {
+  secret: async () => {
+    throw new UsageError('cannot prompt: no terminal');
+  },
+  confirm: async () => false,
+};
+
+interface ErrorEnv {
+  io: IO;
+  jsonErrors: boolean;
+  debug: boolean;
+  redactor: Redactor;
+  aborted: boolean;
+}
+
+function handleError(err: unknown, e: ErrorEnv): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return ExitCode.ok;
+    }
+    if (err.code === 'commander.executeSubCommandAsync') return ExitCode.ok;
+    // Commander's help for a bare group uses help({error: true}).
+    if (err.message === '(outputHelp)') return ExitCode.usage;
+    return printError(e, { status: undefined, code: undefined, message: err.message.replace(/^error:\s*/i, '') }, ExitCode.usage);
+  }
+  if (e.aborted && !(err instanceof CliError)) {
+    return printError(e, { message: 'interrupted' }, ExitCode.interrupted);
+  }
+  if (err instanceof CliError) {
+    const status = err instanceof ApiError && err.status ? err.status : undefined;
+    const code = err instanceof ApiError ? err.code : err instanceof UsageError ? err.code : undefined;
+    const resultData = err instanceof ApiError ? err.resultData : undefined;
+    let hint = err.hint;
+    if (!hint && err instanceof AuthError && err.status === 401) {
+      hint = 'The key was refused. Check it with `email auth status`, or store a new one with `email auth login`.';
+    } else if (!hint && err instanceof AuthError && err.status === 403) {
+      hint = 'The account is suspended or out of credits; check it in the web app.';
+    }
+    return printError(e, { status, code, message: err.message, resultData, hint }, err.exitCode);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  if (e.debug && err instanceof Error && err.stack) e.io.stderr.write(`${e.redactor.redact(err.stack)}\n`);
+  return printError(e, { message: `unexpected internal error: ${message}`, hint: e.debug ? undefined : 'Run again with --debug for details.' }, ExitCode.failure);
+}
+
+function printError(
+  e: ErrorEnv,
+  info: { status?: number; code?: number; message: string; resultData?: unknown; hint?: string },
+  exitCode: number,
+): number {
+  const message = e.redactor.redact(info.message);
+  if (e.jsonErrors) {
+    const error: Record<string, unknown> = { status: info.status ?? null, code: info.code ?? null, message };
+    if (info.resultData !== undefined) error.resultData = info.resultData;
+    e.io.stderr.write(`${e.redactor.redact(JSON.stringify({ error }))}\n`);
+  } else {
+    const label = info.code !== undefined ? `error ${info.code}` : 'error';
+    const status = info.status && info.code === undefined ? ` (HTTP ${info.status})` : '';
+    e.io.stderr.write(`${label}: ${message}${status}\n`);
+    if (info.hint) e.io.stderr.write(`hint: ${e.redactor.redact(info.hint)}\n`);
+  }
+  return exitCode;
+}
+
+/** The process entry point used by bin/email. */
+export async function main(): Promise<void> {
+  const controller = new AbortController();
+  const interrupts = new InterruptHub();
+  let presses = 0;
+  process.on('SIGINT', () => {
+    presses++;
+    if (interrupts.fire()) return;
+    if (presses > 1) process.exit(ExitCode.interrupted);
+    controller.abort(new Error('interrupted'));
+  });
+  const { createTerminalPrompt } = await import('./prompt.js');
+  const code = await run(process.argv.slice(2), {
+    io: {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      stdoutIsTTY: Boolean(process.stdout.isTTY),
+      stderrIsTTY: Boolean(process.stderr.isTTY),
+      stdinIsTTY: Boolean(process.stdin.isTTY),
+      columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+    interrupts,
+    prompt: createTerminalPrompt(),
+  });
+  process.exitCode = code;
+}

@@ -1,0 +1,144 @@
+// Typed errors. Every failure a command can meet is one of these; src/cli.ts
+// is the one place that maps them to exit codes (CLI.md "Exit codes").
+
+export const ExitCode = {
+  ok: 0,
+  /** The service or the network refused the operation. */
+  failure: 1,
+  /** Usage or client-side validation error: nothing was sent. */
+  usage: 2,
+  /** Partial success: some rows or items failed. */
+  partial: 3,
+  /** No key, 401, 403. */
+  auth: 4,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export abstract class CliError extends Error {
+  abstract readonly exitCode: number;
+  /** A second line of help shown under the error on stderr. */
+  hint?: string;
+}
+
+/** Bad input on our side: nothing was sent. `code` mirrors the service's code when the check is the service's own rule. */
+export class UsageError extends CliError {
+  readonly exitCode = ExitCode.usage;
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface ApiErrorInit {
+  status: number;
+  code?: number;
+  message: string;
+  resultData?: unknown;
+  method: string;
+  path: string;
+  /** Milliseconds the service asked us to wait (429). */
+  retryAfterMs?: number;
+}
+
+/** The service answered with an error status. */
+export class ApiError extends CliError {
+  readonly exitCode: number = ExitCode.failure;
+  readonly status: number;
+  readonly code?: number;
+  readonly resultData?: unknown;
+  readonly method: string;
+  readonly path: string;
+  readonly retryAfterMs?: number;
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.resultData = init.resultData;
+    this.method = init.method;
+    this.path = init.path;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 401 or 403 from the service, or no key configured at all. */
+export class AuthError extends ApiError {
+  override readonly exitCode = ExitCode.auth;
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.name = 'AuthError';
+  }
+}
+
+/** 429 that we gave up waiting on (the retry cap was exceeded). */
+export class RateLimitError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.name = 'RateLimitError';
+  }
+}
+
+/** Connection refused, reset, DNS failure: the request may or may not have reached the service. */
+export class NetworkError extends CliError {
+  readonly exitCode = ExitCode.failure;
+  constructor(
+    message: string,
+    readonly method: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'NetworkError';
+  }
+}
+
+export class TimeoutError extends NetworkError {
+  constructor(method: string, path: string, readonly timeoutMs: number) {
+    super(`${method} ${path} timed out after ${formatSeconds(timeoutMs)}`, method, path);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** The service answered 2xx with a body that does not fit what the spec says. */
+export class UnexpectedResponseError extends CliError {
+  readonly exitCode = ExitCode.failure;
+  constructor(method: string, path: string, detail: string) {
+    super(`unexpected response from ${method} ${path}: ${detail}`);
+    this.name = 'UnexpectedResponseError';
+  }
+}
+
+/** Some items failed and were reported; the rest was done. */
+export class PartialFailure extends CliError {
+  readonly exitCode = ExitCode.partial;
+  constructor(message: string) {
+    super(message);
+    this.name = 'PartialFailure';
+  }
+}
+
+export class Interrupted extends CliError {
+  readonly exitCode = ExitCode.interrupted;
+  constructor(message = 'interrupted') {
+    super(message);
+    this.name = 'Interrupted';
+  }
+}
+
+/** Thrown when a command is registered but its issue has not landed yet. */
+export class NotImplemented extends CliError {
+  readonly exitCode = ExitCode.failure;
+  constructor(command: string) {
+    super(`${command}: not implemented yet`);
+    this.name = 'NotImplemented';
+  }
+}
+
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
+}

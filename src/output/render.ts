@@ -1,0 +1,238 @@
+// The one renderer (ENGINEERING.md habit 1): commands hand it data, and it
+// prints table, JSON, NDJSON or CSV on stdout. JSON is the service's data
+// unchanged; tables and CSV are for people and spreadsheets.
+import type { OutputFormat, Writable } from '../context.js';
+import { csvCell, neutralize } from './sanitize.js';
+
+export interface Column {
+  /** Dotted path into the record, e.g. `Properties.Subject`. */
+  key: string;
+  header?: string;
+  /** Turns the value into display text (tables only; JSON and CSV keep the value). */
+  format?: (value: unknown, record: Record<string, unknown>) => string;
+}
+
+export interface View {
+  columns?: (string | Column)[];
+}
+
+export interface RecordStream {
+  write(record: unknown): Promise<void>;
+  /** Finishes the stream (closes a JSON array, flushes a table). */
+  end(): Promise<void>;
+}
+
+export interface Output {
+  readonly format: OutputFormat;
+  /** Prints a list (array) or one record (object) or a scalar. */
+  print(data: unknown, view?: View): Promise<void>;
+  /** Prints records one by one, in order, without holding them all. */
+  stream(view?: View): RecordStream;
+  /** A plain line of data on stdout (e.g. a created id). */
+  line(text: string): Promise<void>;
+}
+
+export interface OutputOptions {
+  format: OutputFormat;
+  stdout: Writable;
+  isTTY: boolean;
+  color: boolean;
+  columns?: number;
+}
+
+export function createOutput(options: OutputOptions): Output {
+  return new Renderer(options);
+}
+
+const TABLE_STREAM_CHUNK = 500;
+
+class Renderer implements Output {
+  readonly format: OutputFormat;
+  constructor(private readonly o: OutputOptions) {
+    this.format = o.format;
+  }
+
+  async line(text: string): Promise<void> {
+    await this.write(`${this.o.format === 'table' ? neutralize(text) : text}\n`);
+  }
+
+  async print(data: unknown, view?: View): Promise<void> {
+    switch (this.o.format) {
+      case 'json':
+        return this.write(`${JSON.stringify(data ?? null, null, 2)}\n`);
+      case 'ndjson': {
+        const items = Array.isArray(data) ? data : [data];
+        return this.write(items.map((item) => `${JSON.stringify(item ?? null)}\n`).join(''));
+      }
+      case 'csv': {
+        const items = Array.isArray(data) ? data : [data];
+        const columns = csvColumns(items, view);
+        const rows = [columns.map((c) => csvCell(c.key)).join(',')];
+        for (const item of items) rows.push(columns.map((c) => csvCell(csvText(pick(item, c.key)))).join(','));
+        return this.write(`${rows.join('\r\n')}\r\n`);
+      }
+      case 'table':
+        if (Array.isArray(data)) {
+          await this.table(data, tableColumns(data, view), true);
+          return;
+        }
+        if (data !== null && typeof data === 'object') return this.record(data as Record<string, unknown>, view);
+        return this.line(String(data ?? ''));
+    }
+  }
+
+  stream(view?: View): RecordStream {
+    const format = this.o.format;
+    let count = 0;
+    let pending: unknown[] = [];
+    let columns: Column[] | undefined;
+    let widths: number[] | undefined;
+    const flushTable = async () => {
+      if (!pending.length) return;
+      columns ??= tableColumns(pending, view);
+      const header = count === pending.length; // first chunk
+      widths = await this.table(pending, columns, header, widths);
+      pending = [];
+    };
+    return {
+      write: async (record) => {
+        count++;
+        switch (format) {
+          case 'json':
+            return this.write(`${count === 1 ? '[\n' : ',\n'}${indent(JSON.stringify(record ?? null, null, 2))}`);
+          case 'ndjson':
+            return this.write(`${JSON.stringify(record ?? null)}\n`);
+          case 'csv': {
+            let prefix = '';
+            if (!columns) {
+              columns = csvColumns([record], view);
+              prefix = `${columns.map((c) => csvCell(c.key)).join(',')}\r\n`;
+            }
+            return this.write(`${prefix}${columns.map((c) => csvCell(csvText(pick(record, c.key)))).join(',')}\r\n`);
+          }
+          case 'table':
+            pending.push(record);
+            if (pending.length >= TABLE_STREAM_CHUNK) await flushTable();
+            return;
+        }
+      },
+      end: async () => {
+        if (format === 'json') await this.write(count === 0 ? '[]\n' : '\n]\n');
+        if (format === 'table') await flushTable();
+      },
+    };
+  }
+
+  /** Bordered table on a TTY; tab-separated lines without header in a pipe (as gh does). */
+  private async table(rows: unknown[], columns: Column[], header: boolean, fixedWidths?: number[]): Promise<number[] | undefined> {
+    const cells = rows.map((row) => columns.map((c) => displayText(pick(row, c.key), c, row)));
+    if (!this.o.isTTY) {
+      await this.write(cells.map((r) => `${r.join('\t')}\n`).join(''));
+      return undefined;
+    }
+    if (!rows.length && header) {
+      await this.write('(no results)\n');
+      return undefined;
+    }
+    const { default: Table } = await import('cli-table3');
+    const paint = await this.painter();
+    const widths = fixedWidths ?? fitWidths(columns, cells, this.o.columns);
+    const table = new Table({
+      head: header ? columns.map((c) => paint(c.header ?? c.key)) : [],
+      colWidths: widths,
+      wordWrap: false,
+      style: { head: [], border: [] },
+    });
+    for (const r of cells) table.push(r);
+    await this.write(`${table.toString()}\n`);
+    return widths;
+  }
+
+  /** One record as a two-column Field/Value table. */
+  private async record(record: Record<string, unknown>, view?: View): Promise<void> {
+    const columns: Column[] = view?.columns ? normalizeColumns(view.columns) : Object.keys(record).map((key) => ({ key }));
+    const pairs = columns.map((c) => ({ field: c.header ?? c.key, value: displayText(pick(record, c.key), c, record) }));
+    await this.table(pairs, [{ key: 'field', header: 'Field' }, { key: 'value', header: 'Value' }], this.o.isTTY);
+  }
+
+  private async painter(): Promise<(s: string) => string> {
+    if (!this.o.color) return (s) => s;
+    const { Chalk } = await import('chalk');
+    const chalk = new Chalk({ level: 1 });
+    return (s) => chalk.bold(s);
+  }
+
+  private write(text: string): Promise<void> {
+    const ok = this.o.stdout.write(text);
+    if (ok || !this.o.stdout.once) return Promise.resolve();
+    return new Promise((resolve) => this.o.stdout.once!('drain', resolve));
+  }
+}
+
+function indent(json: string): string {
+  return json
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+function normalizeColumns(columns: (string | Column)[]): Column[] {
+  return columns.map((c) => (typeof c === 'string' ? { key: c } : c));
+}
+
+function inferKeys(rows: unknown[]): string[] {
+  const keys: string[] = [];
+  for (const row of rows.slice(0, 50)) {
+    if (row && typeof row === 'object' && !Array.isArray(row)) {
+      for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
+    }
+  }
+  return keys.length ? keys : ['value'];
+}
+
+function tableColumns(rows: unknown[], view?: View): Column[] {
+  return view?.columns ? normalizeColumns(view.columns) : inferKeys(rows).map((key) => ({ key }));
+}
+
+function csvColumns(rows: unknown[], view?: View): Column[] {
+  return tableColumns(rows, view);
+}
+
+export function pick(record: unknown, path: string): unknown {
+  if (record === null || typeof record !== 'object') return path === 'value' ? record : undefined;
+  let value: unknown = record;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+function plainText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+function csvText(value: unknown): string {
+  return plainText(value);
+}
+
+function displayText(value: unknown, column: Column, row: unknown): string {
+  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>) : plainText(value);
+  return neutralize(text);
+}
+
+/** Shrinks the widest columns until the table fits the terminal. */
+function fitWidths(columns: Column[], cells: string[][], terminalWidth?: number): number[] {
+  const widths = columns.map((c, i) => Math.max((c.header ?? c.key).length, ...cells.map((r) => r[i]!.length)) + 2);
+  if (!terminalWidth) return widths;
+  const budget = terminalWidth - (columns.length + 1);
+  while (widths.reduce((a, b) => a + b, 0) > budget) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= 8) break;
+    widths[widest]!--;
+  }
+  return widths;
+}
