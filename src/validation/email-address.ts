@@ -1,0 +1,28 @@
+// One email-syntax check for every client-side validation (subscribers 1/211,
+// campaigns 307/309, previews 371), so the tool refuses the same addresses
+// everywhere. Deliberately close to what services accept in practice: a local
+// part, one @, a domain with a dot and a TLD of letters; no spaces or quotes.
+
+const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+export function isValidEmail(raw: string): boolean {
+  const value = raw.trim();
+  if (value.length > 254) return false;
+  const at = value.lastIndexOf('@');
+  if (at <= 0 || at === value.length - 1) return false;
+  const local = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  if (local.length > 64 || !LOCAL.test(local) || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  if (!labels.every((l) => LABEL.test(l))) return false;
+  return /^[A-Za-z]{2,63}$/.test(labels[labels.length - 1]!) || /^xn--[A-Za-z0-9-]+$/.test(labels[labels.length - 1]!);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Identifiers are UUIDs (service-spec.md "Conventions"). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
