@@ -1,0 +1,185 @@
+// Custom field values on subscribers (service-spec.md "Custom field value"
+// and its rules 1-4):
+// - several items with the same Key set a MultiSelectMany field, and replace
+//   its previous selections (rule 4);
+// - Clear: true clears a value; on a MultiSelectMany field a Value naming an
+//   option removes only that option, an empty Value clears them all (accepted
+//   by update and import; ignored on add);
+// - a Date field is cleared by 0000-00-00 (rule 2) and takes year-first dates
+//   (rule 3);
+// - fields not supplied keep their values (rule 4); an empty Value without
+//   Clear counts as not supplied.
+// Keys are matched without regard to case and with or without the brackets of
+// the generated Key. Unknown keys and values that do not fit the field's type
+// (a word in a Number field, an option that does not exist) are ignored: the
+// spec documents no error for them.
+import type { CustomFieldDefinition } from './types.js';
+
+/** service-spec.md "Custom field value" and "Limits": at most 250 characters. */
+export const CUSTOM_FIELD_VALUE_LIMIT = 250;
+
+/** service-spec.md "Custom field value": Date cleared by this value (rule 2). */
+export const DATE_CLEAR_VALUE = '0000-00-00';
+
+export interface CustomFieldItem {
+  Key: string;
+  /** Undefined when the item had no Value (or null). */
+  Value: string | undefined;
+  Clear: boolean;
+}
+
+/** The Key the service generates from a FieldName: `[FieldName]` without spaces. */
+export function fieldKeyFor(fieldName: string): string {
+  return `[${fieldName.replace(/\s+/g, '')}]`;
+}
+
+function normalizeKey(key: string): string {
+  const trimmed = key.trim();
+  const bare = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
+  return bare.replace(/\s+/g, '').toLowerCase();
+}
+
+export class FieldIndex {
+  private readonly byKey = new Map<string, CustomFieldDefinition>();
+
+  constructor(readonly definitions: readonly CustomFieldDefinition[]) {
+    for (const def of definitions) {
+      this.byKey.set(normalizeKey(def.Key), def);
+      this.byKey.set(normalizeKey(def.FieldName), def);
+    }
+  }
+
+  get(key: string): CustomFieldDefinition | undefined {
+    return this.byKey.get(normalizeKey(key));
+  }
+}
+
+export type ItemsCheck = { ok: true; items: CustomFieldItem[] } | { ok: false; tooLong: boolean; message: string };
+
+/**
+ * Checks the shape of a CustomFields array and the 250-character limit.
+ * Undefined or null counts as an empty array (no values supplied).
+ */
+export function checkCustomFieldItems(raw: unknown): ItemsCheck {
+  if (raw === undefined || raw === null) return { ok: true, items: [] };
+  if (!Array.isArray(raw)) return { ok: false, tooLong: false, message: 'CustomFields must be an array of {Key, Value}.' };
+  const items: CustomFieldItem[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const item = raw[i] as Record<string, unknown> | null;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      return { ok: false, tooLong: false, message: `CustomFields[${i}] must be an object {Key, Value}.` };
+    }
+    if (typeof item.Key !== 'string' || item.Key.trim() === '') {
+      return { ok: false, tooLong: false, message: `CustomFields[${i}].Key must be a non-empty string.` };
+    }
+    let value: string | undefined;
+    if (typeof item.Value === 'string') value = item.Value;
+    else if (typeof item.Value === 'number' || typeof item.Value === 'boolean') value = String(item.Value);
+    else if (item.Value !== undefined && item.Value !== null) {
+      return { ok: false, tooLong: false, message: `CustomFields[${i}].Value must be a string.` };
+    }
+    if (item.Clear !== undefined && item.Clear !== null && typeof item.Clear !== 'boolean') {
+      return { ok: false, tooLong: false, message: `CustomFields[${i}].Clear must be a boolean.` };
+    }
+    if (value !== undefined && value.length > CUSTOM_FIELD_VALUE_LIMIT) {
+      return {
+        ok: false,
+        tooLong: true,
+        message: `Custom field value for ${item.Key} is ${value.length} characters long; the limit is ${CUSTOM_FIELD_VALUE_LIMIT}.`,
+      };
+    }
+    items.push({ Key: item.Key, Value: value, Clear: item.Clear === true });
+  }
+  return { ok: true, items };
+}
+
+/**
+ * Returns the new values (the input record is not modified, so a request that
+ * fails later changes nothing). `allowClear` is false for add.
+ */
+export function applyCustomFieldItems(
+  current: Record<string, string[]>,
+  items: readonly CustomFieldItem[],
+  fields: FieldIndex,
+  allowClear: boolean,
+): Record<string, string[]> {
+  if (items.length === 0) return current;
+  const next: Record<string, string[]> = { ...current };
+  const replaced = new Set<string>();
+  for (const item of items) {
+    const def = fields.get(item.Key);
+    if (!def) continue;
+    const key = def.Key;
+    if (item.Clear) {
+      if (!allowClear) continue;
+      if (def.DataType === 'MultiSelectMany' && item.Value !== undefined && item.Value !== '') {
+        const option = matchOption(def, item.Value);
+        const remaining = (next[key] ?? []).filter((v) => v !== (option ?? item.Value));
+        if (remaining.length > 0) next[key] = remaining;
+        else delete next[key];
+      } else {
+        delete next[key];
+      }
+      continue;
+    }
+    if (item.Value === undefined || item.Value === '') continue;
+    if (def.DataType === 'Date' && item.Value.trim() === DATE_CLEAR_VALUE) {
+      delete next[key];
+      continue;
+    }
+    const value = normalizeValue(def, item.Value);
+    if (value === undefined) continue;
+    if (def.DataType === 'MultiSelectMany') {
+      if (!replaced.has(key)) {
+        replaced.add(key);
+        next[key] = [];
+      }
+      const values = next[key] ?? (next[key] = []);
+      if (!values.includes(value)) values.push(value);
+    } else {
+      next[key] = [value];
+    }
+  }
+  return next;
+}
+
+/** The value as stored, or undefined when it does not fit the field. */
+function normalizeValue(def: CustomFieldDefinition, raw: string): string | undefined {
+  const value = raw.trim();
+  switch (def.DataType) {
+    case 'Text':
+      return raw;
+    case 'Country':
+      return value || undefined;
+    case 'Number':
+      return value !== '' && Number.isFinite(Number(value)) ? value : undefined;
+    case 'Date':
+      return normalizeDate(value);
+    case 'MultiSelectOne':
+    case 'MultiSelectMany':
+    case 'USState':
+      return matchOption(def, value);
+  }
+}
+
+function matchOption(def: CustomFieldDefinition, value: string): string | undefined {
+  const wanted = value.trim().toLowerCase();
+  return def.FieldOptions.find((option) => option.toLowerCase() === wanted);
+}
+
+/** Year-first dates only (service-spec.md "Custom field value" rule 3): yyyy/mm/dd or yyyy-mm-dd → YYYY-MM-DD. */
+export function normalizeDate(value: string): string | undefined {
+  const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value);
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return `${m[1]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** Values as webhook events carry them: one {Key, Value} per value, MultiSelectMany repeated. */
+export function customFieldsForEvent(values: Record<string, string[]>): { Key: string; Value: string }[] {
+  const out: { Key: string; Value: string }[] = [];
+  for (const [Key, list] of Object.entries(values)) for (const Value of list) out.push({ Key, Value });
+  return out;
+}

@@ -1,0 +1,3 @@
+import type { RouteDef } from '../router.js';
+
+export const routes: RouteDef[] = [];
