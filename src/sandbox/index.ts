@@ -32,6 +32,7 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_UNSUBSCRIBES_PER_CAMPAIGN = 250;
 const RECORDED_REQUESTS_LIMIT = 10_000;
+const STOP_GRACE_MS = 1_000;
 
 export interface SandboxWebhookOption {
   listId: string;
@@ -166,6 +167,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        // Requests still in progress get a moment to finish; then their connections are cut.
+        setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS).unref();
       });
       await dispatcher.stop();
       store.close();
