@@ -1,0 +1,195 @@
+// Subscriber endpoints over HTTP: answer shapes and what they do to the state.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from '../../src/sandbox/index.js';
+import { withSandbox, type SandboxClient } from './sandbox-client.js';
+
+const NEWSLETTER = SEED_LIST_IDS.newsletter;
+const CUSTOMERS = SEED_LIST_IDS.customers;
+const EARLY = SEED_LIST_IDS.earlyAccess;
+
+let c: SandboxClient;
+beforeEach(async () => {
+  c = await withSandbox();
+});
+afterEach(async () => {
+  await c.sandbox.stop();
+});
+
+const sub = (listId: string, email: string) => c.sandbox.state().lists[listId].Subscribers[email.toLowerCase()];
+
+describe('add subscriber', () => {
+  it('answers 201 with the address as a bare JSON string and stores the subscriber', async () => {
+    const answer = await c.call('POST', `/email/subscribers/${NEWSLETTER}`, {
+      EmailAddress: 'New.Person@Example.com',
+      Name: 'New Person',
+      CustomFields: [{ Key: 'Company', Value: 'Acme' }],
+      ConsentToTrack: 'No',
+      Resubscribe: false,
+      RestartSubscriptionBasedAutoresponders: false,
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.text).toBe('"New.Person@Example.com"');
+    expect(sub(NEWSLETTER, 'new.person@example.com')).toMatchObject({
+      EmailAddress: 'New.Person@Example.com',
+      Name: 'New Person',
+      State: 'Active',
+      ConsentToTrack: 'No',
+      CustomFields: { '[Company]': ['Acme'] },
+    });
+  });
+
+  it('updates name and custom fields of an existing subscriber, keeping fields not supplied', async () => {
+    const answer = await c.call('POST', `/email/subscribers/${NEWSLETTER}`, {
+      EmailAddress: 'ADA@example.com',
+      Name: 'Ada King',
+      CustomFields: [{ Key: '[Company]', Value: 'Babbage & Co' }],
+      ConsentToTrack: 'Yes',
+    });
+    expect(answer.status).toBe(201);
+    const ada = sub(NEWSLETTER, 'ada@example.com');
+    expect(ada.Name).toBe('Ada King');
+    expect(ada.CustomFields['[Company]']).toEqual(['Babbage & Co']);
+    expect(ada.CustomFields['[Plan]']).toEqual(['Pro']);
+    expect(ada.DateAdded).toBe('2024-01-10T09:30:00.000Z');
+  });
+
+  it('keeps a new subscriber of a confirmed opt-in list Unconfirmed until the verification link is clicked', async () => {
+    await c.call('POST', `/email/subscribers/${EARLY}`, { EmailAddress: 'coi@example.com', Name: 'C', ConsentToTrack: 'Yes' });
+    expect(sub(EARLY, 'coi@example.com').State).toBe('Unconfirmed');
+    c.sandbox.confirmSubscriber(EARLY, 'coi@example.com');
+    expect(sub(EARLY, 'coi@example.com').State).toBe('Active');
+  });
+
+  it('ignores Clear items on add (Clear is accepted by update and import only)', async () => {
+    await c.call('POST', `/email/subscribers/${NEWSLETTER}`, {
+      EmailAddress: 'ada@example.com',
+      Name: 'Ada Lovelace',
+      CustomFields: [{ Key: 'Company', Value: '', Clear: true }],
+      ConsentToTrack: 'Yes',
+    });
+    expect(sub(NEWSLETTER, 'ada@example.com').CustomFields['[Company]']).toEqual(['Analytical Engines']);
+  });
+
+  it('refuses a custom field value over 250 characters with a generic 400 and changes nothing', async () => {
+    const answer = await c.call('POST', `/email/subscribers/${NEWSLETTER}`, {
+      EmailAddress: 'long@example.com',
+      Name: 'L',
+      CustomFields: [{ Key: 'Company', Value: 'x'.repeat(251) }],
+      ConsentToTrack: 'Yes',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: 400, message: expect.stringMatching(/250/) });
+    expect(sub(NEWSLETTER, 'long@example.com')).toBeUndefined();
+  });
+
+  it('accepts a value of exactly 250 characters', async () => {
+    const answer = await c.call('POST', `/email/subscribers/${NEWSLETTER}`, {
+      EmailAddress: 'long@example.com',
+      Name: 'L',
+      CustomFields: [{ Key: 'Company', Value: 'x'.repeat(250) }],
+      ConsentToTrack: 'Yes',
+    });
+    expect(answer.status).toBe(201);
+  });
+
+  it('answers a generic 400 for a body that is not an object', async () => {
+    const answer = await c.call('POST', `/email/subscribers/${NEWSLETTER}`, ['ada@example.com']);
+    expect(answer.body).toEqual({ status: 400, message: expect.any(String) });
+  });
+});
+
+describe('update subscriber', () => {
+  it('answers 200 with an empty body and moves the subscriber to its new address', async () => {
+    const answer = await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=${encodeURIComponent('ada@example.com')}`, {
+      EmailAddress: 'ada@new.example.com',
+      Name: 'Ada',
+      CustomFields: [],
+      ConsentToTrack: 'No',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe('');
+    expect(sub(NEWSLETTER, 'ada@example.com')).toBeUndefined();
+    expect(sub(NEWSLETTER, 'ada@new.example.com')).toMatchObject({ Name: 'Ada', ConsentToTrack: 'No', State: 'Active' });
+    expect(sub(NEWSLETTER, 'ada@new.example.com').CustomFields['[Company]']).toEqual(['Analytical Engines']);
+  });
+
+  it('keeps the name when no Name is sent', async () => {
+    await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', ConsentToTrack: 'Yes' });
+    expect(sub(NEWSLETTER, 'ada@example.com').Name).toBe('Ada Lovelace');
+  });
+
+  it('lets an address change only its letter case', async () => {
+    const answer = await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'Ada@Example.com', ConsentToTrack: 'Yes' });
+    expect(answer.status).toBe(200);
+    expect(sub(NEWSLETTER, 'ada@example.com').EmailAddress).toBe('Ada@Example.com');
+  });
+
+  it('does not create a missing subscriber', async () => {
+    await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ghost@example.com`, { EmailAddress: 'ghost@example.com', ConsentToTrack: 'Yes' });
+    expect(sub(NEWSLETTER, 'ghost@example.com')).toBeUndefined();
+  });
+});
+
+describe('subscriber history', () => {
+  it('lists campaign interactions with their actions', async () => {
+    const answer = await c.call('GET', `/email/subscribers/${NEWSLETTER}/history?email=ada@example.com`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      {
+        ID: SEED_SENT_CAMPAIGN.CampaignID,
+        Type: 'Campaign',
+        Name: SEED_SENT_CAMPAIGN.Name,
+        Actions: [
+          { Event: 'Open', Date: '2024-02-01 10:05:00', IPAddress: '192.0.2.10', Detail: '' },
+          { Event: 'Click', Date: '2024-02-01 10:06:00', IPAddress: '192.0.2.10', Detail: 'https://example.com/welcome' },
+        ],
+      },
+    ]);
+  });
+
+  it('answers an empty array for a subscriber without history, whatever the state', async () => {
+    const answer = await c.call('GET', `/email/subscribers/${NEWSLETTER}/history?email=bounced@example.com`);
+    expect(answer.body).toEqual([]);
+  });
+
+  it('finds the subscriber whatever the letter case of the query', async () => {
+    const answer = await c.call('GET', `/email/subscribers/${NEWSLETTER}/history?email=GRACE@example.com`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toHaveLength(1);
+  });
+});
+
+describe('lists for an email address', () => {
+  it('names every list of the address with its state there', async () => {
+    const answer = await c.call('GET', '/email/clients/listsforemail?email=grace@example.com');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      { ListID: NEWSLETTER, ListName: 'Newsletter', SubscriberState: 'Active', DateSubscriberAdded: '2024-01-11 09:30:00' },
+      { ListID: CUSTOMERS, ListName: 'Customers', SubscriberState: 'Unsubscribed', DateSubscriberAdded: '2024-01-20 09:30:00' },
+    ]);
+  });
+
+  it('reports every subscriber state', async () => {
+    const states = new Set<string>();
+    for (const email of ['ada', 'pending', 'unsubscribed', 'bounced', 'deleted']) {
+      const answer = await c.call('GET', `/email/clients/listsforemail?email=${email}@example.com`);
+      for (const entry of answer.body) states.add(entry.SubscriberState);
+    }
+    expect([...states].sort()).toEqual(['Active', 'Bounced', 'Deleted', 'Unconfirmed', 'Unsubscribed']);
+  });
+
+  it('answers an empty array for an address on no list', async () => {
+    expect((await c.call('GET', '/email/clients/listsforemail?email=stranger@example.com')).body).toEqual([]);
+  });
+
+  it('reports a new subscriber with the date it was added', async () => {
+    const fixed = await withSandbox({ now: () => new Date('2025-03-04T05:06:07Z') });
+    try {
+      await fixed.call('POST', `/email/subscribers/${CUSTOMERS}`, { EmailAddress: 'fresh@example.com', Name: 'F', ConsentToTrack: 'Yes' });
+      const answer = await fixed.call('GET', '/email/clients/listsforemail?email=fresh@example.com');
+      expect(answer.body).toEqual([{ ListID: CUSTOMERS, ListName: 'Customers', SubscriberState: 'Active', DateSubscriberAdded: '2025-03-04 05:06:07' }]);
+    } finally {
+      await fixed.sandbox.stop();
+    }
+  });
+});
