@@ -41,6 +41,8 @@ function normalizeKey(key: string): string {
 
 export class FieldIndex {
   private readonly byKey = new Map<string, CustomFieldDefinition>();
+  /** Keys as submitted → definition (or null), so a batch normalises each distinct key once. */
+  private readonly memo = new Map<string, CustomFieldDefinition | null>();
 
   constructor(readonly definitions: readonly CustomFieldDefinition[]) {
     for (const def of definitions) {
@@ -50,7 +52,12 @@ export class FieldIndex {
   }
 
   get(key: string): CustomFieldDefinition | undefined {
-    return this.byKey.get(normalizeKey(key));
+    let def = this.memo.get(key);
+    if (def === undefined) {
+      def = this.byKey.get(normalizeKey(key)) ?? null;
+      this.memo.set(key, def);
+    }
+    return def ?? undefined;
   }
 }
 

@@ -128,6 +128,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     },
     now,
     emitEvent: (listId: string, event: WebhookEvent) => dispatcher.emit(listId, event),
+    wantsEvents: (listId: string) => dispatcher.wantsEvents(listId),
     options,
   };
 

@@ -49,6 +49,8 @@ export interface SandboxContext {
   now(): Date;
   /** Queues a webhook event for every active webhook registered on the list. */
   emitEvent(listId: string, event: WebhookEvent): void;
+  /** True when an active webhook listens on the list (lets bulk work skip building events nobody receives). */
+  wantsEvents(listId: string): boolean;
   options: ResolvedSandboxOptions;
 }
 

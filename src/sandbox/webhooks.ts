@@ -65,6 +65,10 @@ export class WebhookDispatcher {
     for (const webhook of this.store.state.webhooks) this.schedule(webhook);
   }
 
+  wantsEvents(listId: string): boolean {
+    return this.store.state.webhooks.some((w) => w.ListID === listId && w.Active);
+  }
+
   emit(listId: string, event: WebhookEvent): void {
     for (const webhook of this.store.state.webhooks) {
       if (webhook.ListID !== listId || !webhook.Active) continue;

@@ -130,7 +130,7 @@ describe('subscriber codes', () => {
 });
 
 describe('custom field codes', () => {
-  const create = (body: unknown, list = NEWSLETTER) => c.call('POST', `/email/lists/${list}/customfields`, body);
+  const create = (body: unknown, list: string = NEWSLETTER) => c.call('POST', `/email/lists/${list}/customfields`, body);
   it('254: an empty field name', async () => {
     expectCoded(await create({ FieldName: '  ', DataType: 'Text', VisibleInPreferenceCenter: true }), 254);
   });

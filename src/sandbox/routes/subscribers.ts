@@ -119,14 +119,30 @@ type AddOutcome = { kind: 'new'; subscriber: Subscriber } | { kind: 'existing'; 
  * Fires Subscribe for new and re-activated subscribers, Update for existing
  * active ones (spec "Events").
  */
-function addOne(ctx: SandboxContext, list: SubscriberList, fields: FieldIndex, s: Submission, allowClear: boolean, at: Date): AddOutcome {
+interface BatchContext {
+  ctx: SandboxContext;
+  list: SubscriberList;
+  fields: FieldIndex;
+  allowClear: boolean;
+  at: Date;
+  iso: string;
+  /** False when no webhook listens on the list: events are not built at all. */
+  events: boolean;
+}
+
+function batchContext(ctx: SandboxContext, list: SubscriberList, allowClear: boolean): BatchContext {
+  const at = ctx.now();
+  return { ctx, list, fields: new FieldIndex(list.CustomFields), allowClear, at, iso: at.toISOString(), events: ctx.wantsEvents(list.ListID) };
+}
+
+function addOne(b: BatchContext, s: Submission): AddOutcome {
+  const { ctx, list, fields, allowClear, at, iso } = b;
   const key = s.email.toLowerCase();
   const existing = Object.hasOwn(list.Subscribers, key) ? list.Subscribers[key] : undefined;
   const suppressed = Object.hasOwn(ctx.state.suppression, key);
   const blocked = existing?.State === 'Active' && !suppressed ? undefined : blockedCode(existing?.State, suppressed);
   if (blocked !== undefined && !s.resubscribe) return { kind: 'blocked', code: blocked };
   if (suppressed) delete ctx.state.suppression[key];
-  const iso = at.toISOString();
 
   if (!existing) {
     const subscriber: Subscriber = {
@@ -140,7 +156,7 @@ function addOne(ctx: SandboxContext, list: SubscriberList, fields: FieldIndex, s
       History: [],
     };
     list.Subscribers[key] = subscriber;
-    if (subscriber.State === 'Active') ctx.emitEvent(list.ListID, subscribeEvent(subscriber, at));
+    if (b.events && subscriber.State === 'Active') ctx.emitEvent(list.ListID, subscribeEvent(subscriber, at));
     return { kind: 'new', subscriber };
   }
 
@@ -153,8 +169,8 @@ function addOne(ctx: SandboxContext, list: SubscriberList, fields: FieldIndex, s
   if (wasInactive) {
     existing.State = 'Active';
     existing.DateStateChanged = iso;
-    ctx.emitEvent(list.ListID, subscribeEvent(existing, at));
-  } else if (existing.State === 'Active') {
+    if (b.events) ctx.emitEvent(list.ListID, subscribeEvent(existing, at));
+  } else if (b.events && existing.State === 'Active') {
     ctx.emitEvent(list.ListID, updateEvent(existing, oldAddress, at));
   }
   // An Unconfirmed subscriber stays Unconfirmed: the verification email is sent again.
@@ -184,8 +200,7 @@ const addSubscriber: RouteDef = {
       consent: body.ConsentToTrack as ConsentValue,
       resubscribe,
     };
-    const at = ctx.now();
-    const outcome = ctx.store.mutate(() => addOne(ctx, list, new FieldIndex(list.CustomFields), submission, false, at));
+    const outcome = ctx.store.mutate(() => addOne(batchContext(ctx, list, false), submission));
     if (outcome.kind === 'blocked') return coded(outcome.code, MESSAGES[outcome.code]);
     // 201: a JSON string identifying the subscriber (its address).
     return created(outcome.subscriber.EmailAddress);
@@ -307,8 +322,7 @@ const importSubscribers: RouteDef = {
     // Lower-cased address → the address as first submitted.
     const seen = new Map<string, string>();
     const duplicates = new Set<string>();
-    const fields = new FieldIndex(list.CustomFields);
-    const at = ctx.now();
+    const batch = batchContext(ctx, list, true);
     ctx.store.mutate(() => {
       for (const entry of parsed) {
         const key = entry.email.toLowerCase();
@@ -329,7 +343,7 @@ const importSubscribers: RouteDef = {
           result.FailureDetails.push({ EmailAddress: entry.email, Code: VALUE_TOO_LONG_CODE, Message: entry.items });
           continue;
         }
-        const outcome = addOne(ctx, list, fields, { ...entry, items: entry.items, resubscribe }, true, at);
+        const outcome = addOne(batch, { email: entry.email, name: entry.name, items: entry.items, consent: entry.consent, resubscribe });
         if (outcome.kind === 'blocked') {
           result.FailureDetails.push({ EmailAddress: entry.email, Code: outcome.code, Message: MESSAGES[outcome.code] });
         } else if (outcome.kind === 'new') {
