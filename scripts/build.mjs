@@ -2,13 +2,14 @@
 // command module becomes its own chunk, so `email --help` loads commander and
 // the command tree only (startup is a feature, see ENGINEERING.md habit 10).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-await build({
-  entryPoints: { cli: 'src/cli.ts' },
+const result = await build({
+  // sandbox: importable by benchmarks and scripts without the CLI around it.
+  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -16,7 +17,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  minifySyntax: true,
+  minify: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) },
   // Some bundled CommonJS dependencies call require() on Node built-ins.
@@ -24,4 +25,9 @@ await build({
     js: "import { createRequire as __emailCreateRequire } from 'node:module'; const require = __emailCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: true,
 });
+// bin/email answers a bare --version from this file without loading the program.
+writeFileSync(new URL('../dist/version.js', import.meta.url), `export const version = ${JSON.stringify(pkg.version)};\n`);
+// The startup guard test reads this to prove --help loads no heavy module.
+writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));

@@ -1,8 +1,8 @@
 // The one HTTP core (ENGINEERING.md habit 4): base URL, auth header,
 // User-Agent, timeouts, abort, retries, both error shapes of the service, and
 // zod validation at the boundary. Only this file talks to undici.
-import { Pool, errors as undiciErrors } from 'undici';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, Pool as PoolType } from 'undici';
+import { errors as undiciErrors, Pool, poolRequest } from './undici-lite.js';
 import type { ZodType } from 'zod';
 import {
   ApiError,
@@ -69,7 +69,7 @@ export interface RawResponse {
 export class ApiClient {
   readonly baseUrl: URL;
   private readonly basePath: string;
-  private readonly pool: Pool;
+  private readonly pool: PoolType;
   private readonly redactor = new Redactor();
   private readonly policy: RetryPolicy;
   private readonly userAgent = `email-cli/${CLI_VERSION} node/${process.versions.node}`;
@@ -163,7 +163,7 @@ export class ApiClient {
     this.debug(`> ${opts.method} ${this.baseUrl.origin}${path}${body ? ` (${body.length} bytes)` : ''}`);
     this.debug(`> authorization: Bearer ***`);
     try {
-      const res = await this.pool.request({
+      const res = await poolRequest(this.pool, {
         method: opts.method as Dispatcher.HttpMethod,
         path,
         headers,
