@@ -59,6 +59,8 @@ export interface SandboxOptions {
   webhookToleranceMs?: number;
   unsubscribesPerCampaign?: number;
   bodyLimitBytes?: number;
+  /** Record requests for `RunningSandbox.requests` (default true). */
+  recordRequests?: boolean;
   now?: () => Date;
   /** Where unexpected internal errors are reported (default: stderr). */
   onInternalError?: (error: unknown, method: string, path: string) => void;
@@ -76,7 +78,7 @@ export interface RunningSandbox {
   url: string;
   apiKey: string;
   seed: SandboxSeedSummary;
-  /** The most recent requests (at most 10,000), oldest first. */
+  /** The most recent requests (at most 10,000; bodies of the most recent 32 MiB), oldest first. */
   requests: RecordedRequest[];
   requestCount(): number;
   clearRequests(): void;
@@ -148,6 +150,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     log,
     faults,
     random: seededRandom(opts.failSeed ?? 1),
+    record: opts.recordRequests ?? true,
     rateLimiter: options.rateLimitPerSecond > 0 ? new RateLimiter(options.rateLimitPerSecond) : undefined,
     reportError:
       opts.onInternalError ??

@@ -17,17 +17,41 @@ export interface RecordedRequest {
   status: number;
 }
 
-/** Ring buffer of recorded requests, so a long import does not grow memory. */
+/**
+ * Ring buffer of recorded requests, so a long import does not grow memory:
+ * at most `capacity` requests, and the bodies of only the most recent ones up
+ * to `bodyBudgetBytes` of raw JSON (older bodies are replaced by a short note).
+ */
 export class RequestLog {
   private readonly items: RecordedRequest[] = [];
+  private readonly sizes: number[] = [];
   private total = 0;
+  private retainedBodyBytes = 0;
+  /** Index of the oldest item whose body is still retained. */
+  private oldestWithBody = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly bodyBudgetBytes = 32 * 1024 * 1024,
+  ) {}
 
-  push(item: RecordedRequest): void {
+  push(item: RecordedRequest, bodyBytes = 0): void {
     this.total++;
     this.items.push(item);
-    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+    this.sizes.push(bodyBytes);
+    this.retainedBodyBytes += bodyBytes;
+    if (this.items.length > this.capacity) {
+      const drop = this.items.length - this.capacity;
+      for (let i = 0; i < drop; i++) if (i >= this.oldestWithBody) this.retainedBodyBytes -= this.sizes[i];
+      this.items.splice(0, drop);
+      this.sizes.splice(0, drop);
+      this.oldestWithBody = Math.max(0, this.oldestWithBody - drop);
+    }
+    while (this.retainedBodyBytes > this.bodyBudgetBytes && this.oldestWithBody < this.items.length - 1) {
+      const i = this.oldestWithBody++;
+      if (this.sizes[i] > 0) this.items[i].body = `[body of ${this.sizes[i]} bytes no longer kept]`;
+      this.retainedBodyBytes -= this.sizes[i];
+    }
   }
 
   /** The live array (oldest first). */
@@ -42,7 +66,10 @@ export class RequestLog {
 
   clear(): void {
     this.items.length = 0;
+    this.sizes.length = 0;
     this.total = 0;
+    this.retainedBodyBytes = 0;
+    this.oldestWithBody = 0;
   }
 }
 
@@ -53,6 +80,8 @@ export interface ServerDeps {
   faults: FaultQueue;
   random: () => number;
   rateLimiter?: RateLimiter;
+  /** False: requests are not recorded at all (the CLI, where nobody reads them). */
+  record: boolean;
   /** Where unexpected handler exceptions are reported. */
   reportError(error: unknown, method: string, path: string): void;
 }
@@ -82,7 +111,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (read.kind === 'aborted') return;
 
   const record: RecordedRequest = { method, path, query, headers: recordableHeaders(req), body: undefined, status: 0 };
-  deps.log.push(record);
+  if (deps.record) deps.log.push(record, read.kind === 'ok' ? read.text.length : 0);
   const respond = (response: SandboxResponse, extraHeaders?: Record<string, string>): void => {
     record.status = response.status;
     send(res, extraHeaders ? { ...response, headers: { ...extraHeaders, ...response.headers } } : response);

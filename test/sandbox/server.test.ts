@@ -59,6 +59,18 @@ describe('recorded requests', () => {
     expect(JSON.stringify(client.sandbox.requests)).not.toContain(client.sandbox.apiKey);
   });
 
+  it('drops the bodies of older requests beyond the body budget, keeping the requests', () => {
+    const log = new RequestLog(100, 250);
+    for (let i = 0; i < 5; i++) log.push({ method: 'POST', path: `/${i}`, query: {}, headers: {}, body: { n: i }, status: 200 }, 100);
+    expect(log.list.map((r) => r.body)).toEqual([
+      '[body of 100 bytes no longer kept]',
+      '[body of 100 bytes no longer kept]',
+      '[body of 100 bytes no longer kept]',
+      { n: 3 },
+      { n: 4 },
+    ]);
+  });
+
   it('keeps only the most recent requests, while counting all of them', () => {
     const log = new RequestLog(3);
     for (let i = 0; i < 5; i++) log.push({ method: 'GET', path: `/${i}`, query: {}, headers: {}, body: undefined, status: 200 });

@@ -80,6 +80,8 @@ export async function run(opts: Record<string, unknown>, ctx: Context): Promise<
   try {
     sandbox = await startSandbox({
       ...options,
+      // Nobody reads recorded requests from the command line; a long import would only hold memory.
+      recordRequests: false,
       onInternalError: (error, method, path) => ctx.log.warn(`internal error on ${method} ${path}: ${(error as Error)?.message ?? String(error)}`),
     });
   } catch (error) {
