@@ -30,19 +30,90 @@ export async function readJsonArgument(value: string, flag: string, stdin: Reada
     text = value;
     source = flag;
   }
+  const clean = text.replace(/^\uFEFF/, '');
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    throw new UsageError(`${flag}: ${source} is not valid JSON (${jsonErrorPosition(text, err as Error)})`);
+    return JSON.parse(clean);
+  } catch {
+    const where = source === flag ? flag : `${flag}: ${source}`;
+    throw new UsageError(`${where} is not valid JSON (${describeJsonError(clean)})`);
   }
 }
 
-function jsonErrorPosition(text: string, err: Error): string {
-  const m = /position (\d+)/.exec(err.message);
-  if (!m) return err.message;
-  const pos = Number(m[1]);
-  const before = text.slice(0, pos);
-  const line = before.split('\n').length;
-  const column = pos - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}: ${err.message.replace(/ in JSON at position \d+.*$/, '')}`;
+/**
+ * Finds where JSON text first goes wrong, as "line L, column C: what". V8's
+ * own messages give a position only for some errors, so we scan ourselves.
+ */
+export function describeJsonError(text: string): string {
+  let i = 0;
+  const fail = (what: string): never => {
+    throw Object.assign(new Error(what), { at: i });
+  };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const literal = (word: string) => (text.startsWith(word, i) ? (i += word.length) : fail(`unexpected ${show()}`));
+  const show = () => (i >= text.length ? 'end of input' : `"${text[i]}"`);
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') i++;
+      else if (text.charCodeAt(i) < 0x20) fail('control character in a string');
+      i++;
+    }
+    if (i >= text.length) fail('unterminated string');
+    i++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail(`expected a property name in double quotes, found ${show()}`);
+        string();
+        ws();
+        if (text[i] !== ':') fail(`expected ":" after a property name, found ${show()}`);
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === '}') return void i++;
+        fail(`expected "," or "}", found ${show()}`);
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === ']') return void i++;
+        fail(`expected "," or "]", found ${show()}`);
+      }
+    }
+    if (c === '"') return string();
+    if (c === 't') return void literal('true');
+    if (c === 'f') return void literal('false');
+    if (c === 'n') return void literal('null');
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 64));
+    if (m && m[0].length) return void (i += m[0].length);
+    fail(`unexpected ${show()}`);
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) fail(`unexpected ${show()} after the document`);
+    return 'invalid document';
+  } catch (err) {
+    const at = (err as { at: number }).at;
+    const before = text.slice(0, at);
+    const line = before.split('\n').length;
+    const column = at - before.lastIndexOf('\n');
+    return `line ${line}, column ${column}: ${(err as Error).message}`;
+  }
 }

@@ -1,0 +1,44 @@
+// Startup is a feature (issue 2's bar): `--help` and `--version` must load
+// none of the heavy modules. Deterministic: the bundle's metafile tells which
+// code is reachable through static imports from the entry point.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const HEAVY = ['undici', 'zod', 'conf', 'ora', 'csv-parse', 'cli-table3', 'chalk', 'ajv', 'fast-xml-parser'];
+
+interface Meta {
+  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
+}
+
+function staticClosure(meta: Meta, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (out: string) => {
+    if (seen.has(out)) return;
+    seen.add(out);
+    for (const i of meta.outputs[out]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(entry);
+  return seen;
+}
+
+describe('startup guard', () => {
+  const meta = JSON.parse(readFileSync(new URL('../../dist/meta.json', import.meta.url), 'utf8')) as Meta;
+
+  it('dist/cli.js statically reaches commander and our own code only', () => {
+    const packages = new Set<string>();
+    for (const out of staticClosure(meta, 'dist/cli.js')) {
+      for (const input of Object.keys(meta.outputs[out]!.inputs)) {
+        const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+        if (m) packages.add(m[1]!);
+      }
+    }
+    for (const heavy of HEAVY) expect(packages, heavy).not.toContain(heavy);
+    expect([...packages]).toEqual(['commander']);
+  });
+
+  it('bin/email answers a bare --version without loading dist/cli.js', () => {
+    const bin = readFileSync(new URL('../../bin/email', import.meta.url), 'utf8');
+    expect(bin).toMatch(/args\.length === 1 && \(args\[0\] === '--version'/);
+    expect(readFileSync(new URL('../../dist/version.js', import.meta.url), 'utf8')).toMatch(/^export const version = "/);
+  });
+});

@@ -1,0 +1,93 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkBaseUrl, openConfig, resolveCredentials } from '../../src/core/config.js';
+import { AuthError, UsageError } from '../../src/core/errors.js';
+
+function dir() {
+  return join(mkdtempSync(join(tmpdir(), 'email-cfg-')), 'nested', 'email-cli');
+}
+
+describe('config store', () => {
+  it('creates the directory 0700 and the file 0600', async () => {
+    const d = dir();
+    const store = await openConfig({ EMAIL_CONFIG_DIR: d });
+    store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: 'https://api.example.com', apiKey: 'k1234567' } } });
+    expect(statSync(d).mode & 0o777).toBe(0o700);
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('credential resolution', () => {
+  async function seeded() {
+    const d = dir();
+    const store = await openConfig({ EMAIL_CONFIG_DIR: d });
+    store.write({
+      defaultProfile: 'prod',
+      profiles: {
+        prod: { baseUrl: 'https://prod.example.com', apiKey: 'prod-key-1234' },
+        staging: { baseUrl: 'https://staging.example.com', apiKey: 'stage-key-5678' },
+      },
+    });
+    return d;
+  }
+
+  it('uses EMAIL_API_KEY and EMAIL_BASE_URL first, even over --profile', async () => {
+    const d = await seeded();
+    const c = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_API_KEY: 'env-key-9999', EMAIL_BASE_URL: 'https://env.example.com' }, profileFlag: 'staging', insecureHttp: false });
+    expect(c).toMatchObject({ apiKey: 'env-key-9999', baseUrl: 'https://env.example.com', keySource: { kind: 'env' }, baseUrlSource: 'env EMAIL_BASE_URL' });
+    expect(c.notes[0]).toMatch(/profile is not used/);
+  });
+
+  it('then --profile, then EMAIL_PROFILE, then the default profile', async () => {
+    const d = await seeded();
+    const byFlag = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_PROFILE: 'prod' }, profileFlag: 'staging', insecureHttp: false });
+    expect(byFlag).toMatchObject({ apiKey: 'stage-key-5678', keySource: { kind: 'profile', profile: 'staging', chosenBy: 'flag' } });
+    const byEnv = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_PROFILE: 'staging' }, insecureHttp: false });
+    expect(byEnv.keySource).toMatchObject({ profile: 'staging', chosenBy: 'env' });
+    const byDefault = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d }, insecureHttp: false });
+    expect(byDefault).toMatchObject({ apiKey: 'prod-key-1234', baseUrl: 'https://prod.example.com', keySource: { chosenBy: 'default' } });
+  });
+
+  it('lets --base-url override the profile', async () => {
+    const d = await seeded();
+    const c = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d }, baseUrlFlag: 'http://127.0.0.1:4010', insecureHttp: false });
+    expect(c).toMatchObject({ baseUrl: 'http://127.0.0.1:4010', baseUrlSource: '--base-url', apiKey: 'prod-key-1234' });
+  });
+
+  it('fails as an auth problem when no key is configured, with a hint', async () => {
+    const err = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: dir() }, insecureHttp: false }).catch((e) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect(err.exitCode).toBe(4);
+    expect(err.hint).toContain('email auth login');
+  });
+});
+
+describe('https rule', () => {
+  it('accepts https anywhere and http to loopback', () => {
+    expect(checkBaseUrl('https://api.example.com/', false)).toBe('https://api.example.com');
+    expect(checkBaseUrl('http://127.0.0.1:4010', false)).toBe('http://127.0.0.1:4010');
+    expect(checkBaseUrl('http://localhost:4010', false)).toBe('http://localhost:4010');
+    expect(checkBaseUrl('http://[::1]:4010', false)).toBe('http://[::1]:4010');
+  });
+  it('refuses plain http elsewhere unless --insecure-http', () => {
+    expect(() => checkBaseUrl('http://api.example.com', false)).toThrow(UsageError);
+    expect(() => checkBaseUrl('http://api.example.com', false)).toThrow(/--insecure-http/);
+    expect(checkBaseUrl('http://api.example.com', true)).toBe('http://api.example.com');
+  });
+  it('refuses non-URLs and other schemes', () => {
+    expect(() => checkBaseUrl('api.example.com', false)).toThrow(/invalid base URL/);
+    expect(() => checkBaseUrl('ftp://api.example.com', false)).toThrow(/invalid base URL/);
+  });
+});
+
+describe('JSON input errors', async () => {
+  const { describeJsonError } = await import('../../src/core/json-input.js');
+  it('names line and column of the first error', () => {
+    expect(describeJsonError('{"a": 1,\n  "b" 2}')).toBe('line 2, column 7: expected ":" after a property name, found "2"');
+    expect(describeJsonError('[1, 2')).toBe('line 1, column 6: expected "," or "]", found end of input');
+    expect(describeJsonError("{'a': 1}")).toBe('line 1, column 2: expected a property name in double quotes, found "\'"');
+    expect(describeJsonError('{} x')).toBe('line 1, column 4: unexpected "x" after the document');
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { createOutput, type Output } from '../../src/output/render.js';
+import { csvCell, neutralize, spreadsheetSafe } from '../../src/output/sanitize.js';
+import type { OutputFormat } from '../../src/context.js';
+
+function capture(format: OutputFormat, isTTY = false): { out: Output; text: () => string } {
+  let text = '';
+  const out = createOutput({ format, isTTY, color: false, columns: 100, stdout: { write: (s) => ((text += String(s)), true) } });
+  return { out, text: () => text };
+}
+
+const rows = [
+  { EmailAddress: 'ada@example.com', Name: 'Ada', Count: 3, Nested: { a: 1 } },
+  { EmailAddress: 'bo@example.com', Name: 'Bo\tTab', Count: '4', Nested: null },
+];
+
+describe('renderer', () => {
+  it('json prints the service data unchanged', async () => {
+    const { out, text } = capture('json');
+    await out.print(rows);
+    expect(JSON.parse(text())).toEqual(rows);
+  });
+
+  it('ndjson prints one record a line', async () => {
+    const { out, text } = capture('ndjson');
+    await out.print(rows);
+    const lines = text().trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(rows);
+  });
+
+  it('csv has a header of field names and escapes', async () => {
+    const { out, text } = capture('csv');
+    await out.print([{ A: 'x,y', B: 'say "hi"', C: '=HYPERLINK("http://evil")', D: -5, E: '-5' }]);
+    expect(text()).toBe('A,B,C,D,E\r\n"x,y","say ""hi""","\'=HYPERLINK(""http://evil"")",-5,-5\r\n');
+  });
+
+  it('table in a pipe is tab-separated without header or borders, and neutralises tabs in cells', async () => {
+    const { out, text } = capture('table', false);
+    await out.print(rows, { columns: ['EmailAddress', 'Name', 'Count'] });
+    expect(text()).toBe('ada@example.com\tAda\t3\nbo@example.com\tBo\\tTab\t4\n');
+  });
+
+  it('table on a terminal is bordered with a header', async () => {
+    const { out, text } = capture('table', true);
+    await out.print(rows, { columns: [{ key: 'EmailAddress', header: 'Email' }, 'Name'] });
+    expect(text()).toContain('┌');
+    expect(text()).toMatch(/│ Email\s+│ Name\s+│/);
+    expect(text()).toContain('ada@example.com');
+  });
+
+  it('table neutralises escape sequences from the service', async () => {
+    const { out, text } = capture('table', true);
+    await out.print([{ Name: 'evil\u001b[2J\u001b]0;title\u0007\u009b31m\u202eabc' }]);
+    expect(text()).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    expect(text()).toContain('evil\\x1b[2J');
+  });
+
+  it('a single record prints as Field/Value pairs', async () => {
+    const { out, text } = capture('table', false);
+    await out.print({ Recipients: 10, Clicks: 2 });
+    expect(text()).toBe('Recipients\t10\nClicks\t2\n');
+  });
+
+  it('stream writes one valid JSON array incrementally, and [] when empty', async () => {
+    const { out, text } = capture('json');
+    const s = out.stream();
+    for (const r of rows) await s.write(r);
+    await s.end();
+    expect(JSON.parse(text())).toEqual(rows);
+    const empty = capture('json');
+    const e = empty.out.stream();
+    await e.end();
+    expect(JSON.parse(empty.text())).toEqual([]);
+  });
+
+  it('stream csv writes the header once', async () => {
+    const { out, text } = capture('csv');
+    const s = out.stream();
+    await s.write({ A: 1 });
+    await s.write({ A: 2 });
+    await s.end();
+    expect(text()).toBe('A\r\n1\r\n2\r\n');
+  });
+});
+
+describe('sanitisers', () => {
+  it('neutralize makes every control character visible', () => {
+    expect(neutralize('a\nb\rc\u0000d\u007f')).toBe('a\\nb\\rc\\x00d\\x7f');
+  });
+  it('spreadsheetSafe prefixes formulas but keeps numbers', () => {
+    expect(spreadsheetSafe('=1+1')).toBe("'=1+1");
+    expect(spreadsheetSafe('+49 170')).toBe("'+49 170");
+    expect(spreadsheetSafe('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(spreadsheetSafe('-3.5')).toBe('-3.5');
+    expect(csvCell('plain')).toBe('plain');
+  });
+});
