@@ -14,7 +14,7 @@ import { routes as templateRoutes } from './routes/templates.js';
 import { routes as transactionalRoutes } from './routes/transactional.js';
 import { emptyState, seedState } from './seed.js';
 import { createRequestListener, RequestLog, type RecordedRequest } from './server.js';
-import { readStateFile, Store } from './store.js';
+import { readStateFile, StateFileError, Store } from './store.js';
 import { setSubscriberState, confirmSubscriber } from './subscriber-transitions.js';
 import type { State, SubscriberState, WebhookEvent, WebhookFormat, WebhookRegistration } from './types.js';
 import { DEFAULT_WEBHOOK_INTERVAL_MS, DEFAULT_WEBHOOK_TOLERANCE_MS, WebhookDispatcher } from './webhooks.js';
@@ -113,7 +113,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const loaded = opts.statePath ? readStateFile(opts.statePath) : undefined;
   const state = loaded ? withDefaults(loaded) : seedState(now());
   const store = new Store(state, opts.statePath);
-  if (!loaded) store.mutate();
+  if (!loaded && opts.statePath) {
+    // Write the seeded state at once, so an unwritable --state path fails the start, not a later request.
+    store.mutate();
+    try {
+      store.flush();
+    } catch (error) {
+      throw new StateFileError(`cannot write state file ${opts.statePath}: ${(error as Error).message}`);
+    }
+  }
 
   const dispatcher = new WebhookDispatcher(store, {
     intervalMs: options.webhookIntervalMs,

@@ -79,6 +79,20 @@ describe('state file', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"version": 1, "lists": {');
   });
 
+  it('refuses a state file it cannot write, at start', async () => {
+    await expect(startSandbox({ statePath: join(dir, 'no-such-dir', 'state.json') })).rejects.toThrow(/cannot write state file/);
+  });
+
+  it('writes the seeded state at once when the file does not exist yet', async () => {
+    const path = statePath('fresh.json');
+    const s = await startSandbox({ statePath: path });
+    try {
+      expect(readStateFile(path)?.lists[NEWSLETTER].Name).toBe('Newsletter');
+    } finally {
+      await s.stop();
+    }
+  });
+
   it('refuses a JSON file that is not a sandbox state', async () => {
     const path = statePath('foreign.json');
     writeFileSync(path, '{"name": "something else"}');
