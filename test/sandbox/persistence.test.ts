@@ -181,6 +181,7 @@ describe('SIGKILL', () => {
       const url = await firstLine(child);
       // Keep imports flowing so the sandbox writes the growing state again and again, then kill it mid-flight.
       let stop = false;
+      let roundAcknowledged = 0;
       const pump = (async () => {
         for (let batch = 0; !stop; batch++) {
           const Subscribers = Array.from({ length: 1000 }, (_, i) => ({ EmailAddress: `r${round}-b${batch}-${i}@example.com`, Name: 'K', ConsentToTrack: 'Yes' }));
@@ -190,14 +191,19 @@ describe('SIGKILL', () => {
               headers: { Authorization: 'Bearer sandbox-key', 'Content-Type': 'application/json' },
               body: JSON.stringify({ Subscribers, Resubscribe: false }),
             });
-            if (res.status === 200) acknowledged += 1000;
+            if (res.status === 200) {
+              acknowledged += 1000;
+              roundAcknowledged += 1000;
+            }
             await res.arrayBuffer();
           } catch {
             return;
           }
         }
       })();
-      await new Promise((r) => setTimeout(r, 400 + round * 170));
+      // Kill once writes are under way, at a different moment each round.
+      await waitFor(() => roundAcknowledged >= 2000, 'two acknowledged imports', 20_000);
+      await new Promise((r) => setTimeout(r, 50 + round * 113));
       await killed(child);
       stop = true;
       await pump;
