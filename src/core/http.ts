@@ -3,7 +3,6 @@
 // zod validation at the boundary. Only this file talks to undici.
 import type { Dispatcher, Pool as PoolType } from 'undici';
 import { errors as undiciErrors, Pool, poolRequest } from './undici-lite.js';
-import type { ZodType } from 'zod';
 import {
   ApiError,
   AuthError,
@@ -16,6 +15,11 @@ import { Redactor } from './redact.js';
 import { CLI_VERSION } from './version.js';
 import { decideRetry, defaultRetryPolicy, sleep, type Failure, type RetryPolicy } from './retry.js';
 
+
+/** What the core needs of a schema: zod (classic or mini) schemas fit. */
+export interface ResponseSchema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type QueryValue = string | number | boolean | undefined | null;
@@ -49,7 +53,7 @@ export interface RequestOptions<T> {
   body?: unknown;
   /** A raw body sent as is (email api -d); `body` is JSON-encoded instead. */
   rawBody?: string;
-  schema?: ZodType<T>;
+  schema?: ResponseSchema<T>;
   /** Safe to repeat after a 5xx or a dropped connection (reads, subscriber add/update/import). */
   idempotent: boolean;
   timeoutMs?: number;
@@ -196,7 +200,7 @@ export class ApiClient {
     const parsed = opts.schema.safeParse(res.data);
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length ? `${issue.path.join('.')}: ` : '';
+    const where = issue && issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
     throw new UnexpectedResponseError(opts.method, opts.path, this.redactor.redact(`${where}${issue?.message ?? 'invalid body'}`));
   }
 

@@ -1,7 +1,7 @@
 // The HTTP core against a real loopback server: retries, timeouts, both error
 // shapes of the service, validation at the boundary, and the key never shown.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from '../../src/schemas/common.js';
 import { ApiClient } from '../../src/core/http.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, UnexpectedResponseError } from '../../src/core/errors.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
@@ -61,7 +61,7 @@ describe('requests', () => {
 describe('error shapes', () => {
   it('parses a coded error with ResultData', async () => {
     server.reply({ status: 400, body: { Code: 210, Message: 'Import had failures', ResultData: { TotalNewSubscribers: 1 } } });
-    const err = await client.request({ method: 'POST', path: '/email/subscribers/l/import', body: {}, idempotent: true }).catch((e) => e);
+    const err: any = await client.request({ method: 'POST', path: '/email/subscribers/l/import', body: {}, idempotent: true }).catch((e: any) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 400, code: 210, message: 'Import had failures', resultData: { TotalNewSubscribers: 1 } });
     expect(server.calls).toHaveLength(1); // a 400 is final
@@ -69,9 +69,9 @@ describe('error shapes', () => {
 
   it('parses a status error and a code sent as a string', async () => {
     server.reply({ status: 404, body: { status: 404, message: 'List not found' } }, { status: 400, body: { Code: '801', Message: 'bad size' } });
-    const notFound = await client.request({ method: 'GET', path: '/email/x', idempotent: true }).catch((e) => e);
+    const notFound = await client.request({ method: 'GET', path: '/email/x', idempotent: true }).catch((e: any) => e);
     expect(notFound).toMatchObject({ status: 404, code: undefined, message: 'List not found' });
-    const coded = await client.request({ method: 'GET', path: '/email/x', idempotent: true }).catch((e) => e);
+    const coded = await client.request({ method: 'GET', path: '/email/x', idempotent: true }).catch((e: any) => e);
     expect(coded).toMatchObject({ status: 400, code: 801 });
   });
 
@@ -83,7 +83,7 @@ describe('error shapes', () => {
 
   it('never repeats the key in an error message even if the service echoes it', async () => {
     server.reply({ status: 400, body: { Code: 1, Message: `bad key ${KEY} for Bearer ${KEY}` } });
-    const err = await client.request({ method: 'GET', path: '/a', idempotent: true }).catch((e) => e);
+    const err: any = await client.request({ method: 'GET', path: '/a', idempotent: true }).catch((e: any) => e);
     expect(err.message).not.toContain(KEY);
     expect(err.message).toContain('***');
   });
@@ -100,7 +100,7 @@ describe('validation at the boundary', () => {
 
   it('reports a body that does not fit as an unexpected response, naming method and path', async () => {
     server.reply({ status: 200, body: { not: 'an array' } });
-    const err = await client.request({ method: 'GET', path: '/email/clients/campaigns', schema, idempotent: true }).catch((e) => e);
+    const err: any = await client.request({ method: 'GET', path: '/email/clients/campaigns', schema, idempotent: true }).catch((e: any) => e);
     expect(err).toBeInstanceOf(UnexpectedResponseError);
     expect(err.message).toMatch(/^unexpected response from GET \/email\/clients\/campaigns: /);
   });
@@ -138,7 +138,7 @@ describe('retries', () => {
     await client.close();
     client = makeClient({ retry: { baseDelayMs: 1, maxTotalWaitMs: 1000 } });
     server.reply({ status: 429, body: { status: 429, message: 'Retry after 3600 seconds' } });
-    const err = await client.request({ method: 'GET', path: '/a', idempotent: true }).catch((e) => e);
+    const err: any = await client.request({ method: 'GET', path: '/a', idempotent: true }).catch((e: any) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.message).toMatch(/asks to wait 3600s, more than the retry cap/);
     expect(server.calls).toHaveLength(1);
@@ -152,7 +152,7 @@ describe('retries', () => {
 
   it('does not retry a 5xx on a send', async () => {
     server.reply({ status: 500, body: { status: 500, message: 'oops' } });
-    const err = await client.request({ method: 'POST', path: '/email/campaigns/c/sendpreview', body: {}, idempotent: false }).catch((e) => e);
+    const err: any = await client.request({ method: 'POST', path: '/email/campaigns/c/sendpreview', body: {}, idempotent: false }).catch((e: any) => e);
     expect(err).toMatchObject({ status: 500 });
     expect(server.calls).toHaveLength(1);
     expect(debug.join('\n')).toContain('not safe to repeat');
@@ -160,7 +160,7 @@ describe('retries', () => {
 
   it('stops after the retry limit and reports the last error', async () => {
     server.reply(...Array.from({ length: 4 }, () => ({ status: 502, body: { status: 502, message: 'bad gateway' } })));
-    const err = await client.request({ method: 'GET', path: '/a', idempotent: true }).catch((e) => e);
+    const err: any = await client.request({ method: 'GET', path: '/a', idempotent: true }).catch((e: any) => e);
     expect(err).toMatchObject({ status: 502 });
     expect(server.calls).toHaveLength(4); // 1 + 3 retries
   });
@@ -169,14 +169,14 @@ describe('retries', () => {
     server.reply({ drop: true }, { status: 200, body: [] });
     await expect(client.request({ method: 'GET', path: '/a', idempotent: true })).resolves.toEqual([]);
     server.reply({ drop: true });
-    const err = await client.request({ method: 'POST', path: '/b', body: {}, idempotent: false }).catch((e) => e);
+    const err: any = await client.request({ method: 'POST', path: '/b', body: {}, idempotent: false }).catch((e: any) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(server.calls).toHaveLength(3);
   });
 
   it('retries a refused connection even for a send: nothing reached the service', async () => {
     const refused = new ApiClient({ baseUrl: 'http://127.0.0.1:9', apiKey: KEY, retry: { baseDelayMs: 1, maxRetries: 2 }, debug: (l) => debug.push(l) });
-    const err = await refused.request({ method: 'POST', path: '/b', body: {}, idempotent: false }).catch((e) => e);
+    const err: any = await refused.request({ method: 'POST', path: '/b', body: {}, idempotent: false }).catch((e: any) => e);
     await refused.close();
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toContain('connection refused');
@@ -189,7 +189,7 @@ describe('timeouts', () => {
     await client.close();
     client = makeClient({ timeoutMs: 100, retry: { maxRetries: 0 } });
     server.reply({ hang: true });
-    const err = await client.request({ method: 'GET', path: '/slow', idempotent: true }).catch((e) => e);
+    const err: any = await client.request({ method: 'GET', path: '/slow', idempotent: true }).catch((e: any) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.message).toBe('GET /slow timed out after 0.1s');
   });
