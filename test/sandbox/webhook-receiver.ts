@@ -9,6 +9,8 @@ export interface Delivery {
   /** Parsed JSON body (undefined for XML). */
   json: any;
   status: number;
+  /** performance.now() when the request headers arrived. */
+  startedAt: number;
 }
 
 export interface Receiver {
@@ -25,6 +27,7 @@ export async function startReceiver(): Promise<Receiver> {
   let status = 200;
   const deliveries: Delivery[] = [];
   const server: Server = createServer((req, res) => {
+    const startedAt = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -32,7 +35,7 @@ export async function startReceiver(): Promise<Receiver> {
       const contentType = req.headers['content-type'];
       let json: any;
       if (contentType?.includes('json')) json = JSON.parse(text);
-      deliveries.push({ contentType, text, json, status });
+      deliveries.push({ contentType, text, json, status, startedAt });
       res.writeHead(status).end();
     });
   });
