@@ -29,5 +29,14 @@ const result = await build({
 });
 // bin/email answers a bare --version from this file without loading the program.
 writeFileSync(new URL('../dist/version.js', import.meta.url), `export const version = ${JSON.stringify(pkg.version)};\n`);
+// The root help, rendered by the program itself, for bin/email's fast path.
+{
+  const { run } = await import(`../dist/cli.js?${Date.now()}`);
+  let help = '';
+  const sink = { write: (s) => ((help += s), true) };
+  const code = await run(['--help'], { io: { stdout: sink, stderr: sink, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false }, env: {}, cwd: process.cwd() });
+  if (code !== 0 || !help.includes('Usage: email')) throw new Error(`rendering the root help failed (exit ${code})`);
+  writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
+}
 // The startup guard test reads this to prove --help loads no heavy module.
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));

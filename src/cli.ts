@@ -7,6 +7,8 @@ import type { ApiClient } from './core/http.js';
 import { Redactor } from './core/redact.js';
 import { buildProgram, GLOBAL_OPTION_KEYS, type CommandModule, type Lazy } from './program.js';
 
+export const HELP_WIDTH = 80;
+
 export interface RunDeps {
   io: IO;
   env: Readonly<Record<string, string | undefined>>;
@@ -62,19 +64,21 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
 
   const program = buildProgram(lazy);
   program.exitOverride();
-  program.configureOutput({
-    writeOut: (s) => void io.stdout.write(s),
-    writeErr: (s) => void io.stderr.write(s),
+  // Help is wrapped at 80 columns everywhere, so it reads the same in a
+  // terminal, a pipe and a CI log, and bin/email can answer a bare --help
+  // from the text the build rendered (dist/help.txt) without loading the program.
+  const output = {
+    writeOut: (s: string) => void io.stdout.write(s),
+    writeErr: (s: string) => void io.stderr.write(s),
+    getOutHelpWidth: () => HELP_WIDTH,
+    getErrHelpWidth: () => HELP_WIDTH,
     // Commander's own usage errors: one line, exit 2 (we print it in handleError).
     outputError: () => undefined,
-  });
+  };
+  program.configureOutput(output);
   for (const cmd of allCommands(program)) {
     cmd.exitOverride();
-    cmd.configureOutput({
-      writeOut: (s) => void io.stdout.write(s),
-      writeErr: (s) => void io.stderr.write(s),
-      outputError: () => undefined,
-    });
+    cmd.configureOutput(output);
   }
 
   try {

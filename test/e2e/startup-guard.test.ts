@@ -36,9 +36,18 @@ describe('startup guard', () => {
     expect([...packages]).toEqual(['commander']);
   });
 
-  it('bin/email answers a bare --version without loading dist/cli.js', () => {
+  it('bin/email answers a bare --version and --help without loading dist/cli.js', () => {
     const bin = readFileSync(new URL('../../bin/email', import.meta.url), 'utf8');
-    expect(bin).toMatch(/args\.length === 1 && \(args\[0\] === '--version'/);
+    expect(bin).toMatch(/only === '--version'[\s\S]*dist\/version\.js[\s\S]*only === '--help'[\s\S]*dist\/help\.txt[\s\S]*dist\/cli\.js/);
     expect(readFileSync(new URL('../../dist/version.js', import.meta.url), 'utf8')).toMatch(/^export const version = "/);
+  });
+});
+
+describe('help fast path', () => {
+  it('the prerendered root help is exactly what the program prints', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    const live = await runCli(['--help', '--no-color']);
+    expect(live.code).toBe(0);
+    expect(readFileSync(new URL('../../dist/help.txt', import.meta.url), 'utf8')).toBe(live.stdout);
   });
 });
