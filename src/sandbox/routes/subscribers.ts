@@ -110,15 +110,7 @@ interface Submission {
 
 type AddOutcome = { kind: 'new'; subscriber: Subscriber } | { kind: 'existing'; subscriber: Subscriber } | { kind: 'blocked'; code: 204 | 205 | 206 | 207 | 208 };
 
-/**
- * Add (or import) one address, following service-spec.md "States and
- * transitions": a new address joins the list (Unconfirmed on a confirmed
- * opt-in list until the verification link is clicked); an existing one has
- * its name and custom fields updated; an inactive, unsubscribed or suppressed
- * one is re-added only when Resubscribe is true, else refused with 204-208.
- * Fires Subscribe for new and re-activated subscribers, Update for existing
- * active ones (spec "Events").
- */
+/** What one add or import request shares across its entries. */
 interface BatchContext {
   ctx: SandboxContext;
   list: SubscriberList;
@@ -135,6 +127,15 @@ function batchContext(ctx: SandboxContext, list: SubscriberList, allowClear: boo
   return { ctx, list, fields: new FieldIndex(list.CustomFields), allowClear, at, iso: at.toISOString(), events: ctx.wantsEvents(list.ListID) };
 }
 
+/**
+ * Add (or import) one address, following service-spec.md "States and
+ * transitions": a new address joins the list (Unconfirmed on a confirmed
+ * opt-in list until the verification link is clicked); an existing one has
+ * its name and custom fields updated; an inactive, unsubscribed or suppressed
+ * one is re-added only when Resubscribe is true, else refused with 204-208.
+ * Fires Subscribe for new and re-activated subscribers, Update for existing
+ * active ones (spec "Events").
+ */
 function addOne(b: BatchContext, s: Submission): AddOutcome {
   const { ctx, list, fields, allowClear, at, iso } = b;
   const key = s.email.toLowerCase();
