@@ -4,6 +4,7 @@
 // per-request work proportional to the request (an import of 1,000 entries
 // never scans the list).
 import type {
+  CampaignAccountSettings,
   PreviewLogEntry,
   SandboxCampaign,
   SandboxSegment,
@@ -132,4 +133,6 @@ export interface State {
   smartEmails: Record<string, SandboxSmartEmail>;
   sendRecords: SandboxSendRecord[];
   previewLog: PreviewLogEntry[];
+  /** Limits and flags of the campaign side; absent in older state files, filled in by campaignAccount() in seed-campaigns.ts. */
+  campaignAccount?: CampaignAccountSettings;
 }

@@ -1,0 +1,264 @@
+// Segment rules: parsing RuleGroups and deciding membership
+// (service-spec.md "Segment", membership rules 1-3, code 277).
+//
+// The spec shows the RuleTypes EmailAddress, Date and DateSubscribed and the
+// verbs CONTAINS, AFTER, BEFORE, EQUALS, and says the full set is not shown.
+// The sandbox accepts exactly these, plus custom fields of the segment's list
+// written as their Key (`[Plan]`, as the service generates Keys):
+//
+//   RuleType          verbs                    operand
+//   EmailAddress      EQUALS, CONTAINS         text (case-insensitive)
+//   DateSubscribed    EQUALS, BEFORE, AFTER    a date yyyy/mm/dd or yyyy-mm-dd
+//   Date              same as DateSubscribed (the only date every subscriber has)
+//   [Key] Text, Country, USState, MultiSelectOne, MultiSelectMany
+//                     EQUALS, CONTAINS         text; a multi-valued field matches when any value does
+//   [Key] Number      EQUALS                   a number
+//   [Key] Date        EQUALS, BEFORE, AFTER    a date
+//
+// A Clause is "VERB operand"; verbs are written in capitals as in the spec.
+// Every operand is required. Dates are calendar days in the client's time
+// zone (UTC in the sandbox); BEFORE and AFTER are strict. Anything else is a
+// parse failure (277) whose ResultData lists each problem.
+import type { CustomFieldDefinition, Subscriber, SubscriberList } from './types.js';
+import type { RuleGroupDefinition } from './types-campaigns.js';
+
+export type RuleVerb = 'CONTAINS' | 'EQUALS' | 'BEFORE' | 'AFTER';
+const VERBS: readonly RuleVerb[] = ['CONTAINS', 'EQUALS', 'BEFORE', 'AFTER'];
+
+export type ParsedRule =
+  | { kind: 'email'; verb: 'EQUALS' | 'CONTAINS'; text: string }
+  | { kind: 'dateSubscribed'; verb: 'EQUALS' | 'BEFORE' | 'AFTER'; day: string }
+  | { kind: 'fieldText'; key: string; verb: 'EQUALS' | 'CONTAINS'; text: string }
+  | { kind: 'fieldNumber'; key: string; verb: 'EQUALS'; value: number }
+  | { kind: 'fieldDate'; key: string; verb: 'EQUALS' | 'BEFORE' | 'AFTER'; day: string };
+
+/** A group is satisfied when any of its rules is (rule 1); a subscriber must satisfy every group (rule 2). */
+export type ParsedRuleGroup = ParsedRule[];
+
+/** One entry of the ResultData of a 277. Indexes are 0-based positions in the request. */
+export interface RuleProblem {
+  RuleGroupIndex: number;
+  /** null when the problem is with the group itself. */
+  RuleIndex: number | null;
+  RuleType?: unknown;
+  Clause?: unknown;
+  Problem: string;
+}
+
+export type RuleParseResult =
+  | { ok: true; groups: ParsedRuleGroup[]; definitions: RuleGroupDefinition[] }
+  | { ok: false; problems: RuleProblem[] };
+
+const DATE_VERBS: readonly ('EQUALS' | 'BEFORE' | 'AFTER')[] = ['EQUALS', 'BEFORE', 'AFTER'];
+const TEXT_VERBS: readonly ('EQUALS' | 'CONTAINS')[] = ['EQUALS', 'CONTAINS'];
+
+/**
+ * Parses the RuleGroups of a create or update request. `fields` are the
+ * custom fields of the segment's list (for `[Key]` rule types).
+ */
+export function parseRuleGroups(input: unknown, fields: readonly CustomFieldDefinition[]): RuleParseResult {
+  if (!Array.isArray(input)) {
+    return { ok: false, problems: [{ RuleGroupIndex: 0, RuleIndex: null, Problem: 'RuleGroups must be an array of {Rules: [...]} objects.' }] };
+  }
+  const groups: ParsedRuleGroup[] = [];
+  const definitions: RuleGroupDefinition[] = [];
+  const problems: RuleProblem[] = [];
+  input.forEach((group, groupIndex) => {
+    const parsed = parseGroupAt(group, groupIndex, fields);
+    if (parsed.ok) {
+      groups.push(parsed.group);
+      definitions.push(parsed.definition);
+    } else problems.push(...parsed.problems);
+  });
+  return problems.length ? { ok: false, problems } : { ok: true, groups, definitions };
+}
+
+/** Parses the body of "add rule group": one {Rules: [...]} object. */
+export function parseRuleGroup(input: unknown, fields: readonly CustomFieldDefinition[]): RuleParseResult {
+  const parsed = parseGroupAt(input, 0, fields);
+  return parsed.ok ? { ok: true, groups: [parsed.group], definitions: [parsed.definition] } : parsed;
+}
+
+function parseGroupAt(
+  group: unknown,
+  groupIndex: number,
+  fields: readonly CustomFieldDefinition[],
+): { ok: true; group: ParsedRuleGroup; definition: RuleGroupDefinition } | { ok: false; problems: RuleProblem[] } {
+  const rules = typeof group === 'object' && group !== null && !Array.isArray(group) ? (group as { Rules?: unknown }).Rules : undefined;
+  if (!Array.isArray(rules)) {
+    return { ok: false, problems: [{ RuleGroupIndex: groupIndex, RuleIndex: null, Problem: 'A rule group must be an object with a Rules array.' }] };
+  }
+  if (rules.length === 0) {
+    return { ok: false, problems: [{ RuleGroupIndex: groupIndex, RuleIndex: null, Problem: 'A rule group needs at least one rule.' }] };
+  }
+  const parsed: ParsedRule[] = [];
+  const definition: RuleGroupDefinition = { Rules: [] };
+  const problems: RuleProblem[] = [];
+  rules.forEach((rule, ruleIndex) => {
+    const result = parseRule(rule, fields);
+    if (typeof result === 'string') {
+      const { RuleType, Clause } = typeof rule === 'object' && rule !== null ? (rule as Record<string, unknown>) : ({} as Record<string, unknown>);
+      problems.push({ RuleGroupIndex: groupIndex, RuleIndex: ruleIndex, RuleType, Clause, Problem: result });
+    } else {
+      parsed.push(result.rule);
+      definition.Rules.push(result.definition);
+    }
+  });
+  return problems.length ? { ok: false, problems } : { ok: true, group: parsed, definition };
+}
+
+/** The parsed rule, or a sentence saying why it cannot be parsed. */
+export function parseRule(
+  rule: unknown,
+  fields: readonly CustomFieldDefinition[],
+): { rule: ParsedRule; definition: { RuleType: string; Clause: string } } | string {
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return 'A rule must be an object with RuleType and Clause.';
+  const { RuleType, Clause } = rule as Record<string, unknown>;
+  if (typeof RuleType !== 'string' || RuleType.trim() === '') return 'RuleType is required.';
+  if (typeof Clause !== 'string' || Clause.trim() === '') return 'Clause is required.';
+  const ruleType = RuleType.trim();
+  const clause = Clause.trim();
+  const match = /^(\S+)(?:\s+([\s\S]*))?$/.exec(clause)!;
+  const verbWord = match[1];
+  const operand = (match[2] ?? '').trim();
+  if (!(VERBS as readonly string[]).includes(verbWord)) {
+    const hint = (VERBS as readonly string[]).includes(verbWord.toUpperCase()) ? ` (verbs are written in capitals: ${verbWord.toUpperCase()})` : '';
+    return `Unknown verb "${verbWord}"${hint}; verbs are ${VERBS.join(', ')}.`;
+  }
+  const verb = verbWord as RuleVerb;
+  if (operand === '') return `The verb ${verb} needs an operand.`;
+  const definition = { RuleType: ruleType, Clause: `${verb} ${operand}` };
+
+  if (ruleType === 'EmailAddress') {
+    if (!isOneOf(verb, TEXT_VERBS)) return verbProblem(ruleType, verb, TEXT_VERBS);
+    return { rule: { kind: 'email', verb, text: operand.toLowerCase() }, definition };
+  }
+  if (ruleType === 'DateSubscribed' || ruleType === 'Date') {
+    if (!isOneOf(verb, DATE_VERBS)) return verbProblem(ruleType, verb, DATE_VERBS);
+    const day = parseRuleDate(operand);
+    if (!day) return dateProblem(operand);
+    return { rule: { kind: 'dateSubscribed', verb, day }, definition };
+  }
+  if (ruleType.startsWith('[') && ruleType.endsWith(']')) {
+    const field = fields.find((f) => f.Key.toLowerCase() === ruleType.toLowerCase());
+    if (!field) return `The list has no custom field with the Key ${ruleType}.`;
+    switch (field.DataType) {
+      case 'Number': {
+        if (verb !== 'EQUALS') return verbProblem(ruleType, verb, ['EQUALS']);
+        const value = Number(operand);
+        if (!Number.isFinite(value)) return `"${operand}" is not a number.`;
+        return { rule: { kind: 'fieldNumber', key: field.Key, verb, value }, definition };
+      }
+      case 'Date': {
+        if (!isOneOf(verb, DATE_VERBS)) return verbProblem(ruleType, verb, DATE_VERBS);
+        const day = parseRuleDate(operand);
+        if (!day) return dateProblem(operand);
+        return { rule: { kind: 'fieldDate', key: field.Key, verb, day }, definition };
+      }
+      default:
+        if (!isOneOf(verb, TEXT_VERBS)) return verbProblem(ruleType, verb, TEXT_VERBS);
+        return { rule: { kind: 'fieldText', key: field.Key, verb, text: operand.toLowerCase() }, definition };
+    }
+  }
+  return `Unknown RuleType "${ruleType}"; the sandbox knows EmailAddress, Date, DateSubscribed and the list's custom field Keys ([Key]).`;
+}
+
+function isOneOf<T extends RuleVerb>(verb: RuleVerb, allowed: readonly T[]): verb is T {
+  return (allowed as readonly RuleVerb[]).includes(verb);
+}
+
+function verbProblem(ruleType: string, verb: RuleVerb, allowed: readonly RuleVerb[]): string {
+  return `The verb ${verb} does not apply to ${ruleType}; use ${allowed.join(' or ')}.`;
+}
+
+function dateProblem(operand: string): string {
+  // service-spec.md "Custom field value" rule 3: year-first dates only.
+  return `"${operand}" is not a date in the year-first form yyyy/mm/dd (or yyyy-mm-dd).`;
+}
+
+/** yyyy/mm/dd or yyyy-mm-dd (one separator throughout), a real calendar day → YYYY-MM-DD; else undefined. */
+export function parseRuleDate(text: string): string | undefined {
+  const m = /^(\d{4})([/-])(\d{2})\2(\d{2})$/.exec(text);
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[3]), Number(m[4])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return `${m[1]}-${m[3]}-${m[4]}`;
+}
+
+// ---- membership -----------------------------------------------------------------
+
+/** The UTC calendar day of an ISO instant (the sandbox's client time zone is UTC). */
+function dayOf(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 10);
+}
+
+function compareDay(value: string, verb: 'EQUALS' | 'BEFORE' | 'AFTER', day: string): boolean {
+  if (verb === 'EQUALS') return value === day;
+  return verb === 'BEFORE' ? value < day : value > day;
+}
+
+export function ruleMatches(subscriber: Subscriber, rule: ParsedRule): boolean {
+  switch (rule.kind) {
+    case 'email': {
+      const email = subscriber.EmailAddress.toLowerCase();
+      return rule.verb === 'EQUALS' ? email === rule.text : email.includes(rule.text);
+    }
+    case 'dateSubscribed':
+      return compareDay(dayOf(subscriber.DateAdded), rule.verb, rule.day);
+    case 'fieldText':
+      return (subscriber.CustomFields[rule.key] ?? []).some((v) => {
+        const value = v.toLowerCase();
+        return rule.verb === 'EQUALS' ? value === rule.text : value.includes(rule.text);
+      });
+    case 'fieldNumber':
+      return (subscriber.CustomFields[rule.key] ?? []).some((v) => v.trim() !== '' && Number(v) === rule.value);
+    case 'fieldDate':
+      return (subscriber.CustomFields[rule.key] ?? []).some((v) => {
+        const day = parseRuleDate(v);
+        return day !== undefined && compareDay(day, rule.verb, rule.day);
+      });
+  }
+}
+
+/** Rules within a group are ORed (rule 1); groups are ANDed (rule 2). No groups: every subscriber. */
+export function matchesRuleGroups(subscriber: Subscriber, groups: readonly ParsedRuleGroup[]): boolean {
+  return groups.every((group) => group.some((rule) => ruleMatches(subscriber, rule)));
+}
+
+/**
+ * Re-parses stored rule groups (they were valid when stored; a custom field
+ * deleted since would make a rule unparsable, and such a rule then matches
+ * nobody rather than failing a read).
+ */
+export function compileStoredRuleGroups(definitions: readonly RuleGroupDefinition[], fields: readonly CustomFieldDefinition[]): ParsedRuleGroup[] {
+  return definitions.map((group) =>
+    group.Rules.map((rule) => {
+      const parsed = parseRule(rule, fields);
+      return typeof parsed === 'string' ? NEVER : parsed.rule;
+    }),
+  );
+}
+
+/** A rule nobody satisfies (an impossible email match). */
+const NEVER: ParsedRule = { kind: 'email', verb: 'EQUALS', text: '\u0000' };
+
+/**
+ * Engagement of a subscriber, for the system engagement segments: engaged
+ * when the subscriber's history holds an Open or a Click. The spec does not
+ * define engagement; this is the sandbox's reading of it, computed from data
+ * the sandbox has (a time window would empty the segment of a seed dated in
+ * the past).
+ */
+export function isEngaged(subscriber: Subscriber): boolean {
+  return subscriber.History.some((entry) => entry.Actions.some((action) => action.Event === 'Open' || action.Event === 'Click'));
+}
+
+/** Active subscribers of `list` that satisfy `groups` (service-spec.md "Segment": ActiveSubscribers). */
+export function activeMembers(list: SubscriberList, groups: readonly ParsedRuleGroup[]): Subscriber[] {
+  const members: Subscriber[] = [];
+  for (const subscriber of Object.values(list.Subscribers)) {
+    if (subscriber.State === 'Active' && matchesRuleGroups(subscriber, groups)) members.push(subscriber);
+  }
+  return members;
+}
