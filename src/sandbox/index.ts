@@ -30,7 +30,7 @@ export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
 /** Bodies above this are refused with 413. The largest legitimate body, a 1,000-entry import with 250-character values, stays far below. */
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
-const DEFAULT_UNSUBSCRIBES_PER_CAMPAIGN = 250;
+const DEFAULT_UNSUBSCRIBES_PER_CAMPAIGN = 2_500;
 const RECORDED_REQUESTS_LIMIT = 10_000;
 const STOP_GRACE_MS = 1_000;
 
