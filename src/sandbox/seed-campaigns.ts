@@ -180,7 +180,7 @@ export function seedCampaigns(state: State, now: Date): void {
     sent(
       campaign({ CampaignID: C.welcome, Name: SEED_SENT_CAMPAIGN.Name, Subject: 'Welcome aboard', ListIDs: [L.newsletter], DateCreated: '2024-01-30T14:00:00.000Z' }),
       '2024-02-01T10:00:00.000Z',
-      48_210,
+      148_210,
       1,
       101,
     ),
