@@ -25,7 +25,7 @@ function expectCoded(answer: { status: number; body: any }, code: number) {
 
 const rule = (RuleType: string, Clause: string) => ({ RuleType, Clause });
 
-async function create(title: string, RuleGroups?: unknown, listId = NEWSLETTER): Promise<string> {
+async function create(title: string, RuleGroups?: unknown, listId: string = NEWSLETTER): Promise<string> {
   const answer = await c.call('POST', `/email/segments/${listId}`, RuleGroups === undefined ? { Title: title } : { Title: title, RuleGroups });
   expect(answer.status, answer.text).toBe(201);
   return answer.body;
