@@ -1,0 +1,145 @@
+// Query parameters of the reading operations, checked before sending with the
+// codes of service-spec.md "Coded errors by area" → Reading operations.
+import { UsageError } from '../core/errors.js';
+import { checkEnum, checkUuid } from './option-checks.js';
+
+// ---- campaign unsubscribes (service-spec.md "Campaign unsubscribers") -------
+
+export const INVALID_DATE = 5;
+export const INVALID_PAGE = 800;
+export const INVALID_PAGE_SIZE = 801;
+export const INVALID_ORDER_FIELD = 802;
+export const INVALID_ORDER_DIRECTION = 803;
+
+/** "Records per page, between 10 and 1000; otherwise 801." */
+export const MIN_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 1000;
+/** Pages are integer int32 in the spec. */
+const MAX_INT32 = 2_147_483_647;
+
+export const ORDER_FIELDS = ['email', 'name', 'date'] as const;
+export const ORDER_DIRECTIONS = ['asc', 'desc'] as const;
+export type OrderField = (typeof ORDER_FIELDS)[number];
+export type OrderDirection = (typeof ORDER_DIRECTIONS)[number];
+
+/** True when y-m-d is a day of the calendar (no 2024-02-30). */
+function isCalendarDay(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** `date`: "format YYYY-MM-DD HH:MM. Invalid gives code 5." Returned as typed (one space between day and time). */
+export function checkSince(value: unknown, flag = '--since'): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/.exec(text);
+  if (!m || !isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3])) || Number(m[4]) > 23 || Number(m[5]) > 59) {
+    throw new UsageError(`${flag} must be a moment written "YYYY-MM-DD HH:MM", e.g. "2024-06-01 09:30"; got "${String(value)}"`, INVALID_DATE);
+  }
+  return text;
+}
+
+function wholeNumber(value: unknown): number | undefined {
+  const text = String(value).trim();
+  return /^\d+$/.test(text) ? Number(text) : undefined;
+}
+
+/** `page`: "invalid gives 800"; pages count from 1. */
+export function checkPage(value: unknown, flag = '--page'): number | undefined {
+  if (value === undefined) return undefined;
+  const n = wholeNumber(value);
+  if (n === undefined || n < 1 || n > MAX_INT32) throw new UsageError(`${flag} must be a whole number from 1; got "${String(value)}"`, INVALID_PAGE);
+  return n;
+}
+
+/** `pagesize`: "between 10 and 1000; otherwise 801". */
+export function checkPageSize(value: unknown, flag = '--page-size'): number | undefined {
+  if (value === undefined) return undefined;
+  const n = wholeNumber(value);
+  if (n === undefined || n < MIN_PAGE_SIZE || n > MAX_PAGE_SIZE) {
+    throw new UsageError(`${flag} must be a whole number from ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE}; got "${String(value)}"`, INVALID_PAGE_SIZE);
+  }
+  return n;
+}
+
+export interface UnsubscribesQuery {
+  date?: string;
+  page?: number;
+  pagesize?: number;
+  orderfield?: OrderField;
+  orderdirection?: OrderDirection;
+}
+
+/** Every query parameter of "Campaign unsubscribers", from the command's options. */
+export function checkUnsubscribesQuery(opts: Record<string, unknown>): UnsubscribesQuery {
+  return {
+    date: checkSince(opts.since),
+    page: checkPage(opts.page),
+    pagesize: checkPageSize(opts.pageSize),
+    orderfield: checkEnum(opts.orderField, ORDER_FIELDS, '--order-field', INVALID_ORDER_FIELD),
+    orderdirection: checkEnum(opts.orderDirection, ORDER_DIRECTIONS, '--order-direction', INVALID_ORDER_DIRECTION),
+  };
+}
+
+// ---- transactional (service-spec.md "Transactional (smart) emails") ---------
+
+export const INVALID_FROM_DATE = 920;
+export const FROM_AFTER_TO = 921;
+export const INVALID_TO_DATE = 922;
+export const INVALID_TIME_ZONE = 923;
+export const GROUP_AND_SMART_EMAIL = 924;
+export const INVALID_SMART_EMAIL_ID = 925;
+export const INVALID_STATUS = 932;
+
+export const SMART_EMAIL_STATUSES = ['all', 'active', 'draft'] as const;
+export const STATS_TIME_ZONES = ['utc', 'client'] as const;
+export type SmartEmailStatus = (typeof SMART_EMAIL_STATUSES)[number];
+export type StatsTimeZone = (typeof STATS_TIME_ZONES)[number];
+
+export function checkSmartEmailStatus(value: unknown): SmartEmailStatus | undefined {
+  return checkEnum(value, SMART_EMAIL_STATUSES, '--status', INVALID_STATUS);
+}
+
+/** "a valid GUID, else 925". */
+export function checkSmartEmailId(value: unknown, flag = '--smart-email'): string {
+  return checkUuid(value, flag, INVALID_SMART_EMAIL_ID);
+}
+
+/** `from` / `to`: "date YYYY-MM-DD". */
+export function checkDay(value: unknown, flag: string, code: number): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m || !isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3]))) {
+    throw new UsageError(`${flag} must be a day written YYYY-MM-DD, e.g. 2024-06-01; got "${String(value)}"`, code);
+  }
+  return text;
+}
+
+export interface StatisticsQuery {
+  group?: string;
+  smartEmailId?: string;
+  from?: string;
+  to?: string;
+  timezone?: StatsTimeZone;
+}
+
+/**
+ * Every query parameter of "Email statistics". from ≤ to (921) is checked
+ * only when both are given: the defaults are days of the account's own time
+ * zone, which the tool does not know.
+ */
+export function checkStatisticsQuery(opts: Record<string, unknown>): StatisticsQuery {
+  const group = opts.group === undefined ? undefined : String(opts.group);
+  if (group !== undefined && opts.smartEmail !== undefined) {
+    throw new UsageError('--group and --smart-email cannot be combined: statistics are of a classic email group or of one smart email', GROUP_AND_SMART_EMAIL);
+  }
+  if (group !== undefined && group.trim() === '') throw new UsageError('--group is empty: give the name of a classic email group');
+  const smartEmailId = opts.smartEmail === undefined ? undefined : checkSmartEmailId(opts.smartEmail);
+  const from = checkDay(opts.from, '--from', INVALID_FROM_DATE);
+  const to = checkDay(opts.to, '--to', INVALID_TO_DATE);
+  // YYYY-MM-DD strings compare in calendar order.
+  if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`, FROM_AFTER_TO);
+  const timezone = checkEnum(opts.timezone, STATS_TIME_ZONES, '--timezone', INVALID_TIME_ZONE);
+  return { group, smartEmailId, from, to, timezone };
+}
