@@ -1,0 +1,41 @@
+// Responses of the campaign endpoints (service-spec.md "Campaigns" and the
+// resources they return). Loose objects: extra fields pass, values are never
+// rewritten (JSON output is the service's data unchanged).
+import { id, lenientInt, z } from './common.js';
+
+/** "Create draft campaign": an object whose keys are the list or segment ids, each with an empty string. */
+export const createCampaignResponse = z.record(z.string(), z.unknown());
+
+/** "Campaign unsubscriber record". */
+export const unsubscriberRecord = z.looseObject({
+  EmailAddress: z.string(),
+  ListID: z.optional(z.nullable(z.string())),
+  Date: z.optional(z.nullable(z.string())),
+  IPAddress: z.optional(z.nullable(z.string())),
+});
+export type UnsubscriberRecord = z.infer<typeof unsubscriberRecord>;
+
+/** "Paged result envelope (campaign unsubscribes)". The walk (--all) relies on NumberOfPages and TotalNumberOfRecords. */
+export const unsubscribesPage = z.looseObject({
+  Results: z.array(unsubscriberRecord),
+  ResultsOrderedBy: z.optional(z.nullable(z.string())),
+  OrderDirection: z.optional(z.nullable(z.string())),
+  PageNumber: lenientInt,
+  PageSize: lenientInt,
+  RecordsOnThisPage: z.optional(lenientInt),
+  TotalNumberOfRecords: lenientInt,
+  NumberOfPages: lenientInt,
+});
+export type UnsubscribesPage = z.infer<typeof unsubscribesPage>;
+
+/** "Campaign summary": counters and URLs. */
+export const campaignSummary = z.looseObject({
+  Recipients: z.optional(z.nullable(lenientInt)),
+});
+export type CampaignSummary = z.infer<typeof campaignSummary>;
+
+/** "Scheduled campaign" elements. */
+export const scheduledCampaigns = z.array(z.looseObject({ CampaignID: id, Name: z.optional(z.nullable(z.string())) }));
+
+/** "Sent campaign" elements. */
+export const sentCampaigns = z.array(z.looseObject({ CampaignID: id, Name: z.optional(z.nullable(z.string())) }));
