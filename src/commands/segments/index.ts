@@ -9,9 +9,9 @@ export function register(program: Command, lazy: Lazy): void {
     .command('create')
     .description('Create a segment and print its id')
     .requiredOption('--list <id>', 'list id')
-    .option('--title <t>', 'segment title')
+    .option('--title <t>', 'segment title (required; unique within the list)')
     .option('--group <rules>', ruleHelp, collect)
-    .option('--from-file <json>', 'the request body as JSON: @file or @- for stdin')
+    .option('--from-file <json>', 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline')
     .addHelpText(
       'after',
       examples(
@@ -20,34 +20,37 @@ export function register(program: Command, lazy: Lazy): void {
         'email segments create --list <id> --from-file @segment.json',
       ),
     )
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./create.js')));
 
   segments
     .command('get')
     .description('Show a segment with its rule groups and active subscriber count')
     .requiredOption('--segment <id>', 'segment id')
     .addHelpText('after', examples('email segments get --segment <id>', 'email segments get --segment <id> --json'))
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./get.js')));
 
   segments
     .command('update')
-    .description('Rename a segment; with --group, replace all of its rules (without, rules are kept)')
+    .description('Rename a segment; with --group, replace ALL of its rules (without --group, rules are kept)')
     .requiredOption('--segment <id>', 'segment id')
-    .requiredOption('--title <t>', 'segment title')
-    .option('--group <rules>', ruleHelp, collect)
+    .option('--title <t>', 'segment title (required: the update always sets it)')
+    .option('--group <rules>', `${ruleHelp}; replaces every existing rule`, collect)
     .addHelpText(
       'after',
-      examples('email segments update --segment <id> --title "Gmail users"', 'email segments update --segment <id> --title Gmail --group "EmailAddress CONTAINS @gmail.com"'),
+      `\nGiving --group replaces all existing rules of the segment by the groups given.\nLeaving --group out keeps the rules as they are. To remove every rule, use\n\`email segments clear-rules\`; to add a group, \`email segments add-rules\`.\n${examples(
+        'email segments update --segment <id> --title "Gmail users"',
+        'email segments update --segment <id> --title Gmail --group "EmailAddress CONTAINS @gmail.com"',
+      )}`,
     )
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./update.js')));
 
   segments
     .command('add-rules')
     .description('Add one rule group (one more AND requirement) to a segment')
     .requiredOption('--segment <id>', 'segment id')
-    .requiredOption('--group <rules>', 'rules joined by " OR ", each "RuleType Clause"')
+    .requiredOption('--group <rules>', 'rules joined by " OR ", each "RuleType Clause"', collect)
     .addHelpText('after', examples('email segments add-rules --segment <id> --group "DateSubscribed AFTER 2024/01/01"'))
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./add-rules.js')));
 
   segments
     .command('clear-rules')
@@ -55,5 +58,5 @@ export function register(program: Command, lazy: Lazy): void {
     .requiredOption('--segment <id>', 'segment id')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .addHelpText('after', examples('email segments clear-rules --segment <id>', 'email segments clear-rules --segment <id> --yes'))
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./clear-rules.js')));
 }

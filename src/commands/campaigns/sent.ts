@@ -1,0 +1,18 @@
+// email campaigns sent: GET /email/clients/campaigns (service-spec.md "Sent
+// campaign"). Dates as the service gives them; JSON carries the full objects.
+import { listSentCampaigns } from '../../api/campaigns.js';
+import type { Context } from '../../context.js';
+import type { Column } from '../../output/render.js';
+
+const COLUMNS: Column[] = [
+  { key: 'CampaignID', header: 'ID' },
+  { key: 'Name', header: 'Name' },
+  { key: 'Subject', header: 'Subject' },
+  { key: 'SentDate', header: 'Sent' },
+  { key: 'TotalRecipients', header: 'Recipients' },
+];
+
+export async function run(_opts: Record<string, unknown>, ctx: Context): Promise<void> {
+  const campaigns = await listSentCampaigns(await ctx.api());
+  await ctx.out.print(campaigns, ctx.out.format === 'table' ? { columns: COLUMNS } : undefined);
+}
