@@ -314,7 +314,12 @@ export function unsubscribeCount(ctx: SandboxContext, campaign: SandboxCampaign)
 interface UnsubscribeIndex {
   records: UnsubscribeRecords;
   orders: Partial<Record<UnsubscribeOrderField, Uint32Array>>;
+  /** Recently used date-filtered orders (`field|since`), so paging through a filtered set does not filter again per page. */
+  filtered: Map<string, Uint32Array>;
+  /** Formatted dates, filled in as pages are served. */
+  dateTexts: (string | undefined)[];
 }
+const FILTERED_CACHE_LIMIT = 4;
 
 /** Generated records and their sort orders, per campaign; sorted once per order field, then reused by every page. */
 const indexCache = new Map<string, UnsubscribeIndex>();
@@ -324,7 +329,7 @@ function unsubscribeIndex(campaign: SandboxCampaign, count: number): Unsubscribe
   const key = `${campaign.CampaignID}|${campaign.Unsubscribes?.Seed}|${count}|${campaign.SentDate}|${campaign.ListIDs.join(',')}`;
   let index = indexCache.get(key);
   if (!index) {
-    index = { records: generateUnsubscribeRecords(campaign.Unsubscribes?.Seed ?? 0, count, campaign.SentDate ?? new Date(0).toISOString(), campaign.ListIDs), orders: {} };
+    index = { records: generateUnsubscribeRecords(campaign.Unsubscribes?.Seed ?? 0, count, campaign.SentDate ?? new Date(0).toISOString(), campaign.ListIDs), orders: {}, filtered: new Map(), dateTexts: [] };
     if (indexCache.size >= INDEX_CACHE_LIMIT) indexCache.delete(indexCache.keys().next().value!);
     indexCache.set(key, index);
   }
@@ -395,7 +400,7 @@ const campaignUnsubscribes: RouteDef = {
       const order = sortedBy(index, field);
       if (since === undefined) selected = order;
       else if (field === 'date') selected = order.subarray(lowerBound(order, index.records.dates, since));
-      else selected = order.filter((i) => index.records.dates[i] >= since);
+      else selected = filteredBy(index, field, order, since);
     }
     const total = selected.length;
     const first = (page - 1) * pageSize;
@@ -403,7 +408,8 @@ const campaignUnsubscribes: RouteDef = {
     for (let k = first; k < Math.min(total, first + pageSize); k++) {
       const i = descending ? selected[total - 1 - k] : selected[k];
       const r = index!.records;
-      results.push({ EmailAddress: r.emails[i], ListID: r.listIds[i], Date: serviceDateTime(new Date(r.dates[i])), IPAddress: r.ips[i] });
+      const date = (index!.dateTexts[i] ??= serviceDateTime(new Date(r.dates[i])));
+      results.push({ EmailAddress: r.emails[i], ListID: r.listIds[i], Date: date, IPAddress: r.ips[i] });
     }
     // service-spec.md "Paged result envelope (campaign unsubscribes)".
     return ok({
@@ -418,6 +424,19 @@ const campaignUnsubscribes: RouteDef = {
     });
   },
 };
+
+/** `order` without the records before `since`; cached for the next pages. */
+function filteredBy(index: UnsubscribeIndex, field: UnsubscribeOrderField, order: Uint32Array, since: number): Uint32Array {
+  const key = `${field}|${since}`;
+  let filtered = index.filtered.get(key);
+  if (!filtered) {
+    const dates = index.records.dates;
+    filtered = order.filter((i) => dates[i] >= since);
+    if (index.filtered.size >= FILTERED_CACHE_LIMIT) index.filtered.delete(index.filtered.keys().next().value!);
+    index.filtered.set(key, filtered);
+  }
+  return filtered;
+}
 
 /** First position in the date-sorted `order` whose date is ≥ `since`. */
 function lowerBound(order: Uint32Array, dates: Float64Array, since: number): number {
