@@ -10,6 +10,8 @@ export interface Column {
   header?: string;
   /** Turns the value into display text (tables only; JSON and CSV keep the value). */
   format?: (value: unknown, record: Record<string, unknown>) => string;
+  /** Never shrunk to fit the terminal: identifiers people copy must stay whole. */
+  fixed?: boolean;
 }
 
 export interface View {
@@ -229,9 +231,10 @@ function fitWidths(columns: Column[], cells: string[][], terminalWidth?: number)
   const widths = columns.map((c, i) => Math.max((c.header ?? c.key).length, ...cells.map((r) => r[i]!.length)) + 2);
   if (!terminalWidth) return widths;
   const budget = terminalWidth - (columns.length + 1);
+  const shrinkable = (i: number) => !columns[i]!.fixed;
   while (widths.reduce((a, b) => a + b, 0) > budget) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= 8) break;
+    const widest = widths.reduce((best, w, i) => (shrinkable(i) && (best < 0 || w > widths[best]!) ? i : best), -1);
+    if (widest < 0 || widths[widest]! <= 8) break;
     widths[widest]!--;
   }
   return widths;

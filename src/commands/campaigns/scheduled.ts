@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import type { Column } from '../../output/render.js';
 
 const COLUMNS: Column[] = [
-  { key: 'CampaignID', header: 'ID' },
+  { key: 'CampaignID', header: 'ID', fixed: true },
   { key: 'Name', header: 'Name' },
   { key: 'Subject', header: 'Subject' },
   { key: 'DateScheduled', header: 'Scheduled' },

@@ -26,7 +26,7 @@ export const WALK_CONCURRENCY = 6;
 
 /** The fields of service-spec.md "Campaign unsubscriber record", for tables and CSV. */
 const COLUMNS: Column[] = [
-  { key: 'EmailAddress', header: 'Email' },
+  { key: 'EmailAddress', header: 'Email', fixed: true },
   { key: 'ListID', header: 'List' },
   { key: 'Date', header: 'Date' },
   { key: 'IPAddress', header: 'IP address' },

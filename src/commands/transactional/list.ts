@@ -5,7 +5,7 @@ import type { Column } from '../../output/render.js';
 import { checkSmartEmailStatus } from '../../validation/query-params.js';
 
 const COLUMNS: Column[] = [
-  { key: 'ID', header: 'ID' },
+  { key: 'ID', header: 'ID', fixed: true },
   { key: 'Name', header: 'Name' },
   { key: 'Status', header: 'Status' },
   { key: 'CreatedAt', header: 'Created' },
