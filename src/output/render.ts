@@ -32,6 +32,8 @@ export interface Output {
   stream(view?: View): RecordStream;
   /** A plain line of data on stdout (e.g. a created id). */
   line(text: string): Promise<void>;
+  /** JSON whatever the format (raw responses of `email api`, which have no table view). */
+  json(data: unknown): Promise<void>;
 }
 
 export interface OutputOptions {
@@ -56,6 +58,10 @@ class Renderer implements Output {
 
   async line(text: string): Promise<void> {
     await this.write(`${this.o.format === 'table' ? neutralize(text) : text}\n`);
+  }
+
+  json(data: unknown): Promise<void> {
+    return this.write(`${JSON.stringify(data ?? null, null, 2)}\n`);
   }
 
   async print(data: unknown, view?: View): Promise<void> {

@@ -34,7 +34,7 @@ export async function run(opts: Record<string, unknown>, ctx: Context, args: str
   // Raw responses have no table view: JSON unless ndjson or csv was asked for.
   const output = ctx.out.format === 'table' ? 'json' : ctx.out.format;
   if (res.data === undefined) return 0;
-  if (output === 'json') await ctx.out.line(JSON.stringify(res.data, null, 2));
+  if (output === 'json') await ctx.out.json(res.data);
   else await ctx.out.print(res.data);
   return 0;
 }
