@@ -349,6 +349,30 @@ describe('campaign summary', () => {
   });
 });
 
+describe('state across restarts', () => {
+  it('keeps a created draft, an unscheduled campaign, a new segment and the preview log in the --state file', async () => {
+    const statePath = join(mkdtempSync(join(tmpdir(), 'campaign-state-')), 'state.json');
+    const first = await withSandbox({ statePath });
+    const segment = (await first.call('POST', `/email/segments/${NEWSLETTER}`, { Title: 'Kept', RuleGroups: [{ Rules: [{ RuleType: 'EmailAddress', Clause: 'CONTAINS ada@' }] }] })).body;
+    const created = await first.call('POST', '/email/campaigns', draft({ ListIDs: [], SegmentIDs: [segment] }));
+    const id = created.headers.get(CREATED_CAMPAIGN_HEADER)!;
+    expect((await first.call('POST', `/email/campaigns/${C.summerLaunch}/unschedule`)).status).toBe(200);
+    expect((await first.call('POST', `/email/campaigns/${id}/sendpreview`, { PreviewRecipients: ['me@example.com'] })).status).toBe(200);
+    await first.sandbox.stop();
+
+    const second = await withSandbox({ statePath });
+    try {
+      expect((await second.call('GET', `/email/segments/${segment}`)).body).toMatchObject({ Title: 'Kept', ActiveSubscribers: 1 });
+      expect(second.sandbox.state().campaigns[id]).toMatchObject({ Status: 'Draft', SegmentIDs: [segment] });
+      expectCoded(await second.call('POST', `/email/campaigns/${C.summerLaunch}/unschedule`), 341);
+      expect(second.sandbox.state().previewLog).toHaveLength(1);
+      expect(second.sandbox.state().campaignAccount!.testCampaignsUsed).toBe(1);
+    } finally {
+      await second.sandbox.stop();
+    }
+  });
+});
+
 describe('scheduled and sent lists', () => {
   it('lists scheduled campaigns, soonest first, with the spec fields', async () => {
     const answer = await c.call('GET', '/email/clients/scheduled');
