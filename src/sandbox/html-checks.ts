@@ -259,7 +259,7 @@ export function checkCampaignHtml(html: string): ContentProblem[] {
   if (!looksLikeHtml(html, tags)) return [{ code: 311, message: 'Invalid HTML content: the HTML URL did not give an HTML document.' }];
   const problems = activeContentProblems(tags);
   const inline = tags.find(
-    (t) => t.kind === 'open' && Object.entries(t.attrs).some(([name, value]) => /^on[a-z]+$/.test(name) || /^\s*javascript:/i.test(value)),
+    (t) => t.kind === 'open' && Object.entries(t.attrs).some(([name, value]) => isEventHandlerAttribute(name) || /^\s*javascript:/i.test(value)),
   );
   if (inline) problems.push({ code: 311, message: `Invalid HTML content: <${inline.name}> carries script (an event handler or a javascript: URL).` });
   const unsubscribe = unsubscribeProblems(html, tags);
@@ -269,6 +269,11 @@ export function checkCampaignHtml(html: string): ContentProblem[] {
   }
   problems.push(...linkProblems(tags));
   return problems;
+}
+
+/** Event handlers are `on` plus an event name of three letters or more (onclick, onload); `open` (details, dialog) is not one. */
+function isEventHandlerAttribute(name: string): boolean {
+  return /^on[a-z]{3,}$/.test(name);
 }
 
 // ---- templates ---------------------------------------------------------------------------

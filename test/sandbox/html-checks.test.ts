@@ -55,6 +55,10 @@ describe('campaign HTML checks', () => {
     expect(firstCampaignCode('<unsubscribe>&nbsp;&nbsp;x</unsubscribe>')).toBe(4302);
   });
 
+  it('does not take the open attribute for an event handler', () => {
+    expect(firstCampaignCode('<details open><summary>More</summary>x</details>')).toBeUndefined();
+  });
+
   it('accepts the text-style tag when a single-click link is also present', () => {
     expect(firstCampaignCode('<p>[unsubscribe]</p><unsubscribe>Leave us</unsubscribe>')).toBeUndefined();
   });
