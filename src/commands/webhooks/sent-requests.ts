@@ -1,0 +1,82 @@
+// What trigger and replay report: one record per request they send (CLI.md
+// "webhooks": "reporting each request's status"), and the exit code of a run.
+import type { Context } from '../../context.js';
+import { ExitCode, Interrupted } from '../../core/errors.js';
+import type { Column, RecordStream } from '../../output/render.js';
+import { isSuccess, type PostOutcome } from '../../webhooks/post.js';
+
+export interface SentRequest {
+  /** 1-based request number (trigger) */
+  request?: number;
+  /** The replayed file (replay). */
+  file?: string;
+  events: number;
+  /** HTTP status of the receiver's answer; null when there was none. */
+  status: number | null;
+  elapsedMs: number;
+  error?: string;
+}
+
+const statusColumn: Column = {
+  key: 'status',
+  header: 'Status',
+  format: (value, record) => (value === null ? `no answer: ${String(record.error ?? '')}` : String(value)),
+};
+
+export function requestColumns(first: 'request' | 'file'): Column[] {
+  return [
+    first === 'request' ? { key: 'request', header: 'Request' } : { key: 'file', header: 'File' },
+    { key: 'events', header: 'Events' },
+    statusColumn,
+    { key: 'elapsedMs', header: 'Time (ms)' },
+  ];
+}
+
+export class RequestReport {
+  private readonly stream: RecordStream;
+  accepted = 0;
+  refused = 0;
+  events = 0;
+
+  constructor(
+    private readonly ctx: Context,
+    first: 'request' | 'file',
+  ) {
+    this.stream = ctx.out.stream({ columns: requestColumns(first) });
+  }
+
+  async add(base: { request?: number; file?: string; events: number }, outcome: PostOutcome): Promise<void> {
+    const record: SentRequest = { ...base, status: outcome.status ?? null, elapsedMs: outcome.elapsedMs };
+    if (outcome.error) record.error = outcome.error;
+    if (isSuccess(outcome)) this.accepted++;
+    else this.refused++;
+    this.events += base.events;
+    await this.stream.write(record);
+  }
+
+  /** Ends the output and says how it went: 0 all accepted, 3 some, 1 none; 130 when interrupted. */
+  async finish(target: string): Promise<number> {
+    await this.stream.end();
+    const total = this.accepted + this.refused;
+    this.ctx.log.info(
+      `${total} request${total === 1 ? '' : 's'} (${this.events} event${this.events === 1 ? '' : 's'}) to ${target}: ${this.accepted} accepted${this.refused ? `, ${this.refused} not accepted` : ''}`,
+    );
+    if (this.ctx.signal.aborted) throw new Interrupted();
+    if (this.refused === 0) return ExitCode.ok;
+    return this.accepted > 0 ? ExitCode.partial : ExitCode.failure;
+  }
+}
+
+/** Waits between requests; returns early on Ctrl-C. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
