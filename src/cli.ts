@@ -284,12 +284,16 @@ export async function main(): Promise<void> {
   const controller = new AbortController();
   const interrupts = new InterruptHub();
   let presses = 0;
-  process.on('SIGINT', () => {
+  const interrupt = () => {
     presses++;
     if (interrupts.fire()) return;
     if (presses > 1) process.exit(ExitCode.interrupted);
     controller.abort(new Error('interrupted'));
-  });
+  };
+  // SIGTERM (a CI job cancelled, `kill`) gets the same orderly stop as Ctrl-C:
+  // journals and sandbox state are saved before the process ends.
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
   const { createTerminalPrompt } = await import('./prompt.js');
   const code = await run(process.argv.slice(2), {
     io: {
