@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { walkPages } from '../../src/core/paginate.js';
+
+interface FakePage {
+  n: number;
+  pages: number;
+}
+
+/** Pages whose answers the test releases in any order; records which pages were asked for and how many were outstanding at most. */
+function controlledPages(pageCount: (n: number) => number) {
+  const pending = new Map<number, { resolve: (p: FakePage) => void; reject: (e: Error) => void }>();
+  const asked: number[] = [];
+  const aborted: number[] = [];
+  let outstanding = 0;
+  let maxOutstanding = 0;
+  return {
+    asked,
+    aborted,
+    get maxOutstanding() {
+      return maxOutstanding;
+    },
+    pending,
+    fetchPage(n: number, signal: AbortSignal): Promise<FakePage> {
+      asked.push(n);
+      outstanding++;
+      maxOutstanding = Math.max(maxOutstanding, outstanding);
+      return new Promise<FakePage>((resolve, reject) => {
+        signal.addEventListener('abort', () => {
+          if (!pending.has(n)) return;
+          pending.delete(n);
+          aborted.push(n);
+          reject(new Error('aborted'));
+        });
+        pending.set(n, {
+          resolve: (p) => {
+            outstanding--;
+            resolve(p);
+          },
+          reject,
+        });
+      });
+    },
+    release(n: number) {
+      pending.get(n)!.resolve({ n, pages: pageCount(n) });
+      pending.delete(n);
+    },
+  };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('walkPages', () => {
+  it('yields pages in order whatever order they are answered in, and keeps at most the window outstanding', async () => {
+    const pages = controlledPages(() => 10);
+    const seen: number[] = [];
+    const walking = (async () => {
+      for await (const { pageNumber, page } of walkPages({ fetchPage: (n, s) => pages.fetchPage(n, s), pageCount: (p) => p.pages, concurrency: 3 })) {
+        expect(page.n).toBe(pageNumber);
+        seen.push(pageNumber);
+      }
+    })();
+    await tick();
+    expect(pages.asked).toEqual([1]); // the first page alone tells the count
+    pages.release(1);
+    await tick();
+    expect(pages.asked).toEqual([1, 2, 3, 4]);
+    // Answer backwards within the window: nothing is yielded before page 2.
+    pages.release(4);
+    pages.release(3);
+    await tick();
+    expect(seen).toEqual([1]);
+    expect(pages.asked).toEqual([1, 2, 3, 4]);
+    for (let n = 2; n <= 10; n++) {
+      if (n === 3 || n === 4) continue; // answered above
+      while (!pages.pending.has(n)) await tick();
+      pages.release(n);
+      await tick();
+    }
+    await walking;
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(pages.maxOutstanding).toBeLessThanOrEqual(3);
+  });
+
+  it('extends the walk when a later page reports more pages', async () => {
+    const seen: number[] = [];
+    const counts = [2, 4, 4, 4];
+    for await (const { pageNumber } of walkPages({ fetchPage: async (n) => ({ n, pages: counts[n - 1]! }), pageCount: (p) => p.pages, concurrency: 2 })) seen.push(pageNumber);
+    expect(seen).toEqual([1, 2, 3, 4]);
+  });
+
+  it('yields one page for an empty listing', async () => {
+    const seen: number[] = [];
+    for await (const { pageNumber } of walkPages({ fetchPage: async (n) => ({ n, pages: 0 }), pageCount: (p) => p.pages, concurrency: 4 })) seen.push(pageNumber);
+    expect(seen).toEqual([1]);
+  });
+
+  it('fails with the error of the first failed page in order, and aborts the pages still in flight', async () => {
+    const pages = controlledPages(() => 6);
+    const walking = (async () => {
+      const seen: number[] = [];
+      for await (const { pageNumber } of walkPages({ fetchPage: (n, s) => pages.fetchPage(n, s), pageCount: (p) => p.pages, concurrency: 3 })) seen.push(pageNumber);
+      return seen;
+    })();
+    await tick();
+    pages.release(1);
+    await tick();
+    pages.pending.get(3)!.reject(new Error('page 3 failed'));
+    pages.pending.delete(3);
+    pages.release(2);
+    await expect(walking).rejects.toThrow('page 3 failed');
+    expect(pages.aborted.sort()).toEqual([4, 5]);
+  });
+
+  it('aborts pages in flight when the consumer stops early', async () => {
+    const pages = controlledPages(() => 5);
+    const walking = (async () => {
+      for await (const { pageNumber } of walkPages({ fetchPage: (n, s) => pages.fetchPage(n, s), pageCount: (p) => p.pages, concurrency: 2 })) {
+        if (pageNumber === 1) break;
+      }
+    })();
+    await tick();
+    pages.release(1);
+    await walking;
+    expect(pages.aborted.sort()).toEqual([2, 3]);
+  });
+});
