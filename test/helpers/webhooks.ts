@@ -1,0 +1,134 @@
+// Test helpers for the webhooks commands: `email webhooks listen` run
+// in-process with captured output and a stop button, a loopback receiver that
+// answers with scripted statuses (and can hold a request open), and a poster.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { run } from '../../src/cli.js';
+import type { Writable } from '../../src/context.js';
+import { tempConfigDir, type CliResult } from './cli.js';
+
+export interface RunningListen {
+  url: string;
+  stdout(): string;
+  stderr(): string;
+  /** Ctrl-C, then the command's result. */
+  stop(): Promise<CliResult>;
+}
+
+export interface ListenOptions {
+  /** Replaces the captured stdout (e.g. one that never drains). */
+  stdout?: Writable;
+  stdoutIsTTY?: boolean;
+  cwd?: string;
+}
+
+export async function startListen(args: string[], options: ListenOptions = {}): Promise<RunningListen> {
+  let stdout = '';
+  let stderr = '';
+  const controller = new AbortController();
+  const done = run(['webhooks', 'listen', '--port', '0', ...args], {
+    io: {
+      stdout: options.stdout ?? { write: (s) => ((stdout += String(s)), true) },
+      stderr: { write: (s) => ((stderr += String(s)), true) },
+      stdin: new PassThrough(),
+      stdoutIsTTY: options.stdoutIsTTY ?? false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      columns: options.stdoutIsTTY ? 160 : undefined,
+    },
+    env: { EMAIL_CONFIG_DIR: tempConfigDir() },
+    cwd: options.cwd ?? process.cwd(),
+    signal: controller.signal,
+  });
+  let early: number | undefined;
+  void done.then((code) => (early = code));
+  await waitUntil(() => /Listening on (\S+)/.test(stderr) || early !== undefined, 'the listener to start');
+  if (early !== undefined) throw new Error(`listen exited ${early}: ${stderr}`);
+  const url = /Listening on (\S+)/.exec(stderr)![1]!;
+  return {
+    url,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stop: async () => {
+      controller.abort();
+      const code = await done;
+      return { code, stdout, stderr };
+    },
+  };
+}
+
+export async function post(url: string, body: string | Uint8Array, contentType?: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });
+  return { status: response.status, text: await response.text() };
+}
+
+export interface RecordedRequest {
+  path: string;
+  contentType?: string;
+  body: Buffer;
+}
+
+export interface ScriptedReceiver {
+  url: string;
+  requests: RecordedRequest[];
+  /** Statuses for the next requests, in order; after them, 200. */
+  script(...statuses: number[]): void;
+  /** Holds every request open until release() (a slow target). */
+  hold(): void;
+  release(): void;
+  /** Requests that arrived but have not been answered. */
+  waiting(): number;
+  close(): Promise<void>;
+}
+
+export async function startScriptedReceiver(): Promise<ScriptedReceiver> {
+  const requests: RecordedRequest[] = [];
+  let statuses: number[] = [];
+  let holding = false;
+  let held: (() => void)[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], body: Buffer.concat(chunks) });
+      const status = statuses.shift() ?? 200;
+      const answer = () => res.writeHead(status).end();
+      if (holding) held.push(answer);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    requests,
+    script: (...s) => {
+      statuses = s;
+    },
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const answer of held) answer();
+      held = [];
+    },
+    waiting: () => held.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const answer of held) answer();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Polls until the check passes (no fixed sleeps in tests). */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

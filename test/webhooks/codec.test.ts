@@ -1,0 +1,150 @@
+// Decoding and encoding of deliveries (service-spec.md "Events" rule 2), the
+// batching rule (rule 3) and the synthetic events' fields (the Events table).
+import { describe, expect, it } from 'vitest';
+import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
+import { batchesOf } from '../../src/webhooks/batches.js';
+import { decodeDelivery, detectFormat } from '../../src/webhooks/decode.js';
+import { encodeDelivery } from '../../src/webhooks/encode.js';
+import { MalformedDeliveryError, type WebhookDelivery } from '../../src/webhooks/events.js';
+import { MANUAL_SIGNUP_MARKER, syntheticEvents } from '../../src/webhooks/synthetic.js';
+
+const LIST = '11111111-1111-4111-8111-111111111111';
+
+const delivery: WebhookDelivery = {
+  Events: [
+    {
+      Type: 'Subscribe',
+      Date: '2025-03-04 05:06:07',
+      EmailAddress: 'ada@example.com',
+      Name: ' Ada & <Co> "quoted" ',
+      CustomFields: [
+        { Key: '[Interests]', Value: 'News' },
+        { Key: '[Interests]', Value: 'Events' },
+        { Key: '[Age]', Value: '0042' },
+        { Key: '[Note]', Value: '' },
+      ],
+      SignupIPAddress: 'Manually Entered',
+    },
+    { Type: 'Update', Date: '2025-03-04 05:06:08', OldEmailAddress: 'old@example.com', EmailAddress: 'new@example.com', Name: 'N', State: 'Active', CustomFields: [] },
+    { Type: 'Deactivate', Date: '2025-03-04 05:06:09', EmailAddress: 'gone@example.com', Name: 'G', State: 'Unsubscribed', CustomFields: [] },
+  ],
+  ListID: LIST,
+};
+
+describe('decoding deliveries', () => {
+  it('reads a JSON delivery unchanged', () => {
+    const decoded = decodeDelivery(JSON.stringify(delivery), 'application/json');
+    expect(decoded).toEqual({ format: 'json', delivery });
+  });
+
+  it("reads the sandbox's XML form into the same events as the JSON form, strings kept exactly", () => {
+    const xml = sandboxXml(LIST, delivery.Events as Parameters<typeof sandboxXml>[1]);
+    expect(decodeDelivery(xml, 'application/xml')).toEqual({ format: 'xml', delivery });
+  });
+
+  it('reads what encodeDelivery writes, JSON and XML', () => {
+    for (const format of ['json', 'xml'] as const) {
+      const { body, contentType } = encodeDelivery(format, delivery);
+      expect(contentType).toBe(format === 'json' ? 'application/json' : 'application/xml');
+      expect(decodeDelivery(body, contentType).delivery).toEqual(delivery);
+    }
+  });
+
+  it('keeps a non-address SignupIPAddress marker and numeric-looking values as text', () => {
+    const xml = `<Webhook><Events><Event><Type>Subscribe</Type><Name>007</Name><SignupIPAddress>${MANUAL_SIGNUP_MARKER}</SignupIPAddress><CustomFields><CustomField><Key>[Zip]</Key><Value>01234</Value></CustomField></CustomFields></Event></Events><ListID>${LIST}</ListID></Webhook>`;
+    const event = decodeDelivery(xml).delivery.Events[0]!;
+    expect(event).toEqual({ Type: 'Subscribe', Name: '007', SignupIPAddress: 'Manually Entered', CustomFields: [{ Key: '[Zip]', Value: '01234' }] });
+  });
+
+  it('accepts indented XML with a namespace, attributes, another root name and a single event', () => {
+    const xml = `<?xml version="1.0" encoding="utf-8"?>
+<hook:Callback xmlns:hook="urn:example" version="2">
+  <hook:Events>
+    <hook:Event id="1">
+      <Type>Deactivate</Type>
+      <EmailAddress>grace@example.com</EmailAddress>
+      <State>Bounced</State>
+      <CustomFields>
+        <CustomField><Key>[Plan]</Key><Value/></CustomField>
+      </CustomFields>
+    </hook:Event>
+  </hook:Events>
+  <hook:ListID>${LIST}</hook:ListID>
+</hook:Callback>`;
+    expect(decodeDelivery(xml, 'text/xml; charset=utf-8').delivery).toEqual({
+      Events: [{ Type: 'Deactivate', EmailAddress: 'grace@example.com', State: 'Bounced', CustomFields: [{ Key: '[Plan]', Value: '' }] }],
+      ListID: LIST,
+    });
+  });
+
+  it('reads empty <Events/> and <CustomFields/> as empty arrays', () => {
+    expect(decodeDelivery(`<Webhook><Events/><ListID>${LIST}</ListID></Webhook>`).delivery).toEqual({ Events: [], ListID: LIST });
+    const one = decodeDelivery(`<Webhook><Events><Event><Type>Update</Type><CustomFields/></Event></Events><ListID>x</ListID></Webhook>`);
+    expect(one.delivery.Events).toEqual([{ Type: 'Update', CustomFields: [] }]);
+  });
+
+  it('decodes a 1000-event XML delivery full of escaped characters', () => {
+    const events = [...syntheticEvents({ type: 'Update', count: 1000, end: new Date('2025-01-01T00:00:00Z') })].map((e) => ({ ...e, Name: `${e.Name} & <Sons> "Ltd"` }));
+    const { body } = encodeDelivery('xml', { Events: events, ListID: LIST });
+    expect(decodeDelivery(body).delivery.Events).toEqual(events);
+  });
+
+  it('detects the format from the Content-Type, else from the first character', () => {
+    expect(detectFormat('<x/>', 'application/json')).toBe('json');
+    expect(detectFormat('{}', 'application/soap+xml')).toBe('xml');
+    expect(detectFormat('  {"Events":[]}', undefined)).toBe('json');
+    expect(detectFormat('\ufeff<Webhook/>', 'text/plain')).toBe('xml');
+  });
+
+  const malformed: [string, string, string | undefined, RegExp][] = [
+    ['invalid JSON', '{"Events": [', 'application/json', /^invalid JSON/],
+    ['JSON without Events', `{"ListID":"${LIST}"}`, 'application/json', /Events is missing/],
+    ['Events not an array', `{"Events":{},"ListID":"x"}`, undefined, /Events is not an array/],
+    ['JSON without ListID', '{"Events":[]}', undefined, /ListID is missing/],
+    ['an event that is not an object', '{"Events":[1],"ListID":"x"}', undefined, /Events\[0\] is not an object/],
+    ['a JSON array', '[]', undefined, /not an object with Events and ListID/],
+    ['unclosed XML element', '<Webhook><Events></Webhook>', 'application/xml', /^invalid XML at line 1, column \d+/],
+    ['XML without ListID', '<Webhook><Events/></Webhook>', 'application/xml', /ListID is missing/],
+    ['XML root with text only', '<Webhook>hello</Webhook>', 'application/xml', /has no Events and ListID/],
+    ['an empty body', '', undefined, /the body is empty/],
+    ['plain text', 'hello', 'text/plain', /neither JSON nor XML/],
+  ];
+  for (const [name, body, contentType, message] of malformed) {
+    it(`refuses ${name} with a clear reason`, () => {
+      expect(() => decodeDelivery(body, contentType)).toThrow(MalformedDeliveryError);
+      expect(() => decodeDelivery(body, contentType)).toThrow(message);
+    });
+  }
+});
+
+describe('batching', () => {
+  it('groups 6,500 events as six requests of 1000 and one of 500, in order', () => {
+    const batches = [...batchesOf(Array.from({ length: 6500 }, (_, i) => i))];
+    expect(batches.map((b) => b.length)).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 500]);
+    expect(batches.flat()).toEqual(Array.from({ length: 6500 }, (_, i) => i));
+  });
+});
+
+describe('synthetic events', () => {
+  const end = new Date('2025-03-04T05:06:07Z');
+  const fieldsOf = (type: 'Subscribe' | 'Update' | 'Deactivate') => [...syntheticEvents({ type, count: 3, end })].map((e) => Object.keys(e));
+
+  it('carry exactly the fields of the Events table for each type', () => {
+    for (const keys of fieldsOf('Subscribe')) expect(keys).toEqual(['Type', 'Date', 'EmailAddress', 'Name', 'CustomFields', 'SignupIPAddress']);
+    for (const keys of fieldsOf('Update')) expect(keys).toEqual(['Type', 'Date', 'OldEmailAddress', 'EmailAddress', 'Name', 'State', 'CustomFields']);
+    for (const keys of fieldsOf('Deactivate')) expect(keys).toEqual(['Type', 'Date', 'EmailAddress', 'Name', 'State', 'CustomFields']);
+  });
+
+  it('date events YYYY-MM-DD HH:MM:SS, the last at the end time, with distinct addresses', () => {
+    const events = [...syntheticEvents({ type: 'Subscribe', count: 5000, end })];
+    for (const e of events) expect(e.Date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(events.at(-1)!.Date).toBe('2025-03-04 05:06:07');
+    expect(new Set(events.map((e) => e.EmailAddress)).size).toBe(5000);
+  });
+
+  it('include the manual-entry marker among SignupIPAddress values, and MultiSelectMany keys repeated', () => {
+    const events = [...syntheticEvents({ type: 'Subscribe', count: 8, end })];
+    expect(events.map((e) => e.SignupIPAddress)).toContain(MANUAL_SIGNUP_MARKER);
+    expect(events[0]!.CustomFields!.filter((f) => f.Key === '[Interests]')).toHaveLength(2);
+  });
+});
