@@ -6,5 +6,9 @@ export function register(program: Command, lazy: Lazy): void {
     .command('doctor')
     .description('Check configuration, permissions, reachability, key validity and clock skew')
     .addHelpText('after', examples('email doctor', 'email doctor --profile staging --json'))
-    .action(lazy(() => import('../not-implemented.js')));
+    .addHelpText(
+      'after',
+      '\nEach check prints ok, warn, fail or skip (not run because an earlier check failed), with a hint\nwhere there is something to do. Exits 1 when a check fails, 4 when the key is missing or refused.\n',
+    )
+    .action(lazy(() => import('./doctor.js')));
 }

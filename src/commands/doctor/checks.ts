@@ -1,0 +1,388 @@
+// The checks of `email doctor` (CLI.md "doctor"): what commonly goes wrong,
+// in the order a user would look: the runtime, the config file and its
+// permissions, which profile and base URL are in effect and why, name
+// resolution, TCP, TLS, the key, and the clock. Each check reads only; none
+// changes the configuration it reports on.
+import { lookup } from 'node:dns/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { connect as netConnect, isIP } from 'node:net';
+import { join } from 'node:path';
+import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
+import { checkKey } from '../../api/account.js';
+import type { Context } from '../../context.js';
+import { checkBaseUrl, chooseProfile, CONFIG_FILE_NAME, configDir, isLoopbackHost, resolveCredentials, type ConfigData } from '../../core/config.js';
+import { ApiError, AuthError, CliError, NetworkError } from '../../core/errors.js';
+import type { RawResponse } from '../../core/http.js';
+import { maskKey } from '../../core/redact.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface CheckResult {
+  check: string;
+  status: CheckStatus;
+  detail: string;
+  hint?: string;
+}
+
+/** package.json "engines". */
+export const MIN_NODE_VERSION = '20.18.1';
+/** Beyond this the clock is worth fixing: dates given to the service (--since, --from/--to) and TLS validity depend on it. */
+export const CLOCK_SKEW_WARN_MS = 60_000;
+/** A certificate closer than this to its end is worth a warning. */
+export const CERT_EXPIRY_WARN_DAYS = 14;
+const NETWORK_STEP_TIMEOUT_MS = 5_000;
+
+export interface DoctorOutcome {
+  results: CheckResult[];
+  /** 401/403 from the service, or no key at all (CLI.md exit code 4). */
+  authProblem: boolean;
+}
+
+const result = (check: string, status: CheckStatus, detail: string, hint?: string): CheckResult => (hint ? { check, status, detail, hint } : { check, status, detail });
+
+export async function runChecks(ctx: Context): Promise<DoctorOutcome> {
+  const results: CheckResult[] = [];
+  let authProblem = false;
+  const add = (r: CheckResult) => {
+    results.push(r);
+    return r;
+  };
+
+  add(checkNode(process.versions.node));
+
+  const config = inspectConfig(ctx.env);
+  add(config.result);
+
+  // Which key and base URL are in effect, and why.
+  const input = { env: ctx.env, profileFlag: ctx.globals.profile, baseUrlFlag: ctx.globals.baseUrl, insecureHttp: ctx.globals.insecureHttp };
+  let apiKey: string | undefined;
+  let baseUrl: { value: string; source: string } | undefined;
+  if (ctx.env.EMAIL_API_KEY) {
+    apiKey = ctx.env.EMAIL_API_KEY;
+    const ignored = ctx.globals.profile ? '--profile' : ctx.env.EMAIL_PROFILE ? 'EMAIL_PROFILE' : undefined;
+    add(
+      ignored
+        ? result('profile', 'warn', `key ${maskKey(apiKey)} from env EMAIL_API_KEY; ${ignored} is ignored while it is set`, `unset EMAIL_API_KEY to use the profile named by ${ignored}`)
+        : result('profile', 'ok', `key ${maskKey(apiKey)} from env EMAIL_API_KEY (profiles are not used)`),
+    );
+  } else if (config.data) {
+    const chosen = chooseProfile(input, config.data);
+    const why = chosen.chosenBy === 'flag' ? 'from --profile' : chosen.chosenBy === 'env' ? 'from EMAIL_PROFILE' : 'the default profile';
+    const profile = config.data.profiles[chosen.name];
+    const known = Object.keys(config.data.profiles);
+    if (profile?.apiKey) {
+      apiKey = profile.apiKey;
+      add(result('profile', 'ok', `"${chosen.name}" (${why}), key ${maskKey(apiKey)}`));
+    } else {
+      authProblem = true;
+      add(
+        result(
+          'profile',
+          'fail',
+          `${profile ? 'no key stored for' : 'no'} profile "${chosen.name}" (${why})${known.length ? `; profiles: ${known.join(', ')}` : ''}`,
+          `run \`email auth login${chosen.name === 'default' ? '' : ` --profile ${chosen.name}`}\`, or set EMAIL_API_KEY and EMAIL_BASE_URL`,
+        ),
+      );
+    }
+  } else {
+    add(result('profile', 'skip', 'the config file could not be read'));
+  }
+
+  // The base URL: as the commands resolve it when a key is there; otherwise the same precedence, so the network can still be checked.
+  try {
+    if (apiKey) {
+      const creds = await resolveCredentials(input);
+      baseUrl = { value: creds.baseUrl, source: creds.baseUrlSource };
+    } else {
+      const profileUrl = config.data ? config.data.profiles[chooseProfile(input, config.data).name]?.baseUrl : undefined;
+      const [raw, source] = ctx.globals.baseUrl
+        ? [ctx.globals.baseUrl, '--base-url']
+        : profileUrl
+          ? [profileUrl, 'the profile']
+          : [ctx.env.EMAIL_BASE_URL, 'env EMAIL_BASE_URL'];
+      if (raw) baseUrl = { value: checkBaseUrl(raw, ctx.globals.insecureHttp, source), source };
+    }
+    if (baseUrl) add(result('base URL', 'ok', `${baseUrl.value} (from ${baseUrl.source})`));
+    else add(result('base URL', 'fail', 'none configured', 'pass --base-url <url>, set EMAIL_BASE_URL, or store one with `email auth login --base-url <url>`'));
+  } catch (error) {
+    add(result('base URL', 'fail', error instanceof Error ? error.message : String(error), 'fix the URL where it comes from (--base-url, EMAIL_BASE_URL or the profile)'));
+  }
+
+  if (!baseUrl) {
+    for (const name of ['dns', 'tcp', 'tls', 'api key', 'clock']) add(result(name, 'skip', 'no usable base URL'));
+    return { results, authProblem };
+  }
+
+  const url = new URL(baseUrl.value);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const timeoutMs = Math.min(ctx.globals.timeoutMs ?? NETWORK_STEP_TIMEOUT_MS, NETWORK_STEP_TIMEOUT_MS);
+
+  const dns = add(await checkDns(host, ctx.signal));
+  const tcp = dns.status === 'fail' ? add(result('tcp', 'skip', 'the name did not resolve')) : add(await checkTcp(host, port, timeoutMs, ctx.signal));
+  const reachable = tcp.status === 'ok';
+  let tls: CheckResult;
+  if (url.protocol === 'http:') {
+    tls = isLoopbackHost(url.hostname)
+      ? add(result('tls', 'ok', 'plain http to loopback: ok (the key does not leave this machine)'))
+      : add(result('tls', 'warn', `plain http to ${url.host}: the key travels in clear text (--insecure-http)`, 'use an https:// base URL'));
+  } else if (!reachable) {
+    tls = add(result('tls', 'skip', 'no TCP connection'));
+  } else {
+    tls = add(await checkTls(host, port, timeoutMs, ctx.now(), ctx.signal));
+  }
+
+  if (!apiKey) {
+    authProblem = true;
+    add(result('api key', 'fail', 'no key to check', 'run `email auth login`, or set EMAIL_API_KEY'));
+    add(result('clock', 'skip', 'no answer from the service to compare with'));
+    return { results, authProblem };
+  }
+  if (!reachable || tls.status === 'fail') {
+    add(result('api key', 'skip', 'the service is not reachable'));
+    add(result('clock', 'skip', 'no answer from the service to compare with'));
+    return { results, authProblem };
+  }
+
+  const key = await checkApiKey(ctx, baseUrl.value, apiKey);
+  add(key.result);
+  authProblem ||= key.authProblem;
+  add(key.response ? checkClock(key.response, key.sentAt, key.answeredAt) : result('clock', 'skip', 'no answer from the service to compare with'));
+  return { results, authProblem };
+}
+
+export function checkNode(version: string): CheckResult {
+  const ok = compareVersions(version, MIN_NODE_VERSION) >= 0;
+  return ok
+    ? result('node', 'ok', `Node.js ${version}`)
+    : result('node', 'fail', `Node.js ${version} is older than ${MIN_NODE_VERSION}, the oldest this tool supports`, `install Node.js ${MIN_NODE_VERSION} or newer (20 LTS or later)`);
+}
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
+}
+
+const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
+
+/** CLI.md "config location": file mode 0600, directory 0700; read without opening the store (which would fix the directory mode). */
+export function inspectConfig(env: Readonly<Record<string, string | undefined>>): { result: CheckResult; data?: ConfigData } {
+  const dir = configDir(env);
+  const path = join(dir, `${CONFIG_FILE_NAME}.json`);
+  const empty: ConfigData = { defaultProfile: 'default', profiles: {} };
+  const dirStat = statOrUndefined(dir);
+  if (!dirStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), data: empty };
+  const fileStat = statOrUndefined(path);
+  if (!fileStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), data: empty };
+  let data: ConfigData;
+  try {
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<ConfigData>;
+    data = { defaultProfile: raw.defaultProfile ?? 'default', profiles: raw.profiles ?? {} };
+  } catch (error) {
+    return {
+      result: result('config file', 'fail', `${path} cannot be read: ${(error as Error).message}`, 'fix the file, or move it away and run `email auth login` again'),
+    };
+  }
+  const posix = process.platform !== 'win32';
+  const problems: string[] = [];
+  const hints: string[] = [];
+  let status: CheckStatus = 'ok';
+  if (posix && fileStat.mode & 0o077) {
+    status = 'fail';
+    problems.push(`the file is ${octal(fileStat.mode)}: other users can read the keys in it`);
+    hints.push(`chmod 600 '${path}'`);
+  }
+  if (posix && dirStat.mode & 0o077) {
+    if (status === 'ok') status = 'warn';
+    problems.push(`the directory is ${octal(dirStat.mode)}, not 0700`);
+    hints.push(`chmod 700 '${dir}'`);
+  }
+  if (posix && typeof process.getuid === 'function' && fileStat.uid !== process.getuid()) {
+    if (status === 'ok') status = 'warn';
+    problems.push(`the file belongs to user ${fileStat.uid}, not to you`);
+    hints.push('run the tool as the user who logged in, or log in again as yourself');
+  }
+  const profiles = Object.keys(data.profiles);
+  const summary = `${path} (${posix ? `file ${octal(fileStat.mode)}, directory ${octal(dirStat.mode)}; ` : ''}${profiles.length} profile${profiles.length === 1 ? '' : 's'}, default "${data.defaultProfile}")`;
+  return { result: result('config file', status, problems.length ? `${summary}: ${problems.join('; ')}` : summary, hints.join('; ') || undefined), data };
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`${what} took longer than ${ms / 1000}s`), { code: 'ETIMEDOUT' })), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function checkDns(host: string, signal: AbortSignal): Promise<CheckResult> {
+  if (isIP(host)) return result('dns', 'ok', `${host} is an IP address: no lookup needed`);
+  if (signal.aborted) return result('dns', 'skip', 'interrupted');
+  const started = performance.now();
+  try {
+    const addresses = await withTimeout(lookup(host, { all: true }), NETWORK_STEP_TIMEOUT_MS, `resolving ${host}`);
+    const list = addresses.map((a) => a.address);
+    return result('dns', 'ok', `${host} → ${list.slice(0, 4).join(', ')}${list.length > 4 ? ', …' : ''} (${Math.round(performance.now() - started)} ms)`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return result(
+      'dns',
+      'fail',
+      `${host} does not resolve (${code ?? (error as Error).message})`,
+      code === 'ENOTFOUND' ? 'check the spelling of the base URL; on a VPN or corporate network check that its DNS knows the name' : 'check the network connection and DNS settings',
+    );
+  }
+}
+
+export function checkTcp(host: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<CheckResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const socket = netConnect({ host, port });
+    const finish = (r: CheckResult) => {
+      clearTimeout(timer);
+      socket.destroy();
+      signal.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
+    const onAbort = () => finish(result('tcp', 'skip', 'interrupted'));
+    const timer = setTimeout(
+      () => finish(result('tcp', 'fail', `no connection to ${host}:${port} within ${timeoutMs / 1000}s`, 'a firewall or proxy may be dropping the connection; check that the port is right')),
+      timeoutMs,
+    );
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.once('connect', () => finish(result('tcp', 'ok', `connected to ${host}:${port} in ${Math.round(performance.now() - started)} ms`)));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      finish(
+        result(
+          'tcp',
+          'fail',
+          `cannot connect to ${host}:${port}: ${error.code === 'ECONNREFUSED' ? 'connection refused' : (error.code ?? error.message)}`,
+          error.code === 'ECONNREFUSED' ? 'nothing listens there: is the service (or `email sandbox`) running at this address and port?' : 'check the network connection, proxy and firewall',
+        ),
+      ),
+    );
+  });
+}
+
+export function checkTls(host: string, port: number, timeoutMs: number, now: Date, signal: AbortSignal): Promise<CheckResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
+    const finish = (r: CheckResult) => {
+      clearTimeout(timer);
+      socket.destroy();
+      signal.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
+    const onAbort = () => finish(result('tls', 'skip', 'interrupted'));
+    const timer = setTimeout(() => finish(result('tls', 'fail', `no TLS handshake with ${host}:${port} within ${timeoutMs / 1000}s`, 'is this an https port?')), timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.once('secureConnect', () => {
+      const cert = socket.getPeerCertificate();
+      const ms = Math.round(performance.now() - started);
+      finish(describeCertificate(cert, socket.getProtocol() ?? 'TLS', ms, now));
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? '';
+      const untrusted = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT_UNTRUSTED/.test(code);
+      finish(
+        result(
+          'tls',
+          'fail',
+          `TLS with ${host}:${port} failed: ${error.message}${code && !error.message.includes(code) ? ` (${code})` : ''}`,
+          untrusted
+            ? 'the certificate is not trusted; if your network inspects TLS with its own CA, point NODE_EXTRA_CA_CERTS at that CA file'
+            : code === 'CERT_HAS_EXPIRED'
+              ? 'the certificate has expired (or the local clock is wrong)'
+              : code === 'ERR_TLS_CERT_ALTNAME_INVALID'
+                ? 'the certificate is for another name: check the host of the base URL'
+                : 'check that the port speaks https',
+        ),
+      );
+    });
+  });
+}
+
+function describeCertificate(cert: PeerCertificate, protocol: string, ms: number, now: Date): CheckResult {
+  const subject = cert.subject?.CN ?? cert.subjectaltname ?? 'unknown subject';
+  const issuer = cert.issuer?.O ?? cert.issuer?.CN ?? 'unknown issuer';
+  const validTo = cert.valid_to ? new Date(cert.valid_to) : undefined;
+  const days = validTo ? Math.floor((validTo.getTime() - now.getTime()) / 86_400_000) : undefined;
+  const detail = `${protocol}, certificate for ${subject} issued by ${issuer}${validTo ? `, valid until ${validTo.toISOString().slice(0, 10)}` : ''} (${ms} ms)`;
+  if (days !== undefined && days < CERT_EXPIRY_WARN_DAYS) {
+    return result('tls', 'warn', `${detail}: expires in ${days} day${days === 1 ? '' : 's'}`, 'the service certificate is about to expire; tell the service operator');
+  }
+  return result('tls', 'ok', detail);
+}
+
+async function checkApiKey(
+  ctx: Context,
+  baseUrl: string,
+  apiKey: string,
+): Promise<{ result: CheckResult; authProblem: boolean; response?: RawResponse; sentAt: number; answeredAt: number }> {
+  const sentAt = ctx.now().getTime();
+  const started = performance.now();
+  try {
+    const client = await ctx.apiWith({ baseUrl, apiKey });
+    const response = await checkKey(client);
+    const answeredAt = ctx.now().getTime();
+    return {
+      result: result('api key', 'ok', `accepted (GET /email/clients/scheduled: ${response.status} in ${Math.round(performance.now() - started)} ms)`),
+      authProblem: false,
+      response,
+      sentAt,
+      answeredAt,
+    };
+  } catch (error) {
+    const answeredAt = ctx.now().getTime();
+    if (error instanceof AuthError) {
+      const hint = error.status === 403 ? 'the account is suspended or out of credits; check it in the web app' : 'store a valid key with `email auth login` (or fix EMAIL_API_KEY)';
+      return { result: result('api key', 'fail', `refused (${error.status}): ${error.message}`, hint), authProblem: true, sentAt, answeredAt };
+    }
+    if (error instanceof ApiError) {
+      return { result: result('api key', 'fail', `GET /email/clients/scheduled answered ${error.status}: ${error.message}`, 'is the base URL the service\'s, including any path prefix?'), authProblem: false, sentAt, answeredAt };
+    }
+    if (error instanceof NetworkError || error instanceof CliError) {
+      return { result: result('api key', 'fail', error.message, 'run again with --debug to see the request'), authProblem: false, sentAt, answeredAt };
+    }
+    throw error;
+  }
+}
+
+export function checkClock(response: RawResponse, sentAt: number, answeredAt: number): CheckResult {
+  const header = response.headers.date;
+  const date = Array.isArray(header) ? header[0] : header;
+  const serverMs = date ? Date.parse(date) : NaN;
+  if (!date || Number.isNaN(serverMs)) return result('clock', 'warn', 'the service sent no Date header to compare with');
+  // The Date header has whole seconds and was stamped somewhere during the round trip.
+  const localMs = (sentAt + answeredAt) / 2;
+  const skewMs = localMs - serverMs;
+  const slackMs = 1000 + (answeredAt - sentAt) / 2;
+  if (Math.abs(skewMs) <= slackMs) return result('clock', 'ok', 'in step with the service (within a second)');
+  const text = `${formatDuration(Math.abs(skewMs))} ${skewMs > 0 ? 'ahead of' : 'behind'} the service`;
+  if (Math.abs(skewMs) > CLOCK_SKEW_WARN_MS) {
+    return result('clock', 'warn', `the local clock is ${text}`, 'turn on time synchronisation (e.g. `timedatectl set-ntp true`); dates and TLS checks depend on it');
+  }
+  return result('clock', 'ok', `the local clock is ${text} (under ${CLOCK_SKEW_WARN_MS / 1000} s)`);
+}
+
+function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}
