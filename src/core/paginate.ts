@@ -40,7 +40,7 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
     inFlight.set(n, promise);
   };
   try {
-    const first = await walk.fetchPage(1, controller.signal);
+    let first: P | undefined = await walk.fetchPage(1, controller.signal);
     let total = Math.max(1, walk.pageCount(first));
     let next = 2;
     const fill = () => {
@@ -48,6 +48,7 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
     };
     fill();
     yield { pageNumber: 1, page: first, pageCount: total };
+    first = undefined; // not held for the rest of the walk
     for (let n = 2; n <= total; n++) {
       if (!inFlight.has(n)) start(n);
       const page = await inFlight.get(n)!;

@@ -15,9 +15,23 @@ export const unsubscriberRecord = z.looseObject({
 });
 export type UnsubscriberRecord = z.infer<typeof unsubscriberRecord>;
 
+function isUnsubscriberRecord(value: unknown): value is UnsubscriberRecord {
+  return typeof value === 'object' && value !== null && typeof (value as { EmailAddress?: unknown }).EmailAddress === 'string';
+}
+
+/**
+ * Results checked in place rather than parsed into copies: `--all` holds a
+ * window of 1,000-record pages, and copying every record doubled what each
+ * page costs the heap (bench/unsubscribes.bench.mjs, peak RSS bar).
+ */
+const unsubscriberRecords = z.custom<UnsubscriberRecord[]>(
+  (value) => Array.isArray(value) && value.every(isUnsubscriberRecord),
+  'expected an array of unsubscriber records, each with an EmailAddress',
+);
+
 /** "Paged result envelope (campaign unsubscribes)". The walk (--all) relies on NumberOfPages and TotalNumberOfRecords. */
 export const unsubscribesPage = z.looseObject({
-  Results: z.array(unsubscriberRecord),
+  Results: unsubscriberRecords,
   ResultsOrderedBy: z.optional(z.nullable(z.string())),
   OrderDirection: z.optional(z.nullable(z.string())),
   PageNumber: lenientInt,

@@ -18,11 +18,12 @@ import { checkUuid } from '../../validation/option-checks.js';
 import { checkUnsubscribesQuery, MAX_PAGE_SIZE, type UnsubscribesQuery } from '../../validation/query-params.js';
 
 /**
- * Pages in flight at once during --all. Enough to hide the round trip (six
- * 1,000-record pages cover ~50 ms of latency several times over) without
- * leaning on the service's rate limit.
+ * Pages in flight at once during --all: as many as the client's keep-alive
+ * pool has connections. With 50 ms of latency per request, 8 gave about 4.8×
+ * the speed of sequential pages and 6 about 3.3–4× (bench/unsubscribes);
+ * memory is the same either way, since a page is held only until written.
  */
-export const WALK_CONCURRENCY = 6;
+export const WALK_CONCURRENCY = 8;
 
 /** The fields of service-spec.md "Campaign unsubscriber record", for tables and CSV. */
 const COLUMNS: Column[] = [
@@ -65,9 +66,7 @@ async function walkAll(ctx: Context, client: ApiClient, campaignId: string, quer
   let written = 0;
   let repeats = 0;
   let pages = 0;
-  // Keys of the previous page only: if records are added during the walk, the
-  // ones pushed over a page boundary come again at the start of the next page.
-  let previousKeys = new Set<string>();
+  let previous: UnsubscribesPage['Results'] | undefined;
   const walk = walkPages<UnsubscribesPage>({
     fetchPage: (page, signal) => getUnsubscribesPage(client, campaignId, { ...query, page }, signal),
     pageCount: (p) => toInt(p.NumberOfPages),
@@ -84,18 +83,19 @@ async function walkAll(ctx: Context, client: ApiClient, campaignId: string, quer
         `the number of unsubscribes changed during the walk (${firstTotal} at page 1, ${total} at page ${pageNumber}); records that moved between pages may be missing. Records are printed once each; run again for a consistent copy.`,
       );
     }
-    const keys = new Set<string>();
+    // Records shift between pages only when the total moves: then a record
+    // pushed over a page boundary comes again at the start of the next page.
+    // Keys are built only in that case, from the previous page kept for it.
+    const seen = warned && previous ? new Set(previous.map(recordKey)) : undefined;
     for (const record of page.Results) {
-      const key = recordKey(record);
-      keys.add(key);
-      if (previousKeys.has(key)) {
+      if (seen?.has(recordKey(record))) {
         repeats++;
         continue;
       }
       await stream.write(record);
       written++;
     }
-    previousKeys = keys;
+    previous = page.Results;
   }
   await stream.end();
   ctx.log.info(`${written} records from ${pages} page${pages === 1 ? '' : 's'}${repeats ? ` (${repeats} repeated across pages skipped)` : ''}`);
