@@ -9,9 +9,8 @@ const COLUMNS: Column[] = [
   { key: 'CampaignID', header: 'ID', fixed: true },
   { key: 'Name', header: 'Name' },
   { key: 'Subject', header: 'Subject' },
-  { key: 'DateScheduled', header: 'Scheduled' },
+  { key: 'DateScheduled', header: 'Scheduled', fixed: true },
   { key: 'ScheduledTimeZone', header: 'Time zone' },
-  { key: 'FromEmail', header: 'From' },
 ];
 
 export async function run(_opts: Record<string, unknown>, ctx: Context): Promise<void> {

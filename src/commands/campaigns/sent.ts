@@ -8,7 +8,7 @@ const COLUMNS: Column[] = [
   { key: 'CampaignID', header: 'ID', fixed: true },
   { key: 'Name', header: 'Name' },
   { key: 'Subject', header: 'Subject' },
-  { key: 'SentDate', header: 'Sent' },
+  { key: 'SentDate', header: 'Sent', fixed: true },
   { key: 'TotalRecipients', header: 'Recipients' },
 ];
 
