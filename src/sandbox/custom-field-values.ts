@@ -23,8 +23,7 @@ export const DATE_CLEAR_VALUE = '0000-00-00';
 
 export interface CustomFieldItem {
   Key: string;
-  /** Undefined when the item had no Value (or null). */
-  Value: string | undefined;
+  Value: string;
   Clear: boolean;
 }
 
@@ -63,12 +62,33 @@ export class FieldIndex {
 
 export type ItemsCheck = { ok: true; items: CustomFieldItem[] } | { ok: false; tooLong: boolean; message: string };
 
+/** What a JSON value is, for messages (never the value itself, which may be huge). */
+export function jsonKind(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** Length in characters (code points), as the limit is written, not UTF-16 units: an emoji is one character. */
+function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
 /**
- * Checks the shape of a CustomFields array and the 250-character limit.
- * Undefined or null counts as an empty array (no values supplied).
+ * Checks a CustomFields array against service-spec.md "Subscriber" and
+ * "Custom field value": CustomFields is required (an array; [] supplies no
+ * values), each item an object with Key (string, required), Value (string,
+ * required; "" allowed) and optional Clear (boolean), and Value at most 250
+ * characters ("Limits"). Anything else is a generic 400 — the spec gives no
+ * code for it; a too-long value is flagged so import can report it per entry.
  */
 export function checkCustomFieldItems(raw: unknown): ItemsCheck {
-  if (raw === undefined || raw === null) return { ok: true, items: [] };
+  if (raw === undefined || raw === null) {
+    return { ok: false, tooLong: false, message: 'CustomFields is required: an array of {Key, Value} ([] for none).' };
+  }
   if (!Array.isArray(raw)) return { ok: false, tooLong: false, message: 'CustomFields must be an array of {Key, Value}.' };
   const items: CustomFieldItem[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -79,20 +99,19 @@ export function checkCustomFieldItems(raw: unknown): ItemsCheck {
     if (typeof item.Key !== 'string' || item.Key.trim() === '') {
       return { ok: false, tooLong: false, message: `CustomFields[${i}].Key must be a non-empty string.` };
     }
-    let value: string | undefined;
-    if (typeof item.Value === 'string') value = item.Value;
-    else if (typeof item.Value === 'number' || typeof item.Value === 'boolean') value = String(item.Value);
-    else if (item.Value !== undefined && item.Value !== null) {
-      return { ok: false, tooLong: false, message: `CustomFields[${i}].Value must be a string.` };
+    if (typeof item.Value !== 'string') {
+      return { ok: false, tooLong: false, message: `CustomFields[${i}].Value is required and must be a string (got ${jsonKind(item.Value)}).` };
     }
     if (item.Clear !== undefined && item.Clear !== null && typeof item.Clear !== 'boolean') {
       return { ok: false, tooLong: false, message: `CustomFields[${i}].Clear must be a boolean.` };
     }
-    if (value !== undefined && value.length > CUSTOM_FIELD_VALUE_LIMIT) {
+    const value = item.Value;
+    // Cheap bound first: a string of at most 250 UTF-16 units has at most 250 characters.
+    if (value.length > CUSTOM_FIELD_VALUE_LIMIT && characterCount(value) > CUSTOM_FIELD_VALUE_LIMIT) {
       return {
         ok: false,
         tooLong: true,
-        message: `Custom field value for ${item.Key} is ${value.length} characters long; the limit is ${CUSTOM_FIELD_VALUE_LIMIT}.`,
+        message: `Custom field value for ${item.Key} is ${characterCount(value)} characters long; the limit is ${CUSTOM_FIELD_VALUE_LIMIT}.`,
       };
     }
     items.push({ Key: item.Key, Value: value, Clear: item.Clear === true });
@@ -119,7 +138,7 @@ export function applyCustomFieldItems(
     const key = def.Key;
     if (item.Clear) {
       if (!allowClear) continue;
-      if (def.DataType === 'MultiSelectMany' && item.Value !== undefined && item.Value !== '') {
+      if (def.DataType === 'MultiSelectMany' && item.Value !== '') {
         const option = matchOption(def, item.Value);
         const remaining = (next[key] ?? []).filter((v) => v !== (option ?? item.Value));
         if (remaining.length > 0) next[key] = remaining;
@@ -129,7 +148,7 @@ export function applyCustomFieldItems(
       }
       continue;
     }
-    if (item.Value === undefined || item.Value === '') continue;
+    if (item.Value === '') continue;
     if (def.DataType === 'Date' && item.Value.trim() === DATE_CLEAR_VALUE) {
       delete next[key];
       continue;

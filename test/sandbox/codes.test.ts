@@ -22,6 +22,7 @@ const person = (email: string, extra: Record<string, unknown> = {}) => ({
   Name: 'Someone',
   CustomFields: [],
   ConsentToTrack: 'Yes',
+  Resubscribe: false,
   ...extra,
 });
 
@@ -79,12 +80,13 @@ describe('subscriber codes', () => {
   });
   it('209: import refuses more than 1000 subscribers', async () => {
     const Subscribers = Array.from({ length: 1001 }, (_, i) => person(`many${i}@example.com`));
-    expectCoded(await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Subscribers, Resubscribe: false }), 209);
+    expectCoded(await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Subscribers, Resubscribe: false, QueueSubscriptionBasedAutoResponders: false }), 209);
   });
   it('210: import with a failing entry answers ResultData', async () => {
     const answer = await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, {
       Subscribers: [person('fine@example.com'), person('broken')],
       Resubscribe: false,
+      QueueSubscriptionBasedAutoResponders: false,
     });
     expectCoded(answer, 210);
     expect(answer.body.ResultData.FailureDetails).toEqual([{ EmailAddress: 'broken', Code: 1, Message: expect.any(String) }]);
@@ -93,21 +95,22 @@ describe('subscriber codes', () => {
     expectCoded(await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, person('ada@@example')), 211);
   });
   it('212: import refuses an empty batch', async () => {
-    expectCoded(await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Subscribers: [], Resubscribe: false }), 212);
+    expectCoded(await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Subscribers: [], Resubscribe: false, QueueSubscriptionBasedAutoResponders: false }), 212);
   });
   it('212: import refuses a request without Subscribers', async () => {
-    expectCoded(await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Resubscribe: false }), 212);
+    expectCoded(await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Resubscribe: false, QueueSubscriptionBasedAutoResponders: false }), 212);
   });
   it('214: add without ConsentToTrack', async () => {
-    expectCoded(await c.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'x@example.com', Name: 'X', CustomFields: [] }), 214);
+    expectCoded(await c.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'x@example.com', Name: 'X', CustomFields: [], Resubscribe: false }), 214);
   });
   it('214: update without ConsentToTrack', async () => {
-    expectCoded(await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', Name: 'Ada' }), 214);
+    expectCoded(await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', Name: 'Ada', CustomFields: [] }), 214);
   });
   it('214: import with an entry lacking ConsentToTrack', async () => {
     const answer = await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, {
-      Subscribers: [person('a1@example.com'), { EmailAddress: 'a2@example.com', Name: 'A2' }],
+      Subscribers: [person('a1@example.com'), { EmailAddress: 'a2@example.com', Name: 'A2', CustomFields: [] }],
       Resubscribe: false,
+      QueueSubscriptionBasedAutoResponders: false,
     });
     expectCoded(answer, 214);
   });
@@ -124,6 +127,7 @@ describe('subscriber codes', () => {
     const answer = await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, {
       Subscribers: [person('a1@example.com', { ConsentToTrack: 'Sometimes' })],
       Resubscribe: false,
+      QueueSubscriptionBasedAutoResponders: false,
     });
     expectCoded(answer, 215);
   });

@@ -72,7 +72,7 @@ describe('email sandbox', () => {
     await fetch(`${baseUrl}/email/subscribers/${SEED_LIST_IDS.customers}`, {
       method: 'POST',
       headers: { Authorization: 'Bearer sandbox-key', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ EmailAddress: 'persisted@example.com', Name: 'P', ConsentToTrack: 'Yes' }),
+      body: JSON.stringify({ EmailAddress: 'persisted@example.com', Name: 'P', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false }),
     });
     first.interrupts.fire();
     expect(await first.exit).toBe(0);

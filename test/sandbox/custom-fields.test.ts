@@ -16,7 +16,7 @@ afterEach(async () => {
 
 const fields = (email: string) => c.sandbox.state().lists[NEWSLETTER].Subscribers[email].CustomFields;
 const update = (email: string, CustomFields: unknown[]) =>
-  c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=${email}`, { EmailAddress: email, CustomFields, ConsentToTrack: 'Yes' });
+  c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=${email}`, { EmailAddress: email, Name: 'N', CustomFields, ConsentToTrack: 'Yes' });
 const importOne = (email: string, CustomFields: unknown[]) =>
   c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, {
     Subscribers: [{ EmailAddress: email, Name: 'N', CustomFields, ConsentToTrack: 'Unchanged' }],
@@ -77,6 +77,7 @@ describe('create custom field', () => {
       Name: 'F',
       CustomFields: [{ Key: '[ShoeSize]', Value: '44' }],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     expect(fields('feet@example.com')).toEqual({ '[ShoeSize]': ['44'] });
   });
@@ -93,6 +94,7 @@ describe('custom field values', () => {
         { Key: 'interests', Value: 'offers' },
       ],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     expect(fields('multi@example.com')['[Interests]']).toEqual(['News', 'Offers']);
   });
@@ -134,6 +136,7 @@ describe('custom field values', () => {
       Name: 'Grace Hopper',
       CustomFields: [{ Key: 'Birthday', Value: '0000-00-00' }],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     expect(fields('grace@example.com')['[Birthday]']).toBeUndefined();
 
@@ -171,7 +174,7 @@ describe('custom field values', () => {
     await update('ada@example.com', [
       { Key: 'Plan', Value: 'enterprise' },
       { Key: 'State', Value: 'new york' },
-      { Key: 'Age', Value: 37 },
+      { Key: 'Age', Value: '37' },
     ]);
     expect(fields('ada@example.com')).toMatchObject({ '[Plan]': ['Enterprise'], '[State]': ['New York'], '[Age]': ['37'] });
   });

@@ -48,7 +48,7 @@ describe('fail rate', () => {
 
   it('does not apply a request it fails', async () => {
     const c = await sandbox({ failRate: 1 });
-    await c.call('POST', `/email/subscribers/11111111-1111-4111-8111-111111111111`, { EmailAddress: 'f@example.com', Name: 'F', ConsentToTrack: 'Yes' });
+    await c.call('POST', `/email/subscribers/11111111-1111-4111-8111-111111111111`, { EmailAddress: 'f@example.com', Name: 'F', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
     expect(c.sandbox.state().lists['11111111-1111-4111-8111-111111111111'].Subscribers['f@example.com']).toBeUndefined();
   });
 });
@@ -90,7 +90,7 @@ describe('failNext', () => {
     c.sandbox.failNext({ method: 'POST', path: /\/import$/, status: 503, times: 2 });
     expect((await c.call('GET', READ)).status).toBe(200);
     const list = '/email/subscribers/11111111-1111-4111-8111-111111111111/import';
-    const body = { Subscribers: [{ EmailAddress: 'x@example.com', Name: 'X', ConsentToTrack: 'Yes' }], Resubscribe: false };
+    const body = { Subscribers: [{ EmailAddress: 'x@example.com', Name: 'X', CustomFields: [], ConsentToTrack: 'Yes' }], Resubscribe: false, QueueSubscriptionBasedAutoResponders: false };
     expect((await c.call('POST', list, body)).status).toBe(503);
     expect((await c.call('POST', list, body)).status).toBe(503);
     expect((await c.call('POST', list, body)).status).toBe(200);

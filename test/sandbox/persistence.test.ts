@@ -26,8 +26,8 @@ describe('state file', () => {
   it('a restart continues where the previous run stopped', async () => {
     const path = statePath('restart.json');
     const first = await withSandbox({ statePath: path });
-    await first.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'kept@example.com', Name: 'Kept', ConsentToTrack: 'Yes' });
-    await first.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', Name: 'Ada Changed', ConsentToTrack: 'No' });
+    await first.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'kept@example.com', Name: 'Kept', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
+    await first.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', Name: 'Ada Changed', CustomFields: [], ConsentToTrack: 'No' });
     await first.call('POST', `/email/lists/${NEWSLETTER}/customfields`, { FieldName: 'Nickname', DataType: 'Text', VisibleInPreferenceCenter: true });
     first.sandbox.suspendAccount(true);
     await first.sandbox.stop();
@@ -48,7 +48,7 @@ describe('state file', () => {
     const path = statePath('debounce.json');
     const c = await withSandbox({ statePath: path });
     try {
-      await c.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'soon@example.com', Name: 'Soon', ConsentToTrack: 'Yes' });
+      await c.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'soon@example.com', Name: 'Soon', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
       await waitFor(() => {
         try {
           return readFileSync(path, 'utf8').includes('soon@example.com');
@@ -64,7 +64,7 @@ describe('state file', () => {
 
   it('without a state file, state lives in memory and starts from the seed', async () => {
     const first = await withSandbox();
-    await first.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'gone@example.com', Name: 'Gone', ConsentToTrack: 'Yes' });
+    await first.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'gone@example.com', Name: 'Gone', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
     await first.sandbox.stop();
     const second = await withSandbox();
     await second.sandbox.stop();
@@ -115,7 +115,7 @@ describe('state file', () => {
       receiver.respondWith(500);
       const webhooks = [{ listId: NEWSLETTER, url: receiver.url, format: 'json' as const }];
       const first = await withSandbox({ statePath: path, webhooks, webhookIntervalMs: 20 });
-      await first.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'later@example.com', Name: 'L', ConsentToTrack: 'Yes' });
+      await first.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'later@example.com', Name: 'L', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
       await waitFor(() => receiver.deliveries.length >= 1, 'a failed delivery');
       await first.sandbox.stop();
       receiver.respondWith(200);
@@ -184,12 +184,12 @@ describe('SIGKILL', () => {
       let roundAcknowledged = 0;
       const pump = (async () => {
         for (let batch = 0; !stop; batch++) {
-          const Subscribers = Array.from({ length: 1000 }, (_, i) => ({ EmailAddress: `r${round}-b${batch}-${i}@example.com`, Name: 'K', ConsentToTrack: 'Yes' }));
+          const Subscribers = Array.from({ length: 1000 }, (_, i) => ({ EmailAddress: `r${round}-b${batch}-${i}@example.com`, Name: 'K', CustomFields: [], ConsentToTrack: 'Yes' }));
           try {
             const res = await fetch(`${url}/email/subscribers/${NEWSLETTER}/import`, {
               method: 'POST',
               headers: { Authorization: 'Bearer sandbox-key', 'Content-Type': 'application/json' },
-              body: JSON.stringify({ Subscribers, Resubscribe: false }),
+              body: JSON.stringify({ Subscribers, Resubscribe: false, QueueSubscriptionBasedAutoResponders: false }),
             });
             if (res.status === 200) {
               acknowledged += 1000;

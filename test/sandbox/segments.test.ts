@@ -122,7 +122,7 @@ describe('membership computed from data', () => {
   it('follows the list: a new active subscriber who matches joins, an unsubscribed member leaves', async () => {
     const id = await create('Gmail', [{ Rules: [rule('EmailAddress', 'CONTAINS @gmail.com')] }]);
     expect(await activeCount(id)).toBe(0);
-    const added = await c.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'new@gmail.com', Name: 'N', CustomFields: [], ConsentToTrack: 'Yes' });
+    const added = await c.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'new@gmail.com', Name: 'N', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
     expect(added.status).toBe(201);
     expect(await activeCount(id)).toBe(1);
     c.sandbox.unsubscribe(NEWSLETTER, 'new@gmail.com');

@@ -44,6 +44,7 @@ describe('add subscriber', () => {
       Name: 'Ada King',
       CustomFields: [{ Key: '[Company]', Value: 'Babbage & Co' }],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     expect(answer.status).toBe(201);
     const ada = sub(NEWSLETTER, 'ada@example.com');
@@ -54,7 +55,7 @@ describe('add subscriber', () => {
   });
 
   it('keeps a new subscriber of a confirmed opt-in list Unconfirmed until the verification link is clicked', async () => {
-    await c.call('POST', `/email/subscribers/${EARLY}`, { EmailAddress: 'coi@example.com', Name: 'C', ConsentToTrack: 'Yes' });
+    await c.call('POST', `/email/subscribers/${EARLY}`, { EmailAddress: 'coi@example.com', Name: 'C', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
     expect(sub(EARLY, 'coi@example.com').State).toBe('Unconfirmed');
     c.sandbox.confirmSubscriber(EARLY, 'coi@example.com');
     expect(sub(EARLY, 'coi@example.com').State).toBe('Active');
@@ -66,6 +67,7 @@ describe('add subscriber', () => {
       Name: 'Ada Lovelace',
       CustomFields: [{ Key: 'Company', Value: '', Clear: true }],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     expect(sub(NEWSLETTER, 'ada@example.com').CustomFields['[Company]']).toEqual(['Analytical Engines']);
   });
@@ -76,6 +78,7 @@ describe('add subscriber', () => {
       Name: 'L',
       CustomFields: [{ Key: 'Company', Value: 'x'.repeat(251) }],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ status: 400, message: expect.stringMatching(/250/) });
@@ -88,6 +91,7 @@ describe('add subscriber', () => {
       Name: 'L',
       CustomFields: [{ Key: 'Company', Value: 'x'.repeat(250) }],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     expect(answer.status).toBe(201);
   });
@@ -113,19 +117,29 @@ describe('update subscriber', () => {
     expect(sub(NEWSLETTER, 'ada@new.example.com').CustomFields['[Company]']).toEqual(['Analytical Engines']);
   });
 
-  it('keeps the name when no Name is sent', async () => {
-    await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', ConsentToTrack: 'Yes' });
-    expect(sub(NEWSLETTER, 'ada@example.com').Name).toBe('Ada Lovelace');
+  it('refuses a body without Name or CustomFields with a generic 400 and changes nothing (both are required)', async () => {
+    const before = JSON.stringify(sub(NEWSLETTER, 'ada@example.com'));
+    const withoutName = await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', CustomFields: [], ConsentToTrack: 'Yes' });
+    expect(withoutName.status).toBe(400);
+    expect(withoutName.body).toEqual({ status: 400, message: expect.stringContaining('Name') });
+    const withoutFields = await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', Name: 'A', ConsentToTrack: 'Yes' });
+    expect(withoutFields.body).toEqual({ status: 400, message: expect.stringContaining('CustomFields') });
+    expect(JSON.stringify(sub(NEWSLETTER, 'ada@example.com'))).toBe(before);
+  });
+
+  it('accepts a body without Resubscribe ("Resubscribe not true" in States and transitions)', async () => {
+    const answer = await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'ada@example.com', Name: 'Ada', CustomFields: [], ConsentToTrack: 'Yes' });
+    expect(answer.status).toBe(200);
   });
 
   it('lets an address change only its letter case', async () => {
-    const answer = await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'Ada@Example.com', ConsentToTrack: 'Yes' });
+    const answer = await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ada@example.com`, { EmailAddress: 'Ada@Example.com', Name: 'Ada Lovelace', CustomFields: [], ConsentToTrack: 'Yes' });
     expect(answer.status).toBe(200);
     expect(sub(NEWSLETTER, 'ada@example.com').EmailAddress).toBe('Ada@Example.com');
   });
 
   it('does not create a missing subscriber', async () => {
-    await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ghost@example.com`, { EmailAddress: 'ghost@example.com', ConsentToTrack: 'Yes' });
+    await c.call('PUT', `/email/subscribers/${NEWSLETTER}?email=ghost@example.com`, { EmailAddress: 'ghost@example.com', Name: 'Ghost', CustomFields: [], ConsentToTrack: 'Yes' });
     expect(sub(NEWSLETTER, 'ghost@example.com')).toBeUndefined();
   });
 });
@@ -185,7 +199,7 @@ describe('lists for an email address', () => {
   it('reports a new subscriber with the date it was added', async () => {
     const fixed = await withSandbox({ now: () => new Date('2025-03-04T05:06:07Z') });
     try {
-      await fixed.call('POST', `/email/subscribers/${CUSTOMERS}`, { EmailAddress: 'fresh@example.com', Name: 'F', ConsentToTrack: 'Yes' });
+      await fixed.call('POST', `/email/subscribers/${CUSTOMERS}`, { EmailAddress: 'fresh@example.com', Name: 'F', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
       const answer = await fixed.call('GET', '/email/clients/listsforemail?email=fresh@example.com');
       expect(answer.body).toEqual([{ ListID: CUSTOMERS, ListName: 'Customers', SubscriberState: 'Active', DateSubscriberAdded: '2025-03-04 05:06:07' }]);
     } finally {

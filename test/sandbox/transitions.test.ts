@@ -31,6 +31,7 @@ const body = (email: string, extra: Record<string, unknown> = {}) => ({
   Name: 'Renamed',
   CustomFields: [{ Key: 'Company', Value: 'NewCo' }],
   ConsentToTrack: 'Yes',
+  Resubscribe: false,
   ...extra,
 });
 
@@ -141,14 +142,14 @@ describe('a new subscriber (none → in the list)', () => {
   });
 
   it('import on a single opt-in list: Active, Subscribe fires', async () => {
-    await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Subscribers: [body('imported@example.com')], Resubscribe: false });
+    await c.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Subscribers: [body('imported@example.com')], Resubscribe: false, QueueSubscriptionBasedAutoResponders: false });
     expect(sub(NEWSLETTER, 'imported@example.com').State).toBe('Active');
     expect(await eventTypes(1)).toEqual(['Subscribe imported@example.com']);
   });
 
   it('add or import on a confirmed opt-in list: Unconfirmed (verification email), Subscribe only when confirmed', async () => {
     await c.call('POST', `/email/subscribers/${EARLY}`, body('coi1@example.com'));
-    await c.call('POST', `/email/subscribers/${EARLY}/import`, { Subscribers: [body('coi2@example.com')], Resubscribe: false });
+    await c.call('POST', `/email/subscribers/${EARLY}/import`, { Subscribers: [body('coi2@example.com')], Resubscribe: false, QueueSubscriptionBasedAutoResponders: false });
     expect(sub(EARLY, 'coi1@example.com').State).toBe('Unconfirmed');
     expect(sub(EARLY, 'coi2@example.com').State).toBe('Unconfirmed');
     c.sandbox.confirmSubscriber(EARLY, 'coi1@example.com');

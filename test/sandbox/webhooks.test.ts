@@ -24,7 +24,7 @@ const entries = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ EmailAddress: `${prefix}${i}@example.com`, Name: `${prefix} ${i}`, CustomFields: [], ConsentToTrack: 'Yes' }));
 
 async function importMany(client: SandboxClient, prefix: string, n: number) {
-  const answer = await client.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Subscribers: entries(prefix, n), Resubscribe: false });
+  const answer = await client.call('POST', `/email/subscribers/${NEWSLETTER}/import`, { Subscribers: entries(prefix, n), Resubscribe: false, QueueSubscriptionBasedAutoResponders: false });
   expect(answer.status).toBe(200);
 }
 
@@ -60,10 +60,10 @@ describe('webhook batching', () => {
 
   it('groups the events of several requests made within an interval in one delivery', async () => {
     const { receiver, client } = await setup({ webhookIntervalMs: 1000 });
-    await client.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'g0@example.com', Name: 'G', ConsentToTrack: 'Yes' });
+    await client.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'g0@example.com', Name: 'G', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
     await waitFor(() => receiver.deliveries.length === 1, 'the first delivery');
     for (let i = 1; i <= 5; i++) {
-      await client.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: `g${i}@example.com`, Name: 'G', ConsentToTrack: 'Yes' });
+      await client.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: `g${i}@example.com`, Name: 'G', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
     }
     await waitFor(() => receiver.acceptedEvents().length === 6, 'all events');
     expect(receiver.deliveries.map((d) => d.json.Events.length)).toEqual([1, 5]);
@@ -71,8 +71,8 @@ describe('webhook batching', () => {
 
   it('only sends the events of the list the webhook is registered on', async () => {
     const { receiver, client } = await setup({ webhookIntervalMs: 10 }, 'json', CUSTOMERS);
-    await client.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'n@example.com', Name: 'N', ConsentToTrack: 'Yes' });
-    await client.call('POST', `/email/subscribers/${CUSTOMERS}`, { EmailAddress: 'c@example.com', Name: 'C', ConsentToTrack: 'Yes' });
+    await client.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'n@example.com', Name: 'N', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
+    await client.call('POST', `/email/subscribers/${CUSTOMERS}`, { EmailAddress: 'c@example.com', Name: 'C', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
     await waitFor(() => receiver.acceptedEvents().length >= 1, 'a delivery');
     expect(receiver.acceptedEvents().map((e) => e.EmailAddress)).toEqual(['c@example.com']);
     expect(receiver.deliveries[0].json.ListID).toBe(CUSTOMERS);
@@ -146,6 +146,7 @@ describe('delivery bodies', () => {
         { Key: 'Interests', Value: 'Offers' },
       ],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     await waitFor(() => receiver.deliveries.length === 1, 'a delivery');
     expect(receiver.deliveries[0].contentType).toBe('application/json');
@@ -163,6 +164,7 @@ describe('delivery bodies', () => {
       Name: 'Tom & <Jerry>',
       CustomFields: [{ Key: 'Company', Value: 'A "B" \'C\'' }],
       ConsentToTrack: 'Yes',
+      Resubscribe: false,
     });
     await waitFor(() => receiver.deliveries.length === 1, 'a delivery');
     const { text, contentType } = receiver.deliveries[0];

@@ -44,8 +44,9 @@ const createCustomField: RouteDef = {
       return coded(259, CUSTOM_FIELD_MESSAGES[259]);
     }
     const dataType = DataType as CustomFieldDataType;
-    if (VisibleInPreferenceCenter !== undefined && VisibleInPreferenceCenter !== null && typeof VisibleInPreferenceCenter !== 'boolean') {
-      return badRequest('VisibleInPreferenceCenter must be true or false.');
+    // "VisibleInPreferenceCenter | boolean | yes": required, no default given (a generic 400, no code).
+    if (typeof VisibleInPreferenceCenter !== 'boolean') {
+      return badRequest('VisibleInPreferenceCenter is required and must be true or false.');
     }
     if (FieldOptions !== undefined && FieldOptions !== null && !Array.isArray(FieldOptions)) {
       return badRequest('FieldOptions must be an array of strings or null.');
@@ -73,7 +74,7 @@ const createCustomField: RouteDef = {
       DataType: dataType,
       // Options of USState are generated (spec); Country values are accepted as given.
       FieldOptions: dataType === 'USState' ? [...US_STATES] : MULTI_VALUED.has(dataType) ? cleaned : [],
-      VisibleInPreferenceCenter: VisibleInPreferenceCenter ?? true,
+      VisibleInPreferenceCenter,
     };
     ctx.store.mutate(() => list.CustomFields.push(definition));
     // The spec does not show the 201 body; like the other create calls, a JSON string: the generated Key.

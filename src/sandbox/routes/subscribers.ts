@@ -5,6 +5,7 @@ import {
   FieldIndex,
   applyCustomFieldItems,
   checkCustomFieldItems,
+  jsonKind,
   type CustomFieldItem,
 } from '../custom-field-values.js';
 import { serviceDateTime } from '../dates.js';
@@ -70,17 +71,25 @@ function requireObject(body: unknown, what: string): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function optionalString(body: Record<string, unknown>, field: string): string | undefined {
+/** A required string field (service-spec.md "Subscriber": Name is required): missing, null or another type is a generic 400. */
+function requiredString(body: Record<string, unknown>, field: string, where = ''): string {
   const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new RouteError(badRequest(`${field} must be a string.`));
+  if (typeof value !== 'string') throw new RouteError(badRequest(`${where}${field} is required and must be a string (got ${jsonKind(value)}).`));
   return value;
 }
 
+/** A required boolean field (service-spec.md "Subscriber" and "Import request": Resubscribe, QueueSubscriptionBasedAutoResponders). */
+function requiredBoolean(body: Record<string, unknown>, field: string): boolean {
+  const value = body[field];
+  if (typeof value !== 'boolean') throw new RouteError(badRequest(`${field} is required and must be true or false (got ${jsonKind(value)}).`));
+  return value;
+}
+
+/** A boolean the service defaults to false when omitted (RestartSubscriptionBasedAutoresponders: "Default false when omitted"). */
 function optionalBoolean(body: Record<string, unknown>, field: string): boolean {
   const value = body[field];
   if (value === undefined || value === null) return false;
-  if (typeof value !== 'boolean') throw new RouteError(badRequest(`${field} must be true or false.`));
+  if (typeof value !== 'boolean') throw new RouteError(badRequest(`${field} must be true or false (got ${jsonKind(value)}).`));
   return value;
 }
 
@@ -102,7 +111,7 @@ function requireCustomFields(raw: unknown): CustomFieldItem[] {
 
 interface Submission {
   email: string;
-  name: string | undefined;
+  name: string;
   items: CustomFieldItem[];
   consent: ConsentValue;
   resubscribe: boolean;
@@ -148,7 +157,7 @@ function addOne(b: BatchContext, s: Submission): AddOutcome {
   if (!existing) {
     const subscriber: Subscriber = {
       EmailAddress: s.email,
-      Name: s.name ?? '',
+      Name: s.name,
       State: list.ConfirmedOptIn ? 'Unconfirmed' : 'Active',
       CustomFields: applyCustomFieldItems({}, s.items, fields, allowClear),
       ConsentToTrack: s.consent === 'Yes' ? 'Yes' : 'No',
@@ -164,7 +173,7 @@ function addOne(b: BatchContext, s: Submission): AddOutcome {
   const oldAddress = existing.EmailAddress;
   const wasInactive = INACTIVE.has(existing.State);
   existing.EmailAddress = s.email;
-  if (s.name !== undefined) existing.Name = s.name;
+  existing.Name = s.name;
   existing.CustomFields = applyCustomFieldItems(existing.CustomFields, s.items, fields, allowClear);
   if (s.consent !== 'Unchanged') existing.ConsentToTrack = s.consent;
   if (wasInactive) {
@@ -187,8 +196,11 @@ const addSubscriber: RouteDef = {
     const list = requireList(ctx, req.params.listId);
     const body = requireObject(req.body, 'the subscriber');
     if (typeof body.EmailAddress !== 'string' || !isValidEmail(body.EmailAddress)) return coded(1, MESSAGES[1]);
-    const name = optionalString(body, 'Name');
-    const resubscribe = optionalBoolean(body, 'Resubscribe');
+    // service-spec.md "Subscriber": Name, CustomFields and Resubscribe are
+    // required ("Resubscribe is false" is a state of its own in "States and
+    // transitions"); RestartSubscriptionBasedAutoresponders defaults to false.
+    const name = requiredString(body, 'Name');
+    const resubscribe = requiredBoolean(body, 'Resubscribe');
     optionalBoolean(body, 'RestartSubscriptionBasedAutoresponders');
     const consentCode = consentProblem(body.ConsentToTrack, false);
     if (consentCode) return coded(consentCode, MESSAGES[consentCode]);
@@ -217,7 +229,10 @@ const updateSubscriber: RouteDef = {
     if (current === undefined || !isValidEmail(current)) return coded(1, MESSAGES[1]);
     const body = requireObject(req.body, 'the subscriber');
     if (typeof body.EmailAddress !== 'string' || !isValidEmail(body.EmailAddress)) return coded(211, MESSAGES[211]);
-    const name = optionalString(body, 'Name');
+    // The body is the subscriber (Name and CustomFields required). Resubscribe
+    // may be left out here: "States and transitions" reads "Resubscribe not
+    // true" for update, where add reads "Resubscribe is false".
+    const name = requiredString(body, 'Name');
     const resubscribe = optionalBoolean(body, 'Resubscribe');
     optionalBoolean(body, 'RestartSubscriptionBasedAutoresponders');
     const consentCode = consentProblem(body.ConsentToTrack, false);
@@ -240,7 +255,7 @@ const updateSubscriber: RouteDef = {
         list.Subscribers[newKey] = subscriber;
       }
       subscriber.EmailAddress = newAddress;
-      if (name !== undefined) subscriber.Name = name;
+      subscriber.Name = name;
       subscriber.CustomFields = applyCustomFieldItems(subscriber.CustomFields, items, new FieldIndex(list.CustomFields), true);
       subscriber.ConsentToTrack = body.ConsentToTrack as 'Yes' | 'No';
       // "Applies to active and inactive subscribers and fires Update webhooks in both cases."
@@ -284,13 +299,16 @@ const importSubscribers: RouteDef = {
     if (!Array.isArray(entries)) return badRequest('Subscribers must be an array of subscriber entries.');
     if (entries.length === 0) return coded(212, MESSAGES[212]);
     if (entries.length > IMPORT_BATCH_LIMIT) return coded(209, MESSAGES[209]);
-    const resubscribe = optionalBoolean(body, 'Resubscribe');
-    optionalBoolean(body, 'QueueSubscriptionBasedAutoResponders');
+    // service-spec.md "Import request": Resubscribe and
+    // QueueSubscriptionBasedAutoResponders are required booleans;
+    // RestartSubscriptionBasedAutoresponders is "as above" (default false).
+    const resubscribe = requiredBoolean(body, 'Resubscribe');
+    requiredBoolean(body, 'QueueSubscriptionBasedAutoResponders');
     optionalBoolean(body, 'RestartSubscriptionBasedAutoresponders');
 
     // Shape and consent are checked for the whole batch before anything is
     // written: a request that fails them changes nothing (codes 214, 215).
-    const parsed: { email: string; name: string | undefined; items: CustomFieldItem[] | string; consent: ConsentValue }[] = [];
+    const parsed: { email: string | undefined; name: string; items: CustomFieldItem[] | string; consent: ConsentValue }[] = [];
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as Record<string, unknown> | null;
       if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
@@ -300,14 +318,14 @@ const importSubscribers: RouteDef = {
       if (consentCode) {
         return coded(consentCode, `${MESSAGES[consentCode]} (Subscribers[${i}]${typeof entry.EmailAddress === 'string' ? `, ${entry.EmailAddress}` : ''})`);
       }
-      if (entry.Name !== undefined && entry.Name !== null && typeof entry.Name !== 'string') {
-        return badRequest(`Subscribers[${i}].Name must be a string.`);
-      }
+      // Entries carry the subscriber's fields "as above": Name and CustomFields are required.
+      const name = requiredString(entry, 'Name', `Subscribers[${i}].`);
       const check = checkCustomFieldItems(entry.CustomFields);
       if (!check.ok && !check.tooLong) return badRequest(`Subscribers[${i}]: ${check.message}`);
       parsed.push({
-        email: typeof entry.EmailAddress === 'string' ? entry.EmailAddress.trim() : '',
-        name: (entry.Name as string | null | undefined) ?? undefined,
+        // An entry without a string address fails with code 1 on its own (below).
+        email: typeof entry.EmailAddress === 'string' ? entry.EmailAddress.trim() : undefined,
+        name,
         items: check.ok ? check.items : check.message,
         consent: entry.ConsentToTrack as ConsentValue,
       });
@@ -324,8 +342,15 @@ const importSubscribers: RouteDef = {
     const seen = new Map<string, string>();
     const duplicates = new Set<string>();
     const batch = batchContext(ctx, list, true);
+    let missingAddresses = 0;
     ctx.store.mutate(() => {
       for (const entry of parsed) {
+        if (entry.email === undefined) {
+          // No address: a failure of its own, never a duplicate of another entry without one.
+          result.FailureDetails.push({ EmailAddress: '', Code: 1, Message: MESSAGES[1] });
+          missingAddresses++;
+          continue;
+        }
         const key = entry.email.toLowerCase();
         // The first occurrence of an address is imported; later ones are reported as duplicates.
         if (seen.has(key)) {
@@ -354,7 +379,8 @@ const importSubscribers: RouteDef = {
         }
       }
     });
-    result.TotalUniqueEmailsSubmitted = seen.size;
+    // Each entry without an address counts as one submission, so the total still equals new + existing + failures.
+    result.TotalUniqueEmailsSubmitted = seen.size + missingAddresses;
     // All-or-report: entries that could be imported were; any failure turns the answer into 210 with the result.
     if (result.FailureDetails.length > 0) return coded(210, MESSAGES[210], result);
     return ok(result);
