@@ -1,14 +1,29 @@
 // Look-ups shared by the list-bound routes.
+import { isUuid } from '../validation/email-address.js';
 import { failStatus, type SandboxContext } from './router.js';
 import type { SubscriberList } from './types.js';
 
 /**
- * The list, or a 404 in the status shape. service-spec.md "Errors" documents
- * the 404 for create segment and create custom field; the sandbox answers the
- * same way on the other list-bound endpoints, where the spec shows no answer.
+ * The stored form of a path identifier. service-spec.md "Conventions":
+ * identifiers are UUIDs, and a UUID names the same resource in upper or lower
+ * case; the sandbox stores them in lower case.
+ */
+export function canonicalId(id: string): string {
+  return id.toLowerCase();
+}
+
+/**
+ * The list, or an error in the status shape: a generic 400 for an id that is
+ * not a UUID (spec "Conventions": {listId} is a UUID; "Errors": a generic 400
+ * is an invalid request), as for segment and campaign ids; 404 for a
+ * well-formed id of no list. service-spec.md "Errors" documents the 404 for
+ * create segment and create custom field; the sandbox answers the same way on
+ * the other list-bound endpoints, where the spec shows no answer.
  */
 export function requireList(ctx: SandboxContext, listId: string): SubscriberList {
-  const list = Object.hasOwn(ctx.state.lists, listId) ? ctx.state.lists[listId] : undefined;
+  if (!isUuid(listId)) failStatus(400, `Invalid list ID: ${listId} is not a UUID.`);
+  const key = canonicalId(listId);
+  const list = Object.hasOwn(ctx.state.lists, key) ? ctx.state.lists[key] : undefined;
   if (!list) failStatus(404, `List ${listId} does not exist.`);
   return list;
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUuid, isValidEmail } from '../../validation/email-address.js';
 import { serviceDateTime } from '../dates.js';
+import { canonicalId } from '../lists.js';
 import { checkCampaignHtml, fetchLocalContent, isContentUrl } from '../html-checks.js';
 import { failCoded, failStatus, ok, type RouteDef, type SandboxContext } from '../router.js';
 import { campaignAccount, generateUnsubscribeRecords, type UnsubscribeRecords } from '../seed-campaigns.js';
@@ -65,7 +66,8 @@ export const CREATED_CAMPAIGN_HEADER = 'X-Sandbox-Campaign-ID';
 /** A campaign by id: a malformed id is a generic 400, an unknown one a 404 (the spec does not show the 404 shape). */
 export function requireCampaign(state: State, campaignId: string): SandboxCampaign {
   if (!isUuid(campaignId)) failStatus(400, `Invalid campaign ID: ${campaignId} is not a UUID.`);
-  const campaign = Object.hasOwn(state.campaigns, campaignId) ? state.campaigns[campaignId] : undefined;
+  const key = canonicalId(campaignId);
+  const campaign = Object.hasOwn(state.campaigns, key) ? state.campaigns[key] : undefined;
   if (!campaign) failStatus(404, `Campaign ${campaignId} does not exist.`);
   return campaign;
 }
@@ -118,7 +120,8 @@ function nonEmptyString(value: unknown): value is string {
 function idArray(value: unknown): string[] | 'invalid' {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return 'invalid';
-  return [...new Set(value as string[])];
+  // UUIDs in either case name the same list or segment (lists.ts canonicalId).
+  return [...new Set((value as string[]).map((id) => (isUuid(id) ? canonicalId(id) : id)))];
 }
 
 const createDraft: RouteDef = {
@@ -229,15 +232,24 @@ const sendPreview: RouteDef = {
   handler(req, ctx) {
     const state = ctx.state;
     const campaign = requireCampaign(state, req.params.campaignId);
+    // "Body: {PreviewRecipients: array of string (email addresses), required}":
+    // a body that is not an object, or PreviewRecipients of another type, is a
+    // generic 400; a missing or empty array is 370 (below).
+    if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
+      failStatus(400, 'The request body must be a JSON object {PreviewRecipients: [...]}.');
+    }
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const given = body.PreviewRecipients;
+    if (given !== undefined && given !== null && (!Array.isArray(given) || given.some((r) => typeof r !== 'string'))) {
+      failStatus(400, 'PreviewRecipients must be an array of strings (email addresses).');
+    }
     if (campaign.HtmlUrl === '' || campaign.ListIDs.length + campaign.SegmentIDs.length === 0) failCoded(376, CAMPAIGN_MESSAGES[376]);
     const recipients = campaignRecipients(state, campaign);
     if (recipients.size === 0) failCoded(340, CAMPAIGN_MESSAGES[340]);
 
-    const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    const given = body.PreviewRecipients;
     if (!Array.isArray(given) || given.length === 0) failCoded(370, CAMPAIGN_MESSAGES[370]);
     if (given.length > PREVIEW_RECIPIENTS_PER_CALL) failCoded(374, `${CAMPAIGN_MESSAGES[374]} (${given.length} given.)`);
-    const invalid = given.filter((r) => typeof r !== 'string' || !isValidEmail(r));
+    const invalid = (given as string[]).filter((r) => !isValidEmail(r));
     // "ResultData lists the invalid ones as Recipient entries".
     if (invalid.length) failCoded(371, CAMPAIGN_MESSAGES[371], invalid.map((r) => ({ Recipient: r })));
     const addresses = [...new Set((given as string[]).map((r) => r.trim().toLowerCase()))];

@@ -4,7 +4,7 @@
 // unsubscribes at once.
 import { randomUUID } from 'node:crypto';
 import { isUuid } from '../../validation/email-address.js';
-import { requireList } from '../lists.js';
+import { canonicalId, requireList } from '../lists.js';
 import { created, failCoded, failStatus, ok, type RouteDef, type SandboxContext } from '../router.js';
 import { activeMembers, compileStoredRuleGroups, isEngaged, parseRuleGroup, parseRuleGroups, type RuleParseResult } from '../segment-rules.js';
 import { campaignAccount } from '../seed-campaigns.js';
@@ -23,7 +23,8 @@ export const SEGMENT_MESSAGES = {
 /** A segment by id: a malformed id is a generic 400, an unknown one a 404 (spec: "400 generic"; 404 shape "not shown"). */
 export function requireSegment(state: State, segmentId: string): SandboxSegment {
   if (!isUuid(segmentId)) failStatus(400, `Invalid segment ID: ${segmentId} is not a UUID.`);
-  const segment = Object.hasOwn(state.segments, segmentId) ? state.segments[segmentId] : undefined;
+  const key = canonicalId(segmentId);
+  const segment = Object.hasOwn(state.segments, key) ? state.segments[key] : undefined;
   if (!segment) failStatus(404, `Segment ${segmentId} does not exist.`);
   return segment;
 }
@@ -165,9 +166,12 @@ const addRuleGroup: RouteDef = {
   pattern: '/email/segments/:segmentId/rules',
   handler(req, ctx) {
     const segment = requireSegment(ctx.state, req.params.segmentId);
+    // "Body: {Rules: ...} (required)": no body, or one that is not an object, is a generic 400 as for the other writes;
+    // an object whose Rules cannot be parsed is 277.
+    const body = requireBodyObject(req.body, '{Rules: [...]}');
     refuseSystem(segment);
     refuseOverLimit(ctx);
-    const [group] = requireParsed(parseRuleGroup(req.body, ctx.state.lists[segment.ListID]?.CustomFields ?? []));
+    const [group] = requireParsed(parseRuleGroup(body, ctx.state.lists[segment.ListID]?.CustomFields ?? []));
     ctx.store.mutate(() => segment.RuleGroups.push(group));
     return ok();
   },

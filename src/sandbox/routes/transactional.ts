@@ -3,6 +3,7 @@
 // codes 920-926, 932, 993, 994).
 import { isUuid } from '../../validation/email-address.js';
 import { serviceDateTime } from '../dates.js';
+import { canonicalId } from '../lists.js';
 import { failCoded, ok, type RouteDef, type SandboxContext } from '../router.js';
 import { parseRuleDate } from '../segment-rules.js';
 import { campaignAccount } from '../seed-campaigns.js';
@@ -86,7 +87,8 @@ const smartEmailDetails: RouteDef = {
     requireTransactionalSetup(ctx);
     const id = req.params.smartEmailID;
     // The spec lists 926 (not 925) for this call: an id that is not a GUID cannot be found either.
-    const email = isUuid(id) && Object.hasOwn(ctx.state.smartEmails, id) ? ctx.state.smartEmails[id] : undefined;
+    const key = canonicalId(id);
+    const email = isUuid(id) && Object.hasOwn(ctx.state.smartEmails, key) ? ctx.state.smartEmails[key] : undefined;
     if (!email) failCoded(926, `${TRANSACTIONAL_MESSAGES[926]} (${id})`);
     return ok(details(email));
   },
