@@ -13,7 +13,7 @@ import { routes as subscriberRoutes } from './routes/subscribers.js';
 import { routes as templateRoutes } from './routes/templates.js';
 import { routes as transactionalRoutes } from './routes/transactional.js';
 import { emptyState, seedState } from './seed.js';
-import { createRequestListener, RequestLog, type RecordedRequest } from './server.js';
+import { answerClientError, createRequestListener, RequestLog, type RecordedRequest } from './server.js';
 import { readStateFile, StateFileError, Store } from './store.js';
 import { setSubscriberState, confirmSubscriber } from './subscriber-transitions.js';
 import type { State, SubscriberState, WebhookEvent, WebhookFormat, WebhookRegistration } from './types.js';
@@ -166,6 +166,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   });
 
   const server = createServer(listener);
+  server.on('clientError', answerClientError);
   // Idle keep-alive sockets must not hold stop() open.
   server.keepAliveTimeout = 5_000;
   const host = opts.host ?? DEFAULT_HOST;

@@ -164,6 +164,16 @@ export class Router {
     }
     return best ? { def: best.route.def, params: best.params } : undefined;
   }
+
+  /** Methods some route accepts on this path (for a 405's Allow header); empty when no route has the path at all. */
+  allowedMethods(path: string): string[] {
+    const methods = new Set<string>();
+    for (const route of this.compiled) {
+      if (methods.has(route.def.method)) continue;
+      if (this.match(route.def.method, path)) methods.add(route.def.method);
+    }
+    return [...methods];
+  }
 }
 
 function splitPath(path: string): string[] {

@@ -3,7 +3,8 @@
 // dispatches to a route handler. Whatever a client sends, it gets an answer in
 // one of the service's two error shapes (service-spec.md "Errors"), never a
 // crash: handler exceptions become a 500 that names the bug.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { FaultQueue, RateLimiter, rateLimitMessage } from './faults.js';
 import { RouteError, Router, statusError, type SandboxContext, type SandboxResponse } from './router.js';
 
@@ -86,6 +87,31 @@ export interface ServerDeps {
   reportError(error: unknown, method: string, path: string): void;
 }
 
+/**
+ * Deepest JSON nesting accepted. The deepest legitimate body (segment
+ * RuleGroups) nests 5 levels; 64 is the default limit of the usual JSON
+ * readers of web services (System.Text.Json and Json.NET). Without it a body
+ * nested 100,000 deep would reach handlers and overflow the stack when echoed.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Depth of a parsed JSON value (a scalar is 0), computed without recursion; stops counting past the limit. */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, level]);
+    }
+  }
+  return deepest;
+}
+
 /** Requests whose bodies exceed this are not even drained: the connection is closed. */
 const DRAIN_LIMIT_BYTES = 512 * 1024 * 1024;
 
@@ -111,10 +137,10 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (read.kind === 'aborted') return;
 
   const record: RecordedRequest = { method, path, query, headers: recordableHeaders(req), body: undefined, status: 0 };
-  if (deps.record) deps.log.push(record, read.kind === 'ok' ? read.text.length : 0);
+  if (deps.record) deps.log.push(record, read.kind === 'ok' ? read.bytes.length : 0);
   const respond = (response: SandboxResponse, extraHeaders?: Record<string, string>): void => {
     record.status = response.status;
-    send(res, extraHeaders ? { ...response, headers: { ...extraHeaders, ...response.headers } } : response);
+    send(res, extraHeaders ? { ...response, headers: { ...extraHeaders, ...response.headers } } : response, method === 'HEAD');
   };
 
   if (read.kind === 'too-large') {
@@ -127,14 +153,20 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   // The parsed body is recorded even when the request is then refused.
   let body: unknown;
   let malformed: string | undefined;
-  if (read.text.trim().length > 0) {
+  const text = decodeUtf8(read.bytes);
+  const hasBody = (text ?? read.bytes.toString('utf8')).trim().length > 0;
+  if (text === undefined) {
+    // A JSON body is UTF-8 (RFC 8259 §8.1); bytes that are not are refused, not silently replaced.
+    malformed = 'the body is not valid UTF-8';
+  } else if (hasBody) {
     try {
-      body = JSON.parse(read.text);
+      body = JSON.parse(text);
+      if (nestingDepth(body) > MAX_JSON_DEPTH) malformed = `the body nests deeper than ${MAX_JSON_DEPTH} levels`;
     } catch (error) {
       malformed = (error as Error).message;
     }
   }
-  record.body = malformed === undefined ? body : read.text.slice(0, 1000);
+  record.body = malformed === undefined ? body : (text ?? read.bytes.toString('utf8')).slice(0, 1000);
 
   if (ctx.options.latencyMs > 0) await sleep(ctx.options.latencyMs);
 
@@ -180,9 +212,23 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     return;
   }
 
-  const match = deps.router.match(method, path);
+  // HEAD is answered as GET without the body, as any HTTP server does.
+  const match = deps.router.match(method === 'HEAD' ? 'GET' : method, path);
   if (!match) {
-    respond(statusError(404, `No such endpoint: ${method} ${path}`), rateHeaders);
+    const allowed = deps.router.allowedMethods(path);
+    if (allowed.length === 0) {
+      respond(statusError(404, `No such endpoint: ${method} ${path}`), rateHeaders);
+    } else {
+      // The path exists with other methods: 405 with Allow (RFC 9110 §15.5.6) rather than a 404 that hides the typo.
+      const allow = (allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed).join(', ');
+      respond(statusError(405, `Method ${method} is not allowed on ${path}; allowed: ${allow}.`), { ...rateHeaders, Allow: allow });
+    }
+    return;
+  }
+  // service-spec.md "Conventions": bodies sent to the service carry Content-Type: application/json.
+  if (hasBody && !isJsonMediaType(req.headers['content-type'])) {
+    const given = req.headers['content-type'];
+    respond(statusError(415, `The request body must be sent with Content-Type: application/json (${given === undefined ? 'no Content-Type was sent' : `got ${given}`}).`), rateHeaders);
     return;
   }
   if (malformed !== undefined) {
@@ -204,7 +250,25 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   respond(response, rateHeaders);
 }
 
-type BodyRead = { kind: 'ok'; text: string } | { kind: 'too-large'; destroy: boolean } | { kind: 'aborted' };
+/**
+ * Requests Node's HTTP parser refuses before any handler runs (a request line
+ * and headers over its 16 KiB limit, bytes that are not HTTP) still get an
+ * answer in the status shape: 431 for the size, 400 otherwise.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const message = status === 431 ? 'The request line and headers exceed the 16 KiB limit.' : `Malformed HTTP request (${error.code ?? error.message}).`;
+  const body = JSON.stringify({ status, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too-large'; destroy: boolean } | { kind: 'aborted' };
 
 function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   return new Promise((resolve) => {
@@ -234,13 +298,14 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(tooLarge ? { kind: 'too-large', destroy: false } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('end', () => resolve(tooLarge ? { kind: 'too-large', destroy: false } : { kind: 'ok', bytes: Buffer.concat(chunks) }));
     req.on('error', () => resolve({ kind: 'aborted' }));
     req.on('aborted', () => resolve({ kind: 'aborted' }));
   });
 }
 
-function send(res: ServerResponse, response: SandboxResponse): void {
+/** Writes the answer; for HEAD only its headers (Content-Length still that of the body a GET would get). */
+function send(res: ServerResponse, response: SandboxResponse, headOnly = false): void {
   if (res.destroyed) return;
   const headers: Record<string, string> = { ...response.headers };
   let payload = '';
@@ -250,7 +315,22 @@ function send(res: ServerResponse, response: SandboxResponse): void {
   }
   headers['Content-Length'] = String(Buffer.byteLength(payload));
   res.writeHead(response.status, headers);
-  res.end(payload);
+  res.end(headOnly ? undefined : payload);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text (a leading byte order mark dropped), or undefined when it is not valid UTF-8. */
+function decodeUtf8(bytes: Buffer): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function isJsonMediaType(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 function recordableHeaders(req: IncomingMessage): Record<string, string> {

@@ -20,9 +20,21 @@ describe('routing', () => {
     expect(answer.body).toEqual({ status: 404, message: 'No such endpoint: GET /email/nothing/here' });
   });
 
-  it('answers a known path with the wrong method as an unknown route', async () => {
+  it('answers a known path with the wrong method 405, naming the allowed methods in Allow', async () => {
     const answer = await client.call('DELETE', `/email/subscribers/${NEWSLETTER}`);
-    expect(answer.body).toEqual({ status: 404, message: `No such endpoint: DELETE /email/subscribers/${NEWSLETTER}` });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('POST, PUT');
+    expect(answer.body).toEqual({ status: 405, message: expect.stringContaining('DELETE') });
+    const listsForEmail = await client.call('POST', '/email/clients/listsforemail?email=ada@example.com');
+    expect(listsForEmail.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const get = await client.call('GET', '/email/clients/scheduled');
+    const head = await client.call('HEAD', '/email/clients/scheduled');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(get.text)));
   });
 
   it('answers a missing key with 401 before looking at the route', async () => {
@@ -128,12 +140,13 @@ describe('concurrency', () => {
     const c = await withSandbox();
     try {
       const adds = Array.from({ length: 100 }, (_, i) =>
-        c.call('POST', `/email/subscribers/${SEED_LIST_IDS.customers}`, { EmailAddress: `c${i}@example.com`, Name: `C${i}`, ConsentToTrack: 'Yes' }),
+        c.call('POST', `/email/subscribers/${SEED_LIST_IDS.customers}`, { EmailAddress: `c${i}@example.com`, Name: `C${i}`, CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false }),
       );
       const imports = Array.from({ length: 10 }, (_, b) =>
         c.call('POST', `/email/subscribers/${SEED_LIST_IDS.customers}/import`, {
-          Subscribers: Array.from({ length: 100 }, (_, i) => ({ EmailAddress: `i${b}-${i}@example.com`, Name: 'I', ConsentToTrack: 'Yes' })),
+          Subscribers: Array.from({ length: 100 }, (_, i) => ({ EmailAddress: `i${b}-${i}@example.com`, Name: 'I', CustomFields: [], ConsentToTrack: 'Yes' })),
           Resubscribe: false,
+          QueueSubscriptionBasedAutoResponders: false,
         }),
       );
       const answers = await Promise.all([...adds, ...imports]);
