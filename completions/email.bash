@@ -1,0 +1,263 @@
+# bash completion for email                                -*- shell-script -*-
+# Generated from the command tree by `email completion bash`; do not edit.
+# Install: email completion bash > /etc/bash_completion.d/email
+#      or: source <(email completion bash)   (in ~/.bashrc)
+
+_email_subcommands() {
+  case "$1" in
+    '') printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion ;;
+    auth) printf '%s\n' login logout status switch ;;
+    subscribers) printf '%s\n' add update import history lists ;;
+    customfields) printf '%s\n' create ;;
+    segments) printf '%s\n' create get update add-rules clear-rules ;;
+    campaigns) printf '%s\n' create preview unschedule unsubscribes summary scheduled sent ;;
+    templates) printf '%s\n' create ;;
+    transactional) printf '%s\n' list get stats ;;
+    webhooks) printf '%s\n' listen replay trigger ;;
+  esac
+}
+
+_email_options() {
+  case "$1" in
+    '') printf '%s\n' -v --version --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    auth) printf '%s\n' -h --help ;;
+    'auth login') printf '%s\n' --with-key --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'auth logout') printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'auth status') printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'auth switch') printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    subscribers) printf '%s\n' -h --help ;;
+    'subscribers add') printf '%s\n' --list --email --name --field --consent --resubscribe --restart-autoresponders --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'subscribers update') printf '%s\n' --list --email --new-email --name --field --clear-field --consent --resubscribe --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'subscribers import') printf '%s\n' --list --map --consent --resubscribe --queue-autoresponders --restart-autoresponders --batch-size --concurrency --delimiter --encoding --multi-separator --dry-run --failures --journal --resume --progress --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'subscribers history') printf '%s\n' --list --email --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'subscribers lists') printf '%s\n' --email --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    customfields) printf '%s\n' -h --help ;;
+    'customfields create') printf '%s\n' --list --name --type --option --visible --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    segments) printf '%s\n' -h --help ;;
+    'segments create') printf '%s\n' --list --title --group --from-file --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'segments get') printf '%s\n' --segment --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'segments update') printf '%s\n' --segment --title --group --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'segments add-rules') printf '%s\n' --segment --group --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'segments clear-rules') printf '%s\n' --segment -y --yes --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    campaigns) printf '%s\n' -h --help ;;
+    'campaigns create') printf '%s\n' --name --subject --from-name --from-email --reply-to --html-url --text-url --list --segment --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'campaigns preview') printf '%s\n' --campaign --to --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'campaigns unschedule') printf '%s\n' --campaign -y --yes --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --all --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'campaigns summary') printf '%s\n' --campaign --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'campaigns scheduled') printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'campaigns sent') printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    templates) printf '%s\n' -h --help ;;
+    'templates create') printf '%s\n' --name --html-url --zip-url --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    transactional) printf '%s\n' -h --help ;;
+    'transactional list') printf '%s\n' --status --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'transactional get') printf '%s\n' --smart-email --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'transactional stats') printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    webhooks) printf '%s\n' -h --help ;;
+    'webhooks listen') printf '%s\n' --port --host --forward-to --save --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'webhooks replay') printf '%s\n' --to --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    api) printf '%s\n' -X --method -d --data -q --query --profile --base-url --insecure-http -o --output --json --quiet --debug --timeout --no-color -h --help ;;
+    sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    doctor) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    completion) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+  esac
+}
+
+_email_value_options() {
+  case "$1" in
+    '') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'auth login') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'auth logout') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'auth status') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'auth switch') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'subscribers add') printf '%s\n' --list --email --name --field --consent --profile --base-url -o --output --timeout ;;
+    'subscribers update') printf '%s\n' --list --email --new-email --name --field --clear-field --consent --profile --base-url -o --output --timeout ;;
+    'subscribers import') printf '%s\n' --list --map --consent --batch-size --concurrency --delimiter --encoding --multi-separator --failures --journal --profile --base-url -o --output --timeout ;;
+    'subscribers history') printf '%s\n' --list --email --profile --base-url -o --output --timeout ;;
+    'subscribers lists') printf '%s\n' --email --profile --base-url -o --output --timeout ;;
+    'customfields create') printf '%s\n' --list --name --type --option --profile --base-url -o --output --timeout ;;
+    'segments create') printf '%s\n' --list --title --group --from-file --profile --base-url -o --output --timeout ;;
+    'segments get') printf '%s\n' --segment --profile --base-url -o --output --timeout ;;
+    'segments update') printf '%s\n' --segment --title --group --profile --base-url -o --output --timeout ;;
+    'segments add-rules') printf '%s\n' --segment --group --profile --base-url -o --output --timeout ;;
+    'segments clear-rules') printf '%s\n' --segment --profile --base-url -o --output --timeout ;;
+    'campaigns create') printf '%s\n' --name --subject --from-name --from-email --reply-to --html-url --text-url --list --segment --profile --base-url -o --output --timeout ;;
+    'campaigns preview') printf '%s\n' --campaign --to --profile --base-url -o --output --timeout ;;
+    'campaigns unschedule') printf '%s\n' --campaign --profile --base-url -o --output --timeout ;;
+    'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --profile --base-url -o --output --timeout ;;
+    'campaigns summary') printf '%s\n' --campaign --profile --base-url -o --output --timeout ;;
+    'campaigns scheduled') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'campaigns sent') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'templates create') printf '%s\n' --name --html-url --zip-url --profile --base-url -o --output --timeout ;;
+    'transactional list') printf '%s\n' --status --profile --base-url -o --output --timeout ;;
+    'transactional get') printf '%s\n' --smart-email --profile --base-url -o --output --timeout ;;
+    'transactional stats') printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url -o --output --timeout ;;
+    'webhooks listen') printf '%s\n' --port --host --forward-to --save --profile --base-url -o --output --timeout ;;
+    'webhooks replay') printf '%s\n' --to --interval --profile --base-url -o --output --timeout ;;
+    'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url -o --output --timeout ;;
+    api) printf '%s\n' -X --method -d --data -q --query --profile --base-url -o --output --timeout ;;
+    sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url -o --output --timeout ;;
+    doctor) printf '%s\n' --profile --base-url -o --output --timeout ;;
+    completion) printf '%s\n' --profile --base-url -o --output --timeout ;;
+  esac
+}
+
+# How the value of an option is completed: choices:<words>, file or dir.
+_email_option_value() {
+  case "$1|$2" in
+    '|-o') echo 'choices:table json ndjson csv' ;;
+    '|--output') echo 'choices:table json ndjson csv' ;;
+    'auth login|-o') echo 'choices:table json ndjson csv' ;;
+    'auth login|--output') echo 'choices:table json ndjson csv' ;;
+    'auth logout|-o') echo 'choices:table json ndjson csv' ;;
+    'auth logout|--output') echo 'choices:table json ndjson csv' ;;
+    'auth status|-o') echo 'choices:table json ndjson csv' ;;
+    'auth status|--output') echo 'choices:table json ndjson csv' ;;
+    'auth switch|-o') echo 'choices:table json ndjson csv' ;;
+    'auth switch|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers add|--consent') echo 'choices:yes no' ;;
+    'subscribers add|-o') echo 'choices:table json ndjson csv' ;;
+    'subscribers add|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers update|--consent') echo 'choices:yes no' ;;
+    'subscribers update|-o') echo 'choices:table json ndjson csv' ;;
+    'subscribers update|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers import|--consent') echo 'choices:yes no unchanged' ;;
+    'subscribers import|--failures') echo file ;;
+    'subscribers import|--journal') echo file ;;
+    'subscribers import|-o') echo 'choices:table json ndjson csv' ;;
+    'subscribers import|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers history|-o') echo 'choices:table json ndjson csv' ;;
+    'subscribers history|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers lists|-o') echo 'choices:table json ndjson csv' ;;
+    'subscribers lists|--output') echo 'choices:table json ndjson csv' ;;
+    'customfields create|--type') echo 'choices:Text Number MultiSelectOne MultiSelectMany Date Country USState' ;;
+    'customfields create|-o') echo 'choices:table json ndjson csv' ;;
+    'customfields create|--output') echo 'choices:table json ndjson csv' ;;
+    'segments create|-o') echo 'choices:table json ndjson csv' ;;
+    'segments create|--output') echo 'choices:table json ndjson csv' ;;
+    'segments get|-o') echo 'choices:table json ndjson csv' ;;
+    'segments get|--output') echo 'choices:table json ndjson csv' ;;
+    'segments update|-o') echo 'choices:table json ndjson csv' ;;
+    'segments update|--output') echo 'choices:table json ndjson csv' ;;
+    'segments add-rules|-o') echo 'choices:table json ndjson csv' ;;
+    'segments add-rules|--output') echo 'choices:table json ndjson csv' ;;
+    'segments clear-rules|-o') echo 'choices:table json ndjson csv' ;;
+    'segments clear-rules|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns create|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns create|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns preview|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns preview|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns unschedule|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns unschedule|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns unsubscribes|--order-field') echo 'choices:email name date' ;;
+    'campaigns unsubscribes|--order-direction') echo 'choices:asc desc' ;;
+    'campaigns unsubscribes|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns unsubscribes|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns summary|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns summary|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns scheduled|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns scheduled|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns sent|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns sent|--output') echo 'choices:table json ndjson csv' ;;
+    'templates create|-o') echo 'choices:table json ndjson csv' ;;
+    'templates create|--output') echo 'choices:table json ndjson csv' ;;
+    'transactional list|--status') echo 'choices:all active draft' ;;
+    'transactional list|-o') echo 'choices:table json ndjson csv' ;;
+    'transactional list|--output') echo 'choices:table json ndjson csv' ;;
+    'transactional get|-o') echo 'choices:table json ndjson csv' ;;
+    'transactional get|--output') echo 'choices:table json ndjson csv' ;;
+    'transactional stats|--timezone') echo 'choices:utc client' ;;
+    'transactional stats|-o') echo 'choices:table json ndjson csv' ;;
+    'transactional stats|--output') echo 'choices:table json ndjson csv' ;;
+    'webhooks listen|--save') echo dir ;;
+    'webhooks listen|-o') echo 'choices:table json ndjson csv' ;;
+    'webhooks listen|--output') echo 'choices:table json ndjson csv' ;;
+    'webhooks replay|-o') echo 'choices:table json ndjson csv' ;;
+    'webhooks replay|--output') echo 'choices:table json ndjson csv' ;;
+    'webhooks trigger|--type') echo 'choices:Subscribe Update Deactivate' ;;
+    'webhooks trigger|--format') echo 'choices:json xml' ;;
+    'webhooks trigger|-o') echo 'choices:table json ndjson csv' ;;
+    'webhooks trigger|--output') echo 'choices:table json ndjson csv' ;;
+    'api|-X') echo 'choices:GET POST PUT DELETE PATCH' ;;
+    'api|--method') echo 'choices:GET POST PUT DELETE PATCH' ;;
+    'api|-o') echo 'choices:table json ndjson csv' ;;
+    'api|--output') echo 'choices:table json ndjson csv' ;;
+    'sandbox|--state') echo file ;;
+    'sandbox|--webhook-format') echo 'choices:json xml' ;;
+    'sandbox|-o') echo 'choices:table json ndjson csv' ;;
+    'sandbox|--output') echo 'choices:table json ndjson csv' ;;
+    'doctor|-o') echo 'choices:table json ndjson csv' ;;
+    'doctor|--output') echo 'choices:table json ndjson csv' ;;
+    'completion|-o') echo 'choices:table json ndjson csv' ;;
+    'completion|--output') echo 'choices:table json ndjson csv' ;;
+  esac
+}
+
+# How a positional argument is completed.
+_email_positional() {
+  case "$1" in
+    'auth switch') echo file ;;
+    'subscribers import') echo file ;;
+    'webhooks replay') echo file ;;
+    completion) echo 'choices:bash zsh fish' ;;
+  esac
+}
+
+_email_complete_value() {
+  local how="$1" cur="$2"
+  case "$how" in
+    choices:*) COMPREPLY=($(compgen -W "${how#choices:}" -- "$cur")) ;;
+    file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
+    *) COMPREPLY=() ;;
+  esac
+}
+
+_email() {
+  local cur="${COMP_WORDS[COMP_CWORD]}" path="" word i expect=""
+  COMPREPLY=()
+  # Walk the words before the cursor: subcommands extend the path; an option
+  # that takes a value makes the next word its value ("--opt=value" too,
+  # which bash splits at "=").
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="${COMP_WORDS[i]}"
+    if [[ -n "$expect" ]]; then
+      expect=""
+      [[ "$word" == "=" ]] && expect="=" 
+      continue
+    fi
+    case "$word" in
+      -*)
+        if [[ " $(_email_value_options "$path" | tr '\n' ' ') " == *" $word "* ]]; then expect="$word"; fi
+        continue ;;
+    esac
+    if [[ " $(_email_subcommands "$path" | tr '\n' ' ') " == *" $word "* ]]; then
+      path="${path:+$path }$word"
+    fi
+  done
+
+  local prev="${COMP_WORDS[COMP_CWORD-1]}" option=""
+  if [[ "$cur" == "=" && "$prev" == -* ]]; then option="$prev"; cur="";
+  elif [[ "$prev" == "=" && COMP_CWORD -ge 2 && "${COMP_WORDS[COMP_CWORD-2]}" == -* ]]; then option="${COMP_WORDS[COMP_CWORD-2]}";
+  elif [[ -n "$expect" ]]; then option="$prev"; fi
+  if [[ -n "$option" ]]; then
+    [[ " $(_email_value_options "$path" | tr '\n' ' ') " == *" $option "* ]] || return 0
+    _email_complete_value "$(_email_option_value "$path" "$option")" "$cur"
+    return 0
+  fi
+
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$(_email_options "$path")" -- "$cur"))
+    return 0
+  fi
+  local subcommands
+  subcommands="$(_email_subcommands "$path")"
+  if [[ -n "$subcommands" ]]; then
+    COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
+    return 0
+  fi
+  _email_complete_value "$(_email_positional "$path")" "$cur"
+}
+
+complete -F _email email

@@ -1,0 +1,89 @@
+// The command tree as completion scripts need it, read from the commander
+// program itself (src/program.ts), so the scripts cannot drift from the
+// commands: names, flags, which flags take a value, and the values a flag
+// or argument accepts (commander's choices, e.g. --output, --order-field, --type).
+import type { Argument, Command, Option } from 'commander';
+import { addGlobalOptions } from '../program.js';
+
+/** What a value is completed with. */
+export type ValueKind = { kind: 'choices'; values: string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'free' };
+
+export interface OptionSpec {
+  short?: string;
+  long?: string;
+  description: string;
+  /** undefined: a switch that takes no value. */
+  value?: ValueKind;
+}
+
+export interface CommandSpec {
+  /** Words after `email`, e.g. ['campaigns', 'unsubscribes']; [] for the program. */
+  path: string[];
+  name: string;
+  description: string;
+  subcommands: CommandSpec[];
+  options: OptionSpec[];
+  /** What a positional argument is completed with (the first argument's kind; files for a variadic file list). */
+  positional?: ValueKind;
+}
+
+const HELP: OptionSpec = { short: '-h', long: '--help', description: 'show help' };
+
+export function commandTree(program: Command): CommandSpec {
+  return walk(program, []);
+}
+
+function walk(cmd: Command, path: string[]): CommandSpec {
+  const visible = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+  // Leaves get the global options when they are about to run (program.ts); completion needs them now.
+  if (path.length > 0 && visible.length === 0) addGlobalOptions(cmd);
+  const options = cmd.options.filter((o) => !o.hidden).map(optionSpec);
+  if (!options.some((o) => o.long === '--help')) options.push(HELP);
+  const first = cmd.registeredArguments[0];
+  return {
+    path,
+    name: path.length ? path[path.length - 1]! : cmd.name(),
+    description: firstLine(cmd.description()),
+    subcommands: visible.map((c) => walk(c, [...path, c.name()])),
+    options,
+    positional: first ? argumentKind(first) : undefined,
+  };
+}
+
+function optionSpec(option: Option): OptionSpec {
+  const spec: OptionSpec = { description: firstLine(option.description) };
+  if (option.short) spec.short = option.short;
+  if (option.long) spec.long = option.long;
+  if (option.required || option.optional) spec.value = valueKind(option.argChoices, placeholder(option.flags));
+  return spec;
+}
+
+function argumentKind(argument: Argument): ValueKind {
+  return valueKind(argument.argChoices, argument.name());
+}
+
+function placeholder(flags: string): string {
+  return /<([^>]+)>|\[([^\]]+)\]/.exec(flags)?.slice(1).find(Boolean) ?? '';
+}
+
+/** Choices when commander has them; files or directories when the value's name says so (`<file.csv>`, `<dir>`, `<saved-file...>`). */
+function valueKind(choices: string[] | undefined, name: string): ValueKind {
+  if (choices?.length) return { kind: 'choices', values: [...choices] };
+  if (/^dir\b|directory/i.test(name)) return { kind: 'dir' };
+  if (/file/i.test(name)) return { kind: 'file' };
+  return { kind: 'free' };
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').trim();
+}
+
+/** Every command of the tree, depth first, the program first. */
+export function* allCommands(spec: CommandSpec): Generator<CommandSpec> {
+  yield spec;
+  for (const sub of spec.subcommands) yield* allCommands(sub);
+}
+
+export function optionNames(option: OptionSpec): string[] {
+  return [option.short, option.long].filter((n): n is string => !!n);
+}
