@@ -5,7 +5,7 @@
 //
 // The spec names the service's template-language tags only by what the codes
 // say. The sandbox reads them as Campaign-Monitor-style markup (documented in
-// docs/sandbox-codes-campaigns.md):
+// docs/sandbox-campaigns.md):
 //   <unsubscribe>Unsubscribe</unsubscribe>   single-click unsubscribe link
 //   [unsubscribe]                            the text-style unsubscribe tag
 //   <singleline>…</singleline>, <multiline>…</multiline>, <img editable width="…">
@@ -292,7 +292,7 @@ interface Frame {
 /**
  * Problems of a template's HTML, in document order for the structural ones,
  * then the document-wide ones. Codes produced: 4101-4132 (listed in
- * docs/sandbox-codes-campaigns.md), 4201-4203, 4300-4307, 4401-4406. The data
+ * docs/sandbox-campaigns.md), 4201-4203, 4300-4307, 4401-4406. The data
  * repeater codes (45xx) are not: the spec defines no data-repeater markup.
  */
 export function checkTemplateHtml(html: string): ContentProblem[] {

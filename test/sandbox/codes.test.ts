@@ -1,6 +1,6 @@
 // One request per coded error and status of the subscriber side, lists and
 // custom fields, auth and faults: the "produced by" column of the code table in
-// docs/sandbox.md points here.
+// docs/sandbox-codes.md points here.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { withSandbox, type SandboxClient } from './sandbox-client.js';
