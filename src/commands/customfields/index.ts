@@ -21,7 +21,7 @@ export function register(program: Command, lazy: Lazy): void {
       'after',
       examples(
         'email customfields create --list <id> --name "Favourite colour" --type Text',
-        'email customfields create --list <id> --name Interests --type MultiSelectMany --option Jazz --option Blues --visible',
+        'email customfields create --list <id> --name Genres --type MultiSelectMany --option Jazz --option Blues --visible',
       ),
     )
     .action(lazy(() => import('./create.js')));
