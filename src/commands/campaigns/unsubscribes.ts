@@ -11,6 +11,7 @@ import type { Context } from '../../context.js';
 import type { ApiClient } from '../../core/http.js';
 import { UsageError } from '../../core/errors.js';
 import { walkPages } from '../../core/paginate.js';
+import { compactHeapForStreaming } from '../../core/heap.js';
 import type { Column } from '../../output/render.js';
 import { toInt } from '../../schemas/common.js';
 import type { UnsubscribesPage } from '../../schemas/campaigns.js';
@@ -59,8 +60,12 @@ function recordKey(r: UnsubscribesPage['Results'][number]): string {
   return `${r.EmailAddress}\u0000${r.ListID ?? ''}\u0000${r.Date ?? ''}\u0000${r.IPAddress ?? ''}`;
 }
 
+/** Pages between full collections during --all (see src/core/heap.ts). */
+const GC_EVERY_PAGES = 4;
+
 async function walkAll(ctx: Context, client: ApiClient, campaignId: string, query: UnsubscribesQuery): Promise<void> {
   const stream = ctx.out.stream({ columns: COLUMNS });
+  const collectGarbage = compactHeapForStreaming();
   let firstTotal: number | undefined;
   let warned = false;
   let written = 0;
@@ -96,6 +101,7 @@ async function walkAll(ctx: Context, client: ApiClient, campaignId: string, quer
       written++;
     }
     previous = page.Results;
+    if (pages % GC_EVERY_PAGES === 0) collectGarbage();
   }
   await stream.end();
   ctx.log.info(`${written} records from ${pages} page${pages === 1 ? '' : 's'}${repeats ? ` (${repeats} repeated across pages skipped)` : ''}`);
