@@ -50,7 +50,11 @@ describe('the packed tarball', () => {
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     expect(pkg.engines.node).toMatch(/^>=20\./);
     expect(pkg.dependencies ?? {}).toEqual({});
-    expect(pkg.scripts.prepare ?? pkg.scripts.install ?? pkg.scripts.postinstall).toBeUndefined();
+    // No script runs when the tarball is installed. (`prepare` builds a
+    // checkout after `npm ci`; npm never runs it for tarball or registry
+    // installs, and scripts/ is not even shipped.)
+    expect(pkg.scripts.preinstall ?? pkg.scripts.install ?? pkg.scripts.postinstall).toBeUndefined();
+    expect(pkg.files).not.toContain('scripts/');
   });
 
   it('installs into an empty prefix and runs `email --version` and `email sandbox --help` from there', () => {
