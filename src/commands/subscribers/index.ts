@@ -1,5 +1,9 @@
+// Consent values are listed for help and completions but checked in run(),
+// where the service's codes 214/215 can be given (commander's .choices()
+// cannot carry a code).
 import { Option, type Command } from 'commander';
 import { collect, examples, parseIntOption, type Lazy } from '../../program.js';
+import { listValues } from '../../validation/option-checks.js';
 
 export function register(program: Command, lazy: Lazy): void {
   const subscribers = program.command('subscribers').description('Add, update, import and inspect subscribers');
@@ -11,7 +15,7 @@ export function register(program: Command, lazy: Lazy): void {
     .requiredOption('--email <addr>', 'email address')
     .requiredOption('--name <n>', 'subscriber name')
     .option('--field <Key=Value>', 'custom field value; repeat a Key to set several options of a MultiSelectMany field', collect)
-    .addOption(new Option('--consent <yes|no>', 'consent to track').choices(['yes', 'no']))
+    .addOption(listValues(new Option('--consent <yes|no>', 'consent to track (required by the service)'), ['yes', 'no']))
     .option('--resubscribe', 're-add the address even if it is unsubscribed, inactive or suppressed')
     .option('--restart-autoresponders', 'restart subscription-based automated emails for a resubscribed address')
     .addHelpText(
@@ -21,7 +25,7 @@ export function register(program: Command, lazy: Lazy): void {
         'email subscribers add --list <id> --email bo@example.com --name Bo --field Interests=Jazz --field Interests=Blues',
       ),
     )
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./add.js')));
 
   subscribers
     .command('update')
@@ -29,19 +33,19 @@ export function register(program: Command, lazy: Lazy): void {
     .requiredOption('--list <id>', 'list id')
     .requiredOption('--email <current>', 'current email address')
     .option('--new-email <addr>', 'new email address')
-    .option('--name <n>', 'new name')
+    .option('--name <n>', 'the name (required: the update replaces it; give the current one to keep it)')
     .option('--field <Key=Value>', 'custom field value; repeat a Key for MultiSelectMany (replaces all options)', collect)
     .option('--clear-field <Key[=Value]>', 'clear a field, or one option of a MultiSelectMany field', collect)
-    .addOption(new Option('--consent <yes|no>', 'consent to track').choices(['yes', 'no']))
+    .addOption(listValues(new Option('--consent <yes|no>', 'consent to track (required by the service)'), ['yes', 'no']))
     .option('--resubscribe', 're-add the subscriber if inactive')
     .addHelpText(
       'after',
       examples(
-        'email subscribers update --list <id> --email ada@example.com --new-email ada@new.example.com',
-        'email subscribers update --list <id> --email ada@example.com --clear-field Interests=Jazz',
+        'email subscribers update --list <id> --email ada@example.com --new-email ada@new.example.com --name "Ada Lovelace" --consent yes',
+        'email subscribers update --list <id> --email ada@example.com --name "Ada Lovelace" --clear-field Interests=Jazz --consent yes',
       ),
     )
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./update.js')));
 
   subscribers
     .command('import')
@@ -49,13 +53,14 @@ export function register(program: Command, lazy: Lazy): void {
     .argument('<file>', 'CSV file, or - for standard input')
     .requiredOption('--list <id>', 'list id')
     .option('--map <Column=Target>', 'map a column to EmailAddress, Name, ConsentToTrack, a custom field key, or - to ignore', collect)
-    .addOption(new Option('--consent <yes|no|unchanged>', 'ConsentToTrack for rows that have none').choices(['yes', 'no', 'unchanged']))
+    .addOption(listValues(new Option('--consent <yes|no|unchanged>', 'ConsentToTrack for rows that have none'), ['yes', 'no', 'unchanged']))
     .option('--resubscribe', 're-add unsubscribed, inactive or suppressed addresses')
     .option('--queue-autoresponders', 'send date-based automated emails to imported subscribers')
     .option('--restart-autoresponders', 'restart subscription-based automated emails for resubscribed addresses')
     .option('--batch-size <n>', 'subscribers per request (1..1000)', parseIntOption('--batch-size', 1, 1000), 1000)
     .option('--concurrency <n>', 'batches in flight at once', parseIntOption('--concurrency', 1, 32), 4)
-    .option('--delimiter <c>', 'field delimiter (default: detected among , ; and tab)')
+    .option('--delimiter <c>', 'field delimiter: a character, or tab (default: detected among , ; and tab)')
+    .option('--encoding <name>', 'text encoding of the file when it has no BOM: utf8, latin1, windows-1252, utf16le (default utf8)')
     .option('--multi-separator <s>', 'split a cell into several values of one MultiSelectMany key')
     .option('--dry-run', 'parse, map and validate everything; send nothing')
     .option('--failures <file.csv>', 'write every row that was not imported, with Line, Code and Message')
@@ -71,7 +76,7 @@ export function register(program: Command, lazy: Lazy): void {
         'email subscribers import people.csv --list <id> --resume',
       ),
     )
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./import.js')));
 
   subscribers
     .command('history')
@@ -79,12 +84,12 @@ export function register(program: Command, lazy: Lazy): void {
     .requiredOption('--list <id>', 'list id')
     .requiredOption('--email <addr>', 'email address')
     .addHelpText('after', examples('email subscribers history --list <id> --email ada@example.com'))
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./history.js')));
 
   subscribers
     .command('lists')
     .description('Show the lists an address is on, with its state on each')
     .requiredOption('--email <addr>', 'email address')
     .addHelpText('after', examples('email subscribers lists --email ada@example.com', 'email subscribers lists --email ada@example.com --json'))
-    .action(lazy(() => import('../not-implemented.js')));
+    .action(lazy(() => import('./lists.js')));
 }

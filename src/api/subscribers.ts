@@ -1,0 +1,72 @@
+// service-spec.md "Subscribers". Add, update and import are safe to repeat
+// after a 5xx or a dropped connection (an existing subscriber is updated, not
+// duplicated), so the core retries them (CLI.md "retries").
+import type { ApiClient, RawResponse } from '../core/http.js';
+import { addSubscriberResponse, listsForEmail, subscriberHistory } from '../schemas/subscribers.js';
+import type { Consent, CustomFieldValue } from '../validation/subscriber-fields.js';
+
+/** "Subscriber (request body of add and update)". */
+export interface SubscriberBody {
+  EmailAddress: string;
+  Name: string;
+  CustomFields: CustomFieldValue[];
+  ConsentToTrack: Exclude<Consent, 'Unchanged'>;
+  Resubscribe: boolean;
+  RestartSubscriptionBasedAutoresponders: boolean;
+}
+
+/** The booleans of an "Import request", sent with every batch. */
+export interface ImportFlags {
+  Resubscribe: boolean;
+  QueueSubscriptionBasedAutoResponders: boolean;
+  RestartSubscriptionBasedAutoresponders: boolean;
+}
+
+const listPath = (listId: string) => `/email/subscribers/${encodeURIComponent(listId)}`;
+
+/** POST /email/subscribers/{listId}: 201 with a JSON string identifying the subscriber. */
+export function addSubscriber(client: ApiClient, listId: string, body: SubscriberBody): Promise<unknown> {
+  return client.request({ method: 'POST', path: listPath(listId), body, schema: addSubscriberResponse, idempotent: true });
+}
+
+/** PUT /email/subscribers/{listId}?email=<current address>: 200, no body shown. */
+export function updateSubscriber(client: ApiClient, listId: string, currentEmail: string, body: SubscriberBody): Promise<RawResponse> {
+  return client.send({ method: 'PUT', path: listPath(listId), query: { email: currentEmail }, body, idempotent: true });
+}
+
+export function importPath(listId: string): string {
+  return `${listPath(listId)}/import`;
+}
+
+/**
+ * POST /email/subscribers/{listId}/import with a body already serialised by
+ * the import pipeline (it builds the JSON text row by row instead of
+ * building objects and stringifying them). Errors are thrown as by every
+ * request, including 400 code 210 whose ResultData carries the import result.
+ */
+export function importBatch(
+  client: ApiClient,
+  listId: string,
+  rawBody: string,
+  options: { timeoutMs: number; signal?: AbortSignal; onRetry?: (reason: string, delayMs: number) => void },
+): Promise<RawResponse> {
+  return client.send({
+    method: 'POST',
+    path: importPath(listId),
+    rawBody,
+    idempotent: true,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    onRetry: options.onRetry,
+  });
+}
+
+/** GET /email/subscribers/{listId}/history?email=. */
+export function getSubscriberHistory(client: ApiClient, listId: string, email: string) {
+  return client.request({ method: 'GET', path: `${listPath(listId)}/history`, query: { email }, schema: subscriberHistory, idempotent: true });
+}
+
+/** GET /email/clients/listsforemail?email=. */
+export function getListsForEmail(client: ApiClient, email: string) {
+  return client.request({ method: 'GET', path: '/email/clients/listsforemail', query: { email }, schema: listsForEmail, idempotent: true });
+}

@@ -1,0 +1,262 @@
+// Client-side checks of subscriber data shared by `subscribers add`, `update`
+// and `import`, so a value is judged the same way whichever command sends it.
+// Each rule comes from service-spec.md "Subscriber" and "Custom field value";
+// the codes are the service's own ("Coded errors by area" → "Subscribers and
+// lists") where the service has one.
+import { UsageError } from '../core/errors.js';
+import { isValidEmail } from './email-address.js';
+
+/** service-spec.md "Custom field value" and "Limits": a Value holds at most 250 characters. */
+export const CUSTOM_FIELD_VALUE_LIMIT = 250;
+
+/** service-spec.md "Custom field value" rule 2: a Date field is cleared by this value. */
+export const DATE_CLEAR_VALUE = '0000-00-00';
+
+/** service-spec.md "Coded errors by area": the codes the client-side checks mirror. */
+export const SubscriberCode = {
+  invalidEmail: 1,
+  invalidNewEmail: 211,
+  consentMissing: 214,
+  consentInvalid: 215,
+} as const;
+
+export type Consent = 'Yes' | 'No' | 'Unchanged';
+
+export interface CustomFieldValue {
+  Key: string;
+  Value: string;
+  Clear?: boolean;
+}
+
+// A strict subset of isValidEmail(): dot-separated runs of the common local
+// characters, one @, LDH labels and a letters-only TLD. Nearly every real
+// address matches it in one regex test (~0.06 µs, against ~0.5 µs for the full
+// check), which matters at a million rows; anything it does not match goes to
+// isValidEmail(), so the verdict is always isValidEmail()'s.
+const COMMON_ADDRESS = /^[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/** isValidEmail() for an already trimmed address, with a fast path for common addresses. */
+export function isAcceptableAddress(trimmed: string): boolean {
+  if (trimmed.length <= 254 && COMMON_ADDRESS.test(trimmed) && trimmed.indexOf('@') <= 64) return true;
+  return isValidEmail(trimmed);
+}
+
+/**
+ * ConsentToTrack from text, case-insensitively: Yes, No, and (imports only,
+ * service-spec.md "Subscriber") Unchanged. Returns undefined for an empty
+ * value (the service's 214) and null for any other text (its 215).
+ */
+export function parseConsent(raw: string, allowUnchanged: boolean): Consent | undefined | null {
+  switch (raw) {
+    // The spellings the service uses, without allocating a lower-cased copy.
+    case 'Yes':
+      return 'Yes';
+    case 'No':
+      return 'No';
+    case 'Unchanged':
+      return allowUnchanged ? 'Unchanged' : null;
+    case '':
+      return undefined;
+  }
+  const value = raw.trim().toLowerCase();
+  if (value === '') return undefined;
+  if (value === 'yes') return 'Yes';
+  if (value === 'no') return 'No';
+  if (value === 'unchanged' && allowUnchanged) return 'Unchanged';
+  return null;
+}
+
+/** A refused custom field value: a code (the service has none for these) and a message naming the field. */
+export interface FieldProblem {
+  code: 'too-long' | 'invalid-date' | 'ambiguous-date';
+  message: string;
+}
+
+/**
+ * Checks one custom field value and returns what to send, or the problem.
+ * (A string on success, so the import's hot path allocates nothing for a
+ * value that is sent as it is.)
+ * - Dates (service-spec.md "Custom field value" rules 2 and 3): year-first
+ *   `yyyy/mm/dd` or ISO `yyyy-mm-dd` is sent as `yyyy/mm/dd`; `0000-00-00`
+ *   (clear) is sent as is; `dd/mm/yyyy` and `mm/dd/yyyy` are refused, since
+ *   nobody can tell which one was meant. The list's field types cannot be
+ *   read through the API ("Fields of the subscriber list resource itself:
+ *   not shown"), so any value shaped like a date is treated as one.
+ * - At most 250 characters ("Limits").
+ */
+export function checkFieldValue(key: string, value: string): string | FieldProblem {
+  let sent = value;
+  const length = value.length;
+  // Only values that start with a digit and are date-sized can be dates.
+  if (length >= 8 && length <= 10 && isDigit(value.charCodeAt(0))) {
+    const date = normalizeDate(key, value);
+    if (typeof date !== 'string') return date;
+    sent = date;
+  }
+  // Characters, not UTF-16 units: only a value over 250 units can be over 250 characters.
+  if (sent.length > CUSTOM_FIELD_VALUE_LIMIT) {
+    const characters = characterCount(sent);
+    if (characters > CUSTOM_FIELD_VALUE_LIMIT) {
+      return { code: 'too-long', message: `${key} is ${characters} characters long; the service's limit is ${CUSTOM_FIELD_VALUE_LIMIT}` };
+    }
+  }
+  return sent;
+}
+
+/** Unicode characters (code points), as the 250-character limit counts them. */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Reads a run of 1..max digits at `at`; returns [value, next position] in module state to avoid allocating. */
+let digitsValue = 0;
+function digits(text: string, at: number, min: number, max: number): number {
+  let value = 0;
+  let i = at;
+  while (i < text.length && i - at < max && isDigit(text.charCodeAt(i))) value = value * 10 + text.charCodeAt(i++) - 48;
+  digitsValue = value;
+  return i - at >= min ? i : -1;
+}
+
+function normalizeDate(key: string, value: string): string | FieldProblem {
+  // yyyy-mm-dd or yyyy/mm/dd (month and day of one or two digits)
+  let i = digits(value, 0, 4, 4);
+  if (i === 4) {
+    const year = digitsValue;
+    const sep = value.charCodeAt(4);
+    if (sep !== 45 && sep !== 47) return value; // - or /
+    const m = digits(value, 5, 1, 2);
+    const month = digitsValue;
+    if (m < 0 || value.charCodeAt(m) !== sep) return value;
+    const d = digits(value, m + 1, 1, 2);
+    const day = digitsValue;
+    if (d !== value.length) return value;
+    if (year === 0 && month === 0 && day === 0) return DATE_CLEAR_VALUE;
+    if (!isRealDate(year, month, day)) return { code: 'invalid-date', message: `${key} "${value}" is not a date (year/month/day)` };
+    // Already yyyy/mm/dd: sent as it is.
+    if (sep === 47 && value.length === 10) return value;
+    return `${year.toString().padStart(4, '0')}/${pad2(month)}/${pad2(day)}`;
+  }
+  // dd/mm/yyyy or mm/dd/yyyy (with / . or -): ambiguous
+  i = digits(value, 0, 1, 2);
+  if (i < 0) return value;
+  const a = digitsValue;
+  const sep = value.charCodeAt(i);
+  if (sep !== 47 && sep !== 46 && sep !== 45) return value;
+  const j = digits(value, i + 1, 1, 2);
+  const b = digitsValue;
+  if (j < 0 || value.charCodeAt(j) !== sep) return value;
+  const k = digits(value, j + 1, 4, 4);
+  const year = digitsValue;
+  if (k !== value.length) return value;
+  const dayFirst = `${year}/${pad2(b)}/${pad2(a)}`;
+  const monthFirst = `${year}/${pad2(a)}/${pad2(b)}`;
+  return {
+    code: 'ambiguous-date',
+    message: `${key} "${value}" is ambiguous (dd/mm/yyyy or mm/dd/yyyy); write dates year first, e.g. ${dayFirst === monthFirst ? dayFirst : `${dayFirst} or ${monthFirst}`}`,
+  };
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+function isRealDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const days = [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return day <= days[month - 1]!;
+}
+
+// ---- flags of `subscribers add` and `update` ----------------------------------
+
+/** `--consent yes|no`: required by the service on add and update (214), Yes or No only (215). */
+export function consentFlag(value: unknown): 'Yes' | 'No' {
+  if (value === undefined || value === null || value === '') {
+    throw withHint(
+      new UsageError('--consent yes|no is required: the service refuses a subscriber without ConsentToTrack', SubscriberCode.consentMissing),
+      'ConsentToTrack has no default on add and update (service-spec.md "Subscriber"); say --consent yes or --consent no.',
+    );
+  }
+  const consent = parseConsent(String(value), false);
+  if (consent !== 'Yes' && consent !== 'No') {
+    throw new UsageError(`--consent must be yes or no; got "${String(value)}"`, SubscriberCode.consentInvalid);
+  }
+  return consent;
+}
+
+/** Trimmed address or UsageError with the service's code (1 for the current address, 211 for a new one). */
+export function addressFlag(value: unknown, flag: string, code: number): string {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (text === '') throw new UsageError(`${flag} needs an email address`, code);
+  if (!isValidEmail(text)) throw new UsageError(`${flag} is not a valid email address: "${String(value)}"`, code);
+  return text;
+}
+
+/**
+ * `--field Key=Value`, repeatable. The same Key given several times sets
+ * several options of a MultiSelectMany field (service-spec.md "Custom field
+ * value" rule 1), so repeats are kept as separate items, in order.
+ */
+export function fieldFlags(values: unknown): CustomFieldValue[] {
+  const items: CustomFieldValue[] = [];
+  for (const raw of asList(values)) {
+    const eq = raw.indexOf('=');
+    const key = eq < 0 ? '' : raw.slice(0, eq).trim();
+    if (eq < 0 || key === '') throw new UsageError(`--field must be Key=Value; got "${raw}"`);
+    const value = raw.slice(eq + 1);
+    if (value === '') {
+      throw withHint(
+        new UsageError(`--field ${key}= has no value; the service ignores an empty value`),
+        'To clear a field use `subscribers update --clear-field <Key>`; a Date field is also cleared by the value 0000-00-00.',
+      );
+    }
+    const checked = checkFieldValue(key, value);
+    if (typeof checked !== 'string') throw new UsageError(`--field ${checked.message}`);
+    items.push({ Key: key, Value: checked });
+  }
+  return items;
+}
+
+/**
+ * `--clear-field Key[=Value]`, repeatable: Clear true (service-spec.md
+ * "Custom field value"). With a Value naming an option of a MultiSelectMany
+ * field only that option is removed; without one the whole field is cleared.
+ */
+export function clearFieldFlags(values: unknown): CustomFieldValue[] {
+  const items: CustomFieldValue[] = [];
+  for (const raw of asList(values)) {
+    const eq = raw.indexOf('=');
+    const key = (eq < 0 ? raw : raw.slice(0, eq)).trim();
+    if (key === '') throw new UsageError(`--clear-field must be Key or Key=Value; got "${raw}"`);
+    const value = eq < 0 ? '' : raw.slice(eq + 1);
+    if (characterCount(value) > CUSTOM_FIELD_VALUE_LIMIT) {
+      throw new UsageError(`--clear-field ${key} is ${characterCount(value)} characters long; the service's limit is ${CUSTOM_FIELD_VALUE_LIMIT}`);
+    }
+    items.push({ Key: key, Value: value, Clear: true });
+  }
+  return items;
+}
+
+function asList(values: unknown): string[] {
+  if (values === undefined || values === null) return [];
+  return (Array.isArray(values) ? values : [values]).map(String);
+}
+
+function withHint<E extends UsageError>(error: E, hint: string): E {
+  error.hint = hint;
+  return error;
+}
