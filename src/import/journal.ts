@@ -1,0 +1,228 @@
+// The import journal: which batches the service acknowledged, so `--resume`
+// sends only the rest (CLI.md "--journal / --resume").
+//
+// Format: JSON lines. The first line binds the journal to its input (size,
+// mtime, SHA-256 of the head) and to every option that changes what is sent;
+// each further line is one acknowledged batch with its outcome counts and the
+// rows the service refused, so a resumed run can report, and write to
+// --failures, the whole file including the earlier run.
+//
+// Durability: the first line is written to a temporary file, fsync'd and
+// renamed into place, so a journal either exists whole or not at all. Batch
+// lines are appended and fdatasync'd as batches are acknowledged; appends that
+// arrive while a sync is running are written together by the next one (group
+// commit), so a million-row import pays a few hundred syncs rather than one per
+// batch. A line torn by a crash is incomplete JSON and is dropped on reading:
+// its batch is sent again, which is harmless (an import of an existing address
+// updates it, service-spec.md "Import subscribers").
+import { open, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { InputIdentity } from './input.js';
+
+export const JOURNAL_KIND = 'email-import-journal';
+export const JOURNAL_VERSION = 1;
+
+/** Everything that changes the requests of an import: a resumed run must use the same. */
+export interface JournalOptions {
+  list: string;
+  batchSize: number;
+  consent: string | null;
+  resubscribe: boolean;
+  queueAutoresponders: boolean;
+  restartAutoresponders: boolean;
+  delimiter: string;
+  encoding: string;
+  multiSeparator: string | null;
+  /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
+  mapping: string[];
+}
+
+export interface JournalHeader {
+  kind: typeof JOURNAL_KIND;
+  version: number;
+  input: { name: string } & InputIdentity;
+  options: JournalOptions;
+  createdAt: string;
+}
+
+/** One acknowledged batch. */
+export interface BatchRecord {
+  batch: number;
+  rows: number;
+  new: number;
+  existing: number;
+  failed: number;
+  retries: number;
+  /** The service's own totals for the batch: [TotalUniqueEmailsSubmitted, TotalExistingSubscribers, TotalNewSubscribers]. */
+  service: [number, number, number];
+  /** Rows the service refused: [position in the batch, Code, Message]. */
+  failures: [number, string, string][];
+}
+
+export interface LoadedJournal {
+  header: JournalHeader;
+  batches: Map<number, BatchRecord>;
+  /** Bytes of complete lines; anything after is a torn write. */
+  validLength: number;
+}
+
+export class JournalError extends Error {}
+
+/** Reads a journal; undefined when there is none. Throws JournalError when the file is not a journal. */
+export async function loadJournal(path: string): Promise<LoadedJournal | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new JournalError(`cannot read the journal ${path}: ${(err as Error).message}`);
+  }
+  const firstBreak = text.indexOf('\n');
+  let header: JournalHeader;
+  try {
+    header = JSON.parse(firstBreak < 0 ? text : text.slice(0, firstBreak)) as JournalHeader;
+  } catch {
+    throw new JournalError(`${path} is not an import journal`);
+  }
+  if (header?.kind !== JOURNAL_KIND) throw new JournalError(`${path} is not an import journal`);
+  if (header.version !== JOURNAL_VERSION) throw new JournalError(`${path} was written by another version of this tool (journal version ${header.version})`);
+  const batches = new Map<number, BatchRecord>();
+  if (firstBreak < 0) throw new JournalError(`${path} is incomplete (no line after its header)`);
+  let validLength = Buffer.byteLength(text.slice(0, firstBreak + 1));
+  let at = firstBreak + 1;
+  while (at < text.length) {
+    const end = text.indexOf('\n', at);
+    if (end < 0) break; // torn last line
+    try {
+      const record = JSON.parse(text.slice(at, end)) as BatchRecord;
+      if (typeof record.batch !== 'number' || typeof record.rows !== 'number') break;
+      batches.set(record.batch, record);
+    } catch {
+      break;
+    }
+    validLength += Buffer.byteLength(text.slice(at, end + 1));
+    at = end + 1;
+  }
+  return { header, batches, validLength };
+}
+
+/** The differences between a journal and this run, in words; empty when they match. */
+export function journalMismatch(header: JournalHeader, input: InputIdentity, options: JournalOptions): string[] {
+  const differences: string[] = [];
+  const was = header.input;
+  if (was.size !== input.size) differences.push(`the input's size changed (${was.size} → ${input.size} bytes)`);
+  if (was.mtimeMs !== input.mtimeMs && input.mtimeMs !== undefined) differences.push('the input file was modified since');
+  if (was.hashed !== input.hashed || was.sha256 !== input.sha256) differences.push(`the input's content differs (SHA-256 of the ${input.hashed === 'all' ? 'data' : 'first 64 KiB'})`);
+  const labels: Record<keyof JournalOptions, string> = {
+    list: '--list',
+    batchSize: '--batch-size',
+    consent: '--consent',
+    resubscribe: '--resubscribe',
+    queueAutoresponders: '--queue-autoresponders',
+    restartAutoresponders: '--restart-autoresponders',
+    delimiter: '--delimiter',
+    encoding: '--encoding',
+    multiSeparator: '--multi-separator',
+    mapping: 'the column mapping (--map)',
+  };
+  for (const key of Object.keys(labels) as (keyof JournalOptions)[]) {
+    const before = JSON.stringify(header.options[key] ?? null);
+    const now = JSON.stringify(options[key] ?? null);
+    if (before !== now) differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${before}, now ${now}`);
+  }
+  return differences;
+}
+
+export class JournalWriter {
+  private queue: string[] = [];
+  private flushing: Promise<void> | undefined;
+  private failure: Error | undefined;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** Creates a new journal atomically (temporary file, fsync, rename). */
+  static async create(path: string, header: JournalHeader): Promise<JournalWriter> {
+    const temporary = `${path}.${process.pid}.tmp`;
+    const handle = await open(temporary, 'w', 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(header)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+    await syncDirectory(dirname(path));
+    return new JournalWriter(path, await open(path, 'a'));
+  }
+
+  /** Continues a loaded journal, cutting a torn last line first. */
+  static async reopen(path: string, validLength: number): Promise<JournalWriter> {
+    await truncate(path, validLength);
+    return new JournalWriter(path, await open(path, 'a'));
+  }
+
+  /** The first write or sync error, after which nothing more is written. */
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  /** Queues an acknowledged batch; it is on disk once a later flush() resolves. */
+  record(batch: BatchRecord): void {
+    if (this.failure) return;
+    this.queue.push(`${JSON.stringify(batch)}\n`);
+    this.flushing ??= this.drain();
+  }
+
+  /** Waits until every recorded batch is synced; throws the write error, if any. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.failure) throw this.failure;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.handle.close().catch(() => undefined);
+    }
+  }
+
+  /** Deletes the journal of a finished import. */
+  async remove(): Promise<void> {
+    await this.close().catch(() => undefined);
+    await rm(this.path, { force: true });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length && !this.failure) {
+        const text = this.queue.join('');
+        this.queue = [];
+        await this.handle.write(text);
+        await this.handle.datasync();
+      }
+    } catch (err) {
+      this.failure = new JournalError(`cannot write the journal ${this.path}: ${(err as Error).message}`);
+    } finally {
+      this.flushing = undefined;
+      // A record() that came in after the loop's last check starts the next round.
+      if (this.queue.length && !this.failure) this.flushing = this.drain();
+    }
+  }
+}
+
+/** Makes a rename durable: the directory entry itself is synced (Linux and macOS; ignored where unsupported). */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows cannot open a directory; its rename is already durable enough.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

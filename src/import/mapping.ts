@@ -1,0 +1,165 @@
+// From the header row to what each column becomes in an import entry
+// (service-spec.md "Import request": EmailAddress, Name, CustomFields,
+// ConsentToTrack). `--map Column=Target` decides for the columns it names;
+// the others are matched to the usual spellings, and what is left becomes a
+// custom field keyed by its header (CLI.md "Import options").
+import { UsageError } from '../core/errors.js';
+
+export type TargetKind = 'EmailAddress' | 'Name' | 'ConsentToTrack' | 'CustomField' | 'ignore';
+
+export interface ColumnPlan {
+  /** 0-based position in the row. */
+  index: number;
+  header: string;
+  target: TargetKind;
+  /** The custom field key (CustomField only). */
+  key?: string;
+  /** Why: `--map`, a recognised header, or the rule for what is left. */
+  source: 'map' | 'auto' | 'rest' | 'empty header' | 'failures file';
+  /** For Name built from several columns: "First Name + Last Name". */
+  note?: string;
+}
+
+export interface MappingPlan {
+  columns: ColumnPlan[];
+  /** Number of header cells. */
+  width: number;
+  emailColumn: number;
+  /** Joined with a space, skipping empty cells: one column, or First Name + Last Name. */
+  nameColumns: number[];
+  /** -1 when no column carries ConsentToTrack. */
+  consentColumn: number;
+  fieldColumns: { index: number; key: string }[];
+}
+
+/** Header spellings compared after lower-casing and removing spaces, `_`, `-` and `.`. */
+const EMAIL_HEADERS = new Set(['email', 'emailaddress', 'mail', 'mailaddress', 'emailaddr', 'emailid']);
+const NAME_HEADERS = new Set(['name', 'fullname', 'subscribername', 'contactname', 'displayname']);
+const FIRST_NAME_HEADERS = new Set(['firstname', 'fname', 'givenname', 'forename', 'first']);
+const LAST_NAME_HEADERS = new Set(['lastname', 'lname', 'surname', 'familyname', 'last']);
+const CONSENT_HEADERS = new Set(['consenttotrack', 'consent', 'trackingconsent', 'consenttotracking']);
+
+/** The columns failures.ts appends: a fixed failures file can be imported again as it is. */
+export const FAILURE_COLUMNS = ['Line', 'Outcome', 'Code', 'Message'] as const;
+
+export function normalizeHeader(header: string): string {
+  return header.toLowerCase().replace(/[\s_.-]+/g, '');
+}
+
+function parseTarget(raw: string): { target: TargetKind; key?: string } {
+  const text = raw.trim();
+  if (text === '-') return { target: 'ignore' };
+  switch (normalizeHeader(text)) {
+    case 'emailaddress':
+    case 'email':
+      return { target: 'EmailAddress' };
+    case 'name':
+      return { target: 'Name' };
+    case 'consenttotrack':
+      return { target: 'ConsentToTrack' };
+  }
+  return { target: 'CustomField', key: text };
+}
+
+/** Parses `--map` values and the header into a plan; throws UsageError (exit 2) for a file or map that cannot work. */
+export function planMapping(header: string[], mapFlags: string[], inputName: string): MappingPlan {
+  const width = header.length;
+  const chosen = new Map<number, ColumnPlan>();
+
+  for (const flag of mapFlags) {
+    const eq = flag.lastIndexOf('=');
+    if (eq <= 0 || eq === flag.length - 1) {
+      throw new UsageError(`--map must be Column=Target (Target: EmailAddress, Name, ConsentToTrack, a custom field key, or -); got "${flag}"`);
+    }
+    const column = flag.slice(0, eq).trim();
+    const index = findColumn(header, column);
+    if (index < 0) {
+      throw new UsageError(`--map ${flag}: ${inputName} has no column "${column}"; its columns are ${listHeaders(header)}`);
+    }
+    if (chosen.has(index)) throw new UsageError(`--map names column "${column}" twice`);
+    const { target, key } = parseTarget(flag.slice(eq + 1));
+    chosen.set(index, { index, header: header[index]!, target, key, source: 'map' });
+  }
+
+  const mapped = (target: TargetKind) => [...chosen.values()].some((c) => c.target === target);
+  const free = (i: number) => !chosen.has(i);
+
+  // A failures file of an earlier import: its four trailing columns are ours, not the user's data.
+  if (width > FAILURE_COLUMNS.length && FAILURE_COLUMNS.every((name, k) => header[width - FAILURE_COLUMNS.length + k]?.trim() === name)) {
+    for (let i = width - FAILURE_COLUMNS.length; i < width; i++) {
+      if (free(i)) chosen.set(i, { index: i, header: header[i]!, target: 'ignore', source: 'failures file' });
+    }
+  }
+
+  const normalized = header.map(normalizeHeader);
+  if (!mapped('EmailAddress')) {
+    const candidates = normalized.map((h, i) => (free(i) && EMAIL_HEADERS.has(h) ? i : -1)).filter((i) => i >= 0);
+    if (candidates.length > 1) {
+      const error = new UsageError(
+        `${inputName}: several columns could be the email address (${candidates.map((i) => `"${header[i]}"`).join(', ')})`,
+      );
+      error.hint = `Choose one with --map "${header[candidates[0]!]}=EmailAddress".`;
+      throw error;
+    }
+    if (candidates.length === 1) chosen.set(candidates[0]!, { index: candidates[0]!, header: header[candidates[0]!]!, target: 'EmailAddress', source: 'auto' });
+  }
+  if (!mapped('Name')) {
+    const name = normalized.findIndex((h, i) => free(i) && NAME_HEADERS.has(h));
+    if (name >= 0) {
+      chosen.set(name, { index: name, header: header[name]!, target: 'Name', source: 'auto' });
+    } else {
+      const first = normalized.findIndex((h, i) => free(i) && FIRST_NAME_HEADERS.has(h));
+      const last = normalized.findIndex((h, i) => free(i) && LAST_NAME_HEADERS.has(h));
+      const parts = [first, last].filter((i) => i >= 0);
+      const note = parts.length === 2 ? `${header[first]} + ${header[last]}` : undefined;
+      for (const i of parts) chosen.set(i, { index: i, header: header[i]!, target: 'Name', source: 'auto', note });
+    }
+  }
+  if (!mapped('ConsentToTrack')) {
+    const consent = normalized.findIndex((h, i) => free(i) && CONSENT_HEADERS.has(h));
+    if (consent >= 0) chosen.set(consent, { index: consent, header: header[consent]!, target: 'ConsentToTrack', source: 'auto' });
+  }
+  for (let i = 0; i < width; i++) {
+    if (!free(i)) continue;
+    const text = header[i]!.trim();
+    chosen.set(i, text === '' ? { index: i, header: header[i]!, target: 'ignore', source: 'empty header' } : { index: i, header: header[i]!, target: 'CustomField', key: text, source: 'rest' });
+  }
+
+  const columns = [...chosen.values()].sort((a, b) => a.index - b.index);
+  const emails = columns.filter((c) => c.target === 'EmailAddress');
+  if (emails.length === 0) {
+    const error = new UsageError(`${inputName}: no email column; the columns are ${listHeaders(header)}`);
+    error.hint = 'Name it with --map "<Column>=EmailAddress". Nothing was sent.';
+    throw error;
+  }
+  if (emails.length > 1) throw new UsageError(`--map: only one column can be EmailAddress (${emails.map((c) => `"${c.header}"`).join(', ')})`);
+  const consents = columns.filter((c) => c.target === 'ConsentToTrack');
+  if (consents.length > 1) throw new UsageError(`--map: only one column can be ConsentToTrack (${consents.map((c) => `"${c.header}"`).join(', ')})`);
+  return {
+    columns,
+    width,
+    emailColumn: emails[0]!.index,
+    nameColumns: columns.filter((c) => c.target === 'Name').map((c) => c.index),
+    consentColumn: consents[0]?.index ?? -1,
+    fieldColumns: columns.filter((c) => c.target === 'CustomField').map((c) => ({ index: c.index, key: c.key! })),
+  };
+}
+
+function findColumn(header: string[], column: string): number {
+  const exact = header.findIndex((h) => h.trim() === column);
+  if (exact >= 0) return exact;
+  const lower = column.toLowerCase();
+  return header.findIndex((h) => h.trim().toLowerCase() === lower);
+}
+
+function listHeaders(header: string[]): string {
+  const shown = header.slice(0, 20).map((h) => `"${h}"`);
+  return header.length > 20 ? `${shown.join(', ')} and ${header.length - 20} more` : shown.join(', ') || '(none)';
+}
+
+/** One line per column for people: `Email Address → EmailAddress (recognised)`. */
+export function describeColumn(c: ColumnPlan): string {
+  const target = c.target === 'CustomField' ? `custom field ${c.key}` : c.target === 'ignore' ? 'ignored' : c.target;
+  const why = { map: '--map', auto: 'recognised', rest: 'other column', 'empty header': 'no header', 'failures file': 'added by --failures' }[c.source];
+  return `${c.header || `(column ${c.index + 1})`} → ${target}${c.note ? ` (${c.note})` : ''} [${why}]`;
+}

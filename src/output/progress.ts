@@ -1,0 +1,83 @@
+// Progress of a long import on stderr (CLI.md "progress"): an ora line updated
+// in place on a terminal, cleared at the end; off a terminal nothing, or with
+// --progress one plain line every few seconds for CI logs. Never on stdout.
+import type { Writable } from '../context.js';
+
+export interface ImportProgressView {
+  rowsRead: number;
+  bytesRead: number;
+  totalBytes: number;
+  inFlight: number;
+  retries: number;
+  elapsedMs: number;
+}
+
+export interface ProgressReporter {
+  update(progress: ImportProgressView): void;
+  /** Clears the line (terminal) before the summary is printed. */
+  stop(): void;
+}
+
+export type ProgressMode = 'spinner' | 'lines' | 'off';
+
+/** How often `--progress` prints a line off a terminal. */
+export const PROGRESS_LINE_INTERVAL_MS = 5_000;
+
+export function progressMode(opts: { stderrIsTTY: boolean; quiet: boolean; linesRequested: boolean }): ProgressMode {
+  if (opts.quiet) return 'off';
+  if (opts.stderrIsTTY) return 'spinner';
+  return opts.linesRequested ? 'lines' : 'off';
+}
+
+export async function createProgress(mode: ProgressMode, stderr: Writable, label: string, now: () => number = Date.now): Promise<ProgressReporter> {
+  if (mode === 'off') return { update: () => undefined, stop: () => undefined };
+  if (mode === 'lines') {
+    let last = now();
+    return {
+      update(p) {
+        if (now() - last < PROGRESS_LINE_INTERVAL_MS) return;
+        last = now();
+        stderr.write(`${label}: ${describeProgress(p)}\n`);
+      },
+      stop: () => undefined,
+    };
+  }
+  // ora only on a terminal: it is not loaded at all otherwise (startup).
+  const { default: ora } = await import('ora');
+  const spinner = ora({
+    text: `${label}: starting`,
+    stream: stderr as unknown as NodeJS.WritableStream,
+    // Leave stdin alone: Ctrl-C must stay a SIGINT (and stdin may be the CSV).
+    discardStdin: false,
+  }).start();
+  return {
+    update(p) {
+      spinner.text = `${label}: ${describeProgress(p)}`;
+    },
+    stop() {
+      spinner.stop();
+    },
+  };
+}
+
+/** "120,000 rows (34%) · 41,200 rows/s · 3 batches in flight · 2 retries · ETA 0:12" */
+export function describeProgress(p: ImportProgressView): string {
+  const seconds = p.elapsedMs / 1000;
+  const rate = seconds > 0 ? Math.round(p.rowsRead / seconds) : 0;
+  const parts = [`${p.rowsRead.toLocaleString('en-US')} rows`];
+  const fraction = p.totalBytes > 0 ? Math.min(1, p.bytesRead / p.totalBytes) : 0;
+  if (p.totalBytes > 0) parts[0] += ` (${Math.floor(fraction * 100)}%)`;
+  parts.push(`${rate.toLocaleString('en-US')} rows/s`);
+  parts.push(`${p.inFlight} ${p.inFlight === 1 ? 'batch' : 'batches'} in flight`);
+  parts.push(`${p.retries} ${p.retries === 1 ? 'retry' : 'retries'}`);
+  if (fraction > 0.01 && fraction < 1 && seconds > 1) parts.push(`ETA ${clock((seconds / fraction) * (1 - fraction))}`);
+  return parts.join(' · ');
+}
+
+function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+}
