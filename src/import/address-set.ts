@@ -3,9 +3,9 @@
 // fingerprints of the normalised address (trimmed, lower-cased), both halves
 // of a slot side by side in one Uint32Array so a lookup touches one cache line.
 //
-// Memory: 8 bytes a slot, at most 75 % full before doubling, so 8-16 bytes per
-// distinct address (16 MB at a million, 128 MB at eight million) against
-// ~80 bytes for a Set of the strings themselves.
+// Memory: 8 bytes a slot, 37.5-75 % full (it doubles at 75 %), so 11-22 bytes
+// per distinct address (16 MB at a million rows) against ~80 bytes for a Set
+// of the strings themselves.
 //
 // False positives: two different addresses are taken for duplicates only when
 // their 64-bit fingerprints are equal. The two 32-bit halves come from two

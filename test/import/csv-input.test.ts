@@ -1,0 +1,128 @@
+// Reading the input: delimiter sniffing, the whole-file structure check
+// (unclosed quotes, binary data, text that is not UTF-8, each named by line),
+// encodings, and the header mapping.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
+import { parseDelimiterFlag, sniffDelimiter } from '../../src/import/csv-source.js';
+import { openInput, utf8Source } from '../../src/import/input.js';
+import { planMapping } from '../../src/import/mapping.js';
+import { lineAt, scanStructure } from '../../src/import/structure-check.js';
+import { tempDir, writeFile } from '../helpers/import-files.js';
+
+const COMMA = 44;
+const stream = (...chunks: (string | Buffer)[]) => Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+
+describe('delimiter sniffing', () => {
+  it('finds comma, semicolon and tab', () => {
+    expect(sniffDelimiter('email,name\na@x.io,A\n')).toBe(',');
+    expect(sniffDelimiter('email;name;Company\na@x.io;A;B\nb@x.io;B;C\n')).toBe(';');
+    expect(sniffDelimiter('email\tname\na@x.io\tA\n')).toBe('\t');
+  });
+  it('is not fooled by commas inside quoted values of a semicolon file', () => {
+    expect(sniffDelimiter('email;name\na@x.io;"Lovelace, Ada"\nb@x.io;"Hopper, Grace"\n')).toBe(';');
+  });
+  it('prefers the delimiter that is consistent over one that varies from line to line', () => {
+    expect(sniffDelimiter('email;note\na@x.io;one, two\nb@x.io;three\nc@x.io;x, y, z\n')).toBe(';');
+  });
+  it('falls back to a comma for a one-column file', () => {
+    expect(sniffDelimiter('email\na@x.io\n')).toBe(',');
+  });
+  it('--delimiter takes one character or "tab"', () => {
+    expect(parseDelimiterFlag('tab')).toBe('\t');
+    expect(parseDelimiterFlag('\\t')).toBe('\t');
+    expect(parseDelimiterFlag('|')).toBe('|');
+    expect(() => parseDelimiterFlag(';;')).toThrow(UsageError);
+  });
+});
+
+describe('structure check', () => {
+  it('finds an unclosed quote and the line it opened on', async () => {
+    const text = 'email,name\na@x.io,"Ada\nb@x.io,Bob\nc@x.io,"Cy"\n"d@x.io,Dee\n';
+    const report = await scanStructure(stream(text), COMMA, true);
+    expect(report).toEqual({ kind: 'unclosed-quote', offset: text.indexOf('"d@') });
+    expect(await lineAt(stream(text), text.indexOf('"d@'))).toBe(5);
+  });
+  it('accepts quoted line breaks, escaped quotes and quotes inside unquoted values, and reports the line breaks', async () => {
+    const text = 'email,note\na@x.io,"two\r\nlines"\nb@x.io,"say ""hi"""\nc@x.io,O"Brien\n';
+    expect(await scanStructure(stream(text), COMMA, true)).toEqual({ quotedLineBreaks: true, bytes: Buffer.byteLength(text) });
+    expect(await scanStructure(stream('email\na@x.io\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
+  });
+  it('follows quotes across chunk boundaries, including a "" split in two', async () => {
+    expect(await scanStructure(stream('email,n\na@x.io,"x"', '"y"\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
+    expect(await scanStructure(stream('email,n\na@x.io,"x"', '\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
+    expect(await scanStructure(stream('email,n\na@x.io,"x', '\n"'), COMMA, true)).toMatchObject({ quotedLineBreaks: true });
+  });
+  it('finds a NUL byte (binary data) anywhere in the file', async () => {
+    expect(await scanStructure(stream('email\na@x.io\n', Buffer.from([0x62, 0x00, 0x01])), COMMA, true)).toEqual({ kind: 'binary', offset: 14 });
+  });
+  it('finds text that is not UTF-8, also when a character is cut by a chunk boundary', async () => {
+    const latin1 = Buffer.from('email,name\na@x.io,Caf\xe9\n', 'latin1');
+    expect(await scanStructure(stream(latin1), COMMA, true)).toMatchObject({ kind: 'not-utf8' });
+    const e = Buffer.from('é');
+    expect(await scanStructure(stream(Buffer.from('email,name\na@x.io,Caf'), e.subarray(0, 1), Buffer.concat([e.subarray(1), Buffer.from('\n')])), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
+  });
+});
+
+describe('opening the input', () => {
+  it('names a missing file and a directory', async () => {
+    const dir = tempDir();
+    await expect(openInput('nope.csv', dir, Readable.from([]), undefined)).rejects.toThrow('nope.csv: no such file');
+    await expect(openInput('.', dir, Readable.from([]), undefined)).rejects.toThrow('is a directory');
+  });
+  it('refuses an Excel workbook and binary data before reading further', async () => {
+    const dir = tempDir();
+    writeFile(dir, 'book.xlsx', Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(100, 7)]));
+    await expect(openInput('book.xlsx', dir, Readable.from([]), undefined)).rejects.toThrow(/ZIP archive/);
+    writeFile(dir, 'garbage.csv', Buffer.from(Array.from({ length: 2000 }, (_, i) => (i * 7919) % 256)));
+    await expect(openInput('garbage.csv', dir, Readable.from([]), undefined)).rejects.toThrow(/does not look like CSV text/);
+  });
+  it('strips a UTF-8 BOM and decodes UTF-16 with a BOM to UTF-8', async () => {
+    const dir = tempDir();
+    writeFile(dir, 'bom.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('email\na@x.io\n')]));
+    const bom = await openInput('bom.csv', dir, Readable.from([]), undefined);
+    expect(bom).toMatchObject({ encoding: 'utf8', bomBytes: 3, head: 'email\na@x.io\n' });
+    writeFile(dir, 'utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('email\tname\r\né@x.io\tÉlodie\r\n', 'utf16le')]));
+    const utf16 = await openInput('utf16.csv', dir, Readable.from([]), undefined);
+    expect(utf16).toMatchObject({ encoding: 'utf16le', bomBytes: 2 });
+    let text = '';
+    for await (const chunk of utf8Source(utf16).stream) text += chunk;
+    expect(text).toBe('email\tname\r\né@x.io\tÉlodie\r\n');
+  });
+  it('copies stdin to a temporary file identified by the SHA-256 of all of it, removed by cleanup()', async () => {
+    const input = await openInput('-', '/', Readable.from([Buffer.from('email\n'), Buffer.from('a@x.io\n')]), undefined);
+    expect(input).toMatchObject({ name: 'stdin', fromStdin: true, size: 13, identity: { size: 13, hashed: 'all' } });
+    expect(input.identity.sha256).toMatch(/^[0-9a-f]{64}$/);
+    await input.cleanup();
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(input.path)).toBe(false);
+  });
+});
+
+describe('header mapping', () => {
+  it('recognises the common spellings, joins First Name + Last Name, and keeps the rest as custom fields', () => {
+    const plan = planMapping(['Email Address', 'First Name', 'Last Name', 'Company', 'CONSENT'], [], 'x.csv');
+    expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [1, 2], consentColumn: 4, fieldColumns: [{ index: 3, key: 'Company' }] });
+  });
+  it('a Name column wins over First/Last, which then become custom fields', () => {
+    const plan = planMapping(['e-mail', 'Name', 'first_name'], [], 'x.csv');
+    expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [1], fieldColumns: [{ index: 2, key: 'first_name' }] });
+  });
+  it('--map decides for the columns it names (case-insensitively), - ignores one, the rest is matched as usual', () => {
+    const plan = planMapping(['Work Mail', 'Notes', 'Full Name', 'Tier'], ['work mail=EmailAddress', 'Notes=-', 'Tier=[Plan]'], 'x.csv');
+    expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [2], fieldColumns: [{ index: 3, key: '[Plan]' }] });
+    expect(plan.columns[1]).toMatchObject({ target: 'ignore', source: 'map' });
+  });
+  it('ignores the four columns a failures file adds, so a fixed failures file imports as it is', () => {
+    const plan = planMapping(['email', 'Company', 'Line', 'Outcome', 'Code', 'Message'], [], 'failed.csv');
+    expect(plan.fieldColumns).toEqual([{ index: 1, key: 'Company' }]);
+  });
+  it('refuses a file without an email column, listing its columns (exit 2)', () => {
+    expect(() => planMapping(['name', 'company'], [], 'people.csv')).toThrow('people.csv: no email column; the columns are "name", "company"');
+  });
+  it('refuses two columns that could both be the address, and a --map naming no column', () => {
+    expect(() => planMapping(['email', 'Email Address'], [], 'x.csv')).toThrow(/several columns could be the email address/);
+    expect(() => planMapping(['email'], ['Mail=EmailAddress'], 'x.csv')).toThrow(/has no column "Mail"/);
+    expect(() => planMapping(['email'], ['email'], 'x.csv')).toThrow(/--map must be Column=Target/);
+  });
+});

@@ -1,0 +1,288 @@
+// The import pipeline against the sandbox over loopback HTTP: batching,
+// per-row outcomes, duplicates, faults in the middle, stops, the journal and
+// resuming. Every test checks that the counts add up to the data rows.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuthError, UsageError } from '../../src/core/errors.js';
+import { ApiClient } from '../../src/core/http.js';
+import { runImport, type ImportHooks, type ImportOptions } from '../../src/import/importer.js';
+import { openInput } from '../../src/import/input.js';
+import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+
+const LIST = SEED_LIST_IDS.newsletter;
+
+let sandbox: RunningSandbox;
+let client: ApiClient;
+let dir: string;
+beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0, onInternalError: (e) => console.error(e) });
+  client = new ApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
+  dir = tempDir();
+});
+afterEach(async () => {
+  await client.close();
+  await sandbox.stop();
+});
+
+async function importFile(content: string | Buffer, options: Partial<Omit<ImportOptions, 'input'>> = {}, hooks: ImportHooks = {}) {
+  // Written only when it changes: a resumed import must meet the same file (size, mtime, head).
+  const path = join(dir, 'people.csv');
+  if (!existsSync(path) || !readFileSync(path).equals(Buffer.from(content))) writeFile(dir, 'people.csv', content);
+  const input = await openInput(path, dir, Readable.from([]), undefined);
+  const outcome = await runImport(
+    {
+      input,
+      listId: LIST,
+      map: [],
+      flags: { Resubscribe: false, QueueSubscriptionBasedAutoResponders: false, RestartSubscriptionBasedAutoresponders: false },
+      batchSize: 1000,
+      concurrency: 2,
+      dryRun: false,
+      resume: false,
+      timeoutMs: 10_000,
+      journalPath: join(dir, 'people.journal'),
+      ...options,
+    },
+    { client, ...hooks },
+  );
+  expectCountsAddUp(outcome.summary);
+  return outcome;
+}
+
+const failuresOf = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\r\n')
+    .map((line) => line.split(','));
+
+describe('batching', () => {
+  it('sends 2,500 rows as batches of 1000, 1000 and 500, each row once, with the request booleans', async () => {
+    const { summary } = await importFile(peopleCsv(2500), { flags: { Resubscribe: true, QueueSubscriptionBasedAutoResponders: false, RestartSubscriptionBasedAutoresponders: true } });
+    const sent = importRequests(sandbox);
+    expect(sent.map((s) => s.body.Subscribers.length).sort()).toEqual([1000, 1000, 500]);
+    expect(new Set(sent.flatMap((s) => s.body.Subscribers.map((e) => e.EmailAddress))).size).toBe(2500);
+    expect(sent[0]!.body).toMatchObject({ Resubscribe: true, QueueSubscriptionBasedAutoResponders: false, RestartSubscriptionBasedAutoresponders: true });
+    expect(sent[0]!.body.Subscribers[0]).toEqual({
+      EmailAddress: 'person0@example.com',
+      Name: 'Person 0',
+      CustomFields: [{ Key: 'Company', Value: 'Company 0' }],
+      ConsentToTrack: 'Yes',
+    });
+    expect(summary).toMatchObject({ rows: 2500, new: 2500, existing: 0, failed: 0, rejected: 0, duplicates: 0, batches: 3, complete: true });
+    expect(summary.service).toEqual({ TotalUniqueEmailsSubmitted: 2500, TotalExistingSubscribers: 0, TotalNewSubscribers: 2500 });
+    expect(listAddresses(sandbox, LIST).has('person2499@example.com')).toBe(true);
+  });
+
+  it('never has more batches in flight than --concurrency', async () => {
+    await sandbox.stop();
+    sandbox = await startSandbox({ port: 0, latencyMs: 30 });
+    client = new ApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
+    let most = 0;
+    const { summary } = await importFile(peopleCsv(2000), { batchSize: 100, concurrency: 3 }, { onProgress: (p) => (most = Math.max(most, p.inFlight)) });
+    expect(most).toBeLessThanOrEqual(3);
+    expect(most).toBeGreaterThan(1);
+    expect(summary.batches).toBe(20);
+  });
+
+  it('deletes the journal once every batch is acknowledged', async () => {
+    await importFile(peopleCsv(10));
+    expect(existsSync(join(dir, 'people.journal'))).toBe(false);
+  });
+});
+
+describe('outcomes of rows', () => {
+  it('reports rows the service refused (210) with their code, imports the others, and counts new and existing from the service totals', async () => {
+    const csv = [
+      'email,name,Consent',
+      'ada@example.com,Ada,yes', // existing
+      'fresh@example.com,Fresh,yes', // new
+      'unsubscribed@example.com,Uma,yes', // 206
+      'bounced@example.com,Bo,yes', // 207
+      'deleted@example.com,Dee,yes', // 205
+    ].join('\n');
+    const failures = join(dir, 'failures.csv');
+    const { summary } = await importFile(csv, { failuresPath: failures });
+    expect(summary).toMatchObject({ rows: 5, new: 1, existing: 1, failed: 3, rejected: 0, duplicates: 0, unacknowledgedBatches: 0 });
+    expect(summary.codes).toEqual({ 205: 1, 206: 1, 207: 1 });
+    const lines = failuresOf(failures);
+    expect(lines[0]).toEqual(['email', 'name', 'Consent', 'Line', 'Outcome', 'Code', 'Message']);
+    expect(lines.slice(1).map((l) => [l[0], l[3], l[4], l[5]])).toEqual([
+      ['unsubscribed@example.com', '4', 'failed', '206'],
+      ['bounced@example.com', '5', 'failed', '207'],
+      ['deleted@example.com', '6', 'failed', '205'],
+    ]);
+    expect(listAddresses(sandbox, LIST).has('fresh@example.com')).toBe(true);
+  });
+
+  it('rejects rows before sending, with the reason, the service code where it has one, and the line', async () => {
+    const csv = [
+      'email,name,Company,Birthday,Consent',
+      'good@example.com,Good,Acme,1990-05-17,yes', // 2
+      'bob@,Bob,,,yes', // 3: invalid address (1)
+      ',No Address,,,yes', // 4: no address (1)
+      'c@example.com,C,,,maybe', // 5: 215
+      'd@example.com,D,,,', // 6: 214 (no --consent)
+      `e@example.com,E,${'x'.repeat(251)},,yes`, // 7: too long
+      'f@example.com,F,,05/06/2024,yes', // 8: ambiguous date
+      'g@example.com,G,,,yes,surplus', // 9: a field more than the header
+      'h@example.com,H,,,yes,', // 10: an empty surplus cell is harmless
+      ',,,,', // 11: blank, not a row
+    ].join('\n');
+    const failures = join(dir, 'failures.csv');
+    const { summary } = await importFile(csv, { failuresPath: failures });
+    expect(summary).toMatchObject({ rows: 9, new: 2, rejected: 7, failed: 0, blankLines: 1 });
+    expect(summary.codes).toEqual({ 1: 2, 214: 1, 215: 1, 'too-long': 1, 'ambiguous-date': 1, 'extra-fields': 1 });
+    const rows = failuresOf(failures).slice(1);
+    expect(rows.map((r) => r[5])).toEqual(['3', '4', '5', '6', '7', '8', '9']);
+    const sent = importRequests(sandbox).flatMap((s) => s.body.Subscribers);
+    expect(sent.map((e) => e.EmailAddress)).toEqual(['good@example.com', 'h@example.com']);
+    expect(sent[0]).toMatchObject({ CustomFields: [{ Key: 'Company', Value: 'Acme' }, { Key: 'Birthday', Value: '1990/05/17' }] });
+  });
+
+  it('--consent fills rows without consent; a consent cell still wins', async () => {
+    const csv = 'email,Consent\na@example.com,\nb@example.com,no\n';
+    const { summary } = await importFile(csv, { consent: 'Unchanged' });
+    expect(summary).toMatchObject({ rows: 2, new: 2 });
+    expect(importRequests(sandbox)[0]!.body.Subscribers.map((e) => (e as { ConsentToTrack?: string }).ConsentToTrack)).toEqual(['Unchanged', 'No']);
+  });
+
+  it('sends the first of duplicate addresses (case and spaces ignored) across batch boundaries, and reports the later ones', async () => {
+    const lines = ['email,name'];
+    for (let i = 0; i < 25; i++) lines.push(`p${i}@example.com,P${i}`);
+    lines.push(' P3@EXAMPLE.com ,again', 'p12@example.com,again', 'p24@Example.com,again');
+    for (let i = 25; i < 30; i++) lines.push(`p${i}@example.com,P${i}`);
+    const failures = join(dir, 'failures.csv');
+    const { summary } = await importFile(lines.join('\n'), { batchSize: 10, consent: 'Yes', failuresPath: failures });
+    expect(summary).toMatchObject({ rows: 33, new: 30, duplicates: 3, batches: 3 });
+    const sent = importRequests(sandbox).flatMap((s) => s.body.Subscribers.map((e) => e.EmailAddress.toLowerCase()));
+    expect(sent).toHaveLength(30);
+    expect(new Set(sent).size).toBe(30);
+    expect(failuresOf(failures).slice(1).map((r) => [r[0], r[2], r[3]])).toEqual([
+      [' P3@EXAMPLE.com ', '27', 'duplicate'],
+      ['p12@example.com', '28', 'duplicate'],
+      ['p24@Example.com', '29', 'duplicate'],
+    ]);
+  });
+});
+
+describe('faults in the middle', () => {
+  it('waits out a 429 and retries 500s and a dropped connection: every row imported once, retries counted', async () => {
+    let queued = false;
+    const { summary } = await importFile(peopleCsv(5000), { concurrency: 1 }, {
+      onBatchDone: () => {
+        if (queued) return;
+        queued = true;
+        sandbox.failNext({ path: /\/import$/, status: 429, retryAfterSeconds: 0 });
+        sandbox.failNext({ path: /\/import$/, status: 500, times: 2 });
+        sandbox.failNext({ path: /\/import$/, drop: true });
+      },
+    });
+    expect(summary).toMatchObject({ rows: 5000, new: 5000, failed: 0, retries: 4, batches: 5 });
+    const processed = importRequests(sandbox).filter((r) => r.request.status === 200);
+    expect(processed.flatMap((r) => r.body.Subscribers)).toHaveLength(5000);
+  });
+
+  it('reports a batch whose retries ran out as failed with the error, goes on, and keeps the journal for --resume', async () => {
+    const failures = join(dir, 'failures.csv');
+    let queued = false;
+    const first = await importFile(peopleCsv(3000), { concurrency: 1, failuresPath: failures }, {
+      onBatchDone: () => {
+        if (!queued) sandbox.failNext({ path: /\/import$/, status: 503, times: 4 });
+        queued = true;
+      },
+    });
+    expect(first.summary).toMatchObject({ rows: 3000, new: 2000, failed: 1000, unacknowledgedBatches: 1, complete: true, journal: join(dir, 'people.journal') });
+    expect(first.summary.codes).toEqual({ 'http-503': 1000 });
+    expect(failuresOf(failures)).toHaveLength(1001);
+
+    const before = sandbox.requestCount();
+    const second = await importFile(peopleCsv(3000), { concurrency: 1, resume: true, failuresPath: failures });
+    const resent = importRequests(sandbox, before);
+    expect(resent).toHaveLength(1);
+    expect(resent[0]!.body.Subscribers[0]!.EmailAddress).toBe('person1000@example.com');
+    expect(second.summary).toMatchObject({ rows: 3000, new: 3000, failed: 0, resumed: true, resumedBatches: 2 });
+    expect(failuresOf(failures)).toHaveLength(1);
+    expect(existsSync(join(dir, 'people.journal'))).toBe(false);
+  });
+
+  it('stops at once on a 401: the error is returned, no further batch is sent', async () => {
+    await client.close();
+    client = new ApiClient({ baseUrl: sandbox.url, apiKey: 'wrong-key', retry: { baseDelayMs: 1 } });
+    const { summary, error } = await importFile(peopleCsv(5000), { concurrency: 1 });
+    expect(error).toBeInstanceOf(AuthError);
+    expect(importRequests(sandbox)).toHaveLength(1);
+    expect(summary).toMatchObject({ complete: false, failed: 1000, new: 0 });
+    expect(summary.stoppedBy).toMatch(/Invalid API key/);
+  });
+
+  it('stops at once when the list does not exist (404)', async () => {
+    const { error, summary } = await importFile(peopleCsv(3000), { concurrency: 1, listId: '99999999-9999-4999-8999-999999999999' });
+    expect(error).toMatchObject({ status: 404 });
+    expect(importRequests(sandbox)).toHaveLength(1);
+    expect(summary.complete).toBe(false);
+  });
+
+  it('stops after five batches in a row fail after their retries, rather than failing every batch of a dead service', async () => {
+    sandbox.failNext({ path: /\/import$/, status: 500, times: 1000 });
+    const { error, summary } = await importFile(peopleCsv(20_000), { concurrency: 1 });
+    expect(error?.message).toMatch(/5 batches in a row failed/);
+    expect(summary).toMatchObject({ failed: 5000, unacknowledgedBatches: 5, complete: false });
+  });
+});
+
+describe('stopping and resuming', () => {
+  it('a stop (first Ctrl-C) lets batches in flight finish, journals them, and a resume sends only the rest', async () => {
+    await sandbox.stop();
+    sandbox = await startSandbox({ port: 0, latencyMs: 20 });
+    client = new ApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
+    const stop = new AbortController();
+    const first = await importFile(peopleCsv(5000), { batchSize: 250, concurrency: 2 }, {
+      stopSignal: stop.signal,
+      onBatchDone: (b) => {
+        if (b.index >= 3) stop.abort();
+      },
+    });
+    expect(first.interrupted).toBe(true);
+    expect(first.summary.complete).toBe(false);
+    const firstSent = importRequests(sandbox).flatMap((r) => r.body.Subscribers.map((e) => e.EmailAddress));
+    expect(firstSent.length).toBe(first.summary.new);
+
+    const before = sandbox.requestCount();
+    const second = await importFile(peopleCsv(5000), { batchSize: 250, concurrency: 2, resume: true });
+    const secondSent = importRequests(sandbox, before).flatMap((r) => r.body.Subscribers.map((e) => e.EmailAddress));
+    // No acknowledged batch is sent twice, and nothing is lost.
+    expect(secondSent.filter((e) => firstSent.includes(e))).toEqual([]);
+    expect(firstSent.length + secondSent.length).toBe(5000);
+    expect(second.summary).toMatchObject({ rows: 5000, new: 5000, existing: 0, complete: true, resumed: true });
+  });
+
+  it('abandoning (second Ctrl-C) leaves the batches in flight without an outcome and out of the journal', async () => {
+    await sandbox.stop();
+    sandbox = await startSandbox({ port: 0, latencyMs: 300 });
+    client = new ApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
+    const stop = new AbortController();
+    const abandon = new AbortController();
+    setTimeout(() => {
+      stop.abort();
+      abandon.abort();
+    }, 100);
+    const { summary } = await importFile(peopleCsv(3000), { concurrency: 2 }, { stopSignal: stop.signal, abandonSignal: abandon.signal });
+    expect(summary).toMatchObject({ rows: 0, complete: false, journal: join(dir, 'people.journal') });
+    expect(summary.unfinished).toBeGreaterThanOrEqual(2000);
+    expect(readFileSync(join(dir, 'people.journal'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a journal of another file or other options, and an existing journal without --resume, before sending anything', async () => {
+    sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
+    await importFile(peopleCsv(1500), { concurrency: 1 });
+    expect(existsSync(join(dir, 'people.journal'))).toBe(true);
+    const before = sandbox.requestCount();
+    await expect(importFile(peopleCsv(1500))).rejects.toThrow(/an unfinished import's journal exists/);
+    await expect(importFile(peopleCsv(1500), { resume: true, batchSize: 500 })).rejects.toThrow(/--batch-size was 1000, now 500/);
+    await expect(importFile(peopleCsv(1501), { resume: true })).rejects.toThrow(UsageError);
+    expect(sandbox.requestCount()).toBe(before);
+  });
+});
