@@ -353,17 +353,21 @@ class ImportRun {
       const stop = () => this.stop();
       this.hooks.stopSignal?.addEventListener('abort', stop, { once: true });
       if (this.hooks.stopSignal?.aborted) this.stop();
-      parser.on('readable', () => this.pump());
-      parser.once('end', () => {
+      const ended = () => {
+        if (this.readingDone) return;
         this.readingDone = true;
         if (!this.stopping && this.current) this.formBatch();
         this.settle();
-      });
+      };
+      parser.on('readable', () => this.pump());
+      parser.once('end', ended);
       parser.once('error', (err) => {
         if (this.stopping) return;
         this.fail(parseFailure(this.o.input.name, err));
       });
       this.pump();
+      // Reading the header may have read the last record: 'end' has then been emitted already.
+      if (parser.readableEnded) ended();
     }).finally(() => {
       this.records.close();
     });

@@ -1,0 +1,287 @@
+// `email subscribers import` in-process against the sandbox: the --json
+// summary, exit codes 0/3/2, the failures file, --dry-run, stdin, and messy
+// CSVs (BOM + CRLF, quoted line breaks, semicolons, ragged rows, encodings,
+// empty and header-only files, binary garbage). Every summary is checked to
+// add up to the data rows.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/cli.js';
+import { startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+
+const LIST = SEED_LIST_IDS.newsletter;
+let s: CommandSandbox;
+let dir: string;
+beforeEach(async () => {
+  s = await startCommandSandbox();
+  dir = tempDir();
+});
+afterEach(async () => {
+  await s.stop();
+});
+
+const importArgs = (file: string, ...more: string[]) => ['subscribers', 'import', file, '--list', LIST, ...more];
+
+/** Runs an import with --json in the temp dir; returns the parsed summary (checked to add up). */
+async function jsonImport(file: string, ...more: string[]) {
+  const r = await s.email([...importArgs(file, ...more), '--json'], { cwd: dir });
+  let summary: Record<string, unknown> & { rows: number; new: number; existing: number; failed: number; rejected: number; duplicates: number };
+  try {
+    summary = JSON.parse(r.stdout);
+  } catch {
+    throw new Error(`no JSON summary (exit ${r.code})\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  }
+  expectCountsAddUp(summary);
+  return { ...r, summary };
+}
+
+const csvRows = (path: string) => readFileSync(path, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+
+describe('the summary and exit codes', () => {
+  it('exits 0 when every row was imported, with every field of the --json summary CLI.md fixes', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(1200));
+    const { code, summary, stderr } = await jsonImport('people.csv', '--batch-size', '500');
+    expect(code, stderr).toBe(0);
+    for (const field of ['rows', 'new', 'existing', 'failed', 'rejected', 'duplicates', 'batches', 'retries', 'elapsedMs', 'resumed', 'service']) {
+      expect(summary, field).toHaveProperty(field);
+    }
+    expect(summary).toMatchObject({ rows: 1200, new: 1200, batches: 3, retries: 0, resumed: false });
+    expect(summary.service).toEqual({ TotalUniqueEmailsSubmitted: 1200, TotalExistingSubscribers: 0, TotalNewSubscribers: 1200 });
+    // The journal next to the file is gone once every batch was acknowledged.
+    expect(existsSync(join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`))).toBe(false);
+  });
+
+  it('exits 3 when rows were not imported, lists them on stderr, and writes every one with its columns to --failures', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nunsubscribed@example.com,U,yes\nOK@example.com,Again,yes\n');
+    const r = await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^Rows\t4\nNew\t1\n/);
+    expect(r.stderr).toContain('line 3: rejected (1): invalid email address "bad@"');
+    expect(r.stderr).toContain('line 4: failed (206): Address in the unsubscribed list; not added.');
+    expect(r.stderr).toContain('line 5: duplicate');
+    expect(csvRows(join(dir, 'failed.csv'))).toEqual([
+      'email,name,Consent,Line,Outcome,Code,Message',
+      'bad@,Bad,yes,3,rejected,1,"invalid email address ""bad@"""',
+      'OK@example.com,Again,yes,5,duplicate,duplicate,the same address as an earlier row (ignoring case and surrounding spaces); only the first is sent',
+      'unsubscribed@example.com,U,yes,4,failed,206,Address in the unsubscribed list; not added.',
+    ]);
+  });
+
+  it('exits 0 when the only rows not sent are duplicates (their address was imported)', async () => {
+    writeFile(dir, 'people.csv', 'email,Consent\na@example.com,yes\nA@example.com,yes\n');
+    const { code, summary } = await jsonImport('people.csv');
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ rows: 2, new: 1, duplicates: 1 });
+  });
+
+  it('a fixed failures file imports again as it is: its Line, Outcome, Code and Message columns are ignored', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Company,Consent\nbad@,Bad,Acme,yes\n');
+    await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
+    const fixed = readFileSync(join(dir, 'failed.csv'), 'utf8').replace('bad@,', 'bad@example.com,');
+    writeFile(dir, 'fixed.csv', fixed);
+    const before = s.sandbox.requestCount();
+    const { code, summary } = await jsonImport('fixed.csv');
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ rows: 1, new: 1 });
+    expect(importRequests(s.sandbox, before)[0]!.body.Subscribers[0]).toEqual({ EmailAddress: 'bad@example.com', Name: 'Bad', CustomFields: [{ Key: 'Company', Value: 'Acme' }], ConsentToTrack: 'Yes' });
+  });
+});
+
+describe('files that cannot be imported: exit 2, nothing sent', () => {
+  const refused = async (file: string, message: RegExp, ...more: string[]) => {
+    const before = s.sandbox.requestCount();
+    const r = await s.email(importArgs(file, ...more), { cwd: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+    expect(s.sandbox.requestCount()).toBe(before);
+    return r;
+  };
+
+  it('an unclosed quote, named by file and line, even after many good rows', async () => {
+    writeFile(dir, 'people.csv', `${peopleCsv(3000)}late@example.com,"Unclosed,Co,yes\nmore@example.com,M,Co,yes\n`);
+    await refused('people.csv', /^error: people\.csv: unclosed quote at line 3002\n/);
+  });
+  it('no email column, listing the columns', async () => {
+    writeFile(dir, 'people.csv', 'name,company\nAda,Engines\n');
+    await refused('people.csv', /people\.csv: no email column; the columns are "name", "company"/);
+  });
+  it('an empty file', async () => {
+    writeFile(dir, 'empty.csv', '');
+    await refused('empty.csv', /empty\.csv is empty: there is no header row/);
+  });
+  it('binary garbage, and an Excel workbook', async () => {
+    writeFile(dir, 'garbage.csv', Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 256)));
+    await refused('garbage.csv', /does not look like CSV text/);
+    writeFile(dir, 'late-garbage.csv', Buffer.concat([Buffer.from(peopleCsv(2000)), Buffer.from([0, 1, 2, 3])]));
+    await refused('late-garbage.csv', /binary data \(a NUL byte\) at line 2002/);
+    writeFile(dir, 'book.csv', Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(64)]));
+    await refused('book.csv', /ZIP archive/);
+  });
+  it('Windows-1252 text read as UTF-8, with the way out in the hint', async () => {
+    writeFile(dir, 'cp1252.csv', Buffer.from('email,name,Consent\nz@example.com,Zoë,yes\n', 'latin1'));
+    const r = await refused('cp1252.csv', /cp1252\.csv is not UTF-8 text: invalid byte at line 2/);
+    expect(r.stderr).toContain('--encoding windows-1252');
+  });
+  it('a missing file, a bad --map, a bad --delimiter, --resume with --dry-run', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(3));
+    await refused('nope.csv', /nope\.csv: no such file/);
+    await refused('people.csv', /has no column "Mail"/, '--map', 'Mail=EmailAddress');
+    await refused('people.csv', /--delimiter must be one character/, '--delimiter', ';;');
+    await refused('people.csv', /nothing to --resume/, '--dry-run', '--resume');
+  });
+});
+
+describe('messy CSV files', () => {
+  it('a Mailchimp export: BOM, CRLF, "Email Address" + "First Name" + "Last Name", quoted line breaks (lines still right)', async () => {
+    const csv =
+      '\uFEFF"Email Address","First Name","Last Name","MEMBER_RATING","NOTES"\r\n' +
+      '"ada@example.com","Ada","Lovelace","5","first\r\nsecond"\r\n' +
+      '"bob@","Bob","B","2",""\r\n' +
+      '"cy@example.com","Cy","","1","multi\r\nline\r\nnote"\r\n' +
+      '"dee@","Dee","D","1",""\r\n';
+    writeFile(dir, 'mailchimp.csv', csv);
+    const { summary, code } = await jsonImport('mailchimp.csv', '--consent', 'yes', '--failures', 'failed.csv');
+    expect(code).toBe(3);
+    expect(summary).toMatchObject({ rows: 4, existing: 1, new: 1, rejected: 2 });
+    expect(csvRows(join(dir, 'failed.csv')).map((l) => l.split(',').slice(5, 7).join(','))).toEqual(['Line,Outcome', '4,rejected', '8,rejected']);
+    const sent = importRequests(s.sandbox)[0]!.body.Subscribers;
+    expect(sent[0]).toEqual({
+      EmailAddress: 'ada@example.com',
+      Name: 'Ada Lovelace',
+      CustomFields: [{ Key: 'MEMBER_RATING', Value: '5' }, { Key: 'NOTES', Value: 'first\r\nsecond' }],
+      ConsentToTrack: 'Yes',
+    });
+    expect(sent[1]).toMatchObject({ EmailAddress: 'cy@example.com', Name: 'Cy' });
+  });
+
+  it('semicolons (detected), ragged rows, mixed line endings and blank lines', async () => {
+    writeFile(dir, 'semi.csv', 'email;name;Company;Consent\r\na@example.com;A;Acme, Inc.;yes\nb@example.com;B\r\n\r\nc@example.com;C;;yes;;\rd@example.com;D;X;yes;surplus\n');
+    const { summary } = await jsonImport('semi.csv', '--failures', 'f.csv');
+    expect(summary).toMatchObject({ rows: 4, new: 2, rejected: 2, blankLines: 1, delimiter: ';' });
+    expect(summary.codes).toEqual({ 214: 1, 'extra-fields': 1 });
+    const sent = importRequests(s.sandbox)[0]!.body.Subscribers;
+    expect(sent.map((e) => e.EmailAddress)).toEqual(['a@example.com', 'c@example.com']);
+    expect(sent[0]).toMatchObject({ CustomFields: [{ Key: 'Company', Value: 'Acme, Inc.' }] });
+    // The failures file keeps the input's delimiter; cells beyond the header go into the message.
+    const rows = csvRows(join(dir, 'f.csv'));
+    expect(rows[0]).toBe('email;name;Company;Consent;Line;Outcome;Code;Message');
+    expect(rows[1]).toMatch(/^b@example\.com;B;;;3;rejected;214;/);
+    expect(rows[2]).toMatch(/^d@example\.com;D;X;yes;6;rejected;extra-fields;"the row has 5 fields and the header 4.*\[extra cells: ""surplus""\]"$/);
+  });
+
+  it('tab-separated UTF-16 (Excel "Unicode Text") and --encoding windows-1252', async () => {
+    writeFile(dir, 'unicode.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('email\tname\tConsent\r\nzoe@example.com\tZoë\tyes\r\n', 'utf16le')]));
+    const utf16 = await jsonImport('unicode.txt');
+    expect(utf16.summary).toMatchObject({ rows: 1, new: 1, delimiter: '\t', encoding: 'utf16le' });
+    writeFile(dir, 'cp1252.csv', Buffer.from('email,name,Consent\nrene@example.com,René,yes\n', 'latin1'));
+    const cp = await jsonImport('cp1252.csv', '--encoding', 'windows-1252');
+    expect(cp.summary).toMatchObject({ rows: 1, new: 1 });
+    const names = importRequests(s.sandbox).map((r) => r.body.Subscribers[0]!);
+    expect(names.map((e) => (e as { Name?: string }).Name)).toEqual(['Zoë', 'René']);
+  });
+
+  it('a header-only file: nothing to send, exit 0', async () => {
+    writeFile(dir, 'header.csv', 'email,name\r\n');
+    const { code, summary } = await jsonImport('header.csv');
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ rows: 0, batches: 0 });
+    expect(importRequests(s.sandbox)).toHaveLength(0);
+  });
+
+  it('--map, --delimiter and --multi-separator', async () => {
+    writeFile(dir, 'pipes.csv', 'Work Mail|Notes|Tags|Consent\na@example.com|secret|News/Events|yes\n');
+    const { summary } = await jsonImport('pipes.csv', '--delimiter', '|', '--map', 'Work Mail=EmailAddress', '--map', 'Notes=-', '--map', 'Tags=Interests', '--multi-separator', '/');
+    expect(summary).toMatchObject({ rows: 1, new: 1 });
+    expect(importRequests(s.sandbox)[0]!.body.Subscribers[0]).toEqual({
+      EmailAddress: 'a@example.com',
+      Name: '',
+      CustomFields: [{ Key: 'Interests', Value: 'News' }, { Key: 'Interests', Value: 'Events' }],
+      ConsentToTrack: 'Yes',
+    });
+    expect(s.sandbox.state().lists[LIST]!.Subscribers['a@example.com']!.CustomFields['[Interests]']).toEqual(['News', 'Events']);
+  });
+
+  it('reads standard input for -', async () => {
+    const r = await s.email([...importArgs('-'), '--json'], { cwd: dir, stdin: peopleCsv(30) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 30, new: 30, input: 'stdin' });
+    expect(listAddresses(s.sandbox, LIST).has('person29@example.com')).toBe(true);
+  });
+});
+
+describe('--dry-run', () => {
+  it('reports the mapping, every rejected row and duplicate, the first request and the counts, sends nothing and needs no key', async () => {
+    writeFile(dir, 'people.csv', 'Email Address,First Name,Last Name,Birthday,Consent\nada@example.com,Ada,Lovelace,1815-12-10,yes\nbad@,B,B,,yes\nADA@example.com,A,L,,yes\nc@example.com,C,,2020/1/2,\n');
+    const before = s.sandbox.requestCount();
+    const r = await runCli([...importArgs('people.csv'), '--dry-run', '--json'], { cwd: dir, env: { EMAIL_BASE_URL: undefined, EMAIL_API_KEY: undefined } });
+    expect(r.code, r.stderr).toBe(3);
+    expect(s.sandbox.requestCount()).toBe(before);
+    const report = JSON.parse(r.stdout);
+    expectCountsAddUp(report);
+    expect(report).toMatchObject({ dryRun: true, rows: 4, wouldSend: 1, rejected: 2, duplicates: 1, batches: 1 });
+    expect(report.mapping).toEqual([
+      { column: 'Email Address', position: 1, target: 'EmailAddress', why: 'recognised header' },
+      { column: 'First Name', position: 2, target: 'Name', why: 'recognised header (First Name + Last Name)' },
+      { column: 'Last Name', position: 3, target: 'Name', why: 'recognised header (First Name + Last Name)' },
+      { column: 'Birthday', position: 4, target: 'CustomFields[Birthday]', why: 'other column' },
+      { column: 'Consent', position: 5, target: 'ConsentToTrack', why: 'recognised header' },
+    ]);
+    expect(report.problems.map((p: { Line: number; Outcome: string; Code: string }) => [p.Line, p.Outcome, p.Code])).toEqual([
+      [3, 'rejected', '1'],
+      [4, 'duplicate', 'duplicate'],
+      [5, 'rejected', '214'],
+    ]);
+    expect(report.firstRequest).toEqual({
+      method: 'POST',
+      path: `/email/subscribers/${LIST}/import`,
+      body: {
+        Subscribers: [{ EmailAddress: 'ada@example.com', Name: 'Ada Lovelace', CustomFields: [{ Key: 'Birthday', Value: '1815/12/10' }], ConsentToTrack: 'Yes' }],
+        Resubscribe: false,
+        QueueSubscriptionBasedAutoResponders: false,
+        RestartSubscriptionBasedAutoresponders: false,
+      },
+    });
+  });
+
+  it('prints a readable report on a terminal and exits 0 when every row would be sent', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(5));
+    const r = await runCli([...importArgs('people.csv'), '--dry-run'], { cwd: dir, stdoutIsTTY: true, env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Company');
+    expect(r.stdout).toContain('CustomFields[Company]');
+    expect(r.stdout).toContain('"EmailAddress": "person0@example.com"');
+    expect(r.stdout).toContain('… 2 more');
+    expect(r.stderr).toContain('Dry run: nothing was sent.');
+  });
+});
+
+describe('journal', () => {
+  it('refuses to start over an unfinished import without --resume, and --resume finishes it', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(2500));
+    s.sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
+    const first = await jsonImport('people.csv', '--concurrency', '1');
+    expect(first.code).toBe(3);
+    expect(first.summary).toMatchObject({ new: 1500, failed: 1000, unacknowledgedBatches: 1 });
+    expect(first.stderr).toContain('--resume to send only those again');
+    const journal = join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
+    expect(first.summary.journal).toBe(journal);
+
+    const again = await s.email(importArgs('people.csv'), { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/an unfinished import's journal exists/);
+
+    const resumed = await jsonImport('people.csv', '--resume');
+    expect(resumed.code).toBe(0);
+    expect(resumed.summary).toMatchObject({ rows: 2500, new: 2500, failed: 0, resumed: true, resumedBatches: 2 });
+    expect(existsSync(journal)).toBe(false);
+  });
+
+  it('--resume of stdin needs --journal', async () => {
+    const r = await s.email(importArgs('-', '--resume'), { cwd: dir, stdin: peopleCsv(2) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--resume needs --journal <file> when the CSV comes from standard input/);
+  });
+});
