@@ -400,7 +400,7 @@ class ImportRun {
     }
     if (!this.addresses.add(this.builder.email)) {
       this.counts.duplicates++;
-      this.problem(record, line, 'duplicate', 'duplicate', 'the same address as an earlier row (ignoring case and surrounding spaces); only the first is sent');
+      this.problem(record, line, 'duplicate', 'duplicate', 'the address of an earlier row (case and surrounding spaces ignored): only the first is sent');
       return;
     }
     const batch = (this.current ??= new Batch(this.batchCount++));

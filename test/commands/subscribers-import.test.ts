@@ -64,7 +64,7 @@ describe('the summary and exit codes', () => {
     expect(csvRows(join(dir, 'failed.csv'))).toEqual([
       'email,name,Consent,Line,Outcome,Code,Message',
       'bad@,Bad,yes,3,rejected,1,"invalid email address ""bad@"""',
-      'OK@example.com,Again,yes,5,duplicate,duplicate,the same address as an earlier row (ignoring case and surrounding spaces); only the first is sent',
+      'OK@example.com,Again,yes,5,duplicate,duplicate,the address of an earlier row (case and surrounding spaces ignored): only the first is sent',
       'unsubscribed@example.com,U,yes,4,failed,206,Address in the unsubscribed list; not added.',
     ]);
   });

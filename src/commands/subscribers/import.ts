@@ -111,7 +111,9 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   );
   const stop = new AbortController();
   const abandon = new AbortController();
+  // The first rows not imported, for stderr: failed and rejected ones before duplicates (which were imported once).
   const shown: RowProblem[] = [];
+  const shownDuplicates: RowProblem[] = [];
   const offInterrupt = ctx.onInterrupt((count) => {
     progress.stop();
     if (count <= 1 && !stop.signal.aborted) {
@@ -131,7 +133,8 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       abandonSignal: abandon.signal,
       onProgress: (p) => progress.update(p),
       onProblem: (p) => {
-        if (shown.length < PROBLEMS_SHOWN) shown.push(p);
+        const list = p.outcome === 'duplicate' ? shownDuplicates : shown;
+        if (list.length < PROBLEMS_SHOWN) list.push(p);
       },
       onNotice: (message) => ctx.log.warn(message),
       onPlan: (plan) => ctx.log.debug(`mapping (${describeDelimiter(plan.delimiter)}, ${plan.encoding}): ${plan.columns.map(describeColumn).join('; ')}`),
@@ -142,7 +145,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   }
   const { summary, error, interrupted } = outcome;
   await printSummary(summary, ctx);
-  if (ctx.out.format === 'table') reportProblems(shown, summary, ctx);
+  if (ctx.out.format === 'table') reportProblems([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary, ctx);
   if (error) {
     if (summary.journal) ctx.log.info(`The journal is saved: ${summary.journal}. Fix the cause, then run the same command with --resume.`);
     throw error;
