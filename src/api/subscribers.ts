@@ -39,15 +39,15 @@ export function importPath(listId: string): string {
 }
 
 /**
- * POST /email/subscribers/{listId}/import with a body already serialised by
- * the import pipeline (it builds the JSON text row by row instead of
- * building objects and stringifying them). Errors are thrown as by every
- * request, including 400 code 210 whose ResultData carries the import result.
+ * POST /email/subscribers/{listId}/import with a body the import pipeline
+ * has already serialised to UTF-8 (see Batch.body). Errors are thrown as by
+ * every request, including 400 code 210 whose ResultData carries the import
+ * result.
  */
 export function importBatch(
   client: ApiClient,
   listId: string,
-  rawBody: string,
+  rawBody: Uint8Array,
   options: { timeoutMs: number; signal?: AbortSignal; onRetry?: (reason: string, delayMs: number) => void },
 ): Promise<RawResponse> {
   return client.send({

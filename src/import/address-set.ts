@@ -3,27 +3,56 @@
 // fingerprints of the normalised address (trimmed, lower-cased), both halves
 // of a slot side by side in one Uint32Array so a lookup touches one cache line.
 //
-// Memory: 8 bytes a slot, 37.5-75 % full (it doubles at 75 %), so 11-22 bytes
-// per distinct address (16 MB at a million rows) against ~80 bytes for a Set
-// of the strings themselves.
+// Memory: 8 bytes a slot. The importer sizes the table from the file's size
+// up front for 85 % use (9.4 MB at a million rows, against ~80 MB for a Set
+// of the strings themselves); a table that fills past 92 % grows by half.
+// The number of slots need not be a power of two: the home slot is the high
+// part of h1 × slots ("fast range"), so the table fits the estimate closely.
 //
 // False positives: two different addresses are taken for duplicates only when
-// their 64-bit fingerprints are equal. The two 32-bit halves come from two
-// different multiplicative hashes, each finished by murmur3's avalanche, so
+// their 64-bit fingerprints are equal. The halves come from two different
+// multiplicative hashes over the text, each finished by murmur3's avalanche;
 // for n distinct addresses the chance of any such collision is about
-// n² / 2⁶⁵: 3 × 10⁻⁸ at a million rows, 3 × 10⁻⁶ at ten million.
+// n² / 2⁶⁵: 3 × 10⁻⁸ at a million rows, 3 × 10⁻⁶ at ten million
+// (test/import/address-set.test.ts checks millions of look-alike addresses).
+//
+// Speed: addresses are staged (hashed) one by one and then added as a group,
+// so the table look-ups, which miss the CPU caches for a large table, run in
+// one tight loop where the processor overlaps their memory accesses.
 
-const INITIAL_SLOTS = 1 << 14;
-const MAX_LOAD = 0.75;
+const MIN_SLOTS = 1 << 14;
+/** An estimate never reserves more than this up front (64 MB); a larger file grows the table as it goes. */
+const MAX_PRESIZED_SLOTS = 1 << 23;
+/** Use the estimate aims at; the table grows when it passes MAX_LOAD (an estimate 8 % short does not make it grow). */
+const TARGET_LOAD = 0.85;
+const MAX_LOAD = 0.92;
+/** 2^-32: h1 × slots × this is the home slot. */
+const TO_FRACTION = 1 / 4294967296;
+/**
+ * Addresses staged before addStaged(): also the most a group can hold. Big
+ * enough for the look-ups to overlap, small enough that the rows waiting with
+ * them are still young when V8 collects (they are not promoted).
+ */
+export const GROUP_SIZE = 256;
 
 export class AddressSet {
   /** Slot s holds [h1, h2] at 2s and 2s + 1; h2 is never 0, so 0 marks an empty slot. */
-  private table = new Uint32Array(INITIAL_SLOTS * 2);
-  private mask = INITIAL_SLOTS - 1;
+  private table: Uint32Array;
+  private slots: number;
+  private scale: number;
+  private limit: number;
   private count = 0;
-  // The fingerprint of the last address hashed (set by fingerprint(), to return two numbers without allocating).
-  private h1 = 0;
-  private h2 = 0;
+  private readonly staged = new Uint32Array(GROUP_SIZE * 2);
+  private stagedCount = 0;
+
+  /** `expected`: how many addresses are likely (sizes the table once; a wrong guess only costs memory or a doubling). */
+  constructor(expected = 0) {
+    const slots = Math.min(MAX_PRESIZED_SLOTS, Math.max(MIN_SLOTS, Math.ceil(expected / TARGET_LOAD)));
+    this.table = new Uint32Array(slots * 2);
+    this.slots = slots;
+    this.scale = slots * TO_FRACTION;
+    this.limit = Math.floor(slots * MAX_LOAD);
+  }
 
   get size(): number {
     return this.count;
@@ -34,92 +63,151 @@ export class AddressSet {
     return this.table.byteLength;
   }
 
-  /** Adds a trimmed address; false when it was already there (a duplicate). */
-  add(address: string): boolean {
-    this.fingerprint(address);
-    const h1 = this.h1;
-    const h2 = this.h2;
-    const mask = this.mask;
-    const table = this.table;
-    let slot = h1 & mask;
-    for (;;) {
-      const stored = table[2 * slot + 1]!;
-      if (stored === 0) break;
-      if (stored === h2 && table[2 * slot] === h1) return false;
-      slot = (slot + 1) & mask;
-    }
-    table[2 * slot] = h1;
-    table[2 * slot + 1] = h2;
-    if (++this.count > (mask + 1) * MAX_LOAD) this.grow();
-    return true;
+  get stagedSize(): number {
+    return this.stagedCount;
   }
 
-  has(address: string): boolean {
-    this.fingerprint(address);
-    const table = this.table;
-    let slot = this.h1 & this.mask;
-    for (;;) {
-      const stored = table[2 * slot + 1]!;
-      if (stored === 0) return false;
-      if (stored === this.h2 && table[2 * slot] === this.h1) return true;
-      slot = (slot + 1) & this.mask;
-    }
+  /** The fingerprints of the last group, [h1, h2] per address in staging order: valid from addStaged() to the next stage(). */
+  get groupFingerprints(): Uint32Array {
+    return this.staged;
+  }
+
+  /** Hashes a trimmed address for the next addStaged(); at most GROUP_SIZE at a time. */
+  stage(address: string): void {
+    if (this.stagedCount === GROUP_SIZE) throw new Error('AddressSet: stage at most GROUP_SIZE addresses before addStaged()');
+    fingerprint(address, this.staged, this.stagedCount++ * 2);
   }
 
   /**
-   * Two 32-bit hashes of the address folded to lower case, in one pass and
-   * without allocating: ASCII letters are folded inline; an address with any
-   * other character is lower-cased by toLowerCase() first, as the service does.
+   * Adds the staged addresses in the order they were staged. `isNew[i]` is
+   * set to 1 when the i-th one was not seen before (earlier in the same group
+   * included), 0 for a duplicate. Returns how many were staged.
    */
-  private fingerprint(address: string): void {
-    let h1 = 0x811c9dc5;
-    let h2 = 0x9747b28c;
-    const length = address.length;
-    for (let i = 0; i < length; i++) {
-      let c = address.charCodeAt(i);
-      if (c > 127) return this.fingerprintFolded(address.toLowerCase());
-      if (c >= 65 && c <= 90) c |= 32;
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-      h2 ^= h2 >>> 13;
+  addStaged(isNew: Uint8Array): number {
+    const n = this.stagedCount;
+    const staged = this.staged;
+    let table = this.table;
+    let slots = this.slots;
+    let scale = this.scale;
+    for (let i = 0; i < n; i++) {
+      const h1 = staged[2 * i]!;
+      const h2 = staged[2 * i + 1]!;
+      // Truncated with | 0 (slots < 2^31), which keeps the arithmetic unboxed.
+      let slot = (h1 * scale) | 0;
+      let fresh = 1;
+      for (;;) {
+        const stored = table[2 * slot + 1]!;
+        if (stored === 0) break;
+        if (stored === h2 && table[2 * slot] === h1) {
+          fresh = 0;
+          break;
+        }
+        if (++slot === slots) slot = 0;
+      }
+      isNew[i] = fresh;
+      if (fresh) {
+        table[2 * slot] = h1;
+        table[2 * slot + 1] = h2;
+        if (++this.count > this.limit) {
+          this.grow();
+          table = this.table;
+          slots = this.slots;
+          scale = this.scale;
+        }
+      }
     }
-    this.finish(h1, h2, length);
+    this.stagedCount = 0;
+    return n;
   }
 
-  private fingerprintFolded(folded: string): void {
-    let h1 = 0x811c9dc5;
-    let h2 = 0x9747b28c;
-    for (let i = 0; i < folded.length; i++) {
-      const c = folded.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-      h2 ^= h2 >>> 13;
-    }
-    this.finish(h1, h2, folded.length);
-  }
-
-  private finish(h1: number, h2: number, length: number): void {
-    this.h1 = fmix32(h1 ^ length) >>> 0;
-    this.h2 = fmix32(h2 ^ Math.imul(length, 0x9e3779b9)) >>> 0 || 1;
+  /** Adds one address; false when it was already there (a duplicate). */
+  add(address: string): boolean {
+    if (this.stagedCount) throw new Error('AddressSet: add() while addresses are staged');
+    this.stage(address);
+    const result = new Uint8Array(1);
+    this.addStaged(result);
+    return result[0] === 1;
   }
 
   private grow(): void {
     const old = this.table;
-    const slots = old.length; // twice the old number of slots
+    const slots = Math.ceil(this.slots * 1.5);
+    const scale = slots * TO_FRACTION;
     const table = new Uint32Array(slots * 2);
-    const mask = slots - 1;
     for (let i = 0; i < old.length; i += 2) {
       const h2 = old[i + 1]!;
       if (h2 === 0) continue;
       const h1 = old[i]!;
-      let slot = h1 & mask;
-      while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      let slot = (h1 * scale) | 0;
+      while (table[2 * slot + 1] !== 0) if (++slot === slots) slot = 0;
       table[2 * slot] = h1;
       table[2 * slot + 1] = h2;
     }
     this.table = table;
-    this.mask = mask;
+    this.slots = slots;
+    this.scale = scale;
+    this.limit = Math.floor(slots * MAX_LOAD);
   }
+}
+
+/**
+ * Two 32-bit hashes of the address folded to lower case, written to
+ * out[at], out[at + 1]. ASCII text is read two characters at a time, both
+ * folded at once (a SWAR test for A-Z in each 16-bit half). Other text is
+ * lower-cased by toLowerCase() first, as the service does; if that leaves it
+ * ASCII (the Kelvin sign K becomes k) it is hashed as ASCII text, so equal
+ * lower-cased addresses always get equal fingerprints.
+ */
+export function fingerprint(address: string, out: Uint32Array, at: number): void {
+  if (fingerprintAscii(address, out, at)) return;
+  const folded = address.toLowerCase();
+  if (fingerprintAscii(folded, out, at)) return;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9747b28c;
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h1 ^= h1 >>> 15;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 13;
+  }
+  // A different length salt: non-ASCII text never shares the ASCII stream of words.
+  finish(h1, h2, folded.length + 0x10000, out, at);
+}
+
+/** False (nothing written) when the text is not ASCII. */
+function fingerprintAscii(address: string, out: Uint32Array, at: number): boolean {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9747b28c;
+  const length = address.length;
+  let i = 0;
+  for (; i + 1 < length; i += 2) {
+    let pair = address.charCodeAt(i) | (address.charCodeAt(i + 1) << 16);
+    if ((pair & 0xff80ff80) !== 0) return false;
+    // Each half is < 128: +63 sets its bit 7 from 'A' (65) up, +37 from '[' (91) up.
+    pair |= ((pair + 0x003f003f) & ~(pair + 0x00250025) & 0x00800080) >>> 2;
+    h1 = Math.imul(h1 ^ pair, 0x01000193);
+    h1 ^= h1 >>> 15;
+    h2 = Math.imul(h2 ^ pair, 0x5bd1e995);
+    h2 ^= h2 >>> 13;
+  }
+  if (i < length) {
+    let c = address.charCodeAt(i);
+    if (c > 127) return false;
+    if (c >= 65 && c <= 90) c |= 32;
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h1 ^= h1 >>> 15;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 13;
+  }
+  finish(h1, h2, length, out, at);
+  return true;
+}
+
+function finish(h1: number, h2: number, length: number, out: Uint32Array, at: number): void {
+  out[at] = fmix32(h1 ^ length) >>> 0;
+  // 0 marks an empty slot: the low half is never 0.
+  out[at + 1] = fmix32(h2 ^ Math.imul(length, 0x9e3779b9)) >>> 0 || 1;
 }
 
 /** murmur3's 32-bit finaliser: every input bit affects every output bit. */

@@ -6,9 +6,10 @@
 // once fixed it can be imported again as it is: the importer ignores these
 // four trailing columns (mapping.ts FAILURE_COLUMNS).
 //
-// Rows appear in the order their outcome became known (rejections as the file
-// is read, service failures as batches are answered); the Line column gives
-// the order of the input.
+// Rows rejected before sending and duplicates are written as the file is
+// read; rows the service refused are written at the end, in line order, their
+// cells read again from the file (the batches in flight keep only line numbers,
+// batches.ts). The Line column gives the order of the input.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { csvCell, spreadsheetSafe } from '../output/sanitize.js';

@@ -16,14 +16,14 @@ import type { ApiClient } from '../core/http.js';
 import { importResult, type ImportResult } from '../schemas/subscribers.js';
 import { toInt } from '../schemas/common.js';
 import type { Consent } from '../validation/subscriber-fields.js';
-import { AddressSet } from './address-set.js';
+import { AddressSet, GROUP_SIZE } from './address-set.js';
 import { Batch } from './batches.js';
 import { describeDelimiter, openRecords, parseFailure, readFirstRecord, sniffDelimiter, type RecordSource } from './csv-source.js';
 import { FailuresWriter, type FailureOutcome } from './failures.js';
 import type { ImportInput } from './input.js';
 import { JournalError, JournalWriter, journalMismatch, loadJournal, type BatchRecord, type JournalOptions } from './journal.js';
 import { planMapping, type ColumnPlan, type MappingPlan } from './mapping.js';
-import { BLANK, RowBuilder } from './row-builder.js';
+import { BLANK, RowBuilder, type ImportEntry } from './row-builder.js';
 import { lineAt, scanStructure, structureError } from './structure-check.js';
 import { utf8Source } from './input.js';
 
@@ -163,6 +163,9 @@ function stopsEverything(error: unknown): boolean {
   return error instanceof JournalError;
 }
 
+/** Rows waiting for duplicate detection, at most (rejected rows count here but are not staged). */
+const MAX_PENDING = 4 * GROUP_SIZE;
+
 /** A service that keeps failing after retries (down, or refusing every batch) stops the import after this many batches in a row. */
 export const CONSECUTIVE_FAILURES_LIMIT = 5;
 
@@ -187,7 +190,13 @@ class ImportRun {
   private plan!: MappingPlan;
   private header: string[] = [];
   private builder!: RowBuilder;
-  private readonly addresses = new AddressSet();
+  private addresses!: AddressSet;
+  // Rows that passed the checks, waiting for duplicate detection as a group (address-set.ts).
+  private readonly pendingEntries: (ImportEntry | undefined)[] = [];
+  private readonly pendingReasons: ([string, string] | undefined)[] = [];
+  private readonly pendingRecords: string[][] = [];
+  private readonly pendingLines: number[] = [];
+  private readonly isNew = new Uint8Array(GROUP_SIZE);
   private records!: RecordSource;
   private failures: FailuresWriter | undefined;
   private journal: JournalWriter | undefined;
@@ -200,7 +209,8 @@ class ImportRun {
   private blankLines = 0;
   private current: Batch | undefined;
   private batchCount = 0;
-  private waiting: Batch | undefined;
+  /** Formed batches without a free slot yet (one, or two when a group of pending rows fills more than one batch). */
+  private readonly waiting: Batch[] = [];
   private inFlight = 0;
   private waitingForDrain = false;
   private readingDone = false;
@@ -223,6 +233,9 @@ class ImportRun {
   private error: Error | undefined;
   private stoppedBy: string | undefined;
   private unmatchedFailures = 0;
+  // Rows the service refused, for --failures at the end: their lines and [code, message].
+  private readonly laterLines: number[] = [];
+  private readonly laterReasons: [string, string][] = [];
 
   constructor(
     private readonly o: ImportOptions,
@@ -250,6 +263,7 @@ class ImportRun {
       this.nextLine = 2 + (this.countLineBreaks ? lineBreaksIn(header) : 0);
       this.plan = planMapping(header, this.o.map, input.name);
       this.builder = new RowBuilder(this.plan, { consent: this.o.consent, multiSeparator: this.o.multiSeparator });
+      this.addresses = new AddressSet(estimateRows(input));
       this.hooks.onPlan?.({ delimiter: this.delimiter, encoding: input.encoding, columns: this.plan.columns, header });
       if (!this.o.dryRun && !this.hooks.client) throw new Error('runImport needs a client unless dryRun');
       await this.openJournal();
@@ -264,6 +278,11 @@ class ImportRun {
     }
     const complete = !this.stopping && this.readingDone;
     const allAcknowledged = complete && this.unacknowledged === 0;
+    try {
+      await this.writeLaterFailures();
+    } catch (err) {
+      this.error ??= err as Error;
+    }
     await this.closeFiles(allAcknowledged);
     return { summary: this.summary(complete), error: this.error, interrupted: this.hooks.stopSignal?.aborted === true && !this.error };
   }
@@ -274,9 +293,9 @@ class ImportRun {
   private async checkStructure(): Promise<void> {
     const { input } = this.o;
     const delimiter = this.delimiter.charCodeAt(0);
-    const report = await scanStructure(utf8Source(input, 1 << 20).stream, delimiter, input.encoding === 'utf8');
+    const report = await scanStructure(utf8Source(input).stream, delimiter, input.encoding === 'utf8');
     if ('kind' in report) {
-      const line = await lineAt(utf8Source(input, 1 << 20).stream, report.offset);
+      const line = await lineAt(utf8Source(input).stream, report.offset);
       throw structureError(input.name, report, line);
     }
     this.countLineBreaks = report.quotedLineBreaks;
@@ -356,6 +375,7 @@ class ImportRun {
       const ended = () => {
         if (this.readingDone) return;
         this.readingDone = true;
+        if (!this.stopping && this.pendingEntries.length) this.takePending();
         if (!this.stopping && this.current) this.formBatch();
         this.settle();
       };
@@ -376,7 +396,7 @@ class ImportRun {
   /** Reads records while there is room: no free slot for a formed batch, or a busy failures file, pause it. */
   private pump(): void {
     const parser = this.records.parser;
-    while (!this.waiting && !this.waitingForDrain && !this.stopping) {
+    while (this.waiting.length === 0 && !this.waitingForDrain && !this.stopping) {
       const record = parser.read() as string[] | null;
       if (record === null) return;
       this.onRecord(record);
@@ -393,26 +413,55 @@ class ImportRun {
     }
     this.rowsRead++;
     if ((this.rowsRead & 1023) === 0) this.progress(false);
+    // Rejected rows wait with the others, so every outcome is reported in line order.
     if (entry === undefined) {
-      this.counts.rejected++;
-      this.problem(record, line, 'rejected', this.builder.problemCode, this.builder.problemMessage);
-      return;
+      this.pendingEntries.push(undefined);
+      this.pendingReasons.push([this.builder.problemCode, this.builder.problemMessage]);
+    } else {
+      this.addresses.stage(this.builder.email);
+      this.pendingEntries.push(entry);
+      this.pendingReasons.push(undefined);
     }
-    if (!this.addresses.add(this.builder.email)) {
-      this.counts.duplicates++;
-      this.problem(record, line, 'duplicate', 'duplicate', 'the address of an earlier row (case and surrounding spaces ignored): only the first is sent');
-      return;
+    this.pendingRecords.push(record);
+    this.pendingLines.push(line);
+    if (this.addresses.stagedSize === GROUP_SIZE || this.pendingEntries.length >= MAX_PENDING) this.takePending();
+  }
+
+  /** Duplicate detection for the pending rows as a group, then their outcomes in file order; the rows to send go into batches. */
+  private takePending(): void {
+    this.addresses.addStaged(this.isNew);
+    const fingerprints = this.addresses.groupFingerprints;
+    let staged = 0;
+    for (let i = 0; i < this.pendingEntries.length; i++) {
+      const record = this.pendingRecords[i]!;
+      const line = this.pendingLines[i]!;
+      const reason = this.pendingReasons[i];
+      if (reason) {
+        this.counts.rejected++;
+        this.problem(record, line, 'rejected', reason[0], reason[1]);
+        continue;
+      }
+      const at = staged++;
+      if (this.isNew[at] === 0) {
+        this.counts.duplicates++;
+        this.problem(record, line, 'duplicate', 'duplicate', 'the address of an earlier row (case and surrounding spaces ignored): only the first is sent');
+        continue;
+      }
+      const batch = (this.current ??= new Batch(this.batchCount, this.o.batchSize, this.journaled.has(this.batchCount++)));
+      batch.add(this.pendingEntries[i]!, record, line, fingerprints, 2 * at);
+      if (batch.size === this.o.batchSize) this.formBatch();
     }
-    const batch = (this.current ??= new Batch(this.batchCount++));
-    batch.add(entry, record, line);
-    if (batch.size === this.o.batchSize) this.formBatch();
+    this.pendingEntries.length = 0;
+    this.pendingReasons.length = 0;
+    this.pendingRecords.length = 0;
+    this.pendingLines.length = 0;
   }
 
   private formBatch(): void {
     const batch = this.current!;
     this.current = undefined;
-    if (this.inFlight < this.o.concurrency) this.dispatch(batch);
-    else this.waiting = batch;
+    if (this.inFlight < this.o.concurrency && this.waiting.length === 0) this.dispatch(batch);
+    else this.waiting.push(batch);
   }
 
   private dispatch(batch: Batch): void {
@@ -430,13 +479,9 @@ class ImportRun {
 
   /** After a batch: fill the free slot, resume reading, or finish. */
   private settle(): void {
-    if (this.waiting && this.inFlight < this.o.concurrency && !this.stopping) {
-      const next = this.waiting;
-      this.waiting = undefined;
-      this.dispatch(next);
-    }
+    while (this.waiting.length && this.inFlight < this.o.concurrency && !this.stopping) this.dispatch(this.waiting.shift()!);
     if (!this.stopping && !this.readingDone) this.pump();
-    if (this.inFlight === 0 && (this.stopping || (this.readingDone && !this.waiting && !this.current))) this.finish();
+    if (this.inFlight === 0 && (this.stopping || (this.readingDone && this.waiting.length === 0 && !this.current))) this.finish();
   }
 
   /** Stops reading; batches in flight finish (Ctrl-C, or an error every batch would meet). */
@@ -490,19 +535,19 @@ class ImportRun {
 
   private acknowledged(batch: Batch, result: ImportResult): void {
     const failures: [number, string, string][] = [];
+    const failureEmails: string[] = [];
     const details = result.FailureDetails ?? [];
     if (details.length) {
-      const positions = batch.positionsByAddress(this.plan.emailColumn);
-      const taken = new Set<number>();
-      for (const detail of details) {
-        const position = positions.get((detail.EmailAddress ?? '').trim().toLowerCase());
-        if (position === undefined || taken.has(position)) {
+      const positions = batch.positionsOf(details.map((d) => d.EmailAddress ?? ''));
+      details.forEach((detail, k) => {
+        const position = positions[k];
+        if (position === undefined) {
           this.unmatchedFailures++;
-          continue;
+          return;
         }
-        taken.add(position);
         failures.push([position, detail.Code === undefined || detail.Code === null ? '' : String(detail.Code), detail.Message ?? '']);
-      }
+        failureEmails.push(detail.EmailAddress ?? '');
+      });
       if (this.unmatchedFailures === 1 && failures.length < details.length) {
         this.hooks.onNotice?.('the service reported a failure for an address that is not in the batch; it is not counted against any row');
       }
@@ -528,14 +573,14 @@ class ImportRun {
       failures,
     };
     this.journal?.record(record);
-    this.apply(batch, record);
+    this.apply(batch, record, undefined, failureEmails);
     this.consecutiveFailures = 0;
     if (this.journal?.error) this.fail(this.journal.error);
     this.hooks.onBatchDone?.({ index: batch.index, rows: batch.size, acknowledged: true, fromJournal: false });
   }
 
-  /** Counts a batch's outcome (sent now, or read from the journal of an earlier run). */
-  private apply(batch: Batch, record: BatchRecord): void {
+  /** Counts a batch's outcome (sent now, or read from the journal of an earlier run: then its rows are still at hand). */
+  private apply(batch: Batch, record: BatchRecord, rows?: readonly string[][], emails?: readonly string[]): void {
     this.counts.new += record.new;
     this.counts.existing += record.existing;
     this.counts.failed += record.failed;
@@ -543,9 +588,11 @@ class ImportRun {
     this.service.TotalExistingSubscribers += record.service[1];
     this.service.TotalNewSubscribers += record.service[2];
     this.batchesDone++;
-    for (const [position, code, message] of record.failures) {
-      this.problem(batch.records[position] ?? [], batch.lines[position] ?? 0, 'failed', code, message);
-    }
+    record.failures.forEach(([position, code, message], k) => {
+      const line = batch.lines[position] ?? 0;
+      if (rows) this.problem(rows[position] ?? [], line, 'failed', code, message);
+      else this.laterProblem(line, code, message, emails?.[k] ?? '');
+    });
     this.progress(true);
   }
 
@@ -556,7 +603,8 @@ class ImportRun {
     }
     this.retries += record.retries;
     this.resumedBatches++;
-    this.apply(batch, record);
+    this.apply(batch, record, batch.records());
+    batch.release();
     this.hooks.onBatchDone?.({ index: batch.index, rows: batch.size, acknowledged: true, fromJournal: true });
   }
 
@@ -566,7 +614,7 @@ class ImportRun {
     this.counts.failed += batch.size;
     this.unacknowledged++;
     this.batchesDone++;
-    for (let i = 0; i < batch.size; i++) this.problem(batch.records[i]!, batch.lines[i]!, 'failed', code, message);
+    for (let i = 0; i < batch.size; i++) this.laterProblem(batch.lines[i]!, code, message, '');
     this.hooks.onBatchDone?.({ index: batch.index, rows: batch.size, acknowledged: false, fromJournal: false });
     this.progress(true);
     if (stopsEverything(error)) {
@@ -582,11 +630,81 @@ class ImportRun {
   private dryRunBatch(batch: Batch): void {
     if (!this.firstRequestShown) {
       this.firstRequestShown = true;
-      this.hooks.onFirstRequest?.({ method: 'POST', path: `${importPath(this.o.listId)}`, body: JSON.parse(batch.body(this.o.flags)) });
+      this.hooks.onFirstRequest?.({ method: 'POST', path: importPath(this.o.listId), body: JSON.parse(batch.body(this.o.flags).toString('utf8')) });
     }
+    batch.release();
     this.wouldSend += batch.size;
     this.batchesDone++;
     this.progress(false);
+  }
+
+  /**
+   * A row the service refused, known by its line: counted and reported now;
+   * written to --failures at the end, when its cells are read again (batches.ts).
+   */
+  private laterProblem(line: number, code: string, message: string, email: string): void {
+    this.codes[code] = (this.codes[code] ?? 0) + 1;
+    if (this.failures) {
+      this.laterLines.push(line);
+      this.laterReasons.push(this.reasonFor(code, message));
+    }
+    this.hooks.onProblem?.({ line, outcome: 'failed', code, message, email });
+  }
+
+  /** One shared [code, message] per distinct reason: a failed batch of 1000 rows holds one. */
+  private reasonFor(code: string, message: string): [string, string] {
+    const last = this.laterReasons[this.laterReasons.length - 1];
+    if (last && last[0] === code && last[1] === message) return last;
+    return [code, message];
+  }
+
+  /** Writes the rows the service refused to --failures, reading their cells again from the file (only as far as the last one). */
+  private async writeLaterFailures(): Promise<void> {
+    const failures = this.failures;
+    if (!failures || this.laterLines.length === 0) return;
+    const order = this.laterLines.map((_, i) => i).sort((a, b) => this.laterLines[a]! - this.laterLines[b]!);
+    const source = openRecords(this.o.input, this.delimiter);
+    const parser = source.parser;
+    try {
+      const header = await readFirstRecord(parser);
+      let nextLine = 2 + (header && this.countLineBreaks ? lineBreaksIn(header) : 0);
+      let k = 0;
+      await new Promise<void>((resolve, reject) => {
+        let busy = false;
+        const pump = () => {
+          if (busy) return;
+          let record: string[] | null;
+          while (k < order.length && (record = parser.read() as string[] | null) !== null) {
+            const line = nextLine;
+            nextLine += this.countLineBreaks ? 1 + lineBreaksIn(record) : 1;
+            let ok = true;
+            while (k < order.length && this.laterLines[order[k]!] === line) {
+              const [code, message] = this.laterReasons[order[k]!]!;
+              ok = failures.write(record, line, 'failed', code, message) && ok;
+              k++;
+            }
+            if (!ok) {
+              busy = true;
+              void failures.drain().then(() => {
+                busy = false;
+                pump();
+              });
+              return;
+            }
+          }
+          if (k >= order.length) resolve();
+        };
+        parser.on('readable', pump);
+        parser.once('end', () => resolve());
+        parser.once('error', reject);
+        if (parser.readableEnded) resolve();
+        pump();
+      });
+    } catch (err) {
+      throw parseFailure(this.o.input.name, err);
+    } finally {
+      source.close();
+    }
   }
 
   private problem(record: readonly string[], line: number, outcome: FailureOutcome, code: string, message: string): void {
@@ -666,6 +784,14 @@ class ImportRun {
       ...(this.stoppedBy && !complete ? { stoppedBy: this.stoppedBy } : {}),
     };
   }
+}
+
+/** Rows the file probably holds, from its size and the length of the lines in its head (sizes the duplicate table). */
+function estimateRows(input: ImportInput): number {
+  const lines = input.head.split('\n').length - 1;
+  if (lines <= 1) return 0;
+  const headBytes = Buffer.byteLength(input.head);
+  return Math.ceil((input.size / headBytes) * lines);
 }
 
 /** Line breaks inside a record's quoted fields (\n, \r\n or a lone \r each count once). */

@@ -117,6 +117,26 @@ describe('outcomes of rows', () => {
     expect(listAddresses(sandbox, LIST).has('fresh@example.com')).toBe(true);
   });
 
+  it('writes the rows the service refused with their own cells and lines, even after quoted line breaks, in line order', async () => {
+    const csv = [
+      'email,Note,Consent',
+      'a@example.com,"two',
+      'lines",yes',
+      'bounced@example.com,"b, with a comma",yes',
+      'c@example.com,"three',
+      '',
+      'lines",yes',
+      'unsubscribed@example.com,u,yes',
+    ].join('\r\n');
+    const failures = join(dir, 'failures.csv');
+    const { summary } = await importFile(csv, { failuresPath: failures, batchSize: 2, concurrency: 2 });
+    expect(summary).toMatchObject({ rows: 4, new: 2, failed: 2 });
+    expect(readFileSync(failures, 'utf8').split('\r\n').slice(1, 3)).toEqual([
+      'bounced@example.com,"b, with a comma",yes,4,failed,207,Address in the bounced list; not added.',
+      'unsubscribed@example.com,u,yes,8,failed,206,Address in the unsubscribed list; not added.',
+    ]);
+  });
+
   it('rejects rows before sending, with the reason, the service code where it has one, and the line', async () => {
     const csv = [
       'email,name,Company,Birthday,Consent',
