@@ -51,8 +51,8 @@ export interface RequestOptions<T> {
   path: string;
   query?: Record<string, QueryValue | QueryValue[]>;
   body?: unknown;
-  /** A raw body sent as is (email api -d); `body` is JSON-encoded instead. */
-  rawBody?: string;
+  /** A raw body sent as is (email api -d; import batches as UTF-8 bytes); `body` is JSON-encoded instead. */
+  rawBody?: string | Uint8Array;
   schema?: ResponseSchema<T>;
   /** Safe to repeat after a 5xx or a dropped connection (reads, subscriber add/update/import). */
   idempotent: boolean;
@@ -154,7 +154,7 @@ export class ApiClient {
       'user-agent': this.userAgent,
       accept: 'application/json',
     };
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
