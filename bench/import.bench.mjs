@@ -8,7 +8,7 @@
 // - every summary adds up: rows = new + existing + failed + rejected + duplicates.
 // Medians of BENCH_RUNS runs (default 3). Loopback only.
 import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +45,10 @@ async function writeCsv(path, rows) {
     }
   }
   await new Promise((resolve) => out.end(chunk, resolve));
+  // On disk before any run: otherwise the first import's journal sync can wait behind this file's writeback.
+  const fd = openSync(path, 'r');
+  fsyncSync(fd);
+  closeSync(fd);
 }
 const bigCsv = join(work, 'big.csv');
 const smallCsv = join(work, 'small.csv');

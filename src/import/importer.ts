@@ -293,9 +293,9 @@ class ImportRun {
   private async checkStructure(): Promise<void> {
     const { input } = this.o;
     const delimiter = this.delimiter.charCodeAt(0);
-    const report = await scanStructure(utf8Source(input).stream, delimiter, input.encoding === 'utf8');
+    const report = await scanStructure(utf8Source(input, 1 << 20).stream, delimiter, input.encoding === 'utf8');
     if ('kind' in report) {
-      const line = await lineAt(utf8Source(input).stream, report.offset);
+      const line = await lineAt(utf8Source(input, 1 << 20).stream, report.offset);
       throw structureError(input.name, report, line);
     }
     this.countLineBreaks = report.quotedLineBreaks;

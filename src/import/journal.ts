@@ -8,7 +8,8 @@
 // --failures, the whole file including the earlier run.
 //
 // Durability: the first line is written to a temporary file, fsync'd and
-// renamed into place, so a journal either exists whole or not at all. Batch
+// renamed into place (while the first batches are sent), so a journal either
+// exists whole or not at all. Batch
 // lines are appended and fdatasync'd as batches are acknowledged; appends that
 // arrive while a sync is running are written together by the next one (group
 // commit), so a million-row import pays a few hundred syncs rather than one per
@@ -137,31 +138,51 @@ export class JournalWriter {
   private queue: string[] = [];
   private flushing: Promise<void> | undefined;
   private failure: Error | undefined;
+  private handle: FileHandle | undefined;
+  /** Resolves once the journal is in place and open for appending. */
+  private ready: Promise<void> = Promise.resolve();
 
-  private constructor(
-    readonly path: string,
-    private readonly handle: FileHandle,
-  ) {}
+  private constructor(readonly path: string) {}
 
-  /** Creates a new journal atomically (temporary file, fsync, rename). */
+  /**
+   * Creates a new journal atomically (temporary file, fsync, rename). The
+   * temporary file is written before this returns, so an unwritable place is
+   * refused before anything is sent; the sync and rename finish in the
+   * background while the first batches are on their way (a sync can wait
+   * behind the writeback of other files' data), and batch lines wait for them.
+   */
   static async create(path: string, header: JournalHeader): Promise<JournalWriter> {
     const temporary = `${path}.${process.pid}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
+    const file = await open(temporary, 'w', 0o600);
     try {
-      await handle.writeFile(`${JSON.stringify(header)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
+      await file.writeFile(`${JSON.stringify(header)}\n`);
+    } catch (err) {
+      await file.close().catch(() => undefined);
+      await rm(temporary, { force: true });
+      throw err;
     }
-    await rename(temporary, path);
-    await syncDirectory(dirname(path));
-    return new JournalWriter(path, await open(path, 'a'));
+    const writer = new JournalWriter(path);
+    writer.ready = (async () => {
+      try {
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temporary, path);
+      await syncDirectory(dirname(path));
+      writer.handle = await open(path, 'a');
+    })().catch((err: Error) => {
+      writer.failure ??= new JournalError(`cannot write the journal ${path}: ${err.message}`);
+    });
+    return writer;
   }
 
   /** Continues a loaded journal, cutting a torn last line first. */
   static async reopen(path: string, validLength: number): Promise<JournalWriter> {
     await truncate(path, validLength);
-    return new JournalWriter(path, await open(path, 'a'));
+    const writer = new JournalWriter(path);
+    writer.handle = await open(path, 'a');
+    return writer;
   }
 
   /** The first write or sync error, after which nothing more is written. */
@@ -178,6 +199,7 @@ export class JournalWriter {
 
   /** Waits until every recorded batch is synced; throws the write error, if any. */
   async flush(): Promise<void> {
+    await this.ready;
     while (this.flushing) await this.flushing;
     if (this.failure) throw this.failure;
   }
@@ -186,7 +208,8 @@ export class JournalWriter {
     try {
       await this.flush();
     } finally {
-      await this.handle.close().catch(() => undefined);
+      await this.handle?.close().catch(() => undefined);
+      this.handle = undefined;
     }
   }
 
@@ -194,11 +217,13 @@ export class JournalWriter {
   async remove(): Promise<void> {
     await this.close().catch(() => undefined);
     await rm(this.path, { force: true });
+    await rm(`${this.path}.${process.pid}.tmp`, { force: true });
   }
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length && !this.failure) {
+      await this.ready;
+      while (this.queue.length && !this.failure && this.handle) {
         const text = this.queue.join('');
         this.queue = [];
         await this.handle.write(text);
