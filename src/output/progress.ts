@@ -42,6 +42,10 @@ export async function createProgress(mode: ProgressMode, stderr: Writable, label
       stop: () => undefined,
     };
   }
+  // A terminal that reports no width (a bare pty) would make ora count its
+  // line as infinitely many rows to clear: print plain lines there instead.
+  const columns = (stderr as { columns?: number }).columns;
+  if (!(typeof columns === 'number' && columns > 0)) return createProgress('lines', stderr, label, now);
   // ora only on a terminal: it is not loaded at all otherwise (startup).
   const { default: ora } = await import('ora');
   const spinner = ora({
