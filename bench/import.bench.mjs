@@ -175,14 +175,18 @@ server.close();
 
 const floorMedian = median(floors);
 const throughput = median(bigRuns.map((r) => (BIG * 1000) / r.ms));
-const ratio = throughput / floorMedian;
+// Each import is compared with the floor measured just before it, so a busy
+// moment of the (shared) machine weighs on both sides of a ratio alike.
+const ratios = bigRuns.map((r, i) => (BIG * 1000) / r.ms / floors[i]);
+const ratio = median(ratios);
 const rssBig = median(bigRuns.map((r) => r.rss));
 const rssSmall = median(smallRuns.map((r) => r.rss));
 console.log(`floor (csv-parse array mode + batches + JSON.stringify, no network): median ${fmt(floorMedian)} rows/s`);
-console.log(`import through bin/email, --concurrency 4, loopback server answering at once: median ${fmt(throughput)} rows/s (wall time, start to exit) = ${ratio.toFixed(2)} × the floor`);
+console.log(`import through bin/email, --concurrency 4, loopback server answering at once: median ${fmt(throughput)} rows/s (wall time, start to exit)`);
+console.log(`ratio to the floor measured just before each import: ${ratios.map((x) => x.toFixed(2)).join(', ')} (median ${ratio.toFixed(2)}; ratio of the medians ${(throughput / floorMedian).toFixed(2)})`);
 console.log(`peak RSS: median ${rssBig.toFixed(0)} MB at ${fmt(BIG)} rows, ${rssSmall.toFixed(0)} MB at ${fmt(SMALL)} rows (ratio ${(rssBig / rssSmall).toFixed(2)})`);
 bar('import throughput', throughput >= 150_000, `${fmt(throughput)} rows/s vs ≥ 150,000`);
-bar('import throughput vs floor', ratio >= 0.7, `${ratio.toFixed(2)} × floor of ${fmt(floorMedian)} rows/s vs ≥ 0.70`);
+bar('import throughput vs floor', ratio >= 0.7, `median ${ratio.toFixed(2)} × the floor measured before each run (floor median ${fmt(floorMedian)} rows/s) vs ≥ 0.70`);
 bar('import peak RSS', rssBig <= 160, `${rssBig.toFixed(0)} MB at ${fmt(BIG)} rows vs ≤ 160`);
 bar('import RSS growth', rssBig <= 1.2 * rssSmall, `${(rssBig / rssSmall).toFixed(2)} × the peak at ${fmt(SMALL)} rows vs ≤ 1.20`);
 
