@@ -226,7 +226,7 @@ complete -c email -n '__email_at \'subscribers add\'' -s h -l help -d 'show help
 complete -c email -n '__email_at \'subscribers update\'' -l list -x -d 'list id'
 complete -c email -n '__email_at \'subscribers update\'' -l email -x -d 'current email address'
 complete -c email -n '__email_at \'subscribers update\'' -l new-email -x -d 'new email address'
-complete -c email -n '__email_at \'subscribers update\'' -l name -x -d 'new name (kept when not given)'
+complete -c email -n '__email_at \'subscribers update\'' -l name -x -d 'the name (required: the update replaces it; give the current one to keep it)'
 complete -c email -n '__email_at \'subscribers update\'' -l field -x -d 'custom field value; repeat a Key for MultiSelectMany (replaces all options)'
 complete -c email -n '__email_at \'subscribers update\'' -l clear-field -x -d 'clear a field, or one option of a MultiSelectMany field'
 complete -c email -n '__email_at \'subscribers update\'' -l consent -x -a 'yes no' -d 'consent to track (required by the service)'

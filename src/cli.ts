@@ -159,7 +159,7 @@ function createContext(
       if (globals.debug) io.stderr.write(`[debug] ${redactor.redact(m)}\n`);
     },
   };
-  const makeClient = async (baseUrl: string, apiKey: string): Promise<ApiClient> => {
+  const makeClient = async (baseUrl: string, apiKey: string, connections?: number): Promise<ApiClient> => {
     const { ApiClient } = await import('./core/http.js');
     redactor.add(apiKey);
     const client = new ApiClient({
@@ -169,12 +169,13 @@ function createContext(
       debug: globals.debug ? (line) => io.stderr.write(`[debug] ${redactor.redact(line)}\n`) : undefined,
       signal,
       retry: retryOverrides(env),
+      connections,
     });
     onClient(client);
     return client;
   };
   let clientPromise: Promise<ApiClient> | undefined;
-  const api = () =>
+  const api = (options?: { connections?: number }) =>
     (clientPromise ??= (async () => {
       const { resolveCredentials } = await import('./core/config.js');
       const creds = await resolveCredentials({
@@ -187,7 +188,7 @@ function createContext(
       const source = creds.keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${creds.keySource.profile}" (${creds.keySource.path})`;
       log.debug(`key from ${source}; base URL ${creds.baseUrl} from ${creds.baseUrlSource}`);
       for (const note of creds.notes) log.debug(note);
-      return makeClient(creds.baseUrl, creds.apiKey);
+      return makeClient(creds.baseUrl, creds.apiKey, options?.connections);
     })());
   return {
     io,

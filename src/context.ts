@@ -69,8 +69,11 @@ export interface Context {
   log: Logger;
   out: Output;
   prompt: Prompt;
-  /** The authenticated client, created on first use; throws AuthError when no key is configured. */
-  api(): Promise<ApiClient>;
+  /**
+   * The authenticated client, created on first use; throws AuthError when no key is configured.
+   * `connections` sizes its keep-alive pool (default 8); the first call decides.
+   */
+  api(options?: { connections?: number }): Promise<ApiClient>;
   /** A client for explicit credentials (auth login/status, doctor), with the same debug, timeouts and abort. */
   apiWith(credentials: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
   now(): Date;

@@ -4,6 +4,8 @@
 // empty and header-only files, binary garbage). Every summary is checked to
 // add up to the data rows.
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
@@ -283,5 +285,38 @@ describe('journal', () => {
     const r = await s.email(importArgs('-', '--resume'), { cwd: dir, stdin: peopleCsv(2) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--resume needs --journal <file> when the CSV comes from standard input/);
+  });
+});
+
+describe('--concurrency', () => {
+  it('puts that many batches on the wire at once, beyond the default pool of 8 connections', async () => {
+    // A loopback proxy in front of the sandbox holds each request 150 ms and
+    // counts how many are in progress at once.
+    let inFlight = 0;
+    let most = 0;
+    const target = new URL(s.sandbox.url);
+    const proxy = createServer((req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        setTimeout(() => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res).on('finish', () => inFlight--);
+        }, 150);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      writeFile(dir, 'people.csv', peopleCsv(240));
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const r = await s.email([...importArgs('people.csv', '--batch-size', '10', '--concurrency', '12'), '--json'], { cwd: dir, env: { EMAIL_BASE_URL: url } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 240, new: 240, batches: 24 });
+      expect(most).toBe(12);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });

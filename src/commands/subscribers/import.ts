@@ -103,7 +103,8 @@ export async function run(opts: Record<string, unknown>, ctx: Context, args: str
 // ---- the import --------------------------------------------------------------------
 
 async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<number> {
-  const client: ApiClient = await ctx.api();
+  // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
+  const client: ApiClient = await ctx.api({ connections: Math.max(8, options.concurrency) });
   const progress = await createProgress(
     progressMode({ stderrIsTTY: ctx.io.stderrIsTTY, quiet: ctx.globals.quiet, linesRequested: progressLines }),
     ctx.io.stderr,

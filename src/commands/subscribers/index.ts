@@ -22,7 +22,7 @@ export function register(program: Command, lazy: Lazy): void {
       'after',
       examples(
         'email subscribers add --list <id> --email ada@example.com --name "Ada Lovelace" --consent yes',
-        'email subscribers add --list <id> --email bo@example.com --name Bo --field Interests=Jazz --field Interests=Blues',
+        'email subscribers add --list <id> --email bo@example.com --name Bo --field Interests=Jazz --field Interests=Blues --consent yes',
       ),
     )
     .action(lazy(() => import('./add.js')));
