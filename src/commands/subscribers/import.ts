@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { boundedHeapForImport } from '../../core/heap.js';
 import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
 import { MAX_BATCH_SIZE } from '../../import/batches.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/csv-source.js';
@@ -126,6 +127,8 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       void client.destroy();
     }
   });
+  // Memory must not grow with the file (src/core/heap.ts).
+  const heap = boundedHeapForImport({ semiSpaceBytes: 4 << 20, rowsBetweenCollections: 100_000 });
   let outcome;
   try {
     outcome = await runImport(options, {
@@ -138,6 +141,9 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
         if (list.length < PROBLEMS_SHOWN) list.push(p);
       },
       onNotice: (message) => ctx.log.warn(message),
+      onBatchDone: (batch) => {
+        if (!batch.fromJournal) heap(batch.rows);
+      },
       onPlan: (plan) => ctx.log.debug(`mapping (${describeDelimiter(plan.delimiter)}, ${plan.encoding}): ${plan.columns.map(describeColumn).join('; ')}`),
     });
   } finally {
