@@ -296,6 +296,14 @@ export async function main(): Promise<void> {
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
   const { createTerminalPrompt } = await import('./prompt.js');
+  // A command whose promise never settles would let node run out of work and
+  // exit 0, as if it had succeeded: a CI script must see a failure instead.
+  let settled = false;
+  process.once('beforeExit', () => {
+    if (settled) return;
+    process.stderr.write('error: the command stopped without finishing (a bug in email; run it again with --debug and report what it printed)\n');
+    process.exit(1);
+  });
   const code = await run(process.argv.slice(2), {
     io: {
       stdout: process.stdout,
@@ -312,6 +320,7 @@ export async function main(): Promise<void> {
     interrupts,
     prompt: createTerminalPrompt(),
   });
+  settled = true;
   process.exitCode = code;
   // Once the command is done nothing else may run: exit as soon as stdout and
   // stderr are flushed. Left to itself the process lingers ~120 ms after
