@@ -233,12 +233,11 @@ interface ErrorEnv {
 
 function handleError(err: unknown, e: ErrorEnv): number {
   if (err instanceof CommanderError) {
+    // A bare group (or bare `email`) shows its help on stderr and exits 0, like gh.
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
       return ExitCode.ok;
     }
     if (err.code === 'commander.executeSubCommandAsync') return ExitCode.ok;
-    // Commander's help for a bare group uses help({error: true}).
-    if (err.message === '(outputHelp)') return ExitCode.usage;
     return printError(e, { status: undefined, code: undefined, message: err.message.replace(/^error:\s*/i, '') }, ExitCode.usage);
   }
   if (e.aborted && !(err instanceof CliError)) {

@@ -131,9 +131,10 @@ export function buildProgram(lazy: Lazy): Command {
   };
   program.hook('preSubcommand', addGlobals);
   for (const group of program.commands) {
-    // A group called without a subcommand prints its help, like gh.
+    // A group called without a subcommand prints its help (commander does
+    // so for a group without an action), like gh; an unknown subcommand is
+    // named, with a suggestion.
     if (group.commands.length) {
-      group.action(() => group.help({ error: true }));
       group.hook('preSubcommand', addGlobals);
     }
   }

@@ -52,6 +52,19 @@ describe('program', () => {
     }
   }, 120_000);
 
+  it('a group without a subcommand shows its help; an unknown subcommand is named, with a suggestion (exit 2)', async () => {
+    const bare = await spawnCli(['campaigns']);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toMatch(/^Usage: email campaigns \[options\] \[command\]/);
+    expect(bare.stderr).toContain('unsubscribes [options]');
+    const unknown = await spawnCli(['campaigns', 'sen']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("error: unknown command 'sen'\n(Did you mean sent?)\n");
+    const other = await spawnCli(['campaigns', 'list']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/^error: unknown command 'list'/);
+  });
+
   it('a usage error exits 2, names the problem, and sends nothing', async () => {
     sandbox.clearRequests();
     const unknown = await spawnCli(['campaigns', 'summary', '--campaign', 'c', '--campagin', 'x'], { env });
