@@ -8,6 +8,7 @@
 // Campaign unsubscribe records are not stored: they are generated from the
 // record's index (unsubscribeRecordsFor), so 100,000 of them cost no state
 // file space and no seeding time.
+import { seededRandom } from './faults.js';
 import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed.js';
 import type { State } from './types.js';
 import type {
@@ -250,7 +251,7 @@ function smartEmail(ID: string, Name: string, Status: SandboxSmartEmail['Status'
 
 /** One record per day for each group and each smart email, the last SEND_RECORD_DAYS days up to `now`'s day. */
 function sendRecords(now: Date, groups: string[], smartEmailIds: string[]): SandboxSendRecord[] {
-  const random = mulberry32(20240101);
+  const random = seededRandom(20240101);
   const records: SandboxSendRecord[] = [];
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   for (let back = SEND_RECORD_DAYS - 1; back >= 0; back--) {
@@ -269,18 +270,6 @@ function sendRecords(now: Date, groups: string[], smartEmailIds: string[]): Sand
 }
 
 // ---- generated unsubscribe records -------------------------------------------------------
-
-/** Deterministic PRNG (mulberry32): the same seed gives the same sequence. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A 32-bit hash of (seed, index, salt), so record i can be computed on its own. */
 function hash32(seed: number, index: number, salt: number): number {
