@@ -202,6 +202,7 @@ class ImportRun {
   private journal: JournalWriter | undefined;
   private journaled = new Map<number, BatchRecord>();
   private countLineBreaks = false;
+  private carriageReturns = true;
 
   // Reading.
   private nextLine = 2;
@@ -247,7 +248,7 @@ class ImportRun {
     try {
       this.delimiter = this.o.delimiter ?? sniffDelimiter(input.head);
       await this.checkStructure();
-      this.records = openRecords(input, this.delimiter);
+      this.records = openRecords(input, this.delimiter, this.carriageReturns);
       let header: string[] | undefined;
       try {
         header = await readFirstRecord(this.records.parser);
@@ -299,6 +300,7 @@ class ImportRun {
       throw structureError(input.name, report, line);
     }
     this.countLineBreaks = report.quotedLineBreaks;
+    this.carriageReturns = report.carriageReturns;
   }
 
   private journalOptions(): JournalOptions {
@@ -663,7 +665,7 @@ class ImportRun {
     const failures = this.failures;
     if (!failures || this.laterLines.length === 0) return;
     const order = this.laterLines.map((_, i) => i).sort((a, b) => this.laterLines[a]! - this.laterLines[b]!);
-    const source = openRecords(this.o.input, this.delimiter);
+    const source = openRecords(this.o.input, this.delimiter, this.carriageReturns);
     const parser = source.parser;
     try {
       const header = await readFirstRecord(parser);

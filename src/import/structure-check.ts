@@ -20,6 +20,8 @@ const START = -1;
 export interface StructureReport {
   /** Some quoted field holds a line break: line numbers must count them. */
   quotedLineBreaks: boolean;
+  /** Some line ends in \r or \r\n (else every line ends in \n, and the parser need look for nothing else). */
+  carriageReturns: boolean;
   /** UTF-8 bytes scanned. */
   bytes: number;
 }
@@ -39,6 +41,7 @@ export async function scanStructure(stream: Readable, delimiter: number, checkUt
   let offset = 0;
   let openedAt = 0;
   let quotedLineBreaks = false;
+  let carriageReturns = false;
   // The bytes of a UTF-8 sequence cut by a chunk boundary.
   let carry: Buffer | undefined;
 
@@ -49,6 +52,7 @@ export async function scanStructure(stream: Readable, delimiter: number, checkUt
 
     const nul = buf.indexOf(0);
     if (nul >= 0) return { kind: 'binary', offset: offset + nul };
+    if (!carriageReturns && buf.indexOf(CR) >= 0) carriageReturns = true;
     if (checkUtf8) {
       const problem = utf8Problem(carry, buf);
       if (problem !== undefined) return { kind: 'not-utf8', offset: offset + problem };
@@ -93,7 +97,7 @@ export async function scanStructure(stream: Readable, delimiter: number, checkUt
   if (carry && carry.length) return { kind: 'not-utf8', offset: offset - carry.length };
   // A quote as the very last byte closes the field.
   if (inQuote && !pendingQuote) return { kind: 'unclosed-quote', offset: openedAt };
-  return { quotedLineBreaks, bytes: offset };
+  return { quotedLineBreaks, carriageReturns, bytes: offset };
 }
 
 function hasByte(buf: Buffer, byte: number, from: number, to: number): boolean {

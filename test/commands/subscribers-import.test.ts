@@ -174,6 +174,23 @@ describe('messy CSV files', () => {
     expect(rows[2]).toMatch(/^d@example\.com;D;X;yes;6;rejected;extra-fields;"the row has 5 fields and the header 4.*\[extra cells: ""surplus""\]"$/);
   });
 
+  it('line endings that change far into the file (after megabytes of \\n alone) still end rows: no \\r is left in a value', async () => {
+    const head = peopleCsv(30_000);
+    writeFile(dir, 'late.csv', `${head}late1@example.com,Late One,Co,yes\r\nlate2@example.com,Late Two,Co,yes\rlate3@example.com,Late Three,Co,yes\r\n`);
+    const { code, summary } = await jsonImport('late.csv');
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ rows: 30_003, new: 30_003 });
+    const last = importRequests(s.sandbox).at(-1)!.body.Subscribers.slice(-3);
+    expect(last).toEqual(
+      ['late1', 'late2', 'late3'].map((who, i) => ({
+        EmailAddress: `${who}@example.com`,
+        Name: `Late ${['One', 'Two', 'Three'][i]}`,
+        CustomFields: [{ Key: 'Company', Value: 'Co' }],
+        ConsentToTrack: 'Yes',
+      })),
+    );
+  });
+
   it('tab-separated UTF-16 (Excel "Unicode Text") and --encoding windows-1252', async () => {
     writeFile(dir, 'unicode.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('email\tname\tConsent\r\nzoe@example.com\tZoë\tyes\r\n', 'utf16le')]));
     const utf16 = await jsonImport('unicode.txt');

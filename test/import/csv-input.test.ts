@@ -45,8 +45,9 @@ describe('structure check', () => {
   });
   it('accepts quoted line breaks, escaped quotes and quotes inside unquoted values, and reports the line breaks', async () => {
     const text = 'email,note\na@x.io,"two\r\nlines"\nb@x.io,"say ""hi"""\nc@x.io,O"Brien\n';
-    expect(await scanStructure(stream(text), COMMA, true)).toEqual({ quotedLineBreaks: true, bytes: Buffer.byteLength(text) });
-    expect(await scanStructure(stream('email\na@x.io\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
+    expect(await scanStructure(stream(text), COMMA, true)).toEqual({ quotedLineBreaks: true, carriageReturns: true, bytes: Buffer.byteLength(text) });
+    expect(await scanStructure(stream('email\na@x.io\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false, carriageReturns: false });
+    expect(await scanStructure(stream('email\na@x.io\n', 'b@x.io\r'), COMMA, true)).toMatchObject({ carriageReturns: true });
   });
   it('follows quotes across chunk boundaries, including a "" split in two', async () => {
     expect(await scanStructure(stream('email,n\na@x.io,"x"', '"y"\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
