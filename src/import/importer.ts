@@ -25,7 +25,7 @@ import { JournalError, JournalWriter, journalMismatch, loadJournal, type BatchRe
 import { planMapping, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { BLANK, RowBuilder, type ImportEntry } from './row-builder.js';
 import { lineAt, scanStructure, structureError } from './structure-check.js';
-import { utf8Source } from './input.js';
+import { scanChunks } from './input.js';
 
 export interface ImportOptions {
   input: ImportInput;
@@ -294,9 +294,9 @@ class ImportRun {
   private async checkStructure(): Promise<void> {
     const { input } = this.o;
     const delimiter = this.delimiter.charCodeAt(0);
-    const report = await scanStructure(utf8Source(input, 1 << 20).stream, delimiter, input.encoding === 'utf8');
+    const report = await scanStructure(scanChunks(input), delimiter, input.encoding === 'utf8');
     if ('kind' in report) {
-      const line = await lineAt(utf8Source(input, 1 << 20).stream, report.offset);
+      const line = await lineAt(scanChunks(input), report.offset);
       throw structureError(input.name, report, line);
     }
     this.countLineBreaks = report.quotedLineBreaks;

@@ -252,3 +252,30 @@ export function utf8Source(input: ImportInput, highWaterMark = 64 * 1024): Utf8S
   file.on('error', (err) => recode.destroy(err));
   return { stream: file.pipe(recode), bytesRead };
 }
+
+/**
+ * The input's UTF-8 text in chunks for a single pass that looks at each chunk
+ * and lets it go (the structure check). A UTF-8 file is read into one reused
+ * buffer: a stream would allocate a new one for each chunk, and a large file's
+ * worth of them waits for V8 to collect (external memory may grow by tens of
+ * megabytes before it does). Each chunk is valid only until the next one.
+ */
+export async function* scanChunks(input: ImportInput, chunkBytes = 1 << 20): AsyncGenerator<Buffer> {
+  if (input.encoding !== 'utf8') {
+    yield* utf8Source(input, chunkBytes).stream as AsyncIterable<Buffer>;
+    return;
+  }
+  const handle = await open(input.path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    let position = input.bomBytes;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}

@@ -8,7 +8,6 @@
 // field is an ordinary character), jumping from quote to quote with
 // Buffer.indexOf: ~25 ms for 75 MB, against seconds for the import itself.
 import { isUtf8 } from 'node:buffer';
-import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 
 const QUOTE = 0x22;
@@ -33,7 +32,7 @@ export interface StructureProblem {
 }
 
 /** Scans the text; returns a problem instead of throwing, so the caller can name the line. */
-export async function scanStructure(stream: Readable, delimiter: number, checkUtf8: boolean): Promise<StructureReport | StructureProblem> {
+export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: number, checkUtf8: boolean): Promise<StructureReport | StructureProblem> {
   let inQuote = false;
   // The previous chunk ended on a quote inside a quoted field: the next byte decides.
   let pendingQuote = false;
@@ -45,7 +44,8 @@ export async function scanStructure(stream: Readable, delimiter: number, checkUt
   // The bytes of a UTF-8 sequence cut by a chunk boundary.
   let carry: Buffer | undefined;
 
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  // A chunk may be overwritten once the next one is asked for (input.ts scanChunks): nothing of it is kept but a copied carry.
+  for await (const chunk of stream) {
     const buf = chunk;
     const length = buf.length;
     if (length === 0) continue;
@@ -56,7 +56,8 @@ export async function scanStructure(stream: Readable, delimiter: number, checkUt
     if (checkUtf8) {
       const problem = utf8Problem(carry, buf);
       if (problem !== undefined) return { kind: 'not-utf8', offset: offset + problem };
-      carry = incompleteTail(buf);
+      const tail = incompleteTail(buf);
+      carry = tail && Buffer.from(tail);
     }
 
     let i = 0;
@@ -152,11 +153,11 @@ function firstInvalid(buf: Buffer): number {
 }
 
 /** The 1-based line on which a byte offset of the UTF-8 text falls. */
-export async function lineAt(stream: Readable, target: number): Promise<number> {
+export async function lineAt(stream: AsyncIterable<Buffer>, target: number): Promise<number> {
   let line = 1;
   let offset = 0;
   let lastWasCr = false;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const chunk of stream) {
     const end = Math.min(chunk.length, target - offset);
     for (let i = 0; i < end; i++) {
       const b = chunk[i];
@@ -172,9 +173,9 @@ export async function lineAt(stream: Readable, target: number): Promise<number> 
       }
     }
     offset += chunk.length;
+    // Leaving the loop closes the source (the file handle, or the stream).
     if (offset >= target) break;
   }
-  stream.destroy();
   return line;
 }
 

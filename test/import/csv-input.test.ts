@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { parseDelimiterFlag, sniffDelimiter } from '../../src/import/csv-source.js';
-import { openInput, utf8Source } from '../../src/import/input.js';
+import { openInput, scanChunks, utf8Source } from '../../src/import/input.js';
 import { planMapping } from '../../src/import/mapping.js';
 import { lineAt, scanStructure } from '../../src/import/structure-check.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
@@ -62,6 +62,20 @@ describe('structure check', () => {
     expect(await scanStructure(stream(latin1), COMMA, true)).toMatchObject({ kind: 'not-utf8' });
     const e = Buffer.from('é');
     expect(await scanStructure(stream(Buffer.from('email,name\na@x.io,Caf'), e.subarray(0, 1), Buffer.concat([e.subarray(1), Buffer.from('\n')])), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
+  });
+  it('reads a file through one reused buffer: characters and quotes cut by every chunk boundary, the line of a late problem', async () => {
+    const dir = tempDir();
+    // 16-byte chunks: "é", "€" and "😀" and a quoted line break land across boundaries somewhere.
+    const rows = Array.from({ length: 40 }, (_, i) => `p${i}@x.io,Zoë €${i} 😀,"two\nlines"`);
+    const text = `email,name,note\n${rows.join('\n')}\n`;
+    writeFile(dir, 'ok.csv', text);
+    const ok = await openInput('ok.csv', dir, Readable.from([]), undefined);
+    expect(await scanStructure(scanChunks(ok, 16), COMMA, true)).toEqual({ quotedLineBreaks: true, carriageReturns: false, bytes: Buffer.byteLength(text) });
+    writeFile(dir, 'bad.csv', `${text}late@x.io,"unclosed\n`);
+    const bad = await openInput('bad.csv', dir, Readable.from([]), undefined);
+    const report = await scanStructure(scanChunks(bad, 16), COMMA, true);
+    expect(report).toEqual({ kind: 'unclosed-quote', offset: Buffer.byteLength(text) + 'late@x.io,'.length });
+    expect(await lineAt(scanChunks(bad, 16), (report as { offset: number }).offset)).toBe(2 + 40 * 2);
   });
 });
 
