@@ -129,15 +129,6 @@ export class Interrupted extends CliError {
   }
 }
 
-/** Thrown when a command is registered but its issue has not landed yet. */
-export class NotImplemented extends CliError {
-  readonly exitCode = ExitCode.failure;
-  constructor(command: string) {
-    super(`${command}: not implemented yet`);
-    this.name = 'NotImplemented';
-  }
-}
-
 export function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
