@@ -26,6 +26,7 @@ import { planMapping, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { BLANK, RowBuilder, type ImportEntry } from './row-builder.js';
 import { lineAt, scanStructure, structureError } from './structure-check.js';
 import { scanChunks } from './input.js';
+import { stat } from 'node:fs/promises';
 
 export interface ImportOptions {
   input: ImportInput;
@@ -279,6 +280,13 @@ class ImportRun {
     }
     const complete = !this.stopping && this.readingDone;
     const allAcknowledged = complete && this.unacknowledged === 0;
+    const change = await inputChange(this.o.input);
+    if (change) {
+      this.hooks.onNotice?.(
+        `${this.o.input.name} changed while it was being imported (${change}): rows read after the change may not be the rows checked before sending, ` +
+          'nor the rows the failures file shows; import a copy that nothing writes to',
+      );
+    }
     try {
       await this.writeLaterFailures();
     } catch (err) {
@@ -821,3 +829,16 @@ class RepeatedFailureError extends NetworkError {
 }
 
 export { describeDelimiter };
+
+/** How the input file differs from when it was opened (size, then modification time), if it does; a stdin copy is ours and does not change. */
+async function inputChange(input: ImportInput): Promise<string | undefined> {
+  if (input.fromStdin) return undefined;
+  try {
+    const now = await stat(input.path);
+    if (now.size !== input.identity.size) return `${input.identity.size} bytes, now ${now.size}`;
+    if (input.identity.mtimeMs !== undefined && Math.trunc(now.mtimeMs) !== input.identity.mtimeMs) return 'its modification time changed';
+    return undefined;
+  } catch (err) {
+    return `it can no longer be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+  }
+}
