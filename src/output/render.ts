@@ -95,11 +95,16 @@ class Renderer implements Output {
     let pending: unknown[] = [];
     let columns: Column[] | undefined;
     let widths: number[] | undefined;
+    // A long stream is printed as one table in chunks: the first chunk has the
+    // top border and header, and the bottom border waits for the end.
+    let bottom: string | undefined;
     const flushTable = async () => {
       if (!pending.length) return;
       columns ??= tableColumns(pending, view);
-      const header = count === pending.length; // first chunk
-      widths = await this.table(pending, columns, header, widths);
+      const first = count === pending.length;
+      const drawn = await this.table(pending, columns, first, widths, { top: first, holdBottom: true });
+      widths = drawn?.widths;
+      bottom = drawn?.bottom;
       pending = [];
     };
     return {
@@ -126,13 +131,27 @@ class Renderer implements Output {
       },
       end: async () => {
         if (format === 'json') await this.write(count === 0 ? '[]\n' : '\n]\n');
-        if (format === 'table') await flushTable();
+        if (format === 'table') {
+          await flushTable();
+          if (bottom !== undefined) await this.write(`${bottom}\n`);
+          else if (count === 0 && this.o.isTTY) await this.write('(no results)\n');
+        }
       },
     };
   }
 
-  /** Bordered table on a TTY; tab-separated lines without header in a pipe (as gh does). */
-  private async table(rows: unknown[], columns: Column[], header: boolean, fixedWidths?: number[]): Promise<number[] | undefined> {
+  /**
+   * Bordered table on a TTY; tab-separated lines without header in a pipe (as gh does).
+   * `part` lets a stream print one table in chunks: without the top border, or
+   * holding back the bottom border (returned) for the end.
+   */
+  private async table(
+    rows: unknown[],
+    columns: Column[],
+    header: boolean,
+    fixedWidths?: number[],
+    part: { top: boolean; holdBottom: boolean } = { top: true, holdBottom: false },
+  ): Promise<{ widths: number[]; bottom: string } | undefined> {
     const cells = rows.map((row) => columns.map((c) => displayText(pick(row, c.key), c, row)));
     if (!this.o.isTTY) {
       await this.write(cells.map((r) => `${r.join('\t')}\n`).join(''));
@@ -144,7 +163,7 @@ class Renderer implements Output {
     }
     const { default: Table } = await import('cli-table3');
     const paint = await this.painter();
-    const widths = fixedWidths ?? fitWidths(columns, cells, this.o.columns);
+    const widths = fixedWidths ?? fitWidths(columns, cells, this.o.columns, part.holdBottom);
     const table = new Table({
       head: header ? columns.map((c) => paint(c.header ?? c.key)) : [],
       colWidths: widths,
@@ -152,8 +171,15 @@ class Renderer implements Output {
       style: { head: [], border: [] },
     });
     for (const r of cells) table.push(r);
-    await this.write(`${table.toString()}\n`);
-    return widths;
+    // cli-table3 rules a line between every two rows; like gh and stripe, only the header is ruled off.
+    const drawn = table.toString().split('\n');
+    const headerRule = header ? drawn.findIndex((l) => l.startsWith('├')) : -1;
+    const lines = drawn.filter((l, i) => !l.startsWith('├') || i === headerRule);
+    if (!part.top) lines.shift();
+    const bottom = lines.pop()!;
+    if (!part.holdBottom) lines.push(bottom);
+    await this.write(`${lines.join('\n')}\n`);
+    return { widths, bottom };
   }
 
   /** One record as a two-column Field/Value table. */
@@ -233,10 +259,27 @@ function displayText(value: unknown, column: Column, row: unknown): string {
 }
 
 /** Shrinks the widest columns until the table fits the terminal. */
-function fitWidths(columns: Column[], cells: string[][], terminalWidth?: number): number[] {
+/**
+ * Column widths (with padding) that fit the terminal. `forStream`: the widths
+ * are fixed by the first chunk of a stream, so room left on the terminal is
+ * shared out (each column up to half as wide again) for longer values later.
+ */
+function fitWidths(columns: Column[], cells: string[][], terminalWidth?: number, forStream = false): number[] {
   const widths = columns.map((c, i) => Math.max((c.header ?? c.key).length, ...cells.map((r) => r[i]!.length)) + 2);
   if (!terminalWidth) return widths;
   const budget = terminalWidth - (columns.length + 1);
+  if (forStream) {
+    const caps = widths.map((w, i) => (columns[i]!.fixed ? w : w + Math.max(4, Math.ceil(w / 2))));
+    let spare = budget - widths.reduce((a, b) => a + b, 0);
+    while (spare > 0 && widths.some((w, i) => w < caps[i]!)) {
+      for (let i = 0; i < widths.length && spare > 0; i++) {
+        if (widths[i]! < caps[i]!) {
+          widths[i]!++;
+          spare--;
+        }
+      }
+    }
+  }
   const shrinkable = (i: number) => !columns[i]!.fixed;
   while (widths.reduce((a, b) => a + b, 0) > budget) {
     const widest = widths.reduce((best, w, i) => (shrinkable(i) && (best < 0 || w > widths[best]!) ? i : best), -1);

@@ -73,6 +73,33 @@ describe('renderer', () => {
     expect(JSON.parse(empty.text())).toEqual([]);
   });
 
+  it('a table on a terminal rules off the header only, not every row', async () => {
+    const { out, text } = capture('table', true);
+    await out.print(rows, { columns: ['EmailAddress', 'Name'] });
+    const lines = text().trimEnd().split('\n');
+    expect(lines.map((l) => l[0])).toEqual(['┌', '│', '├', '│', '│', '└']);
+  });
+
+  it('a long stream on a terminal is one table: one top border, one header rule, one bottom border; (no results) when empty', async () => {
+    const { out, text } = capture('table', true);
+    const s = out.stream({ columns: ['EmailAddress', 'Name'] });
+    for (let i = 0; i < 1234; i++) await s.write({ EmailAddress: `p${i}@example.com`, Name: `P ${i}` });
+    await s.end();
+    const lines = text().trimEnd().split('\n');
+    expect(lines[0]![0]).toBe('┌');
+    expect(lines.at(-1)![0]).toBe('└');
+    expect(lines.filter((l) => l.startsWith('├'))).toHaveLength(1);
+    const data = lines.filter((l) => /^│ p\d+@/.test(l));
+    expect(data).toHaveLength(1234);
+    expect(data.at(-1)).toMatch(/^│ p1233@example\.com\s+│ P 1233\s+│$/);
+    // The columns keep one width from the first chunk to the last.
+    expect(new Set(lines.map((l) => l.length)).size).toBe(1);
+    const empty = capture('table', true);
+    const e = empty.out.stream({ columns: ['EmailAddress'] });
+    await e.end();
+    expect(empty.text()).toBe('(no results)\n');
+  });
+
   it('stream csv writes the header once', async () => {
     const { out, text } = capture('csv');
     const s = out.stream();
