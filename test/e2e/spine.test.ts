@@ -65,6 +65,27 @@ describe('program', () => {
     expect(other.stderr).toMatch(/^error: unknown command 'list'/);
   });
 
+  it('a command that stops without finishing (a bug) exits 1 with an error, never 0', async () => {
+    // A preload makes reading the -d @file hang forever with nothing left for
+    // node to do: without the guard in main() node would exit 0 silently.
+    const hang = [
+      "import { syncBuiltinESMExports } from 'node:module';",
+      "import fsp from 'node:fs/promises';",
+      'const readFile = fsp.readFile;',
+      "fsp.readFile = (path, ...rest) => (String(path).endsWith('body.json') ? new Promise(() => {}) : readFile(path, ...rest));",
+      'syncBuiltinESMExports();',
+    ].join('\n');
+    const dir = mkdtempSync(join(tmpdir(), 'email-hang-'));
+    writeFileSync(join(dir, 'body.json'), '{}');
+    const r = await spawnCli(['api', '/email/clients/scheduled', '-X', 'POST', '-d', '@body.json'], {
+      env: { ...env, NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(hang)}` },
+      cwd: dir,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: the command stopped without finishing/m);
+    expect(r.stdout).toBe('');
+  });
+
   it('a usage error exits 2, names the problem, and sends nothing', async () => {
     sandbox.clearRequests();
     const unknown = await spawnCli(['campaigns', 'summary', '--campaign', 'c', '--campagin', 'x'], { env });
