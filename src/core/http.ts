@@ -28,6 +28,8 @@ export type QueryValue = string | number | boolean | undefined | null;
 export const DEFAULT_READ_TIMEOUT_MS = 30_000;
 export const DEFAULT_IMPORT_TIMEOUT_MS = 5 * 60_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** Keep-alive connections of a client unless it asks for more (an import's --concurrency). */
+export const DEFAULT_CONNECTIONS = 8;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -84,7 +86,7 @@ export class ApiClient {
     this.redactor.add(options.apiKey);
     this.policy = { ...defaultRetryPolicy, ...options.retry };
     this.pool = new Pool(this.baseUrl.origin, {
-      connections: options.connections ?? 8,
+      connections: options.connections ?? DEFAULT_CONNECTIONS,
       connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
       keepAliveTimeout: 10_000,
     });

@@ -10,6 +10,7 @@
 // new, existing, failed (at the service, with its code), rejected (before
 // sending, with the reason) or duplicate. runImport() prints nothing; it
 // reports through hooks and returns the summary.
+import { stat } from 'node:fs/promises';
 import { importBatch, importPath, type ImportFlags } from '../api/subscribers.js';
 import { ApiError, AuthError, NetworkError, TimeoutError, UsageError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
@@ -20,13 +21,11 @@ import { AddressSet, GROUP_SIZE } from './address-set.js';
 import { Batch } from './batches.js';
 import { describeDelimiter, openRecords, parseFailure, readFirstRecord, sniffDelimiter, type RecordSource } from './csv-source.js';
 import { FailuresWriter, type FailureOutcome } from './failures.js';
-import type { ImportInput } from './input.js';
+import { scanChunks, type ImportInput } from './input.js';
 import { JournalError, JournalWriter, journalMismatch, loadJournal, type BatchRecord, type JournalOptions } from './journal.js';
 import { planMapping, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { BLANK, RowBuilder, type ImportEntry } from './row-builder.js';
 import { lineAt, scanStructure, structureError } from './structure-check.js';
-import { scanChunks } from './input.js';
-import { stat } from 'node:fs/promises';
 
 export interface ImportOptions {
   input: ImportInput;

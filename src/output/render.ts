@@ -102,7 +102,7 @@ class Renderer implements Output {
       if (!pending.length) return;
       columns ??= tableColumns(pending, view);
       const first = count === pending.length;
-      const drawn = await this.table(pending, columns, first, widths, { top: first, holdBottom: true });
+      const drawn = await this.table(pending, columns, first, widths, { top: first, stream: true });
       widths = drawn?.widths;
       bottom = drawn?.bottom;
       pending = [];
@@ -142,15 +142,16 @@ class Renderer implements Output {
 
   /**
    * Bordered table on a TTY; tab-separated lines without header in a pipe (as gh does).
-   * `part` lets a stream print one table in chunks: without the top border, or
-   * holding back the bottom border (returned) for the end.
+   * `part` lets a stream print one table in chunks: without the top border
+   * after the first, the bottom border held back (returned) for the end, and
+   * widths fixed by the first chunk with room to spare.
    */
   private async table(
     rows: unknown[],
     columns: Column[],
     header: boolean,
     fixedWidths?: number[],
-    part: { top: boolean; holdBottom: boolean } = { top: true, holdBottom: false },
+    part: { top: boolean; stream: boolean } = { top: true, stream: false },
   ): Promise<{ widths: number[]; bottom: string } | undefined> {
     const cells = rows.map((row) => columns.map((c) => displayText(pick(row, c.key), c, row)));
     if (!this.o.isTTY) {
@@ -163,7 +164,7 @@ class Renderer implements Output {
     }
     const { default: Table } = await import('cli-table3');
     const paint = await this.painter();
-    const widths = fixedWidths ?? fitWidths(columns, cells, this.o.columns, part.holdBottom);
+    const widths = fixedWidths ?? fitWidths(columns, cells, this.o.columns, part.stream);
     const table = new Table({
       head: header ? columns.map((c) => paint(c.header ?? c.key)) : [],
       colWidths: widths,
@@ -177,7 +178,7 @@ class Renderer implements Output {
     const lines = drawn.filter((l, i) => !l.startsWith('├') || i === headerRule);
     if (!part.top) lines.shift();
     const bottom = lines.pop()!;
-    if (!part.holdBottom) lines.push(bottom);
+    if (!part.stream) lines.push(bottom);
     await this.write(`${lines.join('\n')}\n`);
     return { widths, bottom };
   }
@@ -258,9 +259,8 @@ function displayText(value: unknown, column: Column, row: unknown): string {
   return neutralize(text);
 }
 
-/** Shrinks the widest columns until the table fits the terminal. */
 /**
- * Column widths (with padding) that fit the terminal. `forStream`: the widths
+ * Column widths (with padding) that fit the terminal, the widest shrunk first. `forStream`: the widths
  * are fixed by the first chunk of a stream, so room left on the terminal is
  * shared out (each column up to half as wide again) for longer values later.
  */

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { boundedHeapForImport } from '../../core/heap.js';
-import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
 import { MAX_BATCH_SIZE } from '../../import/batches.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/csv-source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
@@ -105,7 +105,7 @@ export async function run(opts: Record<string, unknown>, ctx: Context, args: str
 
 async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<number> {
   // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
-  const client: ApiClient = await ctx.api({ connections: Math.max(8, options.concurrency) });
+  const client: ApiClient = await ctx.api({ connections: Math.max(DEFAULT_CONNECTIONS, options.concurrency) });
   const progress = await createProgress(
     progressMode({ stderrIsTTY: ctx.io.stderrIsTTY, quiet: ctx.globals.quiet, linesRequested: progressLines }),
     ctx.io.stderr,
