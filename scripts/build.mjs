@@ -3,6 +3,7 @@
 // the command tree only (startup is a feature, see ENGINEERING.md habit 10).
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { thirdPartyNotices } from './third-party-notices.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -39,5 +40,7 @@ writeFileSync(new URL('../dist/version.js', import.meta.url), `export const vers
   if (code !== 0 || !help.includes('Usage: email')) throw new Error(`rendering the root help failed (exit ${code})`);
   writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
 }
+// The licence notices of every bundled library ship with the program (checked by test/packaging.test.ts).
+writeFileSync(new URL('../dist/THIRD_PARTY_NOTICES.md', import.meta.url), thirdPartyNotices(new URL('..', import.meta.url).pathname, result.metafile));
 // The startup guard test reads this to prove --help loads no heavy module.
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));

@@ -38,11 +38,27 @@ beforeAll(() => {
 
 describe('the packed tarball', () => {
   it('holds the program, completions, README, LICENSE and package.json, and nothing from src, test, bench or scripts', () => {
-    for (const required of ['package.json', 'README.md', 'LICENSE', 'bin/email', 'dist/cli.js', 'dist/sandbox.js', 'dist/version.js', 'dist/help.txt', 'completions/email.bash', 'completions/_email', 'completions/email.fish']) {
+    for (const required of ['package.json', 'README.md', 'LICENSE', 'bin/email', 'dist/cli.js', 'dist/THIRD_PARTY_NOTICES.md', 'dist/sandbox.js', 'dist/version.js', 'dist/help.txt', 'completions/email.bash', 'completions/_email', 'completions/email.fish']) {
       expect(files, required).toContain(required);
     }
     const unwanted = files.filter((f) => /^(src|test|bench|scripts|docs|node_modules|\.bench-tmp)\//.test(f) || f.endsWith('.map') || f === 'dist/meta.json' || f.endsWith('.ts'));
     expect(unwanted).toEqual([]);
+  });
+
+  it('carries the licence notice of every library bundled into dist/, nested copies included', async () => {
+    const { bundledPackageDirs } = await import('../scripts/third-party-notices.mjs');
+    const dirs: string[] = bundledPackageDirs(JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')));
+    expect(dirs.length).toBeGreaterThan(10);
+    // The installed copy, not the checkout's: this is what reaches users.
+    const notices = readFileSync(join(prefix, 'node_modules', pkg.name, 'dist', 'THIRD_PARTY_NOTICES.md'), 'utf8');
+    for (const dir of dirs) {
+      const dep = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+      const heading = `## ${dep.name} ${dep.version} — `;
+      expect(notices, dir).toContain(heading);
+      // The section holds licence text (a copyright line or the licence's own words), not just a name.
+      const section = notices.slice(notices.indexOf(heading)).split('\n## ')[0]!;
+      expect(section, dir).toMatch(/copyright|permission/i);
+    }
   });
 
   it('declares its license, engines, and no runtime dependency to download', () => {

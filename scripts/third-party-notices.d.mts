@@ -1,0 +1,2 @@
+export function bundledPackageDirs(metafile: { inputs: Record<string, unknown> }): string[];
+export function thirdPartyNotices(root: string, metafile: { inputs: Record<string, unknown> }): string;
