@@ -57,7 +57,7 @@ _email_options() {
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'webhooks replay') printf '%s\n' --to --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
-    api) printf '%s\n' -X --method -d --data -q --query --profile --base-url --insecure-http -o --output --json --quiet --debug --timeout --no-color -h --help ;;
+    api) printf '%s\n' -X --method -d --data --query --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     doctor) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     completion) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
@@ -96,7 +96,7 @@ _email_value_options() {
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --profile --base-url -o --output --timeout ;;
     'webhooks replay') printf '%s\n' --to --interval --profile --base-url -o --output --timeout ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url -o --output --timeout ;;
-    api) printf '%s\n' -X --method -d --data -q --query --profile --base-url -o --output --timeout ;;
+    api) printf '%s\n' -X --method -d --data --query --profile --base-url -o --output --timeout ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url -o --output --timeout ;;
     doctor) printf '%s\n' --profile --base-url -o --output --timeout ;;
     completion) printf '%s\n' --profile --base-url -o --output --timeout ;;

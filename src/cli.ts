@@ -1,11 +1,13 @@
 // run(argv, deps) → exit code. The one place that maps errors to exit codes
 // and prints them (CLI.md "Exit codes", "errors").
-import { CommanderError } from 'commander';
-import type { Context, GlobalOptions, IO, OutputFormat, Prompt } from './context.js';
+import { CommanderError, type Command } from 'commander';
+import type { Input } from './commands/define.js';
+import { GLOBAL_OPTIONS } from './commands/globals.js';
+import type { Context, GlobalOptions, IO, Prompt } from './context.js';
 import { ApiError, AuthError, CliError, ExitCode, UsageError } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
 import { Redactor } from './core/redact.js';
-import { buildProgram, GLOBAL_OPTION_KEYS, type CommandModule, type Lazy } from './program.js';
+import { buildProgram, type ActionFactory } from './program.js';
 
 export const HELP_WIDTH = 80;
 
@@ -41,28 +43,22 @@ export class InterruptHub {
 export async function run(argv: string[], deps: RunDeps): Promise<number> {
   const { io } = deps;
   let exitCode: number = ExitCode.ok;
-  let jsonErrors = argv.includes('--json') || hasJsonOutput(argv);
-  let debug = argv.includes('--debug');
   const clients: ApiClient[] = [];
   const redactor = new Redactor();
   redactor.add(deps.env.EMAIL_API_KEY);
 
-  const lazy: Lazy = (loader: () => Promise<CommandModule>) =>
-    async (...actionArgs: unknown[]) => {
-      const command = actionArgs[actionArgs.length - 1] as import('commander').Command;
-      const globals = resolveGlobals(mergeGlobalOptions(command), deps);
-      jsonErrors = globals.output === 'json';
-      debug = globals.debug;
-      const [mod, { createOutput }] = await Promise.all([loader(), import('./output/render.js')]);
-      const ctx = createContext(deps, globals, createOutput, redactor, (c) => clients.push(c));
-      const own = Object.fromEntries(
-        Object.entries(command.opts()).filter(([key]) => !(GLOBAL_OPTION_KEYS as readonly string[]).includes(key)),
-      );
-      const code = await mod.run(own, ctx, command.args);
-      exitCode = code ?? ExitCode.ok;
-    };
+  const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
+    const command = actionArgs[actionArgs.length - 1] as Command;
+    const [{ parseInput, parseOptions }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
+    const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, deps);
+    const input = parseInput(definition, command.opts(), command.processedArgs);
+    const ctx = createContext(deps, globals, createOutput, redactor, (c) => clients.push(c));
+    const result = await definition.run(input, ctx);
+    if (result && result.data !== undefined) await ctx.out.print(result.data, result.view);
+    exitCode = (result && result.exitCode) ?? ExitCode.ok;
+  };
 
-  const program = buildProgram(lazy);
+  const program = buildProgram(action);
   program.exitOverride();
   // Help is wrapped at 80 columns everywhere, so it reads the same in a
   // terminal, a pipe and a CI log, and bin/email can answer a bare --help
@@ -84,17 +80,15 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    exitCode = handleError(err, { io, jsonErrors, debug, redactor, aborted: deps.signal?.aborted ?? false });
+    // The global options commander has read so far (it reads them before it
+    // refuses an unknown option) decide the error's form.
+    const { json, output, debug } = program.opts();
+    const jsonErrors = json === true || String(output ?? '').toLowerCase() === 'json';
+    exitCode = handleError(err, { io, jsonErrors, debug: debug === true, redactor, aborted: deps.signal?.aborted ?? false });
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
   return exitCode;
-}
-
-function hasJsonOutput(argv: string[]): boolean {
-  const i = argv.findIndex((a) => a === '-o' || a === '--output');
-  if (i >= 0 && argv[i + 1] === 'json') return true;
-  return argv.includes('--output=json') || argv.includes('-ojson');
 }
 
 function* allCommands(cmd: import('commander').Command): Generator<import('commander').Command> {
@@ -104,39 +98,22 @@ function* allCommands(cmd: import('commander').Command): Generator<import('comma
   }
 }
 
-/**
- * Global options may be given before the subcommand (program) or after it
- * (leaf); a value typed by the user wins over a default wherever it was typed.
- */
-function mergeGlobalOptions(leaf: import('commander').Command): Record<string, unknown> {
-  const chain: import('commander').Command[] = [];
-  for (let c: import('commander').Command | null = leaf; c; c = c.parent) chain.unshift(c);
-  const merged: Record<string, unknown> = { ...leaf.opts() };
-  for (const key of GLOBAL_OPTION_KEYS) {
-    for (const cmd of chain) {
-      const source = cmd.getOptionValueSource(key);
-      if (source && source !== 'default' && source !== 'implied') merged[key] = cmd.getOptionValue(key);
-    }
-  }
-  return merged;
-}
+type ParsedGlobals = Input<{}, typeof GLOBAL_OPTIONS>;
 
-function resolveGlobals(all: Record<string, unknown>, deps: RunDeps): GlobalOptions {
-  const output: OutputFormat = all.json ? 'json' : ((all.output as OutputFormat | undefined) ?? 'table');
+function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions {
   const env = deps.env;
   // chalk's rules (CLI.md "colour"): FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
-  let color = deps.io.stdoutIsTTY && all.color !== false && env.NO_COLOR === undefined;
-  if (env.FORCE_COLOR !== undefined && all.color !== false) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  let color = deps.io.stdoutIsTTY && !all.noColor && env.NO_COLOR === undefined;
+  if (env.FORCE_COLOR !== undefined && !all.noColor) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   return {
-    profile: all.profile as string | undefined,
-    baseUrl: all.baseUrl as string | undefined,
-    insecureHttp: Boolean(all.insecureHttp),
-    output,
-    quiet: Boolean(all.quiet),
-    debug: Boolean(all.debug),
+    profile: all.profile,
+    baseUrl: all.baseUrl,
+    insecureHttp: all.insecureHttp,
+    output: all.json ? 'json' : all.output,
+    quiet: all.quiet,
+    debug: all.debug,
     color,
-    timeoutMs: typeof all.timeout === 'number' ? all.timeout * 1000 : undefined,
-    yes: Boolean(all.yes),
+    timeoutMs: all.timeout === undefined ? undefined : all.timeout * 1000,
   };
 }
 

@@ -34,7 +34,6 @@ export interface GlobalOptions {
   color: boolean;
   /** Per-request timeout given with --timeout, in milliseconds. */
   timeoutMs?: number;
-  yes: boolean;
 }
 
 export interface Logger {

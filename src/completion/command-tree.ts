@@ -3,7 +3,6 @@
 // commands: names, flags, which flags take a value, and the values a flag
 // or argument accepts (commander's choices, e.g. --output, --order-field, --type).
 import type { Argument, Command, Option } from 'commander';
-import { addGlobalOptions } from '../program.js';
 
 /** What a value is completed with. */
 export type ValueKind = { kind: 'choices'; values: string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'free' };
@@ -30,21 +29,21 @@ export interface CommandSpec {
 const HELP: OptionSpec = { short: '-h', long: '--help', description: 'show help' };
 
 export function commandTree(program: Command): CommandSpec {
-  return walk(program, []);
+  return walk(program, [], program.options.filter((o) => !o.hidden && o.long !== '--version').map(optionSpec));
 }
 
-function walk(cmd: Command, path: string[]): CommandSpec {
+/** `globals`: the program's options, which commander accepts after any subcommand too; leaves offer them. */
+function walk(cmd: Command, path: string[], globals: OptionSpec[]): CommandSpec {
   const visible = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
-  // Leaves get the global options when they are about to run (program.ts); completion needs them now.
-  if (path.length > 0 && visible.length === 0) addGlobalOptions(cmd);
-  const options = cmd.options.filter((o) => !o.hidden).map(optionSpec);
+  const own = cmd.options.filter((o) => !o.hidden).map(optionSpec);
+  const options = path.length > 0 && visible.length === 0 ? [...own, ...globals] : own;
   if (!options.some((o) => o.long === '--help')) options.push(HELP);
   const first = cmd.registeredArguments[0];
   return {
     path,
     name: path.length ? path[path.length - 1]! : cmd.name(),
     description: firstLine(cmd.description()),
-    subcommands: visible.map((c) => walk(c, [...path, c.name()])),
+    subcommands: visible.map((c) => walk(c, [...path, c.name()], globals)),
     options,
     positional: first ? argumentKind(first) : undefined,
   };

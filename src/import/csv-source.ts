@@ -12,9 +12,8 @@ export const CANDIDATE_DELIMITERS = [',', ';', '\t'] as const;
 /** A guard against one record eating memory (a runaway field); the structure check catches unclosed quotes first. */
 const MAX_RECORD_CHARS = 8 * 1024 * 1024;
 
-export function parseDelimiterFlag(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value);
+export function parseDelimiterFlag(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
   if (text === '\\t' || text.toLowerCase() === 'tab') return '\t';
   if ([...text].length !== 1) throw new UsageError(`--delimiter must be one character (or "tab"); got "${text}"`);
   if (text === '"' || text === '\n' || text === '\r') throw new UsageError(`--delimiter cannot be ${JSON.stringify(text)}`);

@@ -59,10 +59,10 @@ const ENCODINGS: Record<string, TextEncodingName> = {
   cp1252: 'windows-1252',
 };
 
-export function parseEncoding(value: unknown): TextEncodingName | undefined {
+export function parseEncoding(value: string | undefined): TextEncodingName | undefined {
   if (value === undefined) return undefined;
-  const name = ENCODINGS[String(value).trim().toLowerCase()];
-  if (!name) throw new UsageError(`--encoding must be one of utf8, utf16le, utf16be, windows-1252, latin1; got "${String(value)}"`);
+  const name = ENCODINGS[value.trim().toLowerCase()];
+  if (!name) throw new UsageError(`--encoding must be one of utf8, utf16le, utf16be, windows-1252, latin1 (got "${value}")`);
   return name;
 }
 

@@ -8,8 +8,8 @@ import { UsageError } from '../core/errors.js';
  * answered yes on the terminal. Off a terminal without --yes it refuses with
  * a UsageError (exit 2, nothing sent): a script must say --yes explicitly.
  */
-export async function confirmDestructive(ctx: Context, question: string, yesFlag: unknown, action: string): Promise<boolean> {
-  if (yesFlag === true || ctx.globals.yes) return true;
+export async function confirmDestructive(ctx: Context, question: string, yesFlag: boolean, action: string): Promise<boolean> {
+  if (yesFlag) return true;
   // The prompt reads stdin and writes stderr: both must be the terminal.
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
     throw new UsageError(`refusing to ${action} without --yes when not on a terminal`);

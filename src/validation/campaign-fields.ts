@@ -33,13 +33,21 @@ export const CAMPAIGN_CODES = {
   listsOrSegmentsRequired: 315,
 } as const;
 
-function ids(value: unknown): string[] {
-  if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).map(String);
+/** The options of `campaigns create`, as typed. */
+export interface DraftCampaignInput {
+  name?: string;
+  subject?: string;
+  fromName?: string;
+  fromEmail?: string;
+  replyTo?: string;
+  htmlUrl?: string;
+  textUrl?: string;
+  list: string[];
+  segment: string[];
 }
 
 /** Builds the create body from the options; every check throws UsageError with the service's code. */
-export function draftCampaignFrom(opts: Record<string, unknown>): DraftCampaign {
+export function draftCampaignFrom(opts: DraftCampaignInput): DraftCampaign {
   const C = CAMPAIGN_CODES;
   const Name = requireText(opts.name, '--name', C.nameRequired, 'the campaign name');
   const Subject = requireText(opts.subject, '--subject', C.subjectRequired, 'the subject line');
@@ -50,10 +58,10 @@ export function draftCampaignFrom(opts: Record<string, unknown>): DraftCampaign 
   // 310 "HTML URL required": a URL the service cannot fetch is as good as none.
   const HtmlUrl = checkHttpUrl(requireText(opts.htmlUrl, '--html-url', C.htmlUrlRequired, 'the URL of the HTML content'), '--html-url', C.htmlUrlRequired);
   // "If omitted or empty, text content is generated from the HTML. Must be valid if given (error 312)."
-  const textUrl = opts.textUrl === undefined || String(opts.textUrl).trim() === '' ? undefined : checkHttpUrl(String(opts.textUrl), '--text-url', C.invalidTextUrl);
+  const textUrl = opts.textUrl === undefined || opts.textUrl.trim() === '' ? undefined : checkHttpUrl(opts.textUrl, '--text-url', C.invalidTextUrl);
 
-  const lists = ids(opts.list);
-  const segments = ids(opts.segment);
+  const lists = opts.list;
+  const segments = opts.segment;
   // "When SegmentIDs is used, ListIDs is to be removed from the request; one of the two must be supplied (error 315)."
   if (lists.length && segments.length) {
     throw new UsageError('give --list or --segment, not both: a campaign goes to lists or to segments', C.listsOrSegmentsRequired);
@@ -75,8 +83,7 @@ export const TOO_MANY_PREVIEW_RECIPIENTS = 374;
 /** "Preview recipients per call: 15" (374). */
 export const MAX_PREVIEW_RECIPIENTS = 15;
 
-export function previewRecipientsFrom(value: unknown): string[] {
-  const given = value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String);
+export function previewRecipientsFrom(given: string[]): string[] {
   const recipients = given.map((a) => a.trim()).filter((a) => a !== '');
   if (!recipients.length) throw new UsageError('--to is required: at least one preview recipient', NO_PREVIEW_RECIPIENTS);
   if (recipients.length > MAX_PREVIEW_RECIPIENTS) {
@@ -104,7 +111,7 @@ export const TEMPLATE_CODES = {
   invalidZipUrl: 4006,
 } as const;
 
-export function templateFrom(opts: Record<string, unknown>): TemplateRequest {
+export function templateFrom(opts: { name?: string; htmlUrl?: string; zipUrl?: string }): TemplateRequest {
   const T = TEMPLATE_CODES;
   const Name = requireText(opts.name, '--name', T.nameRequired, 'the template name');
   const HtmlPageURL = checkHttpUrl(requireText(opts.htmlUrl, '--html-url', T.htmlUrlRequired, 'the URL of the HTML page'), '--html-url', T.invalidHtmlUrl);

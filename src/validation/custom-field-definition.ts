@@ -1,7 +1,7 @@
 // The custom field definition of a create request (service-spec.md "Custom
 // field definition"), checked with the service's codes 254, 256, 257, 259.
 import { UsageError } from '../core/errors.js';
-import { checkEnum, requireText } from './option-checks.js';
+import { requireText } from './option-checks.js';
 
 /** "DataType: string enum … Any other value gives error 259." */
 export const DATA_TYPES = ['Text', 'Number', 'MultiSelectOne', 'MultiSelectMany', 'Date', 'Country', 'USState'] as const;
@@ -22,12 +22,19 @@ export interface CustomFieldDefinition {
   VisibleInPreferenceCenter: boolean;
 }
 
-export function customFieldFrom(opts: Record<string, unknown>): CustomFieldDefinition {
+/** The options of `customfields create`, as typed; --type already matched to a DataType (259). */
+export interface CustomFieldInput {
+  name?: string;
+  type: DataType;
+  option: string[];
+  visible: boolean;
+}
+
+export function customFieldFrom(opts: CustomFieldInput): CustomFieldDefinition {
   const C = CUSTOM_FIELD_CODES;
   const FieldName = requireText(opts.name, '--name', C.invalidName, 'the field name (the key is generated from it)');
-  const DataType = checkEnum(opts.type, DATA_TYPES, '--type', C.invalidDataType);
-  if (!DataType) throw new UsageError(`--type is required: one of ${DATA_TYPES.join(', ')}`, C.invalidDataType);
-  const options = ((opts.option as string[] | undefined) ?? []).map(String);
+  const DataType = opts.type;
+  const options = opts.option;
   if (MULTI_VALUED.includes(DataType)) {
     // "Required and non-empty for MultiSelectOne and MultiSelectMany."
     if (!options.length) throw new UsageError(`a ${DataType} field needs its options: give --option once per option`, C.optionsRequired);
@@ -37,5 +44,5 @@ export function customFieldFrom(opts: Record<string, unknown>): CustomFieldDefin
     // "Must be null or empty for Text, Number, Date, Country, USState (options of Country and USState are generated automatically)."
     throw new UsageError(`a ${DataType} field takes no --option${DataType === 'Country' || DataType === 'USState' ? ` (the service generates the options of ${DataType})` : ''}`, C.optionsNotAllowed);
   }
-  return { FieldName, DataType, FieldOptions: options, VisibleInPreferenceCenter: opts.visible === true };
+  return { FieldName, DataType, FieldOptions: options, VisibleInPreferenceCenter: opts.visible };
 }

@@ -3,37 +3,13 @@
 // nothing sent) carrying the service's own code where the rule is the
 // service's (ENGINEERING.md habit 5), so a user sees the same code whether the
 // tool or the service refused.
-import type { Option } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { isUuid, isValidEmail } from './email-address.js';
 
-/**
- * Shows an enum's values in the help ("choices: …") and keeps them on the
- * option for shell completions (commander's `argChoices`), without letting
- * commander refuse other values: run() refuses them itself, with the
- * service's error code, which commander's `.choices()` cannot carry.
- */
-export function listValues(option: Option, values: readonly string[]): Option {
-  option.argChoices = [...values];
-  return option;
-}
-
 /** A value that must be given and not blank. Returns it as given (the service gets exactly what was typed). */
-export function requireText(value: unknown, flag: string, code: number | undefined, what: string): string {
+export function requireText(value: string | undefined, flag: string, code: number | undefined, what: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${flag} is required: ${what}`, code);
   return value;
-}
-
-/**
- * One of an enum's values, matched without regard to case and returned in
- * the spelling the service expects (`--type text` sends `Text`).
- */
-export function checkEnum<T extends string>(value: unknown, values: readonly T[], flag: string, code: number): T | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value);
-  const match = values.find((v) => v.toLowerCase() === text.trim().toLowerCase());
-  if (!match) throw new UsageError(`${flag} must be one of ${values.join(', ')}; got "${text}"`, code);
-  return match;
 }
 
 /** Identifiers are UUIDs (service-spec.md "Conventions"). */

@@ -1,21 +1,11 @@
 // Query parameters of the reading operations, checked before sending with the
 // codes of service-spec.md "Coded errors by area" → Reading operations.
 import { UsageError } from '../core/errors.js';
-import { checkEnum, checkUuid } from './option-checks.js';
+import { checkUuid } from './option-checks.js';
 
 // ---- campaign unsubscribes (service-spec.md "Campaign unsubscribers") -------
 
 export const INVALID_DATE = 5;
-export const INVALID_PAGE = 800;
-export const INVALID_PAGE_SIZE = 801;
-export const INVALID_ORDER_FIELD = 802;
-export const INVALID_ORDER_DIRECTION = 803;
-
-/** "Records per page, between 10 and 1000; otherwise 801." */
-export const MIN_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 1000;
-/** Pages are integer int32 in the spec. */
-const MAX_INT32 = 2_147_483_647;
 
 export const ORDER_FIELDS = ['email', 'name', 'date'] as const;
 export const ORDER_DIRECTIONS = ['asc', 'desc'] as const;
@@ -39,46 +29,12 @@ export function checkSince(value: unknown, flag = '--since'): string | undefined
   return text;
 }
 
-function wholeNumber(value: unknown): number | undefined {
-  const text = String(value).trim();
-  return /^\d+$/.test(text) ? Number(text) : undefined;
-}
-
-/** `page`: "invalid gives 800"; pages count from 1. */
-export function checkPage(value: unknown, flag = '--page'): number | undefined {
-  if (value === undefined) return undefined;
-  const n = wholeNumber(value);
-  if (n === undefined || n < 1 || n > MAX_INT32) throw new UsageError(`${flag} must be a whole number from 1; got "${String(value)}"`, INVALID_PAGE);
-  return n;
-}
-
-/** `pagesize`: "between 10 and 1000; otherwise 801". */
-export function checkPageSize(value: unknown, flag = '--page-size'): number | undefined {
-  if (value === undefined) return undefined;
-  const n = wholeNumber(value);
-  if (n === undefined || n < MIN_PAGE_SIZE || n > MAX_PAGE_SIZE) {
-    throw new UsageError(`${flag} must be a whole number from ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE}; got "${String(value)}"`, INVALID_PAGE_SIZE);
-  }
-  return n;
-}
-
 export interface UnsubscribesQuery {
   date?: string;
   page?: number;
   pagesize?: number;
   orderfield?: OrderField;
   orderdirection?: OrderDirection;
-}
-
-/** Every query parameter of "Campaign unsubscribers", from the command's options. */
-export function checkUnsubscribesQuery(opts: Record<string, unknown>): UnsubscribesQuery {
-  return {
-    date: checkSince(opts.since),
-    page: checkPage(opts.page),
-    pagesize: checkPageSize(opts.pageSize),
-    orderfield: checkEnum(opts.orderField, ORDER_FIELDS, '--order-field', INVALID_ORDER_FIELD),
-    orderdirection: checkEnum(opts.orderDirection, ORDER_DIRECTIONS, '--order-direction', INVALID_ORDER_DIRECTION),
-  };
 }
 
 // ---- transactional (service-spec.md "Transactional (smart) emails") ---------
@@ -95,15 +51,6 @@ export const SMART_EMAIL_STATUSES = ['all', 'active', 'draft'] as const;
 export const STATS_TIME_ZONES = ['utc', 'client'] as const;
 export type SmartEmailStatus = (typeof SMART_EMAIL_STATUSES)[number];
 export type StatsTimeZone = (typeof STATS_TIME_ZONES)[number];
-
-export function checkSmartEmailStatus(value: unknown): SmartEmailStatus | undefined {
-  return checkEnum(value, SMART_EMAIL_STATUSES, '--status', INVALID_STATUS);
-}
-
-/** "a valid GUID, else 925". */
-export function checkSmartEmailId(value: unknown, flag = '--smart-email'): string {
-  return checkUuid(value, flag, INVALID_SMART_EMAIL_ID);
-}
 
 /** `from` / `to`: "date YYYY-MM-DD". */
 export function checkDay(value: unknown, flag: string, code: number): string | undefined {
@@ -129,17 +76,16 @@ export interface StatisticsQuery {
  * only when both are given: the defaults are days of the account's own time
  * zone, which the tool does not know.
  */
-export function checkStatisticsQuery(opts: Record<string, unknown>): StatisticsQuery {
-  const group = opts.group === undefined ? undefined : String(opts.group);
+export function checkStatisticsQuery(opts: { group?: string; smartEmail?: string; from?: string; to?: string; timezone?: StatsTimeZone }): StatisticsQuery {
+  const group = opts.group;
   if (group !== undefined && opts.smartEmail !== undefined) {
     throw new UsageError('--group and --smart-email cannot be combined: statistics are of a classic email group or of one smart email', GROUP_AND_SMART_EMAIL);
   }
   if (group !== undefined && group.trim() === '') throw new UsageError('--group is empty: give the name of a classic email group');
-  const smartEmailId = opts.smartEmail === undefined ? undefined : checkSmartEmailId(opts.smartEmail);
+  const smartEmailId = opts.smartEmail === undefined ? undefined : checkUuid(opts.smartEmail, '--smart-email', INVALID_SMART_EMAIL_ID);
   const from = checkDay(opts.from, '--from', INVALID_FROM_DATE);
   const to = checkDay(opts.to, '--to', INVALID_TO_DATE);
   // YYYY-MM-DD strings compare in calendar order.
   if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`, FROM_AFTER_TO);
-  const timezone = checkEnum(opts.timezone, STATS_TIME_ZONES, '--timezone', INVALID_TIME_ZONE);
-  return { group, smartEmailId, from, to, timezone };
+  return { group, smartEmailId, from, to, timezone: opts.timezone };
 }

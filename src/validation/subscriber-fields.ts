@@ -184,26 +184,18 @@ function isRealDate(year: number, month: number, day: number): boolean {
 // ---- flags of `subscribers add` and `update` ----------------------------------
 
 /** `--consent yes|no`: required by the service on add and update (214), Yes or No only (215). */
-export function consentFlag(value: unknown): 'Yes' | 'No' {
-  if (value === undefined || value === null || value === '') {
+export function consentFlag(value: string | undefined): 'Yes' | 'No' {
+  if (value === undefined || value === '') {
     throw withHint(
       new UsageError('--consent yes|no is required: the service refuses a subscriber without ConsentToTrack', SubscriberCode.consentMissing),
       'ConsentToTrack has no default on add and update (service-spec.md "Subscriber"); say --consent yes or --consent no.',
     );
   }
-  const consent = parseConsent(String(value), false);
+  const consent = parseConsent(value, false);
   if (consent !== 'Yes' && consent !== 'No') {
-    throw new UsageError(`--consent must be yes or no; got "${String(value)}"`, SubscriberCode.consentInvalid);
+    throw new UsageError(`--consent must be yes or no (got "${value}")`, SubscriberCode.consentInvalid);
   }
   return consent;
-}
-
-/** Trimmed address or UsageError with the service's code (1 for the current address, 211 for a new one). */
-export function addressFlag(value: unknown, flag: string, code: number): string {
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (text === '') throw new UsageError(`${flag} needs an email address`, code);
-  if (!isValidEmail(text)) throw new UsageError(`${flag} is not a valid email address: "${String(value)}"`, code);
-  return text;
 }
 
 /**
@@ -211,9 +203,9 @@ export function addressFlag(value: unknown, flag: string, code: number): string 
  * several options of a MultiSelectMany field (service-spec.md "Custom field
  * value" rule 1), so repeats are kept as separate items, in order.
  */
-export function fieldFlags(values: unknown): CustomFieldValue[] {
+export function fieldFlags(values: readonly string[]): CustomFieldValue[] {
   const items: CustomFieldValue[] = [];
-  for (const raw of asList(values)) {
+  for (const raw of values) {
     const eq = raw.indexOf('=');
     const key = eq < 0 ? '' : raw.slice(0, eq).trim();
     if (eq < 0 || key === '') throw new UsageError(`--field must be Key=Value; got "${raw}"`);
@@ -236,9 +228,9 @@ export function fieldFlags(values: unknown): CustomFieldValue[] {
  * "Custom field value"). With a Value naming an option of a MultiSelectMany
  * field only that option is removed; without one the whole field is cleared.
  */
-export function clearFieldFlags(values: unknown): CustomFieldValue[] {
+export function clearFieldFlags(values: readonly string[]): CustomFieldValue[] {
   const items: CustomFieldValue[] = [];
-  for (const raw of asList(values)) {
+  for (const raw of values) {
     const eq = raw.indexOf('=');
     const key = (eq < 0 ? raw : raw.slice(0, eq)).trim();
     if (key === '') throw new UsageError(`--clear-field must be Key or Key=Value; got "${raw}"`);
@@ -249,11 +241,6 @@ export function clearFieldFlags(values: unknown): CustomFieldValue[] {
     items.push({ Key: key, Value: value, Clear: true });
   }
   return items;
-}
-
-function asList(values: unknown): string[] {
-  if (values === undefined || values === null) return [];
-  return (Array.isArray(values) ? values : [values]).map(String);
 }
 
 function withHint<E extends UsageError>(error: E, hint: string): E {

@@ -58,11 +58,11 @@ describe('campaigns unsubscribes, one page', () => {
   });
 
   it.each(['0', '-1', '1.5', 'two', '2147483648'])('refuses --page %s with 800', async (value) => {
-    await s.expectRefused([...base, `--page=${value}`], 800, /--page must be a whole number from 1/);
+    await s.expectRefused([...base, `--page=${value}`], 800, /--page must be 1\.\.2147483647 \(got "/);
   });
 
   it.each(['9', '1001', '0', 'ten'])('refuses --page-size %s with 801', async (value) => {
-    await s.expectRefused([...base, '--page-size', value], 801, /from 10 to 1000/);
+    await s.expectRefused([...base, '--page-size', value], 801, /--page-size must be 10\.\.1000 \(got "/);
   });
 
   it('accepts the page size bounds 10 and 1000', async () => {
@@ -70,7 +70,7 @@ describe('campaigns unsubscribes, one page', () => {
   });
 
   it('refuses an unknown order field with 802 and direction with 803, naming the allowed values', async () => {
-    await s.expectRefused([...base, '--order-field', 'size'], 802, /--order-field must be one of email, name, date; got "size"/);
+    await s.expectRefused([...base, '--order-field', 'size'], 802, /--order-field must be one of email, name, date \(got "size"\)/);
     await s.expectRefused([...base, '--order-direction', 'up'], 803, /--order-direction must be one of asc, desc/);
   });
 

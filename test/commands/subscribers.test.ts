@@ -46,7 +46,7 @@ describe('subscribers add', () => {
 
   it('refuses, with nothing sent: a bad address (1), no consent (214), another consent (215), an ambiguous date, 251 characters, a bad list id', async () => {
     const base = ['subscribers', 'add', '--list', LIST, '--name', 'Z'];
-    await s.expectRefused([...base, '--email', 'zed@', '--consent', 'yes'], 1, /--email is not a valid email address/);
+    await s.expectRefused([...base, '--email', 'zed@', '--consent', 'yes'], 1, /--email must be a valid email address \(got "zed@"\)/);
     await s.expectRefused([...base, '--email', 'z@example.com'], 214, /--consent yes\|no is required/);
     await s.expectRefused([...base, '--email', 'z@example.com', '--consent', 'unchanged'], 215);
     await s.expectRefused([...base, '--email', 'z@example.com', '--consent', 'yes', '--field', 'Birthday=05/06/2020'], undefined, /ambiguous/);

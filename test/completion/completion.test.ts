@@ -41,7 +41,7 @@ describe('completion scripts', () => {
   it('refuses an unknown shell with exit 2', async () => {
     const r = await runCli(['completion', 'tcsh']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish/);
+    expect(r.stderr).toMatch(/<shell> must be one of bash, zsh, fish \(got "tcsh"\)/);
   });
 });
 

@@ -188,12 +188,14 @@ async function runExample(line: string): Promise<{ code: number; stderr: string;
         const flag = words[i - 1];
         let out = w.replaceAll(USER_RECEIVER, receiver.url).replaceAll('<list-id>', seed.lists[0]!.ListID);
         if (out.includes('<id>')) {
+          // A flag names the kind of id; a positional id (`email segments get <id>`) is the group's own resource.
+          const kind = flag?.startsWith('--') ? flag : `--${{ segments: 'segment', transactional: 'smart-email', campaigns: 'campaign' }[words[0] ?? ''] ?? ''}`;
           const id =
-            flag === '--list'
+            kind === '--list'
               ? seed.lists[0]!.ListID
-              : flag === '--segment'
+              : kind === '--segment'
                 ? segment
-                : flag === '--smart-email'
+                : kind === '--smart-email'
                   ? seed.smartEmails[0]!.ID
                   : campaignFor.CampaignID;
           out = out.replaceAll('<id>', id);

@@ -47,7 +47,7 @@ describe('program', () => {
       for (const cmd of subs.length ? subs.map((s) => [group, s]) : [[group]]) {
         const h = await spawnCli([...cmd, '--help']);
         expect(h.stdout, cmd.join(' ')).toMatch(/Examples:\n\s+\$ email /);
-        expect(h.stdout, cmd.join(' ')).toContain('Global options:');
+        expect(h.stdout, cmd.join(' ')).toContain('Global Options:');
       }
     }
   }, 120_000);
@@ -93,17 +93,29 @@ describe('program', () => {
     expect(unknown.stderr).toMatch(/^error: unknown option '--campagin'/m);
     const missing = await spawnCli(['campaigns', 'summary'], { env });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("required option '--campaign <id>' not specified");
+    expect(missing.stderr).toBe('error: --campaign is required: campaign id (or give it as the first argument)\n');
     const badFormat = await spawnCli(['api', '/email/clients/scheduled', '-o', 'xml'], { env });
     expect(badFormat.code).toBe(2);
     expect(sandbox.requestCount()).toBe(0);
   });
 
   it('global options work before and after the subcommand', async () => {
-    const before = await spawnCli(['--json', 'api', '/email/clients/listsforemail', '-q', 'email=nobody@example.com'], { env });
-    const after = await spawnCli(['api', '/email/clients/listsforemail', '-q', 'email=nobody@example.com', '--json'], { env });
+    const before = await spawnCli(['--json', 'api', '/email/clients/listsforemail', '--query', 'email=nobody@example.com'], { env });
+    const after = await spawnCli(['api', '/email/clients/listsforemail', '--query', 'email=nobody@example.com', '--json'], { env });
     expect(before.code, before.stderr).toBe(0);
     expect(JSON.parse(before.stdout)).toEqual(JSON.parse(after.stdout));
+  });
+
+  it('-q is --quiet on every command, email api included (its query flag is --query)', async () => {
+    const r = await spawnCli(['api', '/email/clients/scheduled', '-q'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
+  });
+
+  it('choices match without regard to case everywhere: -o JSON as --type text', async () => {
+    const r = await spawnCli(['campaigns', 'sent', '-o', 'JSON'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
   });
 });
 
@@ -187,7 +199,7 @@ describe('email api', () => {
   it('GETs with query parameters and prints JSON', async () => {
     sandbox.clearRequests();
     const campaign = sandbox.seed.campaigns.find((c) => c.Status === 'Sent')!;
-    const r = await spawnCli(['api', `/email/campaigns/${campaign.CampaignID}/unsubscribes`, '-q', 'pagesize=10', '-q', 'orderfield=email'], { env });
+    const r = await spawnCli(['api', `/email/campaigns/${campaign.CampaignID}/unsubscribes`, '--query', 'pagesize=10', '--query', 'orderfield=email'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ PageSize: 10, ResultsOrderedBy: 'email' });
     expect(sandbox.requests.at(-1)).toMatchObject({ method: 'GET', query: { pagesize: '10', orderfield: 'email' } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { checkDay, checkPage, checkPageSize, checkSince, checkStatisticsQuery, checkUnsubscribesQuery } from '../../src/validation/query-params.js';
+import { checkDay, checkSince, checkStatisticsQuery } from '../../src/validation/query-params.js';
 
 function codeOf(fn: () => unknown): number | undefined {
   try {
@@ -20,20 +20,6 @@ describe('unsubscribes query checks', () => {
     expect(codeOf(() => checkSince('2024-06-01 9:30'))).toBe(5);
     expect(codeOf(() => checkSince('2024-06-01 09:60'))).toBe(5);
   });
-
-  it('page from 1 (800), page size 10 to 1000 (801)', () => {
-    expect(checkPage('1')).toBe(1);
-    expect(codeOf(() => checkPage('0'))).toBe(800);
-    expect(checkPageSize('10')).toBe(10);
-    expect(checkPageSize('1000')).toBe(1000);
-    expect(codeOf(() => checkPageSize('1e3'))).toBe(801);
-  });
-
-  it('order field and direction in any case, sent in lower case (802, 803)', () => {
-    expect(checkUnsubscribesQuery({ orderField: 'Email', orderDirection: 'DESC' })).toMatchObject({ orderfield: 'email', orderdirection: 'desc' });
-    expect(codeOf(() => checkUnsubscribesQuery({ orderField: 'ip' }))).toBe(802);
-    expect(codeOf(() => checkUnsubscribesQuery({ orderDirection: 'down' }))).toBe(803);
-  });
 });
 
 describe('statistics query checks', () => {
@@ -52,8 +38,4 @@ describe('statistics query checks', () => {
     expect(codeOf(() => checkStatisticsQuery({ smartEmail: 'not-a-guid' }))).toBe(925);
   });
 
-  it('time zone utc or client (923)', () => {
-    expect(checkStatisticsQuery({ timezone: 'UTC' }).timezone).toBe('utc');
-    expect(codeOf(() => checkStatisticsQuery({ timezone: 'local' }))).toBe(923);
-  });
 });

@@ -1,43 +1,58 @@
 // email api <path>: a raw authenticated request through the same core, so it
 // gets the same retries, errors and output as every other command.
-import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { HttpMethod, QueryValue } from '../../core/http.js';
-import { readJsonArgument } from '../../core/json-input.js';
+import { choiceOption, defineCommand, listOption, requiredArg, textOption } from '../define.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context, args: string[]): Promise<number> {
-  const rawPath = args[0] ?? '';
-  if (!rawPath.startsWith('/')) throw new UsageError(`path must start with "/", got "${rawPath}"`);
-  const [path, inlineQuery] = splitQuery(rawPath);
-  const query: Record<string, QueryValue[]> = {};
-  for (const [k, v] of inlineQuery) (query[k] ??= []).push(v);
-  for (const pair of (opts.query as string[] | undefined) ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`-q/--query takes key=value, got "${pair}"`);
-    (query[pair.slice(0, eq)] ??= []).push(pair.slice(eq + 1));
-  }
-  let rawBody: string | undefined;
-  if (opts.data !== undefined) {
-    const doc = await readJsonArgument(String(opts.data), '-d/--data', ctx.io.stdin, ctx.cwd);
-    rawBody = JSON.stringify(doc);
-  }
-  const method = ((opts.method as string | undefined) ?? (rawBody !== undefined ? 'POST' : 'GET')) as HttpMethod;
-  const client = await ctx.api();
-  const res = await client.send({
-    method,
-    path,
-    query,
-    rawBody,
-    // Only methods that HTTP defines as idempotent are repeated after a 5xx.
-    idempotent: method === 'GET' || method === 'PUT' || method === 'DELETE',
-  });
-  // Raw responses have no table view: JSON unless ndjson or csv was asked for.
-  const output = ctx.out.format === 'table' ? 'json' : ctx.out.format;
-  if (res.data === undefined) return 0;
-  if (output === 'json') await ctx.out.json(res.data);
-  else await ctx.out.print(res.data);
-  return 0;
-}
+export default defineCommand({
+  name: 'api',
+  summary: 'Make a raw authenticated request to any path of the service',
+  args: { path: requiredArg('path', 'path below the base URL, e.g. /email/clients/campaigns') },
+  options: {
+    method: choiceOption('--method', '<method>', 'HTTP method (default: GET, or POST with --data)', ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], { short: '-X' }),
+    data: textOption('--data', '<json>', 'request body: JSON, @file, or @- for stdin', { short: '-d' }),
+    // No -q: -q is the global --quiet everywhere (CLI.md "api").
+    query: listOption('--query', '<key=value>', 'query parameter (repeat)'),
+  },
+  examples: [
+    'email api /email/clients/campaigns',
+    'email api /email/campaigns/<id>/unsubscribes --query pagesize=10 --query orderfield=email',
+    'email api -X POST /email/segments/<list-id> -d \'{"Title":"VIPs"}\'',
+    'email api -X PUT "/email/subscribers/<list-id>?email=ada@example.com" -d @body.json',
+  ],
+  async run(input, ctx) {
+    const rawPath = input.path;
+    if (!rawPath.startsWith('/')) throw new UsageError(`path must start with "/", got "${rawPath}"`);
+    const [path, inlineQuery] = splitQuery(rawPath);
+    const query: Record<string, QueryValue[]> = {};
+    for (const [k, v] of inlineQuery) (query[k] ??= []).push(v);
+    for (const pair of input.query) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw new UsageError(`--query takes key=value, got "${pair}"`);
+      (query[pair.slice(0, eq)] ??= []).push(pair.slice(eq + 1));
+    }
+    let rawBody: string | undefined;
+    if (input.data !== undefined) {
+      const { readJsonArgument } = await import('../../core/json-input.js');
+      const doc = await readJsonArgument(input.data, '-d/--data', ctx.io.stdin, ctx.cwd);
+      rawBody = JSON.stringify(doc);
+    }
+    const method: HttpMethod = input.method ?? (rawBody !== undefined ? 'POST' : 'GET');
+    const client = await ctx.api();
+    const res = await client.send({
+      method,
+      path,
+      query,
+      rawBody,
+      // Only methods that HTTP defines as idempotent are repeated after a 5xx.
+      idempotent: method === 'GET' || method === 'PUT' || method === 'DELETE',
+    });
+    // Raw responses have no table view: JSON unless ndjson or csv was asked for.
+    if (res.data === undefined) return;
+    if (ctx.out.format === 'table' || ctx.out.format === 'json') await ctx.out.json(res.data);
+    else return { data: res.data };
+  },
+});
 
 function splitQuery(raw: string): [string, [string, string][]] {
   const q = raw.indexOf('?');

@@ -1,17 +1,22 @@
-import type { Context } from '../../context.js';
-import { openConfig } from '../../core/config.js';
+// email auth switch <profile>: sets the default profile.
 import { UsageError } from '../../core/errors.js';
+import { defineCommand, requiredArg } from '../define.js';
 
-export async function run(_opts: Record<string, unknown>, ctx: Context, args: string[]): Promise<number> {
-  const name = args[0]!;
-  const store = await openConfig(ctx.env);
-  const data = store.read();
-  if (!data.profiles[name]) {
-    const known = Object.keys(data.profiles);
-    throw new UsageError(`no profile named "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : '; log in with `email auth login --profile ' + name + '`'}`);
-  }
-  data.defaultProfile = name;
-  store.write(data);
-  ctx.log.info(`Default profile is now "${name}".`);
-  return 0;
-}
+export default defineCommand({
+  name: 'switch',
+  summary: 'Set the default profile',
+  args: { profile: requiredArg('profile', 'profile name', { complete: 'profile' }) },
+  examples: ['email auth switch staging'],
+  async run({ profile: name }, ctx) {
+    const { openConfig } = await import('../../core/config.js');
+    const store = await openConfig(ctx.env);
+    const data = store.read();
+    if (!data.profiles[name]) {
+      const known = Object.keys(data.profiles);
+      throw new UsageError(`no profile named "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : '; log in with `email auth login --profile ' + name + '`'}`);
+    }
+    data.defaultProfile = name;
+    store.write(data);
+    ctx.log.info(`Default profile is now "${name}".`);
+  },
+});

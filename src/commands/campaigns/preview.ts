@@ -1,30 +1,39 @@
 // email campaigns preview: POST /email/campaigns/{id}/sendpreview
 // (service-spec.md "Send campaign preview"). A send: never repeated
 // automatically once it may have reached the service.
-import { sendCampaignPreview } from '../../api/campaigns.js';
-import type { Context } from '../../context.js';
 import { ApiError, NetworkError } from '../../core/errors.js';
-import { INVALID_PREVIEW_RECIPIENTS, previewRecipientsFrom } from '../../validation/campaign-fields.js';
-import { checkUuid } from '../../validation/option-checks.js';
+import { defineCommand, idArg, listOption } from '../define.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const campaignId = checkUuid(opts.campaign, '--campaign');
-  const recipients = previewRecipientsFrom(opts.to);
-  const client = await ctx.api();
-  try {
-    const res = await sendCampaignPreview(client, campaignId, recipients);
-    if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === INVALID_PREVIEW_RECIPIENTS) {
-      const named = recipientsIn(err.resultData);
-      if (named.length) err.hint = `The service refused: ${named.join(', ')}`;
-    } else if ((err instanceof ApiError && err.status >= 500) || (err instanceof NetworkError && !neverConnected(err))) {
-      err.hint = 'The preview may have been sent before the failure; it is not repeated automatically. Check the inboxes before sending it again.';
+/** service-spec.md "Send campaign preview": 371 invalid recipients. */
+const INVALID_PREVIEW_RECIPIENTS = 371;
+
+export default defineCommand({
+  name: 'preview',
+  summary: 'Send a preview of a campaign to up to 15 addresses (never repeated automatically)',
+  args: { campaign: idArg('campaign', 'campaign id') },
+  options: { to: listOption('--to', '<addr>', 'recipient (repeat, 1 to 15)') },
+  examples: ['email campaigns preview <id> --to ada@example.com --to bo@example.com', 'email campaigns preview --campaign <id> --to ada@example.com'],
+  async run({ campaign: campaignId, to }, ctx) {
+    const [{ sendCampaignPreview }, { previewRecipientsFrom }] = await Promise.all([import('../../api/campaigns.js'), import('../../validation/campaign-fields.js')]);
+    const recipients = previewRecipientsFrom(to);
+    const client = await ctx.api();
+    let data: unknown;
+    try {
+      const res = await sendCampaignPreview(client, campaignId, recipients);
+      if (ctx.out.format === 'json') data = res.data;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === INVALID_PREVIEW_RECIPIENTS) {
+        const named = recipientsIn(err.resultData);
+        if (named.length) err.hint = `The service refused: ${named.join(', ')}`;
+      } else if ((err instanceof ApiError && err.status >= 500) || (err instanceof NetworkError && !neverConnected(err))) {
+        err.hint = 'The preview may have been sent before the failure; it is not repeated automatically. Check the inboxes before sending it again.';
+      }
+      throw err;
     }
-    throw err;
-  }
-  ctx.log.info(`Sent a preview of campaign ${campaignId} to ${recipients.length} address${recipients.length === 1 ? '' : 'es'}.`);
-}
+    ctx.log.info(`Sent a preview of campaign ${campaignId} to ${recipients.length} address${recipients.length === 1 ? '' : 'es'}.`);
+    return { data };
+  },
+});
 
 /** Failures before a connection existed: the preview cannot have gone out. */
 function neverConnected(err: NetworkError): boolean {

@@ -1,9 +1,8 @@
 // email campaigns scheduled: GET /email/clients/scheduled (service-spec.md
 // "Scheduled campaign"). Dates are shown as the service gives them (in the
 // account's time zone); JSON carries the full objects.
-import { listScheduledCampaigns } from '../../api/campaigns.js';
-import type { Context } from '../../context.js';
 import type { Column } from '../../output/render.js';
+import { defineCommand } from '../define.js';
 
 const COLUMNS: Column[] = [
   { key: 'CampaignID', header: 'ID', fixed: true },
@@ -13,7 +12,13 @@ const COLUMNS: Column[] = [
   { key: 'ScheduledTimeZone', header: 'Time zone' },
 ];
 
-export async function run(_opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const campaigns = await listScheduledCampaigns(await ctx.api());
-  await ctx.out.print(campaigns, ctx.out.format === 'table' ? { columns: COLUMNS } : undefined);
-}
+export default defineCommand({
+  name: 'scheduled',
+  summary: 'List scheduled campaigns',
+  examples: ['email campaigns scheduled', 'email campaigns scheduled --json'],
+  async run(_input, ctx) {
+    const { listScheduledCampaigns } = await import('../../api/campaigns.js');
+    const campaigns = await listScheduledCampaigns(await ctx.api());
+    return { data: campaigns, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+  },
+});

@@ -1,8 +1,7 @@
 // email campaigns sent: GET /email/clients/campaigns (service-spec.md "Sent
 // campaign"). Dates as the service gives them; JSON carries the full objects.
-import { listSentCampaigns } from '../../api/campaigns.js';
-import type { Context } from '../../context.js';
 import type { Column } from '../../output/render.js';
+import { defineCommand } from '../define.js';
 
 const COLUMNS: Column[] = [
   { key: 'CampaignID', header: 'ID', fixed: true },
@@ -12,7 +11,13 @@ const COLUMNS: Column[] = [
   { key: 'TotalRecipients', header: 'Recipients' },
 ];
 
-export async function run(_opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const campaigns = await listSentCampaigns(await ctx.api());
-  await ctx.out.print(campaigns, ctx.out.format === 'table' ? { columns: COLUMNS } : undefined);
-}
+export default defineCommand({
+  name: 'sent',
+  summary: 'List sent campaigns',
+  examples: ['email campaigns sent', 'email campaigns sent -o csv > sent.csv'],
+  async run(_input, ctx) {
+    const { listSentCampaigns } = await import('../../api/campaigns.js');
+    const campaigns = await listSentCampaigns(await ctx.api());
+    return { data: campaigns, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+  },
+});

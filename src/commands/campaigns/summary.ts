@@ -1,8 +1,6 @@
 // email campaigns summary: GET /email/campaigns/{id}/summary (service-spec.md "Campaign summary").
-import { getCampaignSummary } from '../../api/campaigns.js';
-import type { Context } from '../../context.js';
 import type { Column } from '../../output/render.js';
-import { checkUuid } from '../../validation/option-checks.js';
+import { defineCommand, idArg } from '../define.js';
 
 const COLUMNS: Column[] = [
   { key: 'Recipients', header: 'Recipients' },
@@ -20,8 +18,14 @@ const COLUMNS: Column[] = [
   { key: 'WorldviewURL', header: 'Worldview' },
 ];
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const campaignId = checkUuid(opts.campaign, '--campaign');
-  const summary = await getCampaignSummary(await ctx.api(), campaignId);
-  await ctx.out.print(summary, ctx.out.format === 'table' ? { columns: COLUMNS } : undefined);
-}
+export default defineCommand({
+  name: 'summary',
+  summary: 'Show the summary of a sent campaign',
+  args: { campaign: idArg('campaign', 'campaign id') },
+  examples: ['email campaigns summary <id>', 'email campaigns summary --campaign <id> --json'],
+  async run({ campaign }, ctx) {
+    const { getCampaignSummary } = await import('../../api/campaigns.js');
+    const summary = await getCampaignSummary(await ctx.api(), campaign);
+    return { data: summary, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+  },
+});

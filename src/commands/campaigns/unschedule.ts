@@ -1,28 +1,34 @@
 // email campaigns unschedule: POST /email/campaigns/{id}/unschedule
 // (service-spec.md "Unschedule campaign"). Cancels a sending, so it asks first
 // (CLI.md "confirmation") and is never repeated automatically.
-import { unscheduleCampaign } from '../../api/campaigns.js';
-import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../core/errors.js';
-import { confirmDestructive } from '../../output/confirm.js';
-import { checkUuid } from '../../validation/option-checks.js';
+import { defineCommand, idArg, switchOption } from '../define.js';
 
 /** service-spec.md "Preview and scheduling": 341 campaign not scheduled. */
 export const CAMPAIGN_NOT_SCHEDULED = 341;
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const campaignId = checkUuid(opts.campaign, '--campaign');
-  const go = await confirmDestructive(ctx, `Unschedule campaign ${campaignId}, cancelling its sending and returning it to drafts?`, opts.yes, 'unschedule a campaign');
-  if (!go) throw new UsageError('cancelled: the campaign stays scheduled');
-  try {
-    const res = await unscheduleCampaign(await ctx.api(), campaignId);
-    if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === CAMPAIGN_NOT_SCHEDULED) {
-      // service-spec.md "States and transitions": a campaign not scheduled, sent or sending stays unchanged.
-      err.hint = 'Only a scheduled campaign can be unscheduled: this one is a draft, or is already sending or sent, and was left unchanged. `email campaigns scheduled` lists the scheduled ones.';
+export default defineCommand({
+  name: 'unschedule',
+  summary: 'Return a scheduled campaign to drafts, cancelling its sending',
+  args: { campaign: idArg('campaign', 'campaign id') },
+  options: { yes: switchOption('--yes', 'do not ask for confirmation (required without a terminal)', { short: '-y' }) },
+  examples: ['email campaigns unschedule <id>', 'email campaigns unschedule --campaign <id> --yes'],
+  async run({ campaign: campaignId, yes }, ctx) {
+    const [{ unscheduleCampaign }, { confirmDestructive }] = await Promise.all([import('../../api/campaigns.js'), import('../../output/confirm.js')]);
+    const go = await confirmDestructive(ctx, `Unschedule campaign ${campaignId}, cancelling its sending and returning it to drafts?`, yes, 'unschedule a campaign');
+    if (!go) throw new UsageError('cancelled: the campaign stays scheduled');
+    let data: unknown;
+    try {
+      const res = await unscheduleCampaign(await ctx.api(), campaignId);
+      if (ctx.out.format === 'json') data = res.data;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === CAMPAIGN_NOT_SCHEDULED) {
+        // service-spec.md "States and transitions": a campaign not scheduled, sent or sending stays unchanged.
+        err.hint = 'Only a scheduled campaign can be unscheduled: this one is a draft, or is already sending or sent, and was left unchanged. `email campaigns scheduled` lists the scheduled ones.';
+      }
+      throw err;
     }
-    throw err;
-  }
-  ctx.log.info(`Unscheduled campaign ${campaignId}: it is a draft again.`);
-}
+    ctx.log.info(`Unscheduled campaign ${campaignId}: it is a draft again.`);
+    return { data };
+  },
+});

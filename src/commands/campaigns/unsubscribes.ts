@@ -6,17 +6,16 @@
 // page count; the other pages are fetched a few at a time and their records
 // written in order as they arrive, through the renderer's stream, so memory
 // stays flat however many records there are.
-import { getUnsubscribesPage } from '../../api/campaigns.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../core/http.js';
 import { UsageError } from '../../core/errors.js';
-import { walkPages } from '../../core/paginate.js';
-import { compactHeapForStreaming } from '../../core/heap.js';
 import type { Column } from '../../output/render.js';
-import { toInt } from '../../schemas/common.js';
 import type { UnsubscribesPage } from '../../schemas/campaigns.js';
-import { checkUuid } from '../../validation/option-checks.js';
-import { checkUnsubscribesQuery, MAX_PAGE_SIZE, type UnsubscribesQuery } from '../../validation/query-params.js';
+import { ORDER_DIRECTIONS, ORDER_FIELDS, type UnsubscribesQuery } from '../../validation/query-params.js';
+import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption } from '../define.js';
+
+/** service-spec.md "Campaign unsubscribers": records per page, between 10 and 1000; otherwise 801. */
+const MAX_PAGE_SIZE = 1000;
 
 /**
  * Pages in flight at once during --all: as many as the client's keep-alive
@@ -34,26 +33,52 @@ const COLUMNS: Column[] = [
   { key: 'IPAddress', header: 'IP address' },
 ];
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const campaignId = checkUuid(opts.campaign, '--campaign');
-  const query = checkUnsubscribesQuery(opts);
-  if (opts.all && query.page !== undefined) throw new UsageError('--all walks every page from the first: leave out --page');
-  const client = await ctx.api();
-  if (opts.all) return walkAll(ctx, client, campaignId, { ...query, pagesize: query.pagesize ?? MAX_PAGE_SIZE });
+export default defineCommand({
+  name: 'unsubscribes',
+  summary: 'List the addresses that unsubscribed through a campaign',
+  args: { campaign: idArg('campaign', 'campaign id') },
+  options: {
+    since: textOption('--since', '<"YYYY-MM-DD HH:MM">', 'only unsubscribes on or after this moment'),
+    // service-spec.md "Campaign unsubscribers": page invalid 800, pagesize 10..1000 otherwise 801, orderfield 802, orderdirection 803.
+    page: intOption('--page', '<n>', 'page number (from 1)', { min: 1, max: 2_147_483_647, code: 800 }),
+    pageSize: intOption('--page-size', '<n>', `records per page (10..1000; with --all, default ${MAX_PAGE_SIZE})`, { min: 10, max: MAX_PAGE_SIZE, code: 801 }),
+    orderField: choiceOption('--order-field', '<field>', 'sort field', ORDER_FIELDS, { code: 802 }),
+    orderDirection: choiceOption('--order-direction', '<dir>', 'sort direction', ORDER_DIRECTIONS, { code: 803 }),
+    all: switchOption('--all', 'walk every page and print all records as one stream'),
+  },
+  examples: [
+    'email campaigns unsubscribes <id>',
+    'email campaigns unsubscribes --campaign <id> --all --json | jq length',
+    'email campaigns unsubscribes <id> --since "2024-06-01 00:00" --all -o ndjson',
+  ],
+  async run(input, ctx) {
+    const [{ getUnsubscribesPage }, { toInt }, { checkSince }] = await Promise.all([
+      import('../../api/campaigns.js'),
+      import('../../schemas/common.js'),
+      import('../../validation/query-params.js'),
+    ]);
+    const query: UnsubscribesQuery = {
+      date: checkSince(input.since),
+      page: input.page,
+      pagesize: input.pageSize,
+      orderfield: input.orderField,
+      orderdirection: input.orderDirection,
+    };
+    if (input.all && query.page !== undefined) throw new UsageError('--all walks every page from the first: leave out --page');
+    const client = await ctx.api();
+    if (input.all) return walkAll(ctx, client, input.campaign, { ...query, pagesize: query.pagesize ?? MAX_PAGE_SIZE });
 
-  const page = await getUnsubscribesPage(client, campaignId, query);
-  if (ctx.out.format === 'json') {
-    // The service's envelope unchanged: scripts get the paging fields too.
-    await ctx.out.print(page);
-  } else {
-    await ctx.out.print(page.Results, { columns: COLUMNS });
-  }
-  const number = toInt(page.PageNumber);
-  const pages = toInt(page.NumberOfPages);
-  ctx.log.info(
-    `Page ${number} of ${pages} · ${toInt(page.TotalNumberOfRecords)} records in all${number < pages ? ` · next: --page ${number + 1}, or --all for every page` : ''}`,
-  );
-}
+    const page = await getUnsubscribesPage(client, input.campaign, query);
+    // JSON: the service's envelope unchanged, so scripts get the paging fields too.
+    await (ctx.out.format === 'json' ? ctx.out.print(page) : ctx.out.print(page.Results, { columns: COLUMNS }));
+    // Under the records, where a person at a terminal reads on.
+    const number = toInt(page.PageNumber);
+    const pages = toInt(page.NumberOfPages);
+    ctx.log.info(
+      `Page ${number} of ${pages} · ${toInt(page.TotalNumberOfRecords)} records in all${number < pages ? ` · next: --page ${number + 1}, or --all for every page` : ''}`,
+    );
+  },
+});
 
 /** A record's identity, to print a record once when records move across a page boundary during the walk. */
 function recordKey(r: UnsubscribesPage['Results'][number]): string {
@@ -64,6 +89,12 @@ function recordKey(r: UnsubscribesPage['Results'][number]): string {
 const GC_EVERY_PAGES = 4;
 
 async function walkAll(ctx: Context, client: ApiClient, campaignId: string, query: UnsubscribesQuery): Promise<void> {
+  const [{ getUnsubscribesPage }, { walkPages }, { compactHeapForStreaming }, { toInt }] = await Promise.all([
+    import('../../api/campaigns.js'),
+    import('../../core/paginate.js'),
+    import('../../core/heap.js'),
+    import('../../schemas/common.js'),
+  ]);
   const stream = ctx.out.stream({ columns: COLUMNS });
   const collectGarbage = compactHeapForStreaming();
   let firstTotal: number | undefined;

@@ -1,17 +1,35 @@
 // email customfields create: POST /email/lists/{listId}/customfields
 // (service-spec.md "Create custom field"); prints the generated Key.
-import { createCustomField } from '../../api/custom-fields.js';
-import type { Context } from '../../context.js';
-import { printCreated } from '../../output/created-id.js';
-import { customFieldFrom } from '../../validation/custom-field-definition.js';
-import { checkUuid } from '../../validation/option-checks.js';
+import { DATA_TYPES } from '../../validation/custom-field-definition.js';
+import { choiceOption, defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const listId = checkUuid(opts.list, '--list');
-  const definition = customFieldFrom(opts);
-  const answer = await createCustomField(await ctx.api(), listId, definition);
-  await printCreated(ctx, answer, keyOf(answer), `custom field "${definition.FieldName}"`);
-}
+export default defineCommand({
+  name: 'create',
+  summary: 'Create a custom field on a list and print its key',
+  options: {
+    list: idOption('--list', 'list id'),
+    // Blank or missing names are refused by customFieldFrom with the service's 254.
+    name: textOption('--name', '<FieldName>', 'field name (the key is generated from it)'),
+    // service-spec.md "Custom field definition": any other DataType gives 259.
+    type: choiceOption('--type', '<DataType>', 'data type', DATA_TYPES, { required: true, code: 259 }),
+    option: listOption('--option', '<o>', 'an option of a MultiSelectOne or MultiSelectMany field (repeat)'),
+    visible: switchOption('--visible', 'show the field in the preference center'),
+  },
+  examples: [
+    'email customfields create --list <id> --name "Favourite colour" --type Text',
+    'email customfields create --list <id> --name Genres --type MultiSelectMany --option Jazz --option Blues --visible',
+  ],
+  async run({ list, ...input }, ctx) {
+    const [{ createCustomField }, { printCreated }, { customFieldFrom }] = await Promise.all([
+      import('../../api/custom-fields.js'),
+      import('../../output/created-id.js'),
+      import('../../validation/custom-field-definition.js'),
+    ]);
+    const definition = customFieldFrom(input);
+    const answer = await createCustomField(await ctx.api(), list, definition);
+    await printCreated(ctx, answer, keyOf(answer), `custom field "${definition.FieldName}"`);
+  },
+});
 
 /** The 201 body is "not shown" in the spec: a bare string (the Key) or an object carrying Key. */
 function keyOf(answer: unknown): string | undefined {

@@ -1,32 +1,14 @@
-// `email doctor`: one line per check, `ok|warn|fail|skip  <check>: <detail>`,
-// with a `hint:` line where there is something to do. --json gives the same
-// as an array of {check, status, detail, hint}. Exit 1 when a check fails,
-// 4 when the failure is the key (none, 401, 403), as CLI.md's exit codes say.
-import type { Context } from '../../context.js';
-import { ExitCode } from '../../core/errors.js';
-import { neutralize } from '../../output/sanitize.js';
-import { runChecks, type CheckResult, type CheckStatus } from './checks.js';
+// `email doctor`: the definition; doctor-run.ts runs the checks (checks.ts).
+import { defineCommand } from '../define.js';
 
-export async function run(_opts: Record<string, unknown>, ctx: Context): Promise<number> {
-  const { results, authProblem } = await runChecks(ctx);
-  if (ctx.out.format === 'table') await printLines(ctx, results);
-  else await ctx.out.print(results, { columns: ['check', 'status', 'detail', 'hint'] });
-  if (!results.some((r) => r.status === 'fail')) return ExitCode.ok;
-  return authProblem ? ExitCode.auth : ExitCode.failure;
-}
-
-async function printLines(ctx: Context, results: CheckResult[]): Promise<void> {
-  let paint: (status: CheckStatus, text: string) => string = (_s, t) => t;
-  if (ctx.globals.color) {
-    const { Chalk } = await import('chalk');
-    const chalk = new Chalk({ level: 1 });
-    const styles: Record<CheckStatus, (t: string) => string> = { ok: chalk.green, warn: chalk.yellow, fail: chalk.red, skip: chalk.dim };
-    paint = (s, t) => styles[s](t);
-  }
-  const lines: string[] = [];
-  for (const r of results) {
-    lines.push(`${paint(r.status, r.status.padEnd(4))}  ${r.check}: ${neutralize(r.detail)}`);
-    if (r.hint) lines.push(`      hint: ${neutralize(r.hint)}`);
-  }
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
-}
+export default defineCommand({
+  name: 'doctor',
+  summary: 'Check configuration, permissions, reachability, key validity and clock skew',
+  description:
+    'Each check prints ok, warn, fail or skip (not run because an earlier check failed), with a hint\nwhere there is something to do. Exits 1 when a check fails, 4 when the key is missing or refused.',
+  examples: ['email doctor', 'email doctor --profile staging --json'],
+  async run(_input, ctx) {
+    const { doctorCommand } = await import('./doctor-run.js');
+    return { exitCode: await doctorCommand(ctx) };
+  },
+});

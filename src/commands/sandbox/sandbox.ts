@@ -1,153 +1,37 @@
-// `email sandbox`: starts the local service, prints where it is and what it
-// holds, and serves until Ctrl-C, then stops cleanly (state flushed) with exit 0.
-import { resolve } from 'node:path';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
-import type { RunningSandbox, SandboxOptions, SandboxWebhookOption } from '../../sandbox/index.js';
+// `email sandbox`: the definition; sandbox-run.ts starts the local service
+// (src/sandbox, loaded only here) and serves until Ctrl-C.
+import { type Input, choiceOption, defineCommand, intOption, listOption, numberOption, textOption } from '../define.js';
 
-interface SandboxFlags {
-  port: number;
-  host: string;
-  state?: string;
-  apiKey?: string;
-  latency?: number;
-  failRate?: string;
-  rateLimit?: string;
-  webhook?: string[];
-  webhookFormat: 'json' | 'xml';
-  webhookInterval?: number;
-  webhookTolerance?: number;
-  unsubscribes?: number;
-}
+const options = {
+  port: intOption('--port', '<n>', 'port to listen on (0 picks a free port)', { min: 0, max: 65535, default: 4010 }),
+  host: textOption('--host', '<h>', 'address to listen on', { default: '127.0.0.1' }),
+  state: textOption('--state', '<file>', 'persist everything to this file and continue from it on the next start', { complete: 'file' }),
+  apiKey: textOption('--api-key', '<k>', 'the key clients must send (default: sandbox-key)'),
+  latency: intOption('--latency', '<ms>', 'delay every answer by this many milliseconds', { min: 0, max: 600_000 }),
+  failRate: numberOption('--fail-rate', '<0..1>', 'share of requests answered 500 (repeatable: a seeded choice)', { min: 0, max: 1 }),
+  rateLimit: intOption('--rate-limit', '<requests/s>', 'answer 429, with the seconds to wait, beyond this many requests a second', { min: 1 }),
+  webhook: listOption('--webhook', '<listId=url>', 'post the events of a list to this URL (repeat)'),
+  webhookFormat: choiceOption('--webhook-format', '<format>', 'body format of webhook deliveries', ['json', 'xml'], { default: 'json' }),
+  webhookInterval: intOption('--webhook-interval', '<ms>', 'least time between two deliveries to one webhook (the service: 10000)', { min: 1, max: 86_400_000 }),
+  webhookTolerance: intOption('--webhook-tolerance', '<ms>', 'deactivate a webhook failing for longer than this (the service: one week)', { min: 0 }),
+  unsubscribes: intOption('--unsubscribes', '<n>', 'unsubscribe records generated per sent campaign', { min: 0, max: 10_000_000 }),
+};
 
-export function parseSandboxFlags(flags: SandboxFlags, cwd: string): SandboxOptions {
-  const options: SandboxOptions = { port: flags.port, host: flags.host };
-  if (!flags.host.trim()) throw new UsageError('--host must not be empty');
-  if (flags.state !== undefined) {
-    if (!flags.state.trim()) throw new UsageError('--state needs a file path');
-    options.statePath = resolve(cwd, flags.state);
-  }
-  if (flags.apiKey !== undefined) {
-    if (!/^\S+$/.test(flags.apiKey)) throw new UsageError('--api-key must be a non-empty value without spaces');
-    options.apiKey = flags.apiKey;
-  }
-  if (flags.latency !== undefined) options.latencyMs = flags.latency;
-  if (flags.failRate !== undefined) {
-    const rate = Number(flags.failRate);
-    if (flags.failRate.trim() === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) {
-      throw new UsageError(`--fail-rate must be a number between 0 and 1, got "${flags.failRate}"`);
-    }
-    options.failRate = rate;
-  }
-  if (flags.rateLimit !== undefined) {
-    const limit = Number(flags.rateLimit);
-    if (flags.rateLimit.trim() === '' || !Number.isInteger(limit) || limit < 1) {
-      throw new UsageError(`--rate-limit must be a whole number of requests per second (at least 1), got "${flags.rateLimit}"`);
-    }
-    options.rateLimitPerSecond = limit;
-  }
-  if (flags.webhook?.length) {
-    options.webhooks = flags.webhook.map((spec) => parseWebhook(spec, flags.webhookFormat));
-  }
-  if (flags.webhookInterval !== undefined) options.webhookIntervalMs = flags.webhookInterval;
-  if (flags.webhookTolerance !== undefined) options.webhookToleranceMs = flags.webhookTolerance;
-  if (flags.unsubscribes !== undefined) options.unsubscribesPerCampaign = flags.unsubscribes;
-  return options;
-}
+/** What the command's run module receives. */
+export type SandboxInput = Input<{}, typeof options>;
 
-function parseWebhook(spec: string, format: 'json' | 'xml'): SandboxWebhookOption {
-  const eq = spec.indexOf('=');
-  if (eq <= 0) throw new UsageError(`--webhook must be <listId>=<url>, got "${spec}"`);
-  const listId = spec.slice(0, eq).trim();
-  const url = spec.slice(eq + 1).trim();
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`--webhook ${listId}: "${url}" is not a URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new UsageError(`--webhook ${listId}: the URL must be http:// or https://, got "${url}"`);
-  }
-  return { listId, url, format };
-}
-
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<number> {
-  const options = parseSandboxFlags(opts as unknown as SandboxFlags, ctx.cwd);
-  const { startSandbox, StateFileError } = await import('../../sandbox/index.js');
-
-  let sandbox: RunningSandbox;
-  try {
-    sandbox = await startSandbox({
-      ...options,
-      // Nobody reads recorded requests from the command line; a long import would only hold memory.
-      recordRequests: false,
-      onInternalError: (error, method, path) => ctx.log.warn(`internal error on ${method} ${path}: ${(error as Error)?.message ?? String(error)}`),
-    });
-  } catch (error) {
-    if (error instanceof StateFileError) throw new UsageError(error.message);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${options.host} is in use; choose another with --port (0 picks a free one)`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on --host ${options.host}`);
-    throw error;
-  }
-
-  const unknownLists = (options.webhooks ?? []).filter((w) => !sandbox.state().lists[w.listId]).map((w) => w.listId);
-  if (unknownLists.length > 0) {
-    await sandbox.stop();
-    throw new UsageError(`--webhook: no list ${unknownLists.join(', ')} in the sandbox (see the seeded lists with \`email sandbox\`)`);
-  }
-
-  await printReady(ctx, sandbox, options);
-
-  // Serve until Ctrl-C. Registering an interrupt handler replaces the default
-  // exit 130: stopping the sandbox is the expected way to end it.
-  await new Promise<void>((done) => {
-    if (ctx.signal.aborted) return done();
-    ctx.signal.addEventListener('abort', () => done(), { once: true });
-    const unregister = ctx.onInterrupt(() => {
-      unregister();
-      done();
-    });
-  });
-  ctx.log.info('stopping the sandbox…');
-  await sandbox.stop();
-  if (options.statePath) ctx.log.info(`state saved to ${options.statePath}`);
-  return 0;
-}
-
-async function printReady(ctx: Context, sandbox: RunningSandbox, options: SandboxOptions): Promise<void> {
-  const seed = sandbox.seed;
-  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
-    // CLI.md `sandbox`: exactly one line when ready, so a script can read the ids.
-    await ctx.out.line(
-      JSON.stringify({
-        baseUrl: sandbox.url,
-        apiKey: sandbox.apiKey,
-        lists: seed.lists,
-        campaigns: seed.campaigns,
-        segments: seed.segments,
-        smartEmails: seed.smartEmails,
-      }),
-    );
-    return;
-  }
-  await ctx.out.line(`Sandbox listening on ${sandbox.url}`);
-  await ctx.out.line(`API key: ${sandbox.apiKey}`);
-  if (options.statePath) await ctx.out.line(`State file: ${options.statePath}`);
-  const sections: [string, unknown[]][] = [
-    ['Lists', seed.lists],
-    ['Campaigns', seed.campaigns],
-    ['Segments', seed.segments],
-    ['Smart emails', seed.smartEmails],
-  ];
-  for (const [title, rows] of sections) {
-    await ctx.out.line('');
-    await ctx.out.line(`${title}:`);
-    if (rows.length === 0) await ctx.out.line('  (none)');
-    else await ctx.out.print(rows);
-  }
-  for (const w of options.webhooks ?? []) ctx.log.info(`webhook: events of list ${w.listId} go to ${w.url} (${w.format})`);
-  ctx.log.info(`\nUse it:  export EMAIL_BASE_URL=${sandbox.url} EMAIL_API_KEY=${sandbox.apiKey}`);
-  ctx.log.info('Press Ctrl-C to stop.');
-}
+export default defineCommand({
+  name: 'sandbox',
+  summary: 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)',
+  options,
+  examples: [
+    'email sandbox',
+    'email sandbox --port 0 --state sandbox.json --json',
+    'email sandbox --rate-limit 5 --fail-rate 0.1 --latency 200',
+    'email sandbox --webhook 11111111-1111-4111-8111-111111111111=http://127.0.0.1:4020/hooks --webhook-interval 1000',
+  ],
+  async run(input, ctx) {
+    const { sandboxCommand } = await import('./sandbox-run.js');
+    return { exitCode: await sandboxCommand(input, ctx) };
+  },
+});

@@ -1,17 +1,21 @@
 // email segments clear-rules: DELETE /email/segments/{segmentId}/rules
 // (service-spec.md "Delete segment rules"). Undoes work, so it asks first
 // (CLI.md "confirmation").
-import { clearSegmentRules } from '../../api/segments.js';
-import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { confirmDestructive } from '../../output/confirm.js';
-import { checkUuid } from '../../validation/option-checks.js';
+import { defineCommand, idArg, switchOption } from '../define.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const segmentId = checkUuid(opts.segment, '--segment');
-  const go = await confirmDestructive(ctx, `Remove every rule of segment ${segmentId}, leaving it blank?`, opts.yes, 'clear the rules of a segment');
-  if (!go) throw new UsageError('cancelled: the rules were not cleared');
-  const res = await clearSegmentRules(await ctx.api(), segmentId);
-  if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
-  ctx.log.info(`Cleared every rule of segment ${segmentId}.`);
-}
+export default defineCommand({
+  name: 'clear-rules',
+  summary: 'Remove every rule of a segment, leaving it blank',
+  args: { segment: idArg('segment', 'segment id') },
+  options: { yes: switchOption('--yes', 'do not ask for confirmation (required without a terminal)', { short: '-y' }) },
+  examples: ['email segments clear-rules <id>', 'email segments clear-rules --segment <id> --yes'],
+  async run({ segment: segmentId, yes }, ctx) {
+    const [{ clearSegmentRules }, { confirmDestructive }] = await Promise.all([import('../../api/segments.js'), import('../../output/confirm.js')]);
+    const go = await confirmDestructive(ctx, `Remove every rule of segment ${segmentId}, leaving it blank?`, yes, 'clear the rules of a segment');
+    if (!go) throw new UsageError('cancelled: the rules were not cleared');
+    const res = await clearSegmentRules(await ctx.api(), segmentId);
+    if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
+    ctx.log.info(`Cleared every rule of segment ${segmentId}.`);
+  },
+});

@@ -1,35 +1,50 @@
 // email segments create: POST /email/segments/{listId} (service-spec.md
 // "Create segment"); prints the new segment id.
-import { createSegment } from '../../api/segments.js';
-import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { readJsonArgument } from '../../core/json-input.js';
-import { printCreated } from '../../output/created-id.js';
-import { checkUuid, requireText } from '../../validation/option-checks.js';
-import { checkRuleGroupsShape, parseRuleGroups } from '../../validation/rule-groups.js';
-import { TITLE_EMPTY } from './codes.js';
+import { defineCommand, idOption, listOption, textOption } from '../define.js';
+import { RULE_GROUP_HELP, TITLE_EMPTY } from './codes.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const listId = checkUuid(opts.list, '--list');
-  const groups = opts.group as string[] | undefined;
-  let body: Record<string, unknown>;
-  if (opts.fromFile !== undefined) {
-    if (groups?.length) throw new UsageError('give the rules with --group or in --from-file, not both');
-    const doc = await readJsonArgument(String(opts.fromFile), '--from-file', ctx.io.stdin, ctx.cwd);
-    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
-      throw new UsageError('--from-file must hold one JSON object: {"Title": "…", "RuleGroups": [{"Rules": [{"RuleType": "…", "Clause": "…"}]}]}');
+export default defineCommand({
+  name: 'create',
+  summary: 'Create a segment and print its id',
+  options: {
+    list: idOption('--list', 'list id'),
+    title: textOption('--title', '<t>', 'segment title (required; unique within the list)'),
+    group: listOption('--group', '<rules>', RULE_GROUP_HELP),
+    fromFile: textOption('--from-file', '<json>', 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline'),
+  },
+  examples: [
+    'email segments create --list <id> --title "Gmail" --group "EmailAddress CONTAINS @gmail.com"',
+    'email segments create --list <id> --title "2024 joiners at a or b" --group "EmailAddress CONTAINS @a.com OR EmailAddress CONTAINS @b.com" --group "DateSubscribed AFTER 2024/01/01"',
+    'email segments create --list <id> --from-file @segment.json',
+  ],
+  async run({ list: listId, group: groups, title, fromFile }, ctx) {
+    const [{ createSegment }, { readJsonArgument }, { printCreated }, { requireText }, { checkRuleGroupsShape, parseRuleGroups }] = await Promise.all([
+      import('../../api/segments.js'),
+      import('../../core/json-input.js'),
+      import('../../output/created-id.js'),
+      import('../../validation/option-checks.js'),
+      import('../../validation/rule-groups.js'),
+    ]);
+    let body: Record<string, unknown>;
+    if (fromFile !== undefined) {
+      if (groups.length) throw new UsageError('give the rules with --group or in --from-file, not both');
+      const doc = await readJsonArgument(fromFile, '--from-file', ctx.io.stdin, ctx.cwd);
+      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+        throw new UsageError('--from-file must hold one JSON object: {"Title": "…", "RuleGroups": [{"Rules": [{"RuleType": "…", "Clause": "…"}]}]}');
+      }
+      // The file is the request body as the service takes it; --title, if given, names the segment instead.
+      body = { ...(doc as Record<string, unknown>) };
+      if (title !== undefined) body.Title = title;
+      requireText(typeof body.Title === 'string' ? body.Title : undefined, '--title (or Title in --from-file)', TITLE_EMPTY, 'the segment title, unique within the list');
+      checkRuleGroupsShape(body.RuleGroups, '--from-file');
+    } else {
+      body = { Title: requireText(title, '--title', TITLE_EMPTY, 'the segment title, unique within the list') };
+      const ruleGroups = parseRuleGroups(groups);
+      // "RuleGroups … Optional on create": left out rather than sent empty.
+      if (ruleGroups.length) body.RuleGroups = ruleGroups;
     }
-    // The file is the request body as the service takes it; --title, if given, names the segment instead.
-    body = { ...(doc as Record<string, unknown>) };
-    if (opts.title !== undefined) body.Title = opts.title;
-    requireText(body.Title, '--title (or Title in --from-file)', TITLE_EMPTY, 'the segment title, unique within the list');
-    checkRuleGroupsShape(body.RuleGroups, '--from-file');
-  } else {
-    body = { Title: requireText(opts.title, '--title', TITLE_EMPTY, 'the segment title, unique within the list') };
-    const ruleGroups = parseRuleGroups(groups);
-    // "RuleGroups … Optional on create": left out rather than sent empty.
-    if (ruleGroups.length) body.RuleGroups = ruleGroups;
-  }
-  const segmentId = await createSegment(await ctx.api(), listId, body);
-  await printCreated(ctx, segmentId, segmentId, `segment "${String(body.Title)}"`);
-}
+    const segmentId = await createSegment(await ctx.api(), listId, body);
+    await printCreated(ctx, segmentId, segmentId, `segment "${String(body.Title)}"`);
+  },
+});

@@ -1,31 +1,29 @@
 // email segments get: GET /email/segments/{segmentId}. The table shows one
 // line per rule group, its rules joined by OR (groups are ANDed); JSON is the
 // service's data unchanged.
-import { getSegment } from '../../api/segments.js';
-import type { Context } from '../../context.js';
 import type { Column } from '../../output/render.js';
-import { checkUuid } from '../../validation/option-checks.js';
 import { describeRuleGroup } from '../../validation/rule-groups.js';
+import { defineCommand, idArg } from '../define.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const segmentId = checkUuid(opts.segment, '--segment');
-  const segment = await getSegment(await ctx.api(), segmentId);
-  const base: Column[] = [
-    { key: 'SegmentID', header: 'Segment' },
-    { key: 'ListID', header: 'List' },
-    { key: 'Title', header: 'Title' },
-    { key: 'ActiveSubscribers', header: 'Active subscribers' },
-  ];
-  if (ctx.out.format === 'csv') {
-    await ctx.out.print(segment, { columns: ['SegmentID', 'ListID', 'Title', 'ActiveSubscribers', 'RuleGroups'] });
-    return;
-  }
-  if (ctx.out.format !== 'table') {
-    await ctx.out.print(segment);
-    return;
-  }
-  await ctx.out.print(segment, { columns: [...base, ...ruleGroupRows(segment.RuleGroups)] });
-}
+export default defineCommand({
+  name: 'get',
+  summary: 'Show a segment with its rule groups and active subscriber count',
+  args: { segment: idArg('segment', 'segment id') },
+  examples: ['email segments get <id>', 'email segments get --segment <id> --json'],
+  async run({ segment: segmentId }, ctx) {
+    const { getSegment } = await import('../../api/segments.js');
+    const segment = await getSegment(await ctx.api(), segmentId);
+    const base: Column[] = [
+      { key: 'SegmentID', header: 'Segment' },
+      { key: 'ListID', header: 'List' },
+      { key: 'Title', header: 'Title' },
+      { key: 'ActiveSubscribers', header: 'Active subscribers' },
+    ];
+    if (ctx.out.format === 'csv') return { data: segment, view: { columns: ['SegmentID', 'ListID', 'Title', 'ActiveSubscribers', 'RuleGroups'] } };
+    if (ctx.out.format !== 'table') return { data: segment };
+    return { data: segment, view: { columns: [...base, ...ruleGroupRows(segment.RuleGroups)] } };
+  },
+});
 
 /** "Rules" for the first group, "AND" for each further one: the rows read as the membership condition. */
 export function ruleGroupRows(groups: unknown): Column[] {

@@ -1,23 +1,35 @@
 // email segments update: PUT /email/segments/{segmentId} (service-spec.md
 // "Update segment"). With --group the rules are replaced, all of them; without
 // it they are kept. The command says which happened.
-import { updateSegment } from '../../api/segments.js';
-import type { Context } from '../../context.js';
-import { checkUuid, requireText } from '../../validation/option-checks.js';
-import { parseRuleGroups } from '../../validation/rule-groups.js';
-import { TITLE_EMPTY } from './codes.js';
+import { defineCommand, idArg, listOption, textOption } from '../define.js';
+import { RULE_GROUP_HELP, TITLE_EMPTY } from './codes.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const segmentId = checkUuid(opts.segment, '--segment');
-  const Title = requireText(opts.title, '--title', TITLE_EMPTY, 'the segment title (the update call always sets it)');
-  const groups = opts.group as string[] | undefined;
-  // "When RuleGroups is present, all existing rules are deleted before the new ones are parsed; when absent, existing rules remain."
-  const RuleGroups = groups?.length ? parseRuleGroups(groups) : undefined;
-  const res = await updateSegment(await ctx.api(), segmentId, RuleGroups ? { Title, RuleGroups } : { Title });
-  if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
-  ctx.log.info(
-    RuleGroups
-      ? `Updated segment ${segmentId}: title set; all previous rules replaced by ${RuleGroups.length} rule group${RuleGroups.length === 1 ? '' : 's'}.`
-      : `Updated segment ${segmentId}: title set; rules kept (give --group to replace them).`,
-  );
-}
+export default defineCommand({
+  name: 'update',
+  summary: 'Rename a segment; with --group, replace ALL of its rules (without --group, rules are kept)',
+  description:
+    'Giving --group replaces all existing rules of the segment by the groups given.\nLeaving --group out keeps the rules as they are. To remove every rule, use\n`email segments clear-rules`; to add a group, `email segments add-rules`.',
+  args: { segment: idArg('segment', 'segment id') },
+  options: {
+    title: textOption('--title', '<t>', 'segment title (required: the update always sets it)'),
+    group: listOption('--group', '<rules>', `${RULE_GROUP_HELP}; replaces every existing rule`),
+  },
+  examples: ['email segments update <id> --title "Gmail users"', 'email segments update --segment <id> --title Gmail --group "EmailAddress CONTAINS @gmail.com"'],
+  async run({ segment: segmentId, title, group: groups }, ctx) {
+    const [{ updateSegment }, { requireText }, { parseRuleGroups }] = await Promise.all([
+      import('../../api/segments.js'),
+      import('../../validation/option-checks.js'),
+      import('../../validation/rule-groups.js'),
+    ]);
+    const Title = requireText(title, '--title', TITLE_EMPTY, 'the segment title (the update call always sets it)');
+    // "When RuleGroups is present, all existing rules are deleted before the new ones are parsed; when absent, existing rules remain."
+    const RuleGroups = groups.length ? parseRuleGroups(groups) : undefined;
+    const res = await updateSegment(await ctx.api(), segmentId, RuleGroups ? { Title, RuleGroups } : { Title });
+    if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
+    ctx.log.info(
+      RuleGroups
+        ? `Updated segment ${segmentId}: title set; all previous rules replaced by ${RuleGroups.length} rule group${RuleGroups.length === 1 ? '' : 's'}.`
+        : `Updated segment ${segmentId}: title set; rules kept (give --group to replace them).`,
+    );
+  },
+});

@@ -1,18 +1,26 @@
 // email subscribers lists: GET /email/clients/listsforemail (service-spec.md
 // "Lists for an email address"): every list the address is on, with its state.
-import { getListsForEmail } from '../../api/subscribers.js';
-import type { Context } from '../../context.js';
-import { addressFlag, SubscriberCode } from '../../validation/subscriber-fields.js';
+import { defineCommand, textOption } from '../define.js';
+import { EMAIL_INVALID } from './codes.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const email = addressFlag(opts.email, '--email', SubscriberCode.invalidEmail);
-  const lists = await getListsForEmail(await ctx.api(), email);
-  await ctx.out.print(lists, {
-    columns: [
-      { key: 'ListID', header: 'List ID', fixed: true },
-      { key: 'ListName', header: 'Name' },
-      { key: 'SubscriberState', header: 'State' },
-      { key: 'DateSubscriberAdded', header: 'Added' },
-    ],
-  });
-}
+export default defineCommand({
+  name: 'lists',
+  summary: 'Show the lists an address is on, with its state on each',
+  options: { email: textOption('--email', '<addr>', 'email address', { required: true, check: 'email', code: EMAIL_INVALID }) },
+  examples: ['email subscribers lists --email ada@example.com', 'email subscribers lists --email ada@example.com --json'],
+  async run({ email }, ctx) {
+    const { getListsForEmail } = await import('../../api/subscribers.js');
+    const lists = await getListsForEmail(await ctx.api(), email);
+    return {
+      data: lists,
+      view: {
+        columns: [
+          { key: 'ListID', header: 'List ID', fixed: true },
+          { key: 'ListName', header: 'Name' },
+          { key: 'SubscriberState', header: 'State' },
+          { key: 'DateSubscriberAdded', header: 'Added' },
+        ],
+      },
+    };
+  },
+});

@@ -1,10 +1,9 @@
 // email transactional get: GET /email/transactional/smartEmail/{id}
 // (service-spec.md "Smart email details"). The table leaves out the HTML and
 // text bodies (long); JSON carries everything.
-import { getSmartEmail } from '../../api/transactional.js';
-import type { Context } from '../../context.js';
 import type { Column } from '../../output/render.js';
-import { checkSmartEmailId } from '../../validation/query-params.js';
+import { INVALID_SMART_EMAIL_ID } from '../../validation/query-params.js';
+import { defineCommand, idArg } from '../define.js';
 
 const COLUMNS: Column[] = [
   { key: 'SmartEmailID', header: 'ID' },
@@ -25,8 +24,15 @@ const COLUMNS: Column[] = [
   { key: 'AddRecipientsToList', header: 'Adds recipients to list' },
 ];
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const smartEmailId = checkSmartEmailId(opts.smartEmail);
-  const details = await getSmartEmail(await ctx.api(), smartEmailId);
-  await ctx.out.print(details, ctx.out.format === 'table' ? { columns: COLUMNS } : undefined);
-}
+export default defineCommand({
+  name: 'get',
+  summary: 'Show the details of a smart email',
+  // service-spec.md "Transactional": the smart email id must be a valid GUID, else 925.
+  args: { smartEmail: idArg('smart-email', 'smart email id', { code: INVALID_SMART_EMAIL_ID }) },
+  examples: ['email transactional get <id>', 'email transactional get --smart-email <id> --json'],
+  async run({ smartEmail }, ctx) {
+    const { getSmartEmail } = await import('../../api/transactional.js');
+    const details = await getSmartEmail(await ctx.api(), smartEmail);
+    return { data: details, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+  },
+});

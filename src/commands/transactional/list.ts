@@ -1,8 +1,7 @@
 // email transactional list: GET /email/transactional/smartEmail?status= (service-spec.md "List smart emails").
-import { listSmartEmails } from '../../api/transactional.js';
-import type { Context } from '../../context.js';
 import type { Column } from '../../output/render.js';
-import { checkSmartEmailStatus } from '../../validation/query-params.js';
+import { INVALID_STATUS, SMART_EMAIL_STATUSES } from '../../validation/query-params.js';
+import { choiceOption, defineCommand } from '../define.js';
 
 const COLUMNS: Column[] = [
   { key: 'ID', header: 'ID', fixed: true },
@@ -11,8 +10,14 @@ const COLUMNS: Column[] = [
   { key: 'CreatedAt', header: 'Created' },
 ];
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const status = checkSmartEmailStatus(opts.status);
-  const emails = await listSmartEmails(await ctx.api(), status);
-  await ctx.out.print(emails, ctx.out.format === 'table' ? { columns: COLUMNS } : undefined);
-}
+export default defineCommand({
+  name: 'list',
+  summary: 'List smart emails',
+  options: { status: choiceOption('--status', '<status>', 'filter by status', SMART_EMAIL_STATUSES, { code: INVALID_STATUS }) },
+  examples: ['email transactional list', 'email transactional list --status active --json'],
+  async run({ status }, ctx) {
+    const { listSmartEmails } = await import('../../api/transactional.js');
+    const emails = await listSmartEmails(await ctx.api(), status);
+    return { data: emails, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+  },
+});

@@ -1,10 +1,9 @@
 // email transactional stats: GET /email/transactional/statistics
 // (service-spec.md "Email statistics"). The table shows the service's query
 // echo, marking the values the spec's defaults supplied, then the counters.
-import { getEmailStatistics } from '../../api/transactional.js';
-import type { Context } from '../../context.js';
 import type { Column } from '../../output/render.js';
-import { checkStatisticsQuery, type StatisticsQuery } from '../../validation/query-params.js';
+import { INVALID_TIME_ZONE, STATS_TIME_ZONES, type StatisticsQuery } from '../../validation/query-params.js';
+import { choiceOption, defineCommand, textOption } from '../define.js';
 
 /** service-spec.md "Email statistics": defaults of the optional query parameters. */
 export const STATS_DEFAULTS = {
@@ -13,11 +12,25 @@ export const STATS_DEFAULTS = {
   timezone: "the client's time zone",
 } as const;
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const query = checkStatisticsQuery(opts);
-  const stats = await getEmailStatistics(await ctx.api(), query);
-  await ctx.out.print(stats, ctx.out.format === 'table' ? { columns: statsColumns(query) } : undefined);
-}
+export default defineCommand({
+  name: 'stats',
+  summary: 'Show delivery and engagement statistics of transactional email',
+  options: {
+    group: textOption('--group', '<name>', 'classic email group name (not with --smart-email)'),
+    // Checked by checkStatisticsQuery: with --group it is refused first (924), then as an id (925).
+    smartEmail: textOption('--smart-email', '<id>', 'smart email id (not with --group)'),
+    from: textOption('--from', '<YYYY-MM-DD>', 'start date (default: 29 days before today)'),
+    to: textOption('--to', '<YYYY-MM-DD>', 'end date (default: today)'),
+    timezone: choiceOption('--timezone', '<tz>', 'time zone of the dates (default: the client time zone)', STATS_TIME_ZONES, { code: INVALID_TIME_ZONE }),
+  },
+  examples: ['email transactional stats', 'email transactional stats --smart-email <id> --from 2024-06-01 --to 2024-06-30 --timezone utc'],
+  async run(input, ctx) {
+    const [{ getEmailStatistics }, { checkStatisticsQuery }] = await Promise.all([import('../../api/transactional.js'), import('../../validation/query-params.js')]);
+    const query = checkStatisticsQuery(input);
+    const stats = await getEmailStatistics(await ctx.api(), query);
+    return { data: stats, view: ctx.out.format === 'table' ? { columns: statsColumns(query) } : undefined };
+  },
+});
 
 function shown(value: unknown): string {
   return value === undefined || value === null ? '' : String(value);

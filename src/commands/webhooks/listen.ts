@@ -1,163 +1,28 @@
-// `email webhooks listen`: a local receiver for the service's deliveries
-// (CLI.md "webhooks"). Answers each delivery as soon as it is read and
-// decoded; prints every event (in arrival order), saves and forwards
-// deliveries afterwards, so neither a slow stdout nor a slow forward target
-// holds up the answer. Runs until Ctrl-C, then finishes what it received and
-// exits 0.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
-import type { Column, RecordStream } from '../../output/render.js';
-import type { WebhookDelivery, WebhookEvent } from '../../webhooks/events.js';
-import { isSuccess, postBody, receiverUrl } from '../../webhooks/post.js';
-import { startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
-import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
+// `email webhooks listen`: the definition; the receiver loop is listen-run.ts,
+// loaded when the command runs.
+import { type Input, defineCommand, intOption, textOption } from '../define.js';
 
-interface ListenFlags {
-  port: number;
-  host: string;
-  forwardTo?: string;
-  save?: string;
-}
+const options = {
+  port: intOption('--port', '<n>', 'port to listen on (0 picks a free one)', { min: 0, max: 65535, default: 4020 }),
+  host: textOption('--host', '<h>', 'address to listen on', { default: '127.0.0.1' }),
+  forwardTo: textOption('--forward-to', '<url>', 'relay each delivery, untouched, to this URL'),
+  save: textOption('--save', '<dir>', 'write each delivery to its own file in this directory', { complete: 'dir' }),
+};
 
-export const EVENT_COLUMNS: Column[] = [
-  { key: 'Type' },
-  { key: 'Date' },
-  { key: 'EmailAddress' },
-  { key: 'Name' },
-  { key: 'State' },
-  { key: 'ListID' },
-];
+/** What the command's run module receives. */
+export type ListenInput = Input<{}, typeof options>;
 
-/** Runs tasks one after another in the order they were queued; a failing task does not stop the next. */
-class SerialQueue {
-  private tail: Promise<void> = Promise.resolve();
-  push(task: () => Promise<void>, onError: (error: unknown) => void): void {
-    this.tail = this.tail.then(task).catch(onError);
-  }
-  drained(): Promise<void> {
-    return this.tail;
-  }
-}
-
-/** Each event as received, with the ListID of its delivery so one line stands on its own (`jq 'select(.ListID == …)'`). */
-export function eventRecord(event: WebhookEvent, delivery: WebhookDelivery): WebhookEvent {
-  return 'ListID' in event ? event : { ...event, ListID: delivery.ListID };
-}
-
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<number> {
-  const flags = opts as unknown as ListenFlags;
-  if (!flags.host.trim()) throw new UsageError('--host must not be empty');
-  const forwardTo = flags.forwardTo !== undefined ? receiverUrl('--forward-to', flags.forwardTo) : undefined;
-  const saveDir = flags.save !== undefined ? resolve(ctx.cwd, flags.save) : undefined;
-  if (saveDir) {
-    try {
-      await mkdir(saveDir, { recursive: true });
-    } catch (error) {
-      throw new UsageError(`--save: cannot create ${saveDir}: ${(error as Error).message}`);
-    }
-  }
-
-  const counts = { deliveries: 0, events: 0, rejected: 0, forwarded: 0, forwardFailed: 0, saved: 0 };
-  const printing = new SerialQueue();
-  const saving = new SerialQueue();
-  const forwarding = new SerialQueue();
-  const forwardAbort = new AbortController();
-  // Table output gets one table per delivery, so events show as they arrive;
-  // the machine formats are one stream for the whole session (one JSON array, one CSV header).
-  const perDelivery = ctx.out.format === 'table';
-  const sessionStream: RecordStream | undefined = perDelivery ? undefined : ctx.out.stream({ columns: EVENT_COLUMNS });
-
-  const onDelivery = (received: ReceivedDelivery) => {
-    const { delivery, seq } = received;
-    counts.deliveries++;
-    counts.events += delivery.Events.length;
-    ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${delivery.ListID}`);
-    printing.push(
-      async () => {
-        const stream = sessionStream ?? ctx.out.stream({ columns: EVENT_COLUMNS });
-        for (const event of delivery.Events) await stream.write(eventRecord(event, delivery));
-        if (perDelivery) await stream.end();
-      },
-      (error) => ctx.log.warn(`printing delivery ${seq}: ${(error as Error).message}`),
-    );
-    if (saveDir) {
-      const path = join(saveDir, savedDeliveryName(seq, received.receivedAt, received.format));
-      saving.push(
-        async () => {
-          await writeFile(path, received.body, { flag: 'wx' });
-          counts.saved++;
-          ctx.log.debug(`saved delivery ${seq} to ${path}`);
-        },
-        (error) => ctx.log.warn(`saving delivery ${seq}: ${(error as Error).message}`),
-      );
-    }
-    if (forwardTo) {
-      // In arrival order, one at a time, as the service itself delivers.
-      forwarding.push(
-        async () => {
-          const outcome = await postBody(forwardTo, received.body, received.contentType, { signal: forwardAbort.signal, timeoutMs: ctx.globals.timeoutMs });
-          if (isSuccess(outcome)) {
-            counts.forwarded++;
-            ctx.log.info(`forwarded delivery ${seq} to ${forwardTo.href}: ${outcome.status} (${outcome.elapsedMs} ms)`);
-          } else {
-            counts.forwardFailed++;
-            ctx.log.warn(`forwarding delivery ${seq} to ${forwardTo.href}: ${outcome.status ?? outcome.error} (${outcome.elapsedMs} ms)`);
-          }
-        },
-        (error) => ctx.log.warn(`forwarding delivery ${seq}: ${(error as Error).message}`),
-      );
-    }
-  };
-
-  let receiver: RunningReceiver;
-  try {
-    receiver = await startDeliveryReceiver({
-      port: flags.port,
-      host: flags.host,
-      onDelivery,
-      onRejected: (r) => {
-        counts.rejected++;
-        ctx.log.warn(`rejected a ${r.method} from ${r.remoteAddress ?? 'unknown'} with ${r.status}: ${r.reason}`);
-      },
-      now: () => ctx.now(),
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${flags.port} on ${flags.host} is in use; choose another with --port (0 picks a free one)`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') throw new UsageError(`cannot listen on ${flags.host}:${flags.port} (${code})`);
-    throw error;
-  }
-
-  // Always shown, even with --quiet: with --port 0 it is the only way to learn the port. stdout stays for data.
-  ctx.io.stderr.write(`Listening on ${receiver.url}\n`);
-  if (forwardTo) ctx.log.info(`Forwarding each delivery to ${forwardTo.href}`);
-  if (saveDir) ctx.log.info(`Saving each delivery in ${saveDir}`);
-  ctx.log.info('Press Ctrl-C to stop.');
-
-  let unregister: () => void = () => undefined;
-  await new Promise<void>((done) => {
-    if (ctx.signal.aborted) return done();
-    ctx.signal.addEventListener('abort', () => done(), { once: true });
-    // Stopping the listener is the expected way to end it: exit 0, not 130.
-    unregister = ctx.onInterrupt((count) => {
-      if (count > 1) forwardAbort.abort(); // a second Ctrl-C stops waiting for slow forward targets
-      done();
-    });
-  });
-
-  ctx.log.info('stopping…');
-  await receiver.close();
-  await printing.drained();
-  await sessionStream?.end();
-  await saving.drained();
-  await forwarding.drained();
-  unregister();
-  const parts = [`${counts.deliveries} deliver${counts.deliveries === 1 ? 'y' : 'ies'}`, `${counts.events} event${counts.events === 1 ? '' : 's'}`];
-  if (counts.rejected) parts.push(`${counts.rejected} rejected`);
-  if (forwardTo) parts.push(`${counts.forwarded} forwarded${counts.forwardFailed ? `, ${counts.forwardFailed} not accepted by the target` : ''}`);
-  if (saveDir) parts.push(`${counts.saved} saved`);
-  ctx.log.info(`received ${parts.join(', ')}`);
-  return 0;
-}
+export default defineCommand({
+  name: 'listen',
+  summary: 'Run a local receiver for webhook deliveries and print each event',
+  options,
+  examples: [
+    'email webhooks listen',
+    'email webhooks listen --port 0 -o ndjson | jq .EmailAddress',
+    'email webhooks listen --forward-to http://localhost:3000/hooks --save deliveries/',
+  ],
+  async run(input, ctx) {
+    const { listenCommand } = await import('./listen-run.js');
+    return { exitCode: await listenCommand(input, ctx) };
+  },
+});

@@ -1,44 +1,30 @@
-// `email webhooks trigger`: realistic synthetic deliveries sent to a receiver
-// the way the service sends them (service-spec.md "Events": {Events, ListID}
-// bodies of at most 1000 events, JSON or XML), each request's status reported.
-import { randomUUID } from 'node:crypto';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
-import { isUuid } from '../../validation/email-address.js';
-import { batchesOf } from '../../webhooks/batches.js';
-import { encodeDelivery } from '../../webhooks/encode.js';
-import { WEBHOOK_BATCH_LIMIT, type DeliveryFormat, type WebhookEventType } from '../../webhooks/events.js';
-import { postBody, receiverUrl } from '../../webhooks/post.js';
-import { syntheticEvents } from '../../webhooks/synthetic.js';
-import { pause, RequestReport } from './sent-requests.js';
+// `email webhooks trigger`: the definition; the sending is trigger-run.ts.
+import { type Input, choiceOption, defineCommand, intOption, textOption } from '../define.js';
 
-interface TriggerFlags {
-  to: string;
-  type: WebhookEventType;
-  count: number;
-  format: DeliveryFormat;
-  list?: string;
-  interval?: number;
-  batchSize?: number;
-}
+const options = {
+  to: textOption('--to', '<url>', 'receiver URL', { required: true, what: 'the receiver URL' }),
+  type: choiceOption('--type', '<type>', 'event type', ['Subscribe', 'Update', 'Deactivate'], { default: 'Subscribe' }),
+  count: intOption('--count', '<n>', 'number of events', { min: 1, max: 10_000_000, default: 1 }),
+  format: choiceOption('--format', '<format>', 'body format', ['json', 'xml'], { default: 'json' }),
+  list: textOption('--list', '<id>', 'ListID to put in the deliveries (default: a random id)', { check: 'uuid' }),
+  // service-spec.md "Webhooks": at most 1000 events a delivery.
+  batchSize: intOption('--batch-size', '<n>', 'events per request (the service sends at most 1000)', { min: 1, max: 1000, default: 1000 }),
+  interval: intOption('--interval', '<ms>', 'wait between requests (the service waits 10000)', { min: 0, max: 3_600_000, default: 0 }),
+};
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<number> {
-  const flags = opts as unknown as TriggerFlags;
-  const to = receiverUrl('--to', flags.to);
-  if (flags.list !== undefined && !isUuid(flags.list)) throw new UsageError(`--list must be a list id (a UUID), got "${flags.list}"`);
-  const listId = flags.list ?? randomUUID();
-  const batchSize = flags.batchSize ?? WEBHOOK_BATCH_LIMIT;
+/** What the command's run module receives. */
+export type TriggerInput = Input<{}, typeof options>;
 
-  const report = new RequestReport(ctx, 'request');
-  let request = 0;
-  for (const events of batchesOf(syntheticEvents({ type: flags.type, count: flags.count, end: ctx.now() }), batchSize)) {
-    if (ctx.signal.aborted) break;
-    if (request > 0) await pause(flags.interval ?? 0, ctx.signal);
-    request++;
-    const { body, contentType } = encodeDelivery(flags.format, { Events: events, ListID: listId });
-    const outcome = await postBody(to, body, contentType, { signal: ctx.signal, timeoutMs: ctx.globals.timeoutMs });
-    if (ctx.signal.aborted) break;
-    await report.add({ request, events: events.length }, outcome);
-  }
-  return report.finish(to.href);
-}
+export default defineCommand({
+  name: 'trigger',
+  summary: 'Send realistic synthetic deliveries to a receiver, batched like the service',
+  options,
+  examples: [
+    'email webhooks trigger --to http://localhost:3000/hooks --type Update --count 2500',
+    'email webhooks trigger --to http://localhost:3000/hooks --format xml --json',
+  ],
+  async run(input, ctx) {
+    const { triggerCommand } = await import('./trigger-run.js');
+    return { exitCode: await triggerCommand(input, ctx) };
+  },
+});

@@ -1,0 +1,222 @@
+// One typed definition per command (ENGINEERING.md "Layout"): its name, one-line
+// summary, positional arguments, options, examples and run function. The
+// options are declared once, as data: the program builds its commander tree
+// from them (src/program.ts), completions and the docs' command table are
+// generated from them, and src/commands/parse-input.ts turns what the user
+// typed into the typed object `run` receives, checked once, with one error
+// shape (`--batch-size must be 1..1000 (got 1001)`, exit 2).
+//
+// This module and the definitions import nothing heavy: help and completion
+// read every definition, so a command's own dependencies (API functions,
+// schemas, the importer) are loaded inside its `run` with `await import()`.
+import type { Context } from '../context.js';
+import type { View } from '../output/render.js';
+
+/** What a shell completes a value with. */
+export type Completion = 'file' | 'dir' | 'profile';
+
+/** A check applied to a text value, with the service's code when the rule is the service's. */
+export type TextCheck = 'uuid' | 'email' | 'http-url' | 'nonblank';
+
+interface DeclBase<T> {
+  /** Long flag, e.g. `--batch-size`. */
+  readonly flag: `--${string}`;
+  /** Short flag, e.g. `-y`. */
+  readonly short?: `-${string}`;
+  readonly description: string;
+  /** The service's error code for a refused value (service-spec.md "Error codes"). */
+  readonly code?: number;
+  readonly hidden?: boolean;
+  /** Phantom: the type `run` receives for this option. */
+  readonly __type?: T;
+}
+
+export interface SwitchDecl extends DeclBase<boolean> {
+  readonly kind: 'switch';
+}
+
+export interface TextDecl<T extends string | undefined = string | undefined> extends DeclBase<T> {
+  readonly kind: 'text';
+  /** Shown in help, e.g. `<addr>`. */
+  readonly placeholder: string;
+  readonly required?: boolean;
+  /** What the value is, for the error when a required one is missing ("the campaign id"). */
+  readonly what?: string;
+  readonly check?: TextCheck;
+  readonly default?: string;
+  readonly complete?: Completion;
+  /** Values offered by help and completion, without refusing others (the command checks them itself, with its codes). */
+  readonly suggest?: readonly string[];
+}
+
+export interface IntDecl<T extends number | undefined = number | undefined> extends DeclBase<T> {
+  readonly kind: 'int';
+  readonly placeholder: string;
+  readonly min: number;
+  readonly max?: number;
+  readonly default?: number;
+}
+
+export interface NumberDecl<T extends number | undefined = number | undefined> extends DeclBase<T> {
+  readonly kind: 'number';
+  readonly placeholder: string;
+  /** Smallest value allowed; `exclusiveMin` makes it a strict bound. */
+  readonly min: number;
+  readonly exclusiveMin?: boolean;
+  readonly max?: number;
+  readonly default?: number;
+}
+
+export interface ChoiceDecl<C extends string = string, T extends C | undefined = C | undefined> extends DeclBase<T> {
+  readonly kind: 'choice';
+  readonly placeholder: string;
+  /** Matched without regard to case; `run` receives the spelling given here. */
+  readonly choices: readonly C[];
+  readonly default?: C;
+  readonly required?: boolean;
+}
+
+export interface ListDecl extends DeclBase<string[]> {
+  readonly kind: 'list';
+  readonly placeholder: string;
+  readonly check?: TextCheck;
+  readonly complete?: Completion;
+}
+
+export type OptionDecl = SwitchDecl | TextDecl<string | undefined> | TextDecl<string> | IntDecl<number | undefined> | IntDecl<number> | NumberDecl<number | undefined> | NumberDecl<number> | ChoiceDecl<string, string | undefined> | ChoiceDecl<string, string> | ListDecl;
+
+/** A positional argument. */
+export interface ArgDecl<T = unknown> {
+  readonly kind: 'arg' | 'id';
+  /** As shown in usage, e.g. `file`, `saved-file`. */
+  readonly name: string;
+  readonly description: string;
+  readonly required: boolean;
+  readonly variadic: boolean;
+  readonly choices?: readonly string[];
+  readonly complete?: Completion;
+  /**
+   * kind 'id': the resource id that is also an option (`--campaign <id>`),
+   * so `email campaigns summary <id>` and `--campaign <id>` both work
+   * (CLI.md "Commands": positional identifiers).
+   */
+  readonly flag?: `--${string}`;
+  readonly code?: number;
+  readonly __type?: T;
+}
+
+export type Options = Record<string, OptionDecl>;
+export type Args = Record<string, ArgDecl>;
+
+type ValueOf<D> = D extends { readonly __type?: infer T } ? T : never;
+
+/** What `run` receives: every declared argument and option, parsed and checked. */
+export type Input<A extends Args, O extends Options> = { [K in keyof A]: ValueOf<A[K]> } & { [K in keyof O]: ValueOf<O[K]> };
+
+/** What `run` may hand back: data for the one renderer, and an exit code. */
+export interface Result {
+  data?: unknown;
+  view?: View;
+  exitCode?: number;
+}
+
+export interface CommandDefinition<A extends Args = Args, O extends Options = Options> {
+  readonly name: string;
+  readonly summary: string;
+  /** Longer help shown under the summary in the command's --help. */
+  readonly description?: string;
+  readonly args?: A;
+  readonly options?: O;
+  /** Command lines shown under "Examples:"; each is run against the sandbox by test/e2e/help-examples.test.ts. */
+  readonly examples: readonly string[];
+  readonly hidden?: boolean;
+  /** Parsed, checked input in; data (or nothing, when it streamed its own output) and an exit code out. */
+  run(input: Input<A, O>, ctx: Context): Promise<Result | void>;
+}
+
+export interface GroupDefinition {
+  readonly name: string;
+  readonly summary: string;
+  readonly commands: readonly AnyCommand[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommand = CommandDefinition<any, any>;
+
+export function defineCommand<A extends Args = {}, O extends Options = {}>(definition: CommandDefinition<A, O>): CommandDefinition<A, O> {
+  return definition;
+}
+
+export function defineGroup(group: GroupDefinition): GroupDefinition {
+  return group;
+}
+
+// ---- option builders -------------------------------------------------------
+
+type Extra<D> = Omit<D, 'kind' | 'flag' | 'description' | 'placeholder' | 'choices' | '__type'>;
+
+export function switchOption(flag: `--${string}`, description: string, extra: Extra<SwitchDecl> = {}): SwitchDecl {
+  return { kind: 'switch', flag, description, ...extra };
+}
+
+export function textOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<TextDecl> & { required: true }): TextDecl<string>;
+export function textOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<TextDecl> & { default: string }): TextDecl<string>;
+export function textOption(flag: `--${string}`, placeholder: string, description: string, extra?: Extra<TextDecl>): TextDecl<string | undefined>;
+export function textOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<TextDecl> = {}): TextDecl {
+  return { kind: 'text', flag, placeholder, description, ...extra };
+}
+
+/** A resource identifier given as an option only (`--list <id>`), required and checked as a UUID. */
+export function idOption(flag: `--${string}`, description: string, extra: Extra<TextDecl> = {}): TextDecl<string> {
+  return { kind: 'text', flag, placeholder: '<id>', description, required: true, check: 'uuid', ...extra } as TextDecl<string>;
+}
+
+export function intOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<IntDecl> & { min: number; default: number }): IntDecl<number>;
+export function intOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<IntDecl> & { min: number }): IntDecl<number | undefined>;
+export function intOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<IntDecl> & { min: number }): IntDecl {
+  return { kind: 'int', flag, placeholder, description, ...extra };
+}
+
+export function numberOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<NumberDecl> & { min: number; default: number }): NumberDecl<number>;
+export function numberOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<NumberDecl> & { min: number }): NumberDecl<number | undefined>;
+export function numberOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<NumberDecl> & { min: number }): NumberDecl {
+  return { kind: 'number', flag, placeholder, description, ...extra };
+}
+
+export function choiceOption<const C extends string>(flag: `--${string}`, placeholder: string, description: string, choices: readonly C[], extra: Extra<ChoiceDecl<C>> & { default: C }): ChoiceDecl<C, C>;
+export function choiceOption<const C extends string>(flag: `--${string}`, placeholder: string, description: string, choices: readonly C[], extra: Extra<ChoiceDecl<C>> & { required: true }): ChoiceDecl<C, C>;
+export function choiceOption<const C extends string>(flag: `--${string}`, placeholder: string, description: string, choices: readonly C[], extra?: Extra<ChoiceDecl<C>>): ChoiceDecl<C, C | undefined>;
+export function choiceOption<const C extends string>(flag: `--${string}`, placeholder: string, description: string, choices: readonly C[], extra: Extra<ChoiceDecl<C>> = {}): ChoiceDecl<C> {
+  return { kind: 'choice', flag, placeholder, description, choices, ...extra } as ChoiceDecl<C>;
+}
+
+/** A repeatable option: every value, in order (`--field A=1 --field B=2`). */
+export function listOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<ListDecl> = {}): ListDecl {
+  return { kind: 'list', flag, placeholder, description, ...extra };
+}
+
+// ---- argument builders ----------------------------------------------------
+
+export function requiredArg<const C extends string>(name: string, description: string, extra: { choices: readonly C[] }): ArgDecl<C>;
+export function requiredArg(name: string, description: string, extra?: { complete?: Completion }): ArgDecl<string>;
+export function requiredArg(name: string, description: string, extra: { complete?: Completion; choices?: readonly string[] } = {}): ArgDecl<string> {
+  return { kind: 'arg', name, description, required: true, variadic: false, ...extra };
+}
+
+export function variadicArg(name: string, description: string, extra: { complete?: Completion } = {}): ArgDecl<string[]> {
+  return { kind: 'arg', name, description, required: true, variadic: true, ...extra };
+}
+
+/**
+ * The one required resource id of a command, given as the first argument or
+ * as its flag (`email campaigns summary <id>` or `--campaign <id>`); both,
+ * differently, is a usage error. Checked as a UUID.
+ */
+export function idArg(resource: 'list' | 'segment' | 'campaign' | 'smart-email', description: string, extra: { code?: number } = {}): ArgDecl<string> {
+  return { kind: 'id', name: resource, description, required: true, variadic: false, flag: `--${resource}`, ...extra };
+}
+
+/** camelCase key commander and `run` use for a flag: `--batch-size` → `batchSize`. */
+export function optionKey(flag: string): string {
+  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}

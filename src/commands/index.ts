@@ -1,0 +1,30 @@
+// Every command of the program, in the order the root help lists them. A new
+// command is one file beside its group's others, named in its group's index.
+import api from './api/api.js';
+import auth from './auth/index.js';
+import campaigns from './campaigns/index.js';
+import completion from './completion/completion.js';
+import customfields from './customfields/index.js';
+import type { AnyCommand, GroupDefinition } from './define.js';
+import doctor from './doctor/doctor.js';
+import sandbox from './sandbox/sandbox.js';
+import segments from './segments/index.js';
+import subscribers from './subscribers/index.js';
+import templates from './templates/index.js';
+import transactional from './transactional/index.js';
+import webhooks from './webhooks/index.js';
+
+export const COMMANDS: readonly (AnyCommand | GroupDefinition)[] = [
+  auth,
+  subscribers,
+  customfields,
+  segments,
+  campaigns,
+  templates,
+  transactional,
+  webhooks,
+  api,
+  sandbox,
+  doctor,
+  completion,
+];

@@ -1,0 +1,124 @@
+// Turns what commander collected (raw strings, switches, repeated values) into
+// the typed input a command's `run` receives, by its declarations
+// (src/commands/define.ts). Every option is checked here, once, and every
+// refusal has one shape: `--batch-size must be 1..1000 (got 1001)`, a
+// UsageError (exit 2, nothing sent) carrying the service's code when the rule
+// is the service's. Loaded only when a command runs, never for help.
+import { UsageError } from '../core/errors.js';
+import { isUuid, isValidEmail } from '../validation/email-address.js';
+import { isHttpUrl } from '../validation/option-checks.js';
+import type { AnyCommand, ArgDecl, OptionDecl, Options, TextCheck } from './define.js';
+
+/** The name commander stores an option's value under (`--batch-size` → batchSize, `--no-color` → color). */
+export function attributeName(flag: string): string {
+  const name = flag.replace(/^--(no-)?/, '');
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Parses the declared options of `decls` from commander's values. */
+export function parseOptions(decls: Options, raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, decl] of Object.entries(decls)) out[key] = parseOption(decl, raw[attributeName(decl.flag)]);
+  return out;
+}
+
+/** The input of a command: its arguments (positional, or an id's flag) and its options. */
+export function parseInput(def: AnyCommand, raw: Record<string, unknown>, positional: readonly unknown[]): Record<string, unknown> {
+  const out = parseOptions(def.options ?? {}, raw);
+  const args = Object.entries((def.args ?? {}) as Record<string, ArgDecl>);
+  args.forEach(([key, decl], index) => {
+    out[key] = parseArg(decl, positional[index], raw);
+  });
+  return out;
+}
+
+function parseArg(decl: ArgDecl, value: unknown, raw: Record<string, unknown>): unknown {
+  if (decl.kind === 'id') {
+    const flag = decl.flag!;
+    const fromFlag = raw[attributeName(flag)];
+    if (typeof value === 'string' && typeof fromFlag === 'string' && value.trim() !== fromFlag.trim()) {
+      throw new UsageError(`the ${decl.name} was given twice, differently: "${value}" and ${flag} "${fromFlag}"; give one`);
+    }
+    const given = typeof value === 'string' ? value : fromFlag;
+    if (given === undefined) throw new UsageError(`${flag} is required: ${decl.description} (or give it as the first argument)`, decl.code);
+    return checkText(String(given), flag, 'uuid', decl.code);
+  }
+  if (decl.variadic) return Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (decl.choices) {
+    const match = decl.choices.find((c) => c.toLowerCase() === text.trim().toLowerCase());
+    if (!match) throw new UsageError(`<${decl.name}> must be one of ${decl.choices.join(', ')} (got "${text}")`);
+    return match;
+  }
+  return text;
+}
+
+function parseOption(decl: OptionDecl, value: unknown): unknown {
+  switch (decl.kind) {
+    case 'switch':
+      // `--no-color` is stored by commander as color: false.
+      return decl.flag.startsWith('--no-') ? value === false : value === true;
+    case 'text': {
+      if (value === undefined) {
+        if (decl.default !== undefined) return decl.default;
+        if (decl.required) throw new UsageError(`${decl.flag} is required${decl.what ? `: ${decl.what}` : ''}`, decl.code);
+        return undefined;
+      }
+      return decl.check ? checkText(String(value), decl.flag, decl.check, decl.code) : String(value);
+    }
+    case 'int':
+    case 'number': {
+      if (value === undefined) return decl.default;
+      const text = String(value).trim();
+      const n = decl.kind === 'int' ? (/^[-+]?\d+$/.test(text) ? Number(text) : NaN) : text === '' ? NaN : Number(text);
+      const low = decl.kind === 'number' && decl.exclusiveMin ? n <= decl.min : n < decl.min;
+      if (!Number.isFinite(n) || low || (decl.max !== undefined && n > decl.max)) {
+        throw new UsageError(`${decl.flag} must be ${describeRange(decl)} (got ${JSON.stringify(String(value))})`, decl.code);
+      }
+      return n;
+    }
+    case 'choice': {
+      if (value === undefined) {
+        if (decl.default !== undefined) return decl.default;
+        if (decl.required) throw new UsageError(`${decl.flag} is required: one of ${decl.choices.join(', ')}`, decl.code);
+        return undefined;
+      }
+      const text = String(value);
+      const match = decl.choices.find((c) => c.toLowerCase() === text.trim().toLowerCase());
+      if (!match) throw new UsageError(`${decl.flag} must be one of ${decl.choices.join(', ')} (got "${text}")`, decl.code);
+      return match;
+    }
+    case 'list': {
+      const values = value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String);
+      return decl.check ? values.map((v) => checkText(v, decl.flag, decl.check!, decl.code)) : values;
+    }
+  }
+}
+
+function describeRange(decl: { kind: 'int' | 'number'; min: number; max?: number; exclusiveMin?: boolean }): string {
+  const what = decl.kind === 'int' ? 'a whole number' : 'a number';
+  if (decl.max !== undefined) return decl.kind === 'int' ? `${decl.min}..${decl.max}` : `${what} from ${decl.min} to ${decl.max}`;
+  if (decl.exclusiveMin) return `${what} above ${decl.min}`;
+  return `${what} of at least ${decl.min}`;
+}
+
+const UUID_EXAMPLE = '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41';
+
+/** A value checked as the declaration says; returned trimmed (uuid, email, url) or as typed (nonblank). */
+export function checkText(value: string, flag: string, check: TextCheck, code?: number): string {
+  switch (check) {
+    case 'uuid':
+      if (!isUuid(value.trim())) throw new UsageError(`${flag} must be a UUID such as ${UUID_EXAMPLE} (got "${value}")`, code);
+      return value.trim();
+    case 'email':
+      if (!isValidEmail(value)) throw new UsageError(`${flag} must be a valid email address (got "${value}")`, code);
+      return value.trim();
+    case 'http-url':
+      if (!isHttpUrl(value)) throw new UsageError(`${flag} must be an absolute http:// or https:// URL (got "${value}")`, code);
+      return value.trim();
+    case 'nonblank':
+      if (value.trim() === '') throw new UsageError(`${flag} must not be blank`, code);
+      return value;
+  }
+}

@@ -1,0 +1,128 @@
+// `email sandbox`: starts the local service, prints where it is and what it
+// holds, and serves until Ctrl-C, then stops cleanly (state flushed) with exit 0.
+import { resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import type { RunningSandbox, SandboxOptions, SandboxWebhookOption } from '../../sandbox/index.js';
+
+import type { SandboxInput } from './sandbox.js';
+
+function parseSandboxFlags(flags: SandboxInput, cwd: string): SandboxOptions {
+  const options: SandboxOptions = { port: flags.port, host: flags.host };
+  if (!flags.host.trim()) throw new UsageError('--host must not be empty');
+  if (flags.state !== undefined) {
+    if (!flags.state.trim()) throw new UsageError('--state needs a file path');
+    options.statePath = resolve(cwd, flags.state);
+  }
+  if (flags.apiKey !== undefined) {
+    if (!/^\S+$/.test(flags.apiKey)) throw new UsageError('--api-key must be a non-empty value without spaces');
+    options.apiKey = flags.apiKey;
+  }
+  if (flags.latency !== undefined) options.latencyMs = flags.latency;
+  if (flags.failRate !== undefined) options.failRate = flags.failRate;
+  if (flags.rateLimit !== undefined) options.rateLimitPerSecond = flags.rateLimit;
+  if (flags.webhook.length) {
+    options.webhooks = flags.webhook.map((spec) => parseWebhook(spec, flags.webhookFormat));
+  }
+  if (flags.webhookInterval !== undefined) options.webhookIntervalMs = flags.webhookInterval;
+  if (flags.webhookTolerance !== undefined) options.webhookToleranceMs = flags.webhookTolerance;
+  if (flags.unsubscribes !== undefined) options.unsubscribesPerCampaign = flags.unsubscribes;
+  return options;
+}
+
+function parseWebhook(spec: string, format: 'json' | 'xml'): SandboxWebhookOption {
+  const eq = spec.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--webhook must be <listId>=<url>, got "${spec}"`);
+  const listId = spec.slice(0, eq).trim();
+  const url = spec.slice(eq + 1).trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--webhook ${listId}: "${url}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`--webhook ${listId}: the URL must be http:// or https://, got "${url}"`);
+  }
+  return { listId, url, format };
+}
+
+export async function sandboxCommand(flags: SandboxInput, ctx: Context): Promise<number> {
+  const options = parseSandboxFlags(flags, ctx.cwd);
+  const { startSandbox, StateFileError } = await import('../../sandbox/index.js');
+
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({
+      ...options,
+      // Nobody reads recorded requests from the command line; a long import would only hold memory.
+      recordRequests: false,
+      onInternalError: (error, method, path) => ctx.log.warn(`internal error on ${method} ${path}: ${(error as Error)?.message ?? String(error)}`),
+    });
+  } catch (error) {
+    if (error instanceof StateFileError) throw new UsageError(error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${options.host} is in use; choose another with --port (0 picks a free one)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on --host ${options.host}`);
+    throw error;
+  }
+
+  const unknownLists = (options.webhooks ?? []).filter((w) => !sandbox.state().lists[w.listId]).map((w) => w.listId);
+  if (unknownLists.length > 0) {
+    await sandbox.stop();
+    throw new UsageError(`--webhook: no list ${unknownLists.join(', ')} in the sandbox (see the seeded lists with \`email sandbox\`)`);
+  }
+
+  await printReady(ctx, sandbox, options);
+
+  // Serve until Ctrl-C. Registering an interrupt handler replaces the default
+  // exit 130: stopping the sandbox is the expected way to end it.
+  await new Promise<void>((done) => {
+    if (ctx.signal.aborted) return done();
+    ctx.signal.addEventListener('abort', () => done(), { once: true });
+    const unregister = ctx.onInterrupt(() => {
+      unregister();
+      done();
+    });
+  });
+  ctx.log.info('stopping the sandbox…');
+  await sandbox.stop();
+  if (options.statePath) ctx.log.info(`state saved to ${options.statePath}`);
+  return 0;
+}
+
+async function printReady(ctx: Context, sandbox: RunningSandbox, options: SandboxOptions): Promise<void> {
+  const seed = sandbox.seed;
+  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
+    // CLI.md `sandbox`: exactly one line when ready, so a script can read the ids.
+    await ctx.out.line(
+      JSON.stringify({
+        baseUrl: sandbox.url,
+        apiKey: sandbox.apiKey,
+        lists: seed.lists,
+        campaigns: seed.campaigns,
+        segments: seed.segments,
+        smartEmails: seed.smartEmails,
+      }),
+    );
+    return;
+  }
+  await ctx.out.line(`Sandbox listening on ${sandbox.url}`);
+  await ctx.out.line(`API key: ${sandbox.apiKey}`);
+  if (options.statePath) await ctx.out.line(`State file: ${options.statePath}`);
+  const sections: [string, unknown[]][] = [
+    ['Lists', seed.lists],
+    ['Campaigns', seed.campaigns],
+    ['Segments', seed.segments],
+    ['Smart emails', seed.smartEmails],
+  ];
+  for (const [title, rows] of sections) {
+    await ctx.out.line('');
+    await ctx.out.line(`${title}:`);
+    if (rows.length === 0) await ctx.out.line('  (none)');
+    else await ctx.out.print(rows);
+  }
+  for (const w of options.webhooks ?? []) ctx.log.info(`webhook: events of list ${w.listId} go to ${w.url} (${w.format})`);
+  ctx.log.info(`\nUse it:  export EMAIL_BASE_URL=${sandbox.url} EMAIL_API_KEY=${sandbox.apiKey}`);
+  ctx.log.info('Press Ctrl-C to stop.');
+}

@@ -1,0 +1,305 @@
+// email subscribers import <file.csv|-> --list <id> (definition: import.ts): POST
+// /email/subscribers/{listId}/import in batches (service-spec.md "Import
+// subscribers"), through the streaming pipeline of src/import. This file
+// checks the options, wires progress, Ctrl-C and the output, and picks the
+// exit code: 0 all imported, 3 some rows not imported, 2 the file or the
+// options are unusable (nothing sent), 130 interrupted (journal saved).
+import { resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { boundedHeapForImport } from '../../core/heap.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
+import { describeDelimiter, parseDelimiterFlag } from '../../import/csv-source.js';
+import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
+import { openInput, parseEncoding } from '../../import/input.js';
+import { describeColumn } from '../../import/mapping.js';
+import type { Column } from '../../output/render.js';
+import { createProgress, progressMode } from '../../output/progress.js';
+import type { Consent } from '../../validation/subscriber-fields.js';
+import type { ImportInput } from './import.js';
+
+/** Rows listed on stderr after a real import (Wrangler prints at most 12 row errors); every one is in --failures. */
+const PROBLEMS_SHOWN = 12;
+
+interface Parsed {
+  file: string;
+  options: Omit<ImportOptions, 'input' | 'journalPath'>;
+  journalFlag?: string;
+  encoding: ReturnType<typeof parseEncoding>;
+  progressLines: boolean;
+}
+
+const CONSENT: Record<'yes' | 'no' | 'unchanged', Consent> = { yes: 'Yes', no: 'No', unchanged: 'Unchanged' };
+
+/** The checks that concern several options together; each option alone was checked by its declaration. */
+function parseOptions(opts: ImportInput, ctx: Context): Parsed {
+  const { file, dryRun, resume } = opts;
+  if (dryRun && resume) throw new UsageError('--dry-run sends nothing, so there is nothing to --resume');
+  if (dryRun && opts.journal !== undefined) throw new UsageError('--dry-run sends nothing and keeps no --journal');
+  if (file === '-' && resume && opts.journal === undefined) {
+    throw new UsageError('--resume needs --journal <file> when the CSV comes from standard input');
+  }
+  return {
+    file,
+    options: {
+      listId: opts.list,
+      map: opts.map,
+      consent: opts.consent === undefined ? undefined : CONSENT[opts.consent],
+      flags: {
+        Resubscribe: opts.resubscribe,
+        QueueSubscriptionBasedAutoResponders: opts.queueAutoresponders,
+        RestartSubscriptionBasedAutoresponders: opts.restartAutoresponders,
+      },
+      batchSize: opts.batchSize,
+      concurrency: opts.concurrency,
+      delimiter: parseDelimiterFlag(opts.delimiter),
+      multiSeparator: opts.multiSeparator,
+      dryRun,
+      failuresPath: opts.failures === undefined ? undefined : resolve(ctx.cwd, opts.failures),
+      resume,
+      timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_IMPORT_TIMEOUT_MS,
+    },
+    journalFlag: opts.journal,
+    encoding: parseEncoding(opts.encoding),
+    progressLines: opts.progress,
+  };
+}
+
+export async function importCommand(opts: ImportInput, ctx: Context): Promise<number> {
+  const parsed = parseOptions(opts, ctx);
+  const input = await openInput(parsed.file, ctx.cwd, ctx.io.stdin, parsed.encoding);
+  try {
+    const journalPath = parsed.options.dryRun
+      ? undefined
+      : parsed.journalFlag !== undefined
+        ? resolve(ctx.cwd, parsed.journalFlag)
+        : input.fromStdin
+          ? undefined
+          : `${input.path}.${parsed.options.listId.slice(0, 8).toLowerCase()}.import-journal`;
+    const options: ImportOptions = { ...parsed.options, input, journalPath };
+    return await (options.dryRun ? dryRun(options, ctx) : realRun(options, ctx, parsed.progressLines));
+  } finally {
+    await input.cleanup();
+  }
+}
+
+// ---- the import --------------------------------------------------------------------
+
+async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<number> {
+  // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
+  const client: ApiClient = await ctx.api({ connections: Math.max(DEFAULT_CONNECTIONS, options.concurrency) });
+  const progress = await createProgress(
+    progressMode({ stderrIsTTY: ctx.io.stderrIsTTY, quiet: ctx.globals.quiet, linesRequested: progressLines }),
+    ctx.io.stderr,
+    `importing ${options.input.name}`,
+  );
+  const stop = new AbortController();
+  const abandon = new AbortController();
+  // The first rows not imported, for stderr: failed and rejected ones before duplicates (which were imported once).
+  const shown: RowProblem[] = [];
+  const shownDuplicates: RowProblem[] = [];
+  const offInterrupt = ctx.onInterrupt((count) => {
+    progress.stop();
+    if (count <= 1 && !stop.signal.aborted) {
+      ctx.log.warn('stopping: no more rows are read; the batches in flight finish and the journal is saved (Ctrl-C again to abandon them)');
+      stop.abort();
+    } else if (!abandon.signal.aborted) {
+      ctx.log.warn('abandoning the batches in flight: they are not journaled, so --resume sends them again');
+      abandon.abort();
+      void client.destroy();
+    }
+  });
+  // Memory must not grow with the file (src/core/heap.ts).
+  const heap = boundedHeapForImport({ semiSpaceBytes: 4 << 20, rowsBetweenCollections: 100_000 });
+  let outcome;
+  try {
+    outcome = await runImport(options, {
+      client,
+      stopSignal: stop.signal,
+      abandonSignal: abandon.signal,
+      onProgress: (p) => progress.update(p),
+      onProblem: (p) => {
+        const list = p.outcome === 'duplicate' ? shownDuplicates : shown;
+        if (list.length < PROBLEMS_SHOWN) list.push(p);
+      },
+      onNotice: (message) => ctx.log.warn(message),
+      onBatchDone: (batch) => {
+        if (!batch.fromJournal) heap(batch.rows);
+      },
+      onPlan: (plan) => ctx.log.debug(`mapping (${describeDelimiter(plan.delimiter)}, ${plan.encoding}): ${plan.columns.map(describeColumn).join('; ')}`),
+    });
+  } finally {
+    progress.stop();
+    offInterrupt();
+  }
+  const { summary, error, interrupted } = outcome;
+  await printSummary(summary, ctx);
+  if (ctx.out.format === 'table') reportProblems([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary, ctx);
+  if (error) {
+    if (summary.journal) ctx.log.info(`The journal is saved: ${summary.journal}. Fix the cause, then run the same command with --resume.`);
+    throw error;
+  }
+  if (interrupted) {
+    ctx.log.warn(
+      summary.journal
+        ? `interrupted: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
+        : 'interrupted before any batch was acknowledged',
+    );
+    return 130;
+  }
+  if (summary.unacknowledgedBatches > 0) {
+    ctx.log.warn(
+      `${summary.unacknowledgedBatches} ${summary.unacknowledgedBatches === 1 ? 'batch was' : 'batches were'} not acknowledged by the service (their rows are counted as failed)` +
+        (summary.journal ? '; run the same command with --resume to send only those again' : ''),
+    );
+  }
+  return summary.failed + summary.rejected > 0 ? 3 : 0;
+}
+
+function reportProblems(shown: RowProblem[], summary: ImportSummary, ctx: Context): void {
+  const total = summary.failed + summary.rejected + summary.duplicates;
+  if (total === 0 || ctx.globals.quiet) return;
+  const lines = shown.map((p) => `  line ${p.line}: ${p.outcome}${p.code && p.code !== p.outcome ? ` (${p.code})` : ''}: ${p.message}${p.email ? ` <${p.email}>` : ''}`);
+  ctx.log.info(`Rows not imported:\n${lines.join('\n')}`);
+  if (total > shown.length) {
+    ctx.log.info(summary.failuresFile ? `  … ${total - shown.length} more; every one is in ${summary.failuresFile}` : `  … ${total - shown.length} more; --failures <file.csv> writes every one with its original columns`);
+  } else if (summary.failuresFile) {
+    ctx.log.info(`  (also in ${summary.failuresFile})`);
+  }
+}
+
+// ---- --dry-run -----------------------------------------------------------------------
+
+/**
+ * The whole pipeline but the sending: the mapping, every rejected row and
+ * duplicate (streamed, so a large file's report does not sit in memory), the
+ * first request body, and the counts. No request at all, so no key is needed.
+ */
+async function dryRun(options: ImportOptions, ctx: Context): Promise<number> {
+  const json = ctx.out.format === 'json';
+  let chain: Promise<void> = Promise.resolve();
+  const then = (step: () => Promise<void>) => (chain = chain.then(step));
+  let plan: PlanReport | undefined;
+  let firstRequest: { method: string; path: string; body: unknown } | undefined;
+  let pendingJson: string | undefined;
+  // ndjson and csv: the problems as records, then the report as one more.
+  const machine = ctx.out.format === 'ndjson' || ctx.out.format === 'csv';
+  const problems = json ? undefined : ctx.out.stream({ columns: PROBLEM_COLUMNS });
+
+  const outcome = await runImport(options, {
+    onPlan: (p) => {
+      plan = p;
+      if (json) {
+        then(() => ctx.out.line(`{\n  "dryRun": true,\n  "mapping": ${indentJson(mappingJson(p), 2)},\n  "problems": [`));
+      } else if (!machine) {
+        then(async () => {
+          ctx.log.info(`${options.input.name}: delimiter ${describeDelimiter(p.delimiter)}, ${p.encoding}; columns:`);
+          await ctx.out.print(mappingJson(p), { columns: MAPPING_COLUMNS });
+          ctx.log.info('Rows that would not be imported:');
+        });
+      }
+    },
+    onProblem: (p) => {
+      const record = { Line: p.line, Outcome: p.outcome, Code: p.code, Message: p.message, EmailAddress: p.email };
+      if (json) {
+        const previous = pendingJson;
+        pendingJson = `    ${JSON.stringify(record)}`;
+        if (previous !== undefined) then(() => ctx.out.line(`${previous},`));
+      } else {
+        then(() => problems!.write(record));
+      }
+    },
+    onFirstRequest: (request) => {
+      firstRequest = request;
+    },
+    onNotice: (message) => ctx.log.warn(message),
+  });
+  const { summary, error } = outcome;
+  await chain;
+  if (error) throw error;
+  const report = { ...summary, firstRequest: firstRequest ?? null };
+  if (json) {
+    if (!plan) await ctx.out.line('{\n  "dryRun": true,\n  "mapping": [],\n  "problems": [');
+    if (pendingJson !== undefined) await ctx.out.line(pendingJson);
+    // The rest of the report: the summary's fields after the streamed problems.
+    await ctx.out.line(`  ],${JSON.stringify(report, null, 2).slice(1)}`);
+  } else {
+    await problems!.end();
+    if (!machine) {
+      if (summary.rejected + summary.duplicates === 0) ctx.log.info('  (none)');
+      if (firstRequest) {
+        ctx.log.info(`First request: ${firstRequest.method} ${firstRequest.path}`);
+        await ctx.out.json(abbreviateBody(firstRequest.body));
+      }
+      await ctx.out.print(summaryRecord(summary), { columns: summaryColumns(summary) });
+      ctx.log.info('Dry run: nothing was sent.');
+    } else {
+      await ctx.out.print(report);
+    }
+  }
+  return summary.rejected > 0 ? 3 : 0;
+}
+
+const PROBLEM_COLUMNS: Column[] = [{ key: 'Line' }, { key: 'Outcome' }, { key: 'Code' }, { key: 'EmailAddress', header: 'Email address' }, { key: 'Message' }];
+const MAPPING_COLUMNS: Column[] = [{ key: 'column', header: 'Column' }, { key: 'target', header: 'Becomes' }, { key: 'why', header: 'Why' }];
+
+function mappingJson(plan: PlanReport) {
+  return plan.columns.map((c) => ({
+    column: c.header,
+    position: c.index + 1,
+    target: c.target === 'CustomField' ? `CustomFields[${c.key}]` : c.target === 'ignore' ? '-' : c.target,
+    why: { map: '--map', auto: 'recognised header', rest: 'other column', 'empty header': 'no header', 'failures file': 'added by --failures' }[c.source] + (c.note ? ` (${c.note})` : ''),
+  }));
+}
+
+/** The first body on a terminal: three subscribers and a count of the rest. */
+function abbreviateBody(body: unknown): unknown {
+  const b = body as { Subscribers?: unknown[] } & Record<string, unknown>;
+  if (!Array.isArray(b?.Subscribers) || b.Subscribers.length <= 3) return body;
+  return { ...b, Subscribers: [...b.Subscribers.slice(0, 3), `… ${b.Subscribers.length - 3} more`] };
+}
+
+function indentJson(value: unknown, spaces: number): string {
+  return JSON.stringify(value, null, 2).split('\n').join(`\n${' '.repeat(spaces)}`);
+}
+
+// ---- the summary ---------------------------------------------------------------------
+
+async function printSummary(summary: ImportSummary, ctx: Context): Promise<void> {
+  if (ctx.out.format !== 'table') {
+    await ctx.out.print(summary);
+    return;
+  }
+  await ctx.out.print(summaryRecord(summary), { columns: summaryColumns(summary) });
+}
+
+const number = (v: unknown) => (typeof v === 'number' ? v.toLocaleString('en-US') : String(v ?? ''));
+
+function summaryRecord(s: ImportSummary): Record<string, unknown> {
+  return { ...s, serviceTotals: `${number(s.service.TotalNewSubscribers)} new, ${number(s.service.TotalExistingSubscribers)} existing of ${number(s.service.TotalUniqueEmailsSubmitted)} unique` };
+}
+
+function summaryColumns(s: ImportSummary): Column[] {
+  const columns: Column[] = [{ key: 'rows', header: 'Rows', format: number }];
+  if (s.dryRun) columns.push({ key: 'wouldSend', header: 'Would send', format: number });
+  else {
+    columns.push(
+      { key: 'new', header: 'New', format: number },
+      { key: 'existing', header: 'Existing (updated)', format: number },
+      { key: 'failed', header: 'Failed at the service', format: number },
+    );
+  }
+  columns.push({ key: 'rejected', header: 'Rejected before sending', format: number }, { key: 'duplicates', header: 'Duplicates', format: number });
+  columns.push({ key: 'batches', header: s.dryRun ? 'Batches (would send)' : 'Batches', format: number });
+  if (!s.dryRun) {
+    columns.push({ key: 'retries', header: 'Retries', format: number });
+    columns.push({ key: 'serviceTotals', header: 'Service totals' });
+  }
+  if (s.resumed) columns.push({ key: 'resumedBatches', header: 'From the journal', format: (v) => `${number(v)} batches (not sent again)` });
+  if (!s.complete) columns.push({ key: 'unfinished', header: 'Not finished', format: (v) => `${number(v)} rows (--resume sends them)` });
+  if (s.blankLines) columns.push({ key: 'blankLines', header: 'Blank lines skipped', format: number });
+  columns.push({ key: 'elapsedMs', header: 'Elapsed', format: (v) => `${((v as number) / 1000).toFixed(1)}s (${number(s.rowsPerSecond)} rows/s)` });
+  if (s.failuresFile) columns.push({ key: 'failuresFile', header: 'Failures file' });
+  if (s.journal) columns.push({ key: 'journal', header: 'Journal (kept)' });
+  return columns;
+}
