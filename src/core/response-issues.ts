@@ -17,10 +17,27 @@ export interface SchemaIssue {
 /** `Results[3].Date: expected a date-time, got 17`; the path is left out when the whole answer is wrong. */
 export function describeIssue(issue: SchemaIssue | undefined, data: unknown): string {
   if (!issue) return 'the answer does not have the expected shape';
+  const deeper = deepestBranchIssue(issue);
+  if (deeper) return describeIssue({ ...deeper, path: [...issue.path, ...deeper.path] }, data);
   const where = formatPath(issue.path);
   const found = valueAt(data, issue.path);
-  const got = found.present ? `got ${describeValue(found.value)}` : 'got nothing (the field is missing)';
+  const got = found.present ? `got ${describeValue(found.value)}` : issue.path.length ? 'got nothing (the field is missing)' : 'got an empty answer';
   return `${where ? `${where}: ` : ''}${expectation(issue)}, ${got}`;
+}
+
+/**
+ * Of a union's alternatives, the one that went furthest into the value
+ * before failing (the paged envelope whose Results[2] lacks an id, rather
+ * than "expected an array"): the user's problem is there.
+ */
+function deepestBranchIssue(issue: SchemaIssue): SchemaIssue | undefined {
+  if (issue.code !== 'invalid_union') return undefined;
+  let best: SchemaIssue | undefined;
+  for (const branch of issue.errors ?? []) {
+    const first = branch[0];
+    if (first && first.path.length > (best?.path.length ?? 0)) best = first;
+  }
+  return best;
 }
 
 /** `Results[3].Date`, `[0].CampaignID`. */
