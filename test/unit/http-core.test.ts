@@ -287,6 +287,31 @@ describe('announced waits (CLI.md "retries")', () => {
     expect(server.calls).toHaveLength(1);
   });
 
+  it('says it once for requests in flight together that wait out the same pause', async () => {
+    await client.close();
+    const controller = new AbortController();
+    const notices: string[] = [];
+    let decided = 0;
+    client = makeClient({
+      signal: controller.signal,
+      onWait: (line) => notices.push(line),
+      // Stop both requests once each has decided to wait (the announcement follows its decision at once).
+      debug: (line) => {
+        if (/429: waiting 299\.0s/.test(line) && ++decided === 2) controller.abort(new Error('interrupted'));
+      },
+    });
+    const limited = { status: 429, body: { status: 429, message: 'slow down' }, headers: { 'retry-after': '299' } };
+    server.reply(limited, limited);
+    const both = await Promise.allSettled([
+      client.request({ method: 'GET', path: '/email/a', idempotent: true }),
+      client.request({ method: 'GET', path: '/email/b', idempotent: true }),
+    ]);
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(server.calls).toHaveLength(2);
+    expect(decided).toBe(2);
+    expect(notices).toHaveLength(1);
+  });
+
   it('says nothing of shorter waits', async () => {
     await client.close();
     const notices: string[] = [];
