@@ -7,6 +7,8 @@ import { templateFrom } from '../../validation/campaign-fields.js';
 
 export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
   const template = templateFrom(opts);
-  const templateId = await createTemplate(await ctx.api(), template);
-  await printCreated(ctx, templateId, templateId, `template "${template.Name}"`);
+  const answer = await createTemplate(await ctx.api(), template);
+  const what = `template "${template.Name}"`;
+  if (answer.fits) await printCreated(ctx, answer.data, answer.data, what);
+  else await printCreated(ctx, answer.data, undefined, what, answer.problem);
 }
