@@ -170,7 +170,7 @@ async function runExample(line: string): Promise<{ code: number; stderr: string;
     writeFixtures(cwd);
     const configDir = join(cwd, '.config');
     const store = await openConfig({ EMAIL_CONFIG_DIR: configDir });
-    store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, staging: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } });
+    await store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, staging: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } });
 
     const sent = seed.campaigns.find((c) => /sent/i.test(c.Status)) ?? seed.campaigns[0]!;
     const scheduled = seed.campaigns.find((c) => /scheduled/i.test(c.Status)) ?? sent;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
-import { checkBaseUrl, chooseProfile, CONFIG_FILE_NAME, configDir, isLoopbackHost, resolveCredentials, type ConfigData } from '../../core/config.js';
+import { checkBaseUrl, chooseProfile, configDir, configDirProblem, configFilePath, isLoopbackHost, resolveCredentials, type ConfigData } from '../../core/config.js';
 import { ApiError, AuthError, CliError, NetworkError } from '../../core/errors.js';
 import type { RawResponse } from '../../core/http.js';
 import { maskKey } from '../../core/redact.js';
@@ -167,11 +167,14 @@ function compareVersions(a: string, b: string): number {
 
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
-/** CLI.md "config location": file mode 0600, directory 0700; read without opening the store (which would fix the directory mode). */
+/** CLI.md "config location": file mode 0600, directory 0700; read without opening the store, and nothing is created or changed. */
 export function inspectConfig(env: Readonly<Record<string, string | undefined>>): { result: CheckResult; data?: ConfigData } {
   const dir = configDir(env);
-  const path = join(dir, `${CONFIG_FILE_NAME}.json`);
+  const path = configFilePath(dir);
   const empty: ConfigData = { defaultProfile: 'default', profiles: {} };
+  // A directory the commands refuse (others can write to it, someone else's, a link to nothing) fails here with the same words.
+  const refused = configDirProblem(dir);
+  if (refused) return { result: result('config file', 'fail', refused.message, refused.hint) };
   const dirStat = statOrUndefined(dir);
   if (!dirStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), data: empty };
   const fileStat = statOrUndefined(path);
