@@ -7,6 +7,7 @@
 // as it opens) only to write. The resolver returns the key together with
 // where it came from.
 import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { lookup as dnsLookup } from 'node:dns';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
@@ -259,6 +260,31 @@ const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
  */
 export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
+
+/**
+ * The `lookup` of the HTTP client's connections: `localhost` is answered here
+ * (127.0.0.1, then ::1) and never reaches the system resolver, which could ask
+ * a DNS server (CLI.md "--base-url": loopback `localhost` is never looked up
+ * in DNS, so plain http to it keeps the key on this machine). Every other
+ * name goes to dns.lookup as usual.
+ */
+export function loopbackAwareLookup(hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void {
+  if (hostname.toLowerCase() !== 'localhost') {
+    dnsLookup(hostname, options as never, callback as never);
+    return;
+  }
+  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
+  const addresses = [
+    { address: '127.0.0.1', family: 4 },
+    { address: '::1', family: 6 },
+  ].filter((a) => family === 0 || a.family === family);
+  process.nextTick(() => {
+    if (options.all) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
+import { loopbackAwareLookup } from './config.js';
 import { Redactor } from './redact.js';
 import { CLI_VERSION } from './version.js';
 import { decideRetry, defaultRetryPolicy, sleep, type Failure, type RetryPolicy } from './retry.js';
@@ -87,7 +88,8 @@ export class ApiClient {
     this.policy = { ...defaultRetryPolicy, ...options.retry };
     this.pool = new Pool(this.baseUrl.origin, {
       connections: options.connections ?? DEFAULT_CONNECTIONS,
-      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
+      // `localhost` never goes to the resolver (core/config.ts loopbackAwareLookup).
+      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup },
       keepAliveTimeout: 10_000,
     });
   }
