@@ -6,7 +6,7 @@
 // creates anything: the store is opened with conf (which writes its defaults
 // as it opens) only to write. The resolver returns the key together with
 // where it came from.
-import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { lookup as dnsLookup } from 'node:dns';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -121,24 +121,31 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
     dir,
     read: () => readConfigFile(path),
     write: async (data) => {
-      // Only a directory the tool creates gets its mode from the tool.
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      try {
+        // Only a directory the tool creates gets its mode from the tool.
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+      } catch (err) {
+        throw new UsageError(`cannot create the config directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
       refuseUnsafeDir(dir);
       // conf loaded only to write (it pulls in ajv, ~30 ms).
       const { default: Conf } = await import('conf');
-      const conf = new Conf<ConfigData>({
-        cwd: dir,
-        configName: CONFIG_FILE_NAME,
-        projectName: 'email-cli',
-        configFileMode: 0o600,
-        defaults: emptyConfig(),
-        // Keys are secrets; the store must stay readable by tools like `jq` for support, so no obfuscation.
-        clearInvalidConfig: false,
-      });
-      conf.set('defaultProfile', data.defaultProfile);
-      conf.set('profiles', data.profiles);
-      const { chmodSync } = await import('node:fs');
-      chmodSync(conf.path, 0o600);
+      try {
+        const conf = new Conf<ConfigData>({
+          cwd: dir,
+          configName: CONFIG_FILE_NAME,
+          projectName: 'email-cli',
+          configFileMode: 0o600,
+          defaults: emptyConfig(),
+          // Keys are secrets; the store must stay readable by tools like `jq` for support, so no obfuscation.
+          clearInvalidConfig: false,
+        });
+        conf.set('defaultProfile', data.defaultProfile);
+        conf.set('profiles', data.profiles);
+        chmodSync(conf.path, 0o600);
+      } catch (err) {
+        throw new UsageError(`cannot write the config file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
     },
   };
 }
