@@ -16,7 +16,7 @@ export async function run(_opts: Record<string, unknown>, ctx: Context): Promise
     const next = Object.keys(data.profiles)[0];
     if (next) data.defaultProfile = next;
   }
-  store.write(data);
+  await store.write(data);
   ctx.log.info(`Removed the key of profile "${name}".`);
   return 0;
 }

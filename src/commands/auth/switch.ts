@@ -11,7 +11,7 @@ export async function run(_opts: Record<string, unknown>, ctx: Context, args: st
     throw new UsageError(`no profile named "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : '; log in with `email auth login --profile ' + name + '`'}`);
   }
   data.defaultProfile = name;
-  store.write(data);
+  await store.write(data);
   ctx.log.info(`Default profile is now "${name}".`);
   return 0;
 }
