@@ -63,6 +63,20 @@ export async function post(url: string, body: string | Uint8Array, contentType?:
   return { status: response.status, text: await response.text() };
 }
 
+/** A POST with headers exactly as given, Connection and Keep-Alive included (fetch refuses those). */
+export function postWithHeaders(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 export interface StreamedPost {
   /** The receiver's status, when it answered. */
   status?: number;
