@@ -11,6 +11,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
+import { isLoopbackHost } from './loopback.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -255,18 +256,6 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
   }
   const baseUrl = checkBaseUrl(resolved.baseUrl, input.insecureHttp, resolved.baseUrlSource ?? '--base-url');
   return { ...resolved, baseUrl, baseUrlSource: resolved.baseUrlSource ?? '--base-url', notes };
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
-
-/**
- * Loopback by the host string alone (CLI.md "--base-url"): 127.0.0.0/8, ::1,
- * and `localhost` itself. No DNS takes part in the decision; a name under
- * .localhost is not loopback here, because the system resolver may send it to
- * a DNS server, whose answer could send the key anywhere in clear text.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;

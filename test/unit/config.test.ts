@@ -2,7 +2,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, isLoopbackHost, openConfig, resolveCredentials } from '../../src/core/config.js';
+import { checkBaseUrl, openConfig, resolveCredentials } from '../../src/core/config.js';
+import { isLoopbackHost } from '../../src/core/loopback.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 
 function dir() {
