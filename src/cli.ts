@@ -144,6 +144,8 @@ function createContext(
       apiKey,
       timeoutMs: globals.timeoutMs,
       debug: globals.debug ? (line) => io.stderr.write(`[debug] ${redactor.redact(line)}\n`) : undefined,
+      // A wait of 5 s or more is announced (CLI.md "retries"), through the logger: not with --quiet.
+      onWait: (line) => log.info(line),
       signal,
       retry: retryOverrides(env),
       connections,

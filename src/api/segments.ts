@@ -1,13 +1,16 @@
 // service-spec.md "Segments".
-import type { ApiClient, RawResponse } from '../core/http.js';
+import type { ApiClient, RawResponse, WriteAnswer } from '../core/http.js';
 import { createSegmentResponse, segmentDetails, type SegmentDetails } from '../schemas/segments.js';
 import type { RuleGroup } from '../validation/rule-groups.js';
 
 const segmentPath = (segmentId: string) => `/email/segments/${encodeURIComponent(segmentId)}`;
 
-/** POST /email/segments/{listId}: 201 with the new segment id. The body is sent as given (--from-file may carry more). */
-export function createSegment(client: ApiClient, listId: string, body: Record<string, unknown>): Promise<string> {
-  return client.request({ method: 'POST', path: `/email/segments/${encodeURIComponent(listId)}`, body, schema: createSegmentResponse, idempotent: false });
+/**
+ * POST /email/segments/{listId}: 201 with the new segment id. The body is sent
+ * as given (--from-file may carry more). A 2xx that is not an id comes back as received.
+ */
+export function createSegment(client: ApiClient, listId: string, body: Record<string, unknown>): Promise<WriteAnswer<string>> {
+  return client.write({ method: 'POST', path: `/email/segments/${encodeURIComponent(listId)}`, body, schema: createSegmentResponse, idempotent: false });
 }
 
 export function getSegment(client: ApiClient, segmentId: string): Promise<SegmentDetails> {

@@ -103,7 +103,7 @@ function describeRange(decl: { kind: 'int' | 'number'; min: number; max?: number
   return `${what} of at least ${decl.min}`;
 }
 
-const UUID_EXAMPLE = '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41';
+const UUID_EXAMPLE = '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41 or 3f2b8c1e0a4d4c6b9e1f2a7d5c9b8e41';
 
 /** A value checked as the declaration says; returned trimmed (uuid, email, url) or as typed (nonblank). */
 export function checkText(value: string, flag: string, check: TextCheck, code?: number): string {

@@ -1,10 +1,17 @@
 // Profiles and credentials (CLI.md "credentials", "config location").
-// Settings and keys live in one conf store, file mode 0600 in a 0700
-// directory; the resolver returns the key together with where it came from.
-import { chmodSync, mkdirSync } from 'node:fs';
+// Settings and keys live in one conf store, file mode 0600. The directory is
+// created 0700 when the tool creates it; an existing one keeps its mode, and
+// is refused when other users could write to it (they could swap the file
+// and send the key elsewhere), as ssh refuses a loose ~/.ssh. Reading never
+// creates anything: the store is opened with conf (which writes its defaults
+// as it opens) only to write. The resolver returns the key together with
+// where it came from.
+import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { lookup as dnsLookup } from 'node:dns';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
+import { isLoopbackHost } from './loopback.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -27,41 +34,142 @@ export function configDir(env: Readonly<Record<string, string | undefined>>): st
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'email-cli');
 }
 
+export function configFilePath(dir: string): string {
+  return join(dir, `${CONFIG_FILE_NAME}.json`);
+}
+
+export interface ConfigDirProblem {
+  message: string;
+  hint: string;
+}
+
+/**
+ * Why an existing config directory cannot be trusted with keys, if it cannot
+ * (POSIX only). As ssh does for ~/.ssh, a symbolic link is followed and its
+ * target judged: a link you made to a private directory of yours is fine; one
+ * planted by someone else points at a directory they own or can write to,
+ * and is refused. A missing directory is no problem (it is created 0700 on
+ * the first write).
+ */
+export function configDirProblem(dir: string): ConfigDirProblem | undefined {
+  if (process.platform === 'win32') return undefined;
+  let link: Stats;
+  try {
+    link = lstatSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { message: `the config directory ${dir} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, hint: 'point EMAIL_CONFIG_DIR at a private directory of yours' };
+  }
+  const isLink = link.isSymbolicLink();
+  let target: Stats;
+  let described = `the config directory ${dir}`;
+  try {
+    target = isLink ? statSync(dir) : link;
+    if (isLink) described += ` (a symbolic link to ${realpathSync(dir)})`;
+  } catch {
+    return {
+      message: `the config directory ${dir} is a symbolic link to nothing`,
+      hint: 'remove the link, or point EMAIL_CONFIG_DIR at a private directory of yours',
+    };
+  }
+  if (!target.isDirectory()) return { message: `${described} is not a directory`, hint: 'point EMAIL_CONFIG_DIR at a private directory of yours' };
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  // Owned by you or by root, as ssh accepts.
+  if (uid !== undefined && target.uid !== uid && target.uid !== 0) {
+    return {
+      message: `${described} belongs to user ${target.uid}, not to you: refusing to keep keys there`,
+      hint: isLink ? `remove the link (rm '${dir}'), or point EMAIL_CONFIG_DIR at a private directory of yours` : 'point EMAIL_CONFIG_DIR at a private directory of yours',
+    };
+  }
+  if (target.mode & 0o022) {
+    const mode = `0${(target.mode & 0o7777).toString(8)}`;
+    return {
+      message: `${described} is ${mode}: other users can write to it, so they could replace the config file; refusing to use it`,
+      hint: isLink
+        ? `remove the link (rm '${dir}'), or point EMAIL_CONFIG_DIR at a private directory of yours`
+        : `chmod 700 '${dir}', or point EMAIL_CONFIG_DIR at a private directory of yours`,
+    };
+  }
+  return undefined;
+}
+
+function refuseUnsafeDir(dir: string): void {
+  const problem = configDirProblem(dir);
+  if (!problem) return;
+  const error = new UsageError(problem.message);
+  error.hint = problem.hint;
+  throw error;
+}
+
+const emptyConfig = (): ConfigData => ({ defaultProfile: DEFAULT_PROFILE, profiles: {} });
+
 export interface ConfigStore {
   readonly path: string;
   readonly dir: string;
+  /** The stored profiles; empty when there is no file yet (nothing is created). */
   read(): ConfigData;
-  write(data: ConfigData): void;
+  /** Creates the directory (0700) and the file (0600) when missing. */
+  write(data: ConfigData): Promise<void>;
 }
 
-/** Opens the conf store (loaded lazily: conf pulls in ajv, ~30 ms). */
+/** Opens the config store: the directory is checked now; nothing is created until write(). */
 export async function openConfig(env: Readonly<Record<string, string | undefined>>): Promise<ConfigStore> {
   const dir = configDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
-  const { default: Conf } = await import('conf');
-  const conf = new Conf<ConfigData>({
-    cwd: dir,
-    configName: CONFIG_FILE_NAME,
-    projectName: 'email-cli',
-    configFileMode: 0o600,
-    defaults: { defaultProfile: DEFAULT_PROFILE, profiles: {} },
-    // Keys are secrets; the store must stay readable by tools like `jq` for support, so no obfuscation.
-    clearInvalidConfig: false,
-  });
+  refuseUnsafeDir(dir);
+  const path = configFilePath(dir);
   return {
-    path: conf.path,
+    path,
     dir,
-    read: () => ({
-      defaultProfile: conf.get('defaultProfile') ?? DEFAULT_PROFILE,
-      profiles: { ...(conf.get('profiles') ?? {}) },
-    }),
-    write: (data) => {
-      conf.set('defaultProfile', data.defaultProfile);
-      conf.set('profiles', data.profiles);
-      chmodSync(conf.path, 0o600);
+    read: () => readConfigFile(path),
+    write: async (data) => {
+      try {
+        // Only a directory the tool creates gets its mode from the tool.
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+      } catch (err) {
+        throw new UsageError(`cannot create the config directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+      refuseUnsafeDir(dir);
+      // conf loaded only to write (it pulls in ajv, ~30 ms).
+      const { default: Conf } = await import('conf');
+      try {
+        const conf = new Conf<ConfigData>({
+          cwd: dir,
+          configName: CONFIG_FILE_NAME,
+          projectName: 'email-cli',
+          configFileMode: 0o600,
+          defaults: emptyConfig(),
+          // Keys are secrets; the store must stay readable by tools like `jq` for support, so no obfuscation.
+          clearInvalidConfig: false,
+        });
+        conf.set('defaultProfile', data.defaultProfile);
+        conf.set('profiles', data.profiles);
+        chmodSync(conf.path, 0o600);
+      } catch (err) {
+        throw new UsageError(`cannot write the config file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
     },
   };
+}
+
+/** Reads the config file without conf (which would write its defaults): a missing file is an empty store. */
+export function readConfigFile(path: string): ConfigData {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyConfig();
+    throw new UsageError(`cannot read the config file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  let raw: Partial<ConfigData>;
+  try {
+    raw = (text.trim() === '' ? {} : JSON.parse(text)) as Partial<ConfigData>;
+  } catch (err) {
+    const error = new UsageError(`the config file ${path} is not valid JSON (${(err as Error).message})`);
+    error.hint = 'Fix the file, or move it away and run `email auth login` again.';
+    throw error;
+  }
+  const profiles = raw && typeof raw.profiles === 'object' && raw.profiles !== null ? raw.profiles : {};
+  return { defaultProfile: typeof raw?.defaultProfile === 'string' && raw.defaultProfile ? raw.defaultProfile : DEFAULT_PROFILE, profiles: { ...profiles } };
 }
 
 export type KeySource =
@@ -150,10 +258,29 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
   return { ...resolved, baseUrl, baseUrlSource: resolved.baseUrlSource ?? '--base-url', notes };
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
 
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname.endsWith('.localhost');
+/**
+ * The `lookup` of the HTTP client's connections: `localhost` is answered here
+ * (127.0.0.1, then ::1) and never reaches the system resolver, which could ask
+ * a DNS server (CLI.md "--base-url": loopback `localhost` is never looked up
+ * in DNS, so plain http to it keeps the key on this machine). Every other
+ * name goes to dns.lookup as usual.
+ */
+export function loopbackAwareLookup(hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void {
+  if (hostname.toLowerCase() !== 'localhost') {
+    dnsLookup(hostname, options as never, callback as never);
+    return;
+  }
+  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
+  const addresses = [
+    { address: '127.0.0.1', family: 4 },
+    { address: '::1', family: 6 },
+  ].filter((a) => family === 0 || a.family === family);
+  process.nextTick(() => {
+    if (options.all) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
 }
 
 /**

@@ -112,6 +112,23 @@ export class UnexpectedResponseError extends CliError {
   }
 }
 
+/**
+ * An answer body over the size limit (CLI.md "answer size"). Thrown while the
+ * body streams in, so memory stays bounded; never retried, since a second
+ * attempt would be as large and cost as much again.
+ */
+export class AnswerTooLargeError extends CliError {
+  readonly exitCode = ExitCode.failure;
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly limitBytes: number,
+  ) {
+    super(`${method} ${path}: the answer is larger than ${formatBytes(limitBytes)}; refusing to read more`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
 /** Some items failed and were reported; the rest was done. */
 export class PartialFailure extends CliError {
   readonly exitCode = ExitCode.partial;
@@ -132,4 +149,16 @@ export class Interrupted extends CliError {
 export function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
+}
+
+/** 64 MiB, 1 KiB, 1.5 MiB: binary units, as the limits are written. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }

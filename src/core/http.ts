@@ -1,24 +1,29 @@
 // The one HTTP core (ENGINEERING.md habit 4): base URL, auth header,
 // User-Agent, timeouts, abort, retries, both error shapes of the service, and
 // zod validation at the boundary. Only this file talks to undici.
+import { STATUS_CODES } from 'node:http';
 import type { Dispatcher, Pool as PoolType } from 'undici';
 import { errors as undiciErrors, Pool, poolRequest } from './undici-lite.js';
 import {
+  AnswerTooLargeError,
   ApiError,
   AuthError,
+  CliError,
   NetworkError,
   RateLimitError,
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
+import { loopbackAwareLookup } from './config.js';
 import { Redactor } from './redact.js';
+import { describeIssue, type SchemaIssue } from './response-issues.js';
 import { CLI_VERSION } from './version.js';
 import { decideRetry, defaultRetryPolicy, sleep, type Failure, type RetryPolicy } from './retry.js';
 
 
 /** What the core needs of a schema: zod (classic or mini) schemas fit. */
 export interface ResponseSchema<T> {
-  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: SchemaIssue[] } };
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -30,6 +35,10 @@ export const DEFAULT_IMPORT_TIMEOUT_MS = 5 * 60_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Keep-alive connections of a client unless it asks for more (an import's --concurrency). */
 export const DEFAULT_CONNECTIONS = 8;
+/** Largest answer body read (CLI.md "answer size"); past it the request fails, never retried. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** Waits between attempts from this long on are announced on stderr (CLI.md "retries"). */
+export const ANNOUNCED_WAIT_MS = 5_000;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -42,6 +51,13 @@ export interface ApiClientOptions {
   retry?: Partial<RetryPolicy>;
   /** --debug sink; lines are already redacted. */
   debug?: (line: string) => void;
+  /**
+   * One line for the user before a wait of ANNOUNCED_WAIT_MS or more (a 429's
+   * Retry-After, a long backoff); the caller leaves it out with --quiet.
+   */
+  onWait?: (line: string) => void;
+  /** Largest answer body read; MAX_ANSWER_BYTES unless a test needs a small one. */
+  maxBodyBytes?: number;
   /** Aborts every request (Ctrl-C). */
   signal?: AbortSignal;
   now?: () => number;
@@ -64,6 +80,15 @@ export interface RequestOptions<T> {
   onRetry?: (reason: string, delayMs: number) => void;
 }
 
+/**
+ * What a creation answered (write()): the validated body, or, when a 2xx body
+ * does not fit, the body as received with the reason. The operation was done
+ * either way, so it is never repeated (CLI.md "lenient reading").
+ */
+export type WriteAnswer<T> =
+  | { fits: true; data: T }
+  | { fits: false; data: unknown; text: string; problem: string };
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -79,6 +104,8 @@ export class ApiClient {
   private readonly redactor = new Redactor();
   private readonly policy: RetryPolicy;
   private readonly userAgent = `email-cli/${CLI_VERSION} node/${process.versions.node}`;
+  /** End of the last wait announced: requests in flight together that wait together say so once. */
+  private announcedUntilMs = 0;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = new URL(options.baseUrl);
@@ -87,7 +114,8 @@ export class ApiClient {
     this.policy = { ...defaultRetryPolicy, ...options.retry };
     this.pool = new Pool(this.baseUrl.origin, {
       connections: options.connections ?? DEFAULT_CONNECTIONS,
-      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
+      // `localhost` never goes to the resolver (core/config.ts loopbackAwareLookup).
+      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup },
       keepAliveTimeout: 10_000,
     });
   }
@@ -96,6 +124,20 @@ export class ApiClient {
   async request<T = unknown>(opts: RequestOptions<T>): Promise<T> {
     const res = await this.send(opts);
     return this.validate(opts, res);
+  }
+
+  /**
+   * For creations: like request(), but a 2xx body that does not fit the schema
+   * is handed back as received instead of thrown, since the thing was created
+   * and failing now would invite the user to create it twice.
+   */
+  async write<T>(opts: RequestOptions<T> & { schema: ResponseSchema<T> }): Promise<WriteAnswer<T>> {
+    const res = await this.send(opts);
+    const parsed = opts.schema.safeParse(res.data);
+    if (parsed.success) return { fits: true, data: parsed.data };
+    const problem = this.redactor.redact(describeIssue(parsed.error.issues[0], res.data));
+    this.debug(`  answer does not fit: ${problem}`);
+    return { fits: false, data: res.data, text: res.text, problem };
   }
 
   /** Like request(), but also gives the status and headers; errors are still thrown. */
@@ -133,6 +175,7 @@ export class ApiClient {
         throw finalError;
       }
       opts.onRetry?.(decision.reason, decision.delayMs);
+      this.announceWait(failure, decision.delayMs, opts.method, opts.path);
       if (failure.kind === 'status' && failure.status === 429) state.rateLimitRetries++;
       else state.retries++;
       state.waitedMs += decision.delayMs;
@@ -178,11 +221,12 @@ export class ApiClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await res.body.text();
+      const text = await this.readBody(res, opts.method, opts.path);
       const elapsed = Math.round(performance.now() - started);
       this.debug(`< ${res.statusCode} ${opts.method} ${opts.path} ${elapsed}ms`);
       return { status: res.statusCode, headers: res.headers, data: parseBody(text), text };
     } catch (err) {
+      if (err instanceof CliError && !(err instanceof NetworkError)) throw err;
       const elapsed = Math.round(performance.now() - started);
       if (timeout.signal.aborted || isUndiciTimeout(err)) {
         this.debug(`< timeout ${opts.method} ${opts.path} after ${elapsed}ms`);
@@ -197,13 +241,54 @@ export class ApiClient {
     }
   }
 
+  /**
+   * The body as text, counted as it streams in: past the limit the transfer
+   * is cut and the request fails at once (CLI.md "answer size"), so a huge or
+   * endless answer costs at most the limit in memory.
+   */
+  private async readBody(res: Dispatcher.ResponseData, method: string, path: string): Promise<string> {
+    const limit = this.options.maxBodyBytes ?? MAX_ANSWER_BYTES;
+    const tooLarge = () => {
+      res.body.destroy();
+      this.debug(`< ${res.statusCode} ${method} ${path}: answer over ${limit} bytes, not read`);
+      return new AnswerTooLargeError(method, path, limit);
+    };
+    const declared = Number(header(res.headers, 'content-length'));
+    if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+
   private validate<T>(opts: RequestOptions<T>, res: RawResponse): T {
     if (!opts.schema) return res.data as T;
     const parsed = opts.schema.safeParse(res.data);
     if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
-    throw new UnexpectedResponseError(opts.method, opts.path, this.redactor.redact(`${where}${issue?.message ?? 'invalid body'}`));
+    throw new UnexpectedResponseError(opts.method, opts.path, this.redactor.redact(describeIssue(parsed.error.issues[0], res.data)));
+  }
+
+  /** CLI.md "retries": a wait of 5 s or more gets one line, so a long pause is never silent. */
+  private announceWait(failure: Failure, delayMs: number, method: string, path: string): void {
+    if (!this.options.onWait || delayMs < ANNOUNCED_WAIT_MS) return;
+    const now = this.now();
+    // Requests in flight together that meet the same 429 wait out the same pause: one line for all.
+    if (now + delayMs <= this.announcedUntilMs + 1000) return;
+    this.announcedUntilMs = now + delayMs;
+    const seconds = Math.ceil(delayMs / 1000);
+    let line: string;
+    if (failure.kind === 'status' && failure.status === 429) {
+      line = `waiting ${seconds} s: the service asked us to slow down (HTTP 429 on ${method} ${path})`;
+    } else if (failure.kind === 'status') {
+      line = `waiting ${seconds} s before trying ${method} ${path} again (HTTP ${failure.status})`;
+    } else {
+      line = `waiting ${seconds} s before trying again: ${failure.message}`;
+    }
+    this.options.onWait(this.redactor.redact(line));
   }
 
   /** Both error shapes of service-spec.md "Errors": {Code, Message[, ResultData]} and {status, message}. */
@@ -226,7 +311,9 @@ export class ApiClient {
     const init = {
       status: res.status,
       code,
-      message: this.redactor.redact(message ?? `HTTP ${res.status}`),
+      // Without a message of the service's own, say which request failed; the
+      // status number is added by the printer (`… (HTTP 404)`), so only its reason phrase here.
+      message: this.redactor.redact(message ?? `${method} ${path}: ${STATUS_CODES[res.status] ?? `HTTP ${res.status}`}`),
       resultData,
       method,
       path,
@@ -296,4 +383,9 @@ function describeNetworkError(err: unknown): string {
     default:
       return code ? `${text} (${code})` : text;
   }
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

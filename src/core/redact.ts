@@ -22,8 +22,17 @@ export class Redactor {
   }
 }
 
-/** Shows only the last four characters of a key, as `auth status` does. */
+/** Keys shorter than this show none of their characters. */
+export const MASK_MIN_KEY_LENGTH = 8;
+
+/**
+ * A key as `auth status`, `auth login` and `doctor` show it: the last
+ * characters, so two keys can be told apart, but at most a quarter of the key
+ * and never more than 4 (a 5-character key showing 4 would all but give it
+ * away); nothing of a key under 8 characters.
+ */
 export function maskKey(key: string): string {
-  if (key.length <= 4) return MASK;
-  return `${MASK}${key.slice(-4)}`;
+  if (key.length < MASK_MIN_KEY_LENGTH) return MASK;
+  const shown = Math.min(4, Math.floor(key.length / 4));
+  return `${MASK}${key.slice(-shown)}`;
 }

@@ -10,7 +10,17 @@
 // read; rows the service refused are written at the end, in line order, their
 // cells read again from the file (the batches in flight keep only line numbers,
 // batches.ts). The Line column gives the order of the input.
-import { createWriteStream, type WriteStream } from 'node:fs';
+//
+// The file holds personal data (CLI.md "--failures"): it is written to a
+// temporary file beside the target, created 0600 with O_EXCL|O_NOFOLLOW (so
+// nothing planted there is written through), and renamed over the target when
+// it is complete. A rename replaces a symbolic link at the target rather than
+// following it. A path that is the input or the journal, by whatever name,
+// is refused before anything is sent (refuseFailuresClash).
+import { constants, createWriteStream, type Stats, type WriteStream } from 'node:fs';
+import { lstat, open, realpath, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { csvCell, spreadsheetSafe } from '../output/sanitize.js';
 import { FAILURE_COLUMNS } from './mapping.js';
@@ -25,6 +35,7 @@ export class FailuresWriter {
 
   private constructor(
     readonly path: string,
+    private readonly temporary: string,
     private readonly stream: WriteStream,
     private readonly width: number,
     delimiter: string,
@@ -35,14 +46,20 @@ export class FailuresWriter {
     stream.on('error', (err) => (this.failure ??= err));
   }
 
-  /** Creates the file and writes its header; an unwritable path is refused before anything is sent. */
+  /** Creates the file (as a temporary one, 0600) and writes its header; an unwritable path is refused before anything is sent. */
   static async open(path: string, header: string[], delimiter: string, bom: boolean): Promise<FailuresWriter> {
-    const stream = createWriteStream(path);
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', (err) => reject(new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? err.message})`)));
-    });
-    const writer = new FailuresWriter(path, stream, header.length, delimiter);
+    const existing = await lstat(path).catch(() => undefined);
+    if (existing?.isDirectory()) throw new UsageError(`--failures ${path} is a directory; name a file`);
+    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    let handle;
+    try {
+      // O_NOFOLLOW where the platform has it (not Windows, where O_EXCL alone refuses an existing link).
+      handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+    } catch (err) {
+      throw new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    const stream = createWriteStream('', { fd: handle, autoClose: true });
+    const writer = new FailuresWriter(path, temporary, stream, header.length, delimiter);
     writer.stream.write(`${bom ? '\uFEFF' : ''}${[...header, ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
     return writer;
   }
@@ -67,9 +84,22 @@ export class FailuresWriter {
     return new Promise((resolve) => this.stream.once('drain', resolve));
   }
 
+  /** Finishes the file and puts it in place (the rename replaces whatever was at the path, a link included, without following it). */
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.stream.end(resolve));
-    if (this.failure) throw new FailuresFileError(`--failures ${this.path}: writing failed (${this.failure.message})`);
+    await new Promise<void>((resolve) => {
+      this.stream.end(resolve);
+    });
+    if (!this.stream.closed) await new Promise<void>((resolve) => this.stream.once('close', () => resolve()));
+    if (!this.failure) {
+      try {
+        await rename(this.temporary, this.path);
+        return;
+      } catch (err) {
+        this.failure = err as Error;
+      }
+    }
+    await rm(this.temporary, { force: true }).catch(() => undefined);
+    throw new FailuresFileError(`--failures ${this.path}: writing failed (${this.failure.message})`);
   }
 }
 
@@ -80,4 +110,36 @@ function quoteFor(value: string, delimiter: string): string {
 /** The failures file could not be written to the end (a full disk): the import itself went on. */
 export class FailuresFileError extends CliError {
   readonly exitCode = ExitCode.failure;
+}
+
+/**
+ * Refuses a --failures path that is the input file or the journal, by any
+ * path (CLI.md "--failures"): the same file after following links (device and
+ * inode), or, for a journal not written yet, the same place. Called before
+ * anything is sent.
+ */
+export async function refuseFailuresClash(failuresPath: string, input: { path: string; name: string; fromStdin: boolean }, journalPath: string | undefined): Promise<void> {
+  const target = await stat(failuresPath).catch(() => undefined);
+  if (!input.fromStdin) {
+    const source = await stat(input.path).catch(() => undefined);
+    if (sameFile(target, source)) {
+      throw new UsageError(`--failures ${failuresPath} is the input file ${input.name}: writing the failures there would destroy the rows being imported; name another file`);
+    }
+  }
+  if (journalPath) {
+    const journal = await stat(journalPath).catch(() => undefined);
+    if (sameFile(target, journal) || (await place(failuresPath)) === (await place(journalPath))) {
+      throw new UsageError(`--failures ${failuresPath} is the journal of this import (${journalPath}); name another file`);
+    }
+  }
+}
+
+function sameFile(a: Stats | undefined, b: Stats | undefined): boolean {
+  return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
+}
+
+/** Where a path's entry lives: its directory with links resolved, and its name. */
+async function place(path: string): Promise<string> {
+  const dir = await realpath(dirname(path)).catch(() => dirname(path));
+  return join(dir, basename(path));
 }

@@ -20,7 +20,7 @@ import type { Consent } from '../validation/subscriber-fields.js';
 import { AddressSet, GROUP_SIZE } from './address-set.js';
 import { Batch } from './batches.js';
 import { describeDelimiter, openRecords, parseFailure, readFirstRecord, sniffDelimiter, type RecordSource } from './csv-source.js';
-import { FailuresWriter, type FailureOutcome } from './failures.js';
+import { FailuresWriter, refuseFailuresClash, type FailureOutcome } from './failures.js';
 import { scanChunks, type ImportInput } from './input.js';
 import { JournalError, JournalWriter, journalMismatch, loadJournal, type BatchRecord, type JournalOptions } from './journal.js';
 import { planMapping, type ColumnPlan, type MappingPlan } from './mapping.js';
@@ -229,6 +229,10 @@ class ImportRun {
   private retries = 0;
   private consecutiveFailures = 0;
   private abandonedRows = 0;
+  /** Aborts the requests in flight: a second Ctrl-C, or an error every batch would meet (a refused key). */
+  private readonly halt = new AbortController();
+  /** Batches acknowledged in this run (with those of the journal: whether the journal is worth keeping). */
+  private acknowledgedNow = 0;
   private wouldSend = 0;
   private firstRequestShown = false;
   private error: Error | undefined;
@@ -245,7 +249,21 @@ class ImportRun {
 
   async run(): Promise<ImportOutcome> {
     const { input } = this.o;
+    const abandon = this.hooks.abandonSignal;
+    const onAbandon = () => this.halt.abort();
+    if (abandon?.aborted) this.halt.abort();
+    else abandon?.addEventListener('abort', onAbandon, { once: true });
     try {
+      return await this.runSteps();
+    } finally {
+      abandon?.removeEventListener('abort', onAbandon);
+    }
+  }
+
+  private async runSteps(): Promise<ImportOutcome> {
+    const { input } = this.o;
+    try {
+      if (this.o.failuresPath) await refuseFailuresClash(this.o.failuresPath, input, this.o.dryRun ? undefined : this.o.journalPath);
       this.delimiter = this.o.delimiter ?? sniffDelimiter(input.head);
       await this.checkStructure();
       this.records = openRecords(input, this.delimiter, this.carriageReturns);
@@ -337,6 +355,10 @@ class ImportRun {
       if (err instanceof JournalError) throw hint(new UsageError(err.message), 'Delete it, or choose another file with --journal.');
       throw err;
     }
+    // A journal that records no acknowledged batch has nothing to resume: it never
+    // blocks a new run, which replaces it (CLI.md "--journal / --resume").
+    const nothingAcknowledged = loaded !== undefined && loaded.batches.size === 0;
+    if (nothingAcknowledged) loaded = undefined;
     if (loaded) {
       if (!this.o.resume) {
         throw hint(
@@ -355,7 +377,11 @@ class ImportRun {
       this.journal = await JournalWriter.reopen(path, loaded.validLength);
       return;
     }
-    if (this.o.resume) this.hooks.onNotice?.(`no journal at ${path}: starting from the beginning`);
+    if (this.o.resume) {
+      this.hooks.onNotice?.(
+        nothingAcknowledged ? `the journal ${path} records no acknowledged batch: starting from the beginning` : `no journal at ${path}: starting from the beginning`,
+      );
+    }
     try {
       this.journal = await JournalWriter.create(path, {
         kind: 'email-import-journal',
@@ -518,7 +544,7 @@ class ImportRun {
     try {
       const answer = await importBatch(client, this.o.listId, body, {
         timeoutMs: this.o.timeoutMs,
-        signal: this.hooks.abandonSignal,
+        signal: this.halt.signal,
         onRetry: () => {
           this.retries++;
           batch.retries++;
@@ -528,8 +554,9 @@ class ImportRun {
       if (parsed.success) result = parsed.data;
       else failure = new ApiError({ status: answer.status, message: 'the service answered 200 with a body that is not an import result', method: 'POST', path: importPath(this.o.listId) });
     } catch (err) {
-      if (this.hooks.abandonSignal?.aborted) {
-        // Second Ctrl-C: the outcome is unknown; not journaled, so --resume sends the batch again.
+      if (this.halt.signal.aborted) {
+        // Second Ctrl-C, or another batch met an error that stops everything: the outcome is unknown;
+        // not journaled, so --resume sends the batch again.
         this.abandonedRows += batch.size;
         return;
       }
@@ -582,6 +609,7 @@ class ImportRun {
       failures,
     };
     this.journal?.record(record);
+    this.acknowledgedNow++;
     this.apply(batch, record, undefined, failureEmails);
     this.consecutiveFailures = 0;
     if (this.journal?.error) this.fail(this.journal.error);
@@ -618,6 +646,15 @@ class ImportRun {
   }
 
   private batchFailed(batch: Batch, error: unknown): void {
+    if (stopsEverything(error)) {
+      // A refused key, a list that does not exist: every batch would meet it. One
+      // error stops the import, and the requests still in flight are called off;
+      // the rows of these batches are not failures of their own (no line per row):
+      // they are left without an outcome (`unfinished`), for a rerun once the cause is fixed.
+      this.halt.abort();
+      this.fail(error as Error);
+      return;
+    }
     const code = errorCode(error);
     const message = (error as Error)?.message ?? String(error);
     this.counts.failed += batch.size;
@@ -626,9 +663,7 @@ class ImportRun {
     for (let i = 0; i < batch.size; i++) this.laterProblem(batch.lines[i]!, code, message, '');
     this.hooks.onBatchDone?.({ index: batch.index, rows: batch.size, acknowledged: false, fromJournal: false });
     this.progress(true);
-    if (stopsEverything(error)) {
-      this.fail(error as Error);
-    } else if (transportFailure(error) && ++this.consecutiveFailures >= CONSECUTIVE_FAILURES_LIMIT) {
+    if (transportFailure(error) && ++this.consecutiveFailures >= CONSECUTIVE_FAILURES_LIMIT) {
       const stop = new RepeatedFailureError(`stopped: ${CONSECUTIVE_FAILURES_LIMIT} batches in a row failed after their retries (last: ${message})`, error);
       this.fail(stop);
     } else if (!transportFailure(error)) {
@@ -750,11 +785,17 @@ class ImportRun {
     const closing: Promise<void>[] = [];
     if (this.failures) closing.push(this.failures.close());
     if (this.journal) {
-      // A finished import needs no journal; an unfinished one keeps it for --resume.
-      closing.push(allAcknowledged ? this.journal.remove() : this.journal.close());
+      // A finished import needs no journal; an unfinished one keeps it for --resume,
+      // unless it records no acknowledged batch (there is nothing to resume).
+      closing.push(allAcknowledged || !this.journalHoldsBatches() ? this.journal.remove() : this.journal.close());
     }
     const results = await Promise.allSettled(closing);
     for (const r of results) if (r.status === 'rejected') this.error ??= r.reason as Error;
+  }
+
+  /** Batches acknowledged by the service, in this run or an earlier one: what makes a journal worth keeping. */
+  private journalHoldsBatches(): boolean {
+    return this.acknowledgedNow > 0 || this.journaled.size > 0;
   }
 
   private summary(complete: boolean): ImportSummary {
@@ -762,7 +803,7 @@ class ImportRun {
     const rows = c.new + c.existing + c.failed + c.rejected + c.duplicates + (this.o.dryRun ? this.wouldSend : 0);
     const elapsedMs = Math.round(performance.now() - this.started);
     const unfinished = this.o.dryRun ? 0 : this.rowsRead - (c.new + c.existing + c.failed + c.rejected + c.duplicates);
-    const journalKept = this.journal !== undefined && !(complete && this.unacknowledged === 0);
+    const journalKept = this.journal !== undefined && !(complete && this.unacknowledged === 0) && this.journalHoldsBatches();
     return {
       rows,
       new: c.new,

@@ -17,10 +17,11 @@
 //                                            other link-type service tags
 //
 // Content is fetched ONLY from loopback http(s) URLs (127.0.0.0/8, ::1,
-// localhost) and file: URLs. Any other URL is never contacted: its content is
-// unknown and the content checks are skipped.
-import { readFile, stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+// localhost). Any other http(s) URL is never contacted: its content is
+// unknown and the content checks are skipped. Every other scheme (file:
+// included) is not a content URL at all and is refused with the field's
+// validation code before anything is read: answering file: URLs let anyone
+// with the sandbox's public key tell which files exist on the machine.
 
 export interface ContentProblem {
   code: number;
@@ -522,8 +523,9 @@ export function isLoopbackUrl(url: URL): boolean {
 }
 
 /**
- * Reads content for checking. Only loopback http(s) and file: URLs are read;
- * redirects are not followed (they could lead off the machine).
+ * Reads content for checking. Only loopback http(s) URLs are read; redirects
+ * are not followed (they could lead off the machine). Nothing else is
+ * touched, the filesystem included.
  */
 export async function fetchLocalContent(
   rawUrl: string,
@@ -535,19 +537,8 @@ export async function fetchLocalContent(
   } catch {
     return { kind: 'unknown', reason: 'not a URL' };
   }
-  if (url.protocol === 'file:') {
-    try {
-      const path = fileURLToPath(url);
-      const info = await stat(path);
-      if (!info.isFile()) return { kind: 'unknown', reason: 'not a regular file' };
-      if (info.size > maxBytes) return { kind: 'unknown', reason: 'file too large' };
-      return { kind: 'content', bytes: await readFile(path) };
-    } catch (error) {
-      return { kind: 'unknown', reason: (error as Error).message };
-    }
-  }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !isLoopbackUrl(url)) {
-    return { kind: 'unknown', reason: 'not a loopback or file: URL; never fetched' };
+    return { kind: 'unknown', reason: 'not a loopback http(s) URL; never fetched' };
   }
   try {
     const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
@@ -570,14 +561,14 @@ export async function fetchLocalContent(
 
 /**
  * Whether a content URL (HtmlUrl, TextUrl, HtmlPageURL, ZipFileURL) is
- * well-formed: an absolute http(s) URL with a host, or a file: URL (the
- * sandbox's way to point at local content).
+ * well-formed: an absolute http(s) URL with a host. Any other scheme (file:,
+ * ftp:, data:…) is not, and is refused with the field's code whatever it
+ * points at, so the answer says nothing about the machine.
  */
 export function isContentUrl(value: string): boolean {
   if (/\s/.test(value)) return false;
   try {
     const url = new URL(value);
-    if (url.protocol === 'file:') return true;
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
   } catch {
     return false;

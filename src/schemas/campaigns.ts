@@ -3,8 +3,13 @@
 // rewritten (JSON output is the service's data unchanged).
 import { id, lenientInt, z } from './common.js';
 
-/** "Create draft campaign": an object whose keys are the list or segment ids, each with an empty string. */
-export const createCampaignResponse = z.record(z.string(), z.unknown());
+/**
+ * "Create draft campaign": an object whose keys are the list or segment ids,
+ * each with an empty string; the real service answers a bare JSON string,
+ * the new campaign's id (CLI.md "lenient reading"). Both are taken.
+ */
+export const createCampaignResponse = z.union([id, z.record(z.string(), z.nullable(z.string()))]);
+export type CreateCampaignResponse = z.infer<typeof createCampaignResponse>;
 
 /** "Campaign unsubscriber record". */
 export const unsubscriberRecord = z.looseObject({
@@ -51,5 +56,21 @@ export type CampaignSummary = z.infer<typeof campaignSummary>;
 /** "Scheduled campaign" elements. */
 export const scheduledCampaigns = z.array(z.looseObject({ CampaignID: id, Name: z.optional(z.nullable(z.string())) }));
 
-/** "Sent campaign" elements. */
-export const sentCampaigns = z.array(z.looseObject({ CampaignID: id, Name: z.optional(z.nullable(z.string())) }));
+const sentCampaign = z.looseObject({ CampaignID: id, Name: z.optional(z.nullable(z.string())) });
+export type SentCampaign = z.infer<typeof sentCampaign>;
+
+/**
+ * "Sent campaign" elements: an array in the spec; the real service answers
+ * the paged envelope instead (Results, PageNumber, NumberOfPages, …; CLI.md
+ * "lenient reading"). Both are taken.
+ */
+export const sentCampaigns = z.union([
+  z.array(sentCampaign),
+  z.looseObject({
+    Results: z.array(sentCampaign),
+    PageNumber: z.optional(z.nullable(lenientInt)),
+    NumberOfPages: z.optional(z.nullable(lenientInt)),
+    TotalNumberOfRecords: z.optional(z.nullable(lenientInt)),
+  }),
+]);
+export type SentCampaigns = z.infer<typeof sentCampaigns>;

@@ -9,16 +9,23 @@ import * as z from 'zod/mini';
 
 export { z };
 
+// Each block carries its own words for a value that does not fit: zod/mini
+// has no message catalogue, and core/response-issues.ts turns these into
+// `Results[3].Date: expected a date-time, got 17` (CLI.md "lenient reading").
+
 /** An integer that the service may send as a number or as a numeric string. */
-export const lenientInt = z.union([z.number().check(z.int()), z.string().check(z.regex(/^-?\d+$/, 'expected an integer'))]);
+export const lenientInt = z.union(
+  [z.number({ error: 'expected an integer' }).check(z.int('expected an integer')), z.string({ error: 'expected an integer' }).check(z.regex(/^-?\d+$/, 'expected an integer'))],
+  { error: 'expected an integer' },
+);
 
 /** Dates come as "2010-10-11 08:29:00" or ISO 8601 with an offset. */
 export const dateTime = z
-  .string()
+  .string({ error: 'expected a date-time' })
   .check(z.regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'expected a date-time'));
 
-/** Identifiers are UUIDs in the spec, but we do not refuse a response over an id's shape. */
-export const id = z.string().check(z.minLength(1));
+/** Identifiers are UUIDs in the spec (32 hex digits from the real service), but we do not refuse a response over an id's shape. */
+export const id = z.string({ error: 'expected an id' }).check(z.minLength(1, 'expected an id'));
 
 /** Create calls answer a bare JSON string (service-spec.md "Endpoints"). */
 export const bareString = z.string();

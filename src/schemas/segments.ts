@@ -1,8 +1,8 @@
 // Responses of the segment endpoints (service-spec.md "Segment", "Segments").
-import { bareString, id, lenientInt, z } from './common.js';
+import { id, lenientInt, z } from './common.js';
 
 /** "Create segment": 201, a JSON string (the new segment identifier). */
-export const createSegmentResponse = bareString;
+export const createSegmentResponse = id;
 
 const rule = z.looseObject({ RuleType: z.string(), Clause: z.string() });
 

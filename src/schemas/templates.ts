@@ -1,4 +1,4 @@
 // "Create template" (service-spec.md "Templates"): 201, a JSON string (the template identifier).
-import { bareString } from './common.js';
+import { id } from './common.js';
 
-export const createTemplateResponse = bareString;
+export const createTemplateResponse = id;

@@ -21,8 +21,15 @@ export function isValidEmail(raw: string): boolean {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UNDASHED_UUID = /^[0-9a-f]{32}$/i;
 
-/** Identifiers are UUIDs (service-spec.md "Conventions"). */
+/**
+ * Identifiers are UUIDs (service-spec.md "Conventions"), in any letter case,
+ * with their dashes or as the 32 hex digits the real service issues (CLI.md
+ * "identifiers"). The tool sends an id as the user gave it: the real service
+ * knows its ids undashed, so rewriting them to the dashed form could make it
+ * miss a resource it has.
+ */
 export function isUuid(value: string): boolean {
-  return UUID.test(value);
+  return UUID.test(value) || UNDASHED_UUID.test(value);
 }

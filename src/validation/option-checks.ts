@@ -12,10 +12,15 @@ export function requireText(value: string | undefined, flag: string, code: numbe
   return value;
 }
 
-/** Identifiers are UUIDs (service-spec.md "Conventions"). */
+/** Identifiers are UUIDs, dashed or as 32 hex digits (CLI.md "identifiers"); returned as given, only trimmed. */
 export function checkUuid(value: unknown, flag: string, code?: number): string {
   const text = typeof value === 'string' ? value.trim() : '';
-  if (!isUuid(text)) throw new UsageError(`${flag} must be a UUID such as 3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41; got "${String(value ?? '')}"`, code);
+  if (!isUuid(text)) {
+    throw new UsageError(
+      `${flag} must be a UUID such as 3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41 or 3f2b8c1e0a4d4c6b9e1f2a7d5c9b8e41; got "${String(value ?? '')}"`,
+      code,
+    );
+  }
   return text;
 }
 

@@ -52,6 +52,14 @@ export class MalformedDeliveryError extends Error {
   }
 }
 
+/** A delivery with more events than the service ever sends in one request (service-spec.md "Events" rule 3): answered 413. */
+export class TooManyEventsError extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} events in one delivery (the service sends at most ${WEBHOOK_BATCH_LIMIT})`);
+    this.name = 'TooManyEventsError';
+  }
+}
+
 /**
  * Checks the body shape of service-spec.md "Events" rule 2 and returns the
  * delivery with its values untouched. Events must be objects; their fields

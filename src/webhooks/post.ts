@@ -1,7 +1,10 @@
 // Sends a delivery body to a receiver: used by trigger, replay and listen's
 // --forward-to. These go to URLs the user names (their own receiver), never to
 // the service, so no API key is attached and the service's retry policy does
-// not apply: each request is made once and its outcome reported.
+// not apply: each request is made once and its outcome reported. A redirect
+// is an answer, never followed (CLI.md `webhooks listen`: it counts as not
+// accepted): following it would send the delivery somewhere the user did not
+// name (a 302 turned it into a GET to another host).
 import { UsageError } from '../core/errors.js';
 import { CLI_VERSION } from '../core/version.js';
 
@@ -17,6 +20,28 @@ export interface PostOutcome {
 
 export function isSuccess(outcome: PostOutcome): boolean {
   return outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+}
+
+/** The outcome in a few words for a line on stderr: `500`, `302, a redirect (not followed)`, `connection refused`. */
+export function describeOutcome(outcome: PostOutcome): string {
+  if (outcome.status === undefined) return outcome.error ?? 'no answer';
+  if (outcome.status >= 300 && outcome.status < 400) return `${outcome.status}, a redirect (not followed)`;
+  return String(outcome.status);
+}
+
+/**
+ * Headers that describe one connection, not the message (RFC 9110 7.6.1),
+ * and the ones the new request sets for itself (Host, Content-Length).
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
+
+/** A received request's headers to send on with its body: all but the hop-by-hop ones and those its Connection header names. */
+export function forwardableHeaders(headers: readonly (readonly [string, string])[]): [string, string][] {
+  const named = new Set(HOP_BY_HOP);
+  for (const [name, value] of headers) {
+    if (name.toLowerCase() === 'connection') for (const token of value.split(',')) named.add(token.trim().toLowerCase());
+  }
+  return headers.filter(([name]) => !named.has(name.toLowerCase())).map(([name, value]) => [name, value]);
 }
 
 /** A receiver URL given on the command line: http or https, nothing else. */
@@ -36,6 +61,8 @@ export function receiverUrl(flag: string, value: string): URL {
 export interface PostOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Headers to send as they are (a forwarded delivery's, already without hop-by-hop ones); Content-Type among them wins over `contentType`. */
+  headers?: readonly (readonly [string, string])[];
 }
 
 export async function postBody(url: URL | string, body: string | Uint8Array, contentType: string | undefined, options: PostOptions = {}): Promise<PostOutcome> {
@@ -43,10 +70,14 @@ export async function postBody(url: URL | string, body: string | Uint8Array, con
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const headers: Record<string, string> = { 'user-agent': `email-cli/${CLI_VERSION} (webhooks)` };
-  if (contentType) headers['content-type'] = contentType;
+  const headers = new Headers();
+  for (const [name, value] of options.headers ?? []) headers.append(name, value);
+  if (!headers.has('user-agent')) headers.set('user-agent', `email-cli/${CLI_VERSION} (webhooks)`);
+  if (contentType && !headers.has('content-type')) headers.set('content-type', contentType);
   try {
-    const response = await fetch(url, { method: 'POST', headers, body, signal });
+    // A copy: fetch may detach the buffer it is given, and the caller keeps
+    // this body (to save it; a 307 once crashed on a detached ArrayBuffer).
+    const response = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : new Uint8Array(body), signal, redirect: 'manual' });
     await response.arrayBuffer().catch(() => undefined);
     return { status: response.status, elapsedMs: Math.round(performance.now() - started) };
   } catch (error) {

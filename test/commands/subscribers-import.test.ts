@@ -3,7 +3,7 @@
 // CSVs (BOM + CRLF, quoted line breaks, semicolons, ragged rows, encodings,
 // empty and header-only files, binary garbage). Every summary is checked to
 // add up to the data rows.
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -335,5 +335,153 @@ describe('--concurrency', () => {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+});
+
+describe('files the user names', () => {
+  it('refuses --failures naming the input through a symlink, or itself, before anything is sent; the input is untouched', async () => {
+    const content = peopleCsv(3000);
+    const input = writeFile(dir, 'big.csv', content);
+    symlinkSync(input, join(dir, 'link.csv'));
+    const before = s.sandbox.requestCount();
+    for (const failures of ['link.csv', 'big.csv', './sub/../big.csv']) {
+      const r = await s.email(importArgs('big.csv', '--failures', failures), { cwd: dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^error: --failures \S+ is the input file big\.csv/);
+      expect(r.stdout).toBe('');
+    }
+    // The input named through the link, the failures file by its real name.
+    const viaLink = await s.email(importArgs('link.csv', '--failures', 'big.csv'), { cwd: dir });
+    expect(viaLink.code, viaLink.stderr).toBe(2);
+    expect(s.sandbox.requestCount()).toBe(before);
+    expect(readFileSync(input, 'utf8')).toBe(content);
+    expect(readdirSync(dir).sort()).toEqual(['big.csv', 'link.csv']);
+  });
+
+  it('refuses --failures naming the journal (given, or the default one next to the input)', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(10));
+    const before = s.sandbox.requestCount();
+    const given = await s.email(importArgs('people.csv', '--journal', 'j.jsonl', '--failures', 'j.jsonl'), { cwd: dir });
+    expect(given.code, given.stderr).toBe(2);
+    expect(given.stderr).toMatch(/^error: --failures .*j\.jsonl.* is the journal/);
+    const implicit = await s.email(importArgs('people.csv', '--failures', `people.csv.${LIST.slice(0, 8)}.import-journal`), { cwd: dir });
+    expect(implicit.code, implicit.stderr).toBe(2);
+    expect(implicit.stderr).toMatch(/is the journal/);
+    expect(s.sandbox.requestCount()).toBe(before);
+  });
+
+  it('creates the failures file 0600 and replaces a symlink planted at its path instead of writing through it', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\n');
+    const victim = writeFile(dir, 'victim.txt', 'precious\n');
+    symlinkSync(victim, join(dir, 'failed.csv'));
+    const r = await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
+    expect(r.code, r.stderr).toBe(3);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    const failures = join(dir, 'failed.csv');
+    expect(lstatSync(failures).isSymbolicLink()).toBe(false);
+    expect(lstatSync(failures).mode & 0o777).toBe(0o600);
+    expect(csvRows(failures)).toEqual(['email,name,Consent,Line,Outcome,Code,Message', 'bad@,Bad,yes,3,rejected,1,"invalid email address ""bad@"""']);
+    // Nothing else is left behind (no temporary file).
+    expect(readdirSync(dir).sort()).toEqual(['failed.csv', 'people.csv', 'victim.txt']);
+  });
+
+  it('a failures file that already exists is replaced, and still 0600', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Consent\nbad@,Bad,yes\n');
+    const failures = writeFile(dir, 'failed.csv', 'old content\n');
+    chmodSync(failures, 0o644);
+    const r = await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(statSync(failures).mode & 0o777).toBe(0o600);
+    expect(csvRows(failures)).toHaveLength(2);
+  });
+});
+
+describe('outcomes an operator can act on', () => {
+  it('a refused key stops the import at the first batch with one error (exit 4), no line per row, no journal; the rerun without --resume proceeds', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(4000));
+    const before = s.sandbox.requestCount();
+    const r = await s.email(importArgs('people.csv', '--failures', 'failed.csv', '--concurrency', '1'), { cwd: dir, env: { EMAIL_API_KEY: 'wrong-key-1234' } });
+    expect(r.code, r.stderr).toBe(4);
+    expect(importRequests(s.sandbox, before)).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/http-401/);
+    expect(r.stderr).not.toMatch(/Rows not imported/);
+    expect(r.stderr).not.toMatch(/--resume/);
+    expect(r.stdout).not.toMatch(/--resume/);
+    expect(r.stderr.match(/^error/gm)).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: .*(refused|Invalid API key)/m);
+    expect(existsSync(join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`))).toBe(false);
+
+    const again = await jsonImport('people.csv');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.summary).toMatchObject({ rows: 4000, new: 4000 });
+  });
+
+  it('--json: a 401 is one error, and the summary shows no row failed', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(2500));
+    const r = await s.email([...importArgs('people.csv', '--concurrency', '2'), '--json'], { cwd: dir, env: { EMAIL_API_KEY: 'wrong-key-1234' } });
+    expect(r.code, r.stderr).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ new: 0, failed: 0, complete: false });
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a journal that records no acknowledged batch never blocks a new run', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(20));
+    const journal = join(dir, 'people.journal');
+    // An import killed before its first acknowledgement leaves only the header line.
+    await s.email(importArgs('people.csv', '--journal', 'people.journal'), { cwd: dir, env: { EMAIL_API_KEY: 'wrong-key-1234' } });
+    writeFile(dir, 'people.journal', `${JSON.stringify({ kind: 'email-import-journal', version: 1, input: { name: 'people.csv', size: 1, sha256: 'x', hashed: 'head' }, options: {}, createdAt: new Date(0).toISOString() })}\n`);
+    const r = await jsonImport('people.csv', '--journal', 'people.journal');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.summary).toMatchObject({ rows: 20, new: 20, resumed: false });
+    expect(existsSync(journal)).toBe(false);
+  });
+
+  it('a service failing every request: nothing imported, exit 1 (not 3), and no journal is left', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(2000));
+    s.sandbox.failNext({ path: /\/import$/, status: 500, times: 1000 });
+    const r = await jsonImport('people.csv', '--concurrency', '1');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.summary).toMatchObject({ new: 0, existing: 0, failed: 2000 });
+    expect(r.summary.journal).toBeUndefined();
+    expect(existsSync(join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`))).toBe(false);
+    expect(r.stderr).toMatch(/2,000 rows not imported/);
+    expect(r.stderr).not.toMatch(/--resume/);
+  });
+
+  it('a dry run exits as the import would: 2 when no row would be sent, 3 when some would', async () => {
+    writeFile(dir, 'bad.csv', 'email,name,Consent\nbad@,Bad,yes\n');
+    expect((await runCli([...importArgs('bad.csv'), '--dry-run'], { cwd: dir, env: {} })).code).toBe(2);
+    writeFile(dir, 'mixed.csv', 'email,name,Consent\nbad@,Bad,yes\nok@example.com,OK,yes\n');
+    expect((await runCli([...importArgs('mixed.csv'), '--dry-run'], { cwd: dir, env: {} })).code).toBe(3);
+  });
+
+  it('every row rejected before sending: exit 2, nothing sent', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Consent\nbad@,Bad,yes\nworse,Worse,yes\n');
+    const before = s.sandbox.requestCount();
+    const r = await jsonImport('people.csv');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.summary).toMatchObject({ rows: 2, rejected: 2 });
+    expect(s.sandbox.requestCount()).toBe(before);
+    expect(r.stderr).toMatch(/2 rows not imported.*nothing was sent/);
+  });
+
+  it('with --json, a partial import (exit 3) says on stderr in one line what was not imported and where the rows are', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nunsubscribed@example.com,U,yes\n');
+    const r = await jsonImport('people.csv', '--failures', 'failed.csv');
+    expect(r.code).toBe(3);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/2 of 3 rows not imported \(1 failed at the service, 1 rejected before sending\): see .*failed\.csv/);
+  });
+
+  it('a record too long to read right after the header: exit 2, and no word of a journal or --resume since nothing was sent', async () => {
+    writeFile(dir, 'people.csv', `email,name,Consent\nlong@example.com,${'x'.repeat(9 * 1024 * 1024)},yes\n`);
+    const before = s.sandbox.requestCount();
+    const r = await s.email(importArgs('people.csv'), { cwd: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/longer than/);
+    expect(r.stderr).not.toMatch(/journal|--resume/);
+    expect(s.sandbox.requestCount()).toBe(before);
+    expect(readdirSync(dir)).toEqual(['people.csv']);
   });
 });

@@ -31,7 +31,7 @@ const byName = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as Che
 
 async function storeProfiles(dir: string, profiles: Record<string, { baseUrl?: string; apiKey?: string }>, defaultProfile = 'default') {
   const store = await openConfig({ EMAIL_CONFIG_DIR: dir });
-  store.write({ defaultProfile, profiles });
+  await store.write({ defaultProfile, profiles });
   return store.path;
 }
 
@@ -88,6 +88,16 @@ describe('email doctor', () => {
     const r = await runCli(['doctor'], { env: { EMAIL_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^warn  config file: .*the directory is 0750, not 0700$/m);
+  });
+
+  it('fails a config directory others can write to, as every command refuses it, and changes nothing', async () => {
+    const dir = tempConfigDir();
+    chmodSync(dir, 0o1777);
+    const r = await runCli(['doctor', '--json', '--base-url', sandbox.url], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(byName(r.stdout)['config file']).toMatchObject({ status: 'fail', detail: expect.stringMatching(/other users can write to it/), hint: expect.stringContaining(`chmod 700 '${dir}'`) });
+    const { readdirSync, statSync } = await import('node:fs');
+    expect(statSync(dir).mode & 0o7777).toBe(0o1777);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('fails a config file that is not JSON', async () => {

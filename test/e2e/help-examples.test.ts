@@ -27,7 +27,7 @@ const NOT_RUN: Record<string, string> = {
 
 /** Exit codes other than 0 that an example documents. */
 const EXPECTED_CODE: [RegExp, number[]][] = [
-  // the example file has a row the service refuses: partial success
+  // the example file has a row refused before sending: partial success
   [/^email subscribers import /, [0, 3]],
 ];
 
@@ -115,7 +115,9 @@ function expandGlob(word: string, cwd: string): string[] {
 const LIST = '11111111-1111-4111-8111-111111111111';
 
 function writeFixtures(dir: string): void {
-  writeFileSync(join(dir, 'people.csv'), 'E-mail,Name,Notes\nada@example.com,Ada Lovelace,first\nnew.reader@example.com,New Reader,\nnot-an-address,Broken Row,bad\n');
+  // Two rows to import and one refused before sending: a partial success (exit 3); without a consent
+  // column every row would be refused (214) and the import would exit 2, nothing sent.
+  writeFileSync(join(dir, 'people.csv'), 'E-mail,Name,Notes,Consent\nada@example.com,Ada Lovelace,first,yes\nnew.reader@example.com,New Reader,,yes\nnot-an-address,Broken Row,bad,yes\n');
   writeFileSync(
     join(dir, 'segment.json'),
     JSON.stringify({ Title: 'From a file', RuleGroups: [{ Rules: [{ RuleType: 'EmailAddress', Clause: 'CONTAINS @example.com' }] }] }),
@@ -170,7 +172,7 @@ async function runExample(line: string): Promise<{ code: number; stderr: string;
     writeFixtures(cwd);
     const configDir = join(cwd, '.config');
     const store = await openConfig({ EMAIL_CONFIG_DIR: configDir });
-    store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, staging: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } });
+    await store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, staging: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } });
 
     const sent = seed.campaigns.find((c) => /sent/i.test(c.Status)) ?? seed.campaigns[0]!;
     const scheduled = seed.campaigns.find((c) => /scheduled/i.test(c.Status)) ?? sent;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { maskKey } from '../../src/core/redact.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
 
 let sandbox: RunningSandbox;
@@ -160,7 +161,7 @@ describe('authentication', () => {
     expect(status.code, status.stderr).toBe(0);
     const rows = JSON.parse(status.stdout);
     expect(rows).toEqual([
-      expect.objectContaining({ profile: 'default', default: true, inEffect: true, check: 'valid', key: `***${sandbox.apiKey.slice(-4)}` }),
+      expect.objectContaining({ profile: 'default', default: true, inEffect: true, check: 'valid', key: maskKey(sandbox.apiKey) }), // '***ey': at most a quarter of an 11-character key
       expect.objectContaining({ profile: 'other', default: false, inEffect: false }),
     ]);
     expect(status.stdout).not.toContain(sandbox.apiKey);

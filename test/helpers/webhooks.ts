@@ -1,7 +1,7 @@
 // Test helpers for the webhooks commands: `email webhooks listen` run
 // in-process with captured output and a stop button, a loopback receiver that
 // answers with scripted statuses (and can hold a request open), and a poster.
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli.js';
@@ -63,9 +63,97 @@ export async function post(url: string, body: string | Uint8Array, contentType?:
   return { status: response.status, text: await response.text() };
 }
 
+/** A POST with headers exactly as given, Connection and Keep-Alive included (fetch refuses those). */
+export function postWithHeaders(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export interface StreamedPost {
+  /** The receiver's status, when it answered. */
+  status?: number;
+  text: string;
+  /** Body bytes handed to the socket before the answer came (or the connection closed). */
+  bytesSent: number;
+  /** Whether the whole body had been sent when the answer came. */
+  finished: boolean;
+}
+
+export interface StreamedPostOptions {
+  /** Total body size; the body is `chunk` repeated (and cut) to this length. */
+  totalBytes: number;
+  chunk?: Buffer;
+  contentType?: string;
+  /** Announce the size with Content-Length (default: chunked, size unknown in advance). */
+  contentLength?: boolean;
+  /** Send this many bytes, then keep the request open (neither more body nor its end) until release() or an answer. */
+  holdAfter?: number;
+}
+
+/**
+ * A POST whose body is written piece by piece, honouring back-pressure, and
+ * that stops writing as soon as the receiver answers: what a well-behaved
+ * client does when a server refuses a body early.
+ */
+export function streamPost(url: string, options: StreamedPostOptions): { done: Promise<StreamedPost>; release(): void; sent(): number } {
+  const chunk = options.chunk ?? Buffer.alloc(64 * 1024, 'x');
+  let bytesSent = 0;
+  let answered = false;
+  let releaseHold: (() => void) | undefined;
+  const headers: Record<string, string | number> = { 'content-type': options.contentType ?? 'application/json' };
+  if (options.contentLength) headers['content-length'] = options.totalBytes;
+  const done = new Promise<StreamedPost>((resolve) => {
+    let status: number | undefined;
+    let text = '';
+    const settle = () => resolve({ status, text, bytesSent, finished: bytesSent >= options.totalBytes });
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      answered = true;
+      status = res.statusCode;
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => {
+        settle();
+        req.destroy(); // the body will not be finished: this request is over
+      });
+      res.on('error', settle);
+      releaseHold?.();
+    });
+    req.flushHeaders();
+    req.on('error', () => (status === undefined ? settle() : undefined));
+    req.on('close', () => (status === undefined ? settle() : undefined));
+    let holdAt = options.holdAfter;
+    void (async () => {
+      while (bytesSent < options.totalBytes && !answered && !req.destroyed) {
+        if (holdAt !== undefined && bytesSent >= holdAt) {
+          await new Promise<void>((r) => (releaseHold = r));
+          releaseHold = undefined;
+          if (answered || req.destroyed) break;
+          holdAt = undefined;
+        }
+        const limit = Math.min(options.totalBytes, holdAt ?? Infinity) - bytesSent;
+        const piece = limit >= chunk.length ? chunk : chunk.subarray(0, limit);
+        bytesSent += piece.length;
+        if (!req.write(piece)) await new Promise<void>((r) => { req.once('drain', r); req.once('close', r); });
+      }
+      if (!answered && !req.destroyed) req.end();
+    })();
+  });
+  return { done, release: () => releaseHold?.(), sent: () => bytesSent };
+}
+
 export interface RecordedRequest {
   path: string;
   contentType?: string;
+  /** Every header as received. */
+  headers: IncomingHttpHeaders;
   body: Buffer;
 }
 
@@ -74,6 +162,8 @@ export interface ScriptedReceiver {
   requests: RecordedRequest[];
   /** Statuses for the next requests, in order; after them, 200. */
   script(...statuses: number[]): void;
+  /** Headers to send with every answer (e.g. a Location for a scripted 302). */
+  answerHeaders(headers: Record<string, string>): void;
   /** Holds every request open until release() (a slow target). */
   hold(): void;
   release(): void;
@@ -85,15 +175,16 @@ export interface ScriptedReceiver {
 export async function startScriptedReceiver(): Promise<ScriptedReceiver> {
   const requests: RecordedRequest[] = [];
   let statuses: number[] = [];
+  let extraHeaders: Record<string, string> = {};
   let holding = false;
   let held: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], body: Buffer.concat(chunks) });
+      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], headers: req.headers, body: Buffer.concat(chunks) });
       const status = statuses.shift() ?? 200;
-      const answer = () => res.writeHead(status).end();
+      const answer = () => res.writeHead(status, extraHeaders).end();
       if (holding) held.push(answer);
       else answer();
     });
@@ -105,6 +196,9 @@ export async function startScriptedReceiver(): Promise<ScriptedReceiver> {
     requests,
     script: (...s) => {
       statuses = s;
+    },
+    answerHeaders: (h) => {
+      extraHeaders = h;
     },
     hold: () => {
       holding = true;

@@ -228,14 +228,32 @@ describe('faults in the middle', () => {
     expect(existsSync(join(dir, 'people.journal'))).toBe(false);
   });
 
-  it('stops at once on a 401: the error is returned, no further batch is sent', async () => {
+  it('stops at once on a 401: the error is returned, no further batch is sent, and no row is reported failed on its own', async () => {
     await client.close();
     client = new ApiClient({ baseUrl: sandbox.url, apiKey: 'wrong-key', retry: { baseDelayMs: 1 } });
-    const { summary, error } = await importFile(peopleCsv(5000), { concurrency: 1 });
+    const problems: unknown[] = [];
+    const { summary, error } = await importFile(peopleCsv(5000), { concurrency: 1 }, { onProblem: (p) => problems.push(p) });
     expect(error).toBeInstanceOf(AuthError);
     expect(importRequests(sandbox)).toHaveLength(1);
-    expect(summary).toMatchObject({ complete: false, failed: 1000, new: 0 });
+    expect(summary).toMatchObject({ complete: false, failed: 0, new: 0, unacknowledgedBatches: 0 });
+    expect(summary.unfinished).toBeGreaterThanOrEqual(1000);
+    expect(summary.codes).toEqual({});
+    expect(problems).toEqual([]);
     expect(summary.stoppedBy).toMatch(/Invalid API key/);
+    // Nothing was acknowledged: no journal is left to block the next run.
+    expect(summary.journal).toBeUndefined();
+    expect(existsSync(join(dir, 'people.journal'))).toBe(false);
+  });
+
+  it('a 401 with several batches in flight is still one error and no failed rows', async () => {
+    await client.close();
+    client = new ApiClient({ baseUrl: sandbox.url, apiKey: 'wrong-key', retry: { baseDelayMs: 1 } });
+    const problems: unknown[] = [];
+    const { summary, error } = await importFile(peopleCsv(8000), { concurrency: 4 }, { onProblem: (p) => problems.push(p) });
+    expect(error).toBeInstanceOf(AuthError);
+    expect(importRequests(sandbox).length).toBeLessThanOrEqual(4);
+    expect(summary).toMatchObject({ complete: false, failed: 0, new: 0 });
+    expect(problems).toEqual([]);
   });
 
   it('stops at once when the list does not exist (404)', async () => {
@@ -279,7 +297,7 @@ describe('stopping and resuming', () => {
     expect(second.summary).toMatchObject({ rows: 5000, new: 5000, existing: 0, complete: true, resumed: true });
   });
 
-  it('abandoning (second Ctrl-C) leaves the batches in flight without an outcome and out of the journal', async () => {
+  it('abandoning (second Ctrl-C) leaves the batches in flight without an outcome, and no journal when none was acknowledged', async () => {
     await sandbox.stop();
     sandbox = await startSandbox({ port: 0, latencyMs: 300 });
     client = new ApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
@@ -290,9 +308,11 @@ describe('stopping and resuming', () => {
       abandon.abort();
     }, 100);
     const { summary } = await importFile(peopleCsv(3000), { concurrency: 2 }, { stopSignal: stop.signal, abandonSignal: abandon.signal });
-    expect(summary).toMatchObject({ rows: 0, complete: false, journal: join(dir, 'people.journal') });
+    expect(summary).toMatchObject({ rows: 0, complete: false });
     expect(summary.unfinished).toBeGreaterThanOrEqual(2000);
-    expect(readFileSync(join(dir, 'people.journal'), 'utf8').trim().split('\n')).toHaveLength(1);
+    // No batch was acknowledged: there is nothing to resume, so no journal is left behind.
+    expect(summary.journal).toBeUndefined();
+    expect(existsSync(join(dir, 'people.journal'))).toBe(false);
   });
 
   it('refuses a journal of another file or other options, and an existing journal without --resume, before sending anything', async () => {

@@ -133,10 +133,20 @@ describe('create draft campaign', () => {
       expect(content.hits.slice(before)).toEqual(['/good.html']);
     });
 
-    it('reads file: URLs too', async () => {
+    it('refuses a file: HtmlUrl with 310, the same answer whether or not the file exists, without reading it', async () => {
+      // Anyone with the (public) sandbox key could otherwise tell which files exist on the machine.
       const dir = mkdtempSync(join(tmpdir(), 'campaign-html-'));
-      writeFileSync(join(dir, 'bad.html'), '<p>x</p><script>1</script>');
-      expectCoded(await createDraft({ HtmlUrl: pathToFileURL(join(dir, 'bad.html')).href }), 4202);
+      writeFileSync(join(dir, 'bad.html'), '<p>x</p><script>1</script>'); // read, it would give 4202
+      const existing = await createDraft({ Name: 'Probe', HtmlUrl: pathToFileURL(join(dir, 'bad.html')).href });
+      const missing = await createDraft({ Name: 'Probe', HtmlUrl: pathToFileURL(join(dir, 'none.html')).href });
+      expectCoded(existing, 310);
+      expect({ status: missing.status, text: missing.text }).toEqual({ status: existing.status, text: existing.text });
+      expect(Object.values(c.sandbox.state().campaigns).filter((x) => x.Name === 'Probe')).toEqual([]);
+    });
+
+    it.each(['file:///etc/hostname', 'ftp://127.0.0.1/a.html', 'data:text/html,<p>x</p>', 'javascript:alert(1)'])('refuses the HtmlUrl %s with 310 and a TextUrl of the same scheme with 312', async (url) => {
+      expectCoded(await createDraft({ HtmlUrl: url }), 310);
+      expectCoded(await createDraft({ TextUrl: url }), 312);
     });
 
     it('skips content checks when the loopback URL gives no document', async () => {

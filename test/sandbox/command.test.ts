@@ -88,6 +88,32 @@ describe('email sandbox', () => {
     expect(await second.exit).toBe(0);
   });
 
+  it('warns on stderr when --host is not a loopback address: its key is fixed and public', async () => {
+    const s = start(['--port', '0', '--host', '0.0.0.0', '--json']);
+    await waitFor(() => s.out().includes('\n'), 'the ready line');
+    s.controller.abort();
+    expect(await s.exit).toBe(0);
+    expect(JSON.parse(s.out()).apiKey).toBe('sandbox-key');
+    expect(s.err().split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
+      'warning: listening on 0.0.0.0, not only on this machine: its API key "sandbox-key" is fixed and public, so anyone who can reach this port can read and change the sandbox and make it send webhook deliveries',
+    ]);
+  });
+
+  it('warns for a non-loopback --host with a key of your own too (it travels unencrypted), and not at all on loopback', async () => {
+    const exposed = start(['--port', '0', '--host', '0.0.0.0', '--api-key', 'my-key', '--json']);
+    await waitFor(() => exposed.out().includes('\n'), 'the ready line');
+    exposed.controller.abort();
+    expect(await exposed.exit).toBe(0);
+    expect(exposed.err()).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine: requests and the API key travel unencrypted \(http\), so anyone who can reach this port or watch the network can use the sandbox$/m);
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const local = start(['--port', '0', '--host', host, '--json']);
+      await waitFor(() => local.out().includes('\n'), 'the ready line');
+      local.controller.abort();
+      expect(await local.exit).toBe(0);
+      expect(local.err()).not.toMatch(/warning/);
+    }
+  });
+
   const refusals: [string, string[], RegExp][] = [
     ['a fail rate above 1', ['--fail-rate', '1.5'], /--fail-rate/],
     ['a fail rate that is not a number', ['--fail-rate', 'often'], /--fail-rate/],

@@ -1,5 +1,5 @@
 // Pure tests of the campaign and template content checks, plus the loopback-only
-// content reader (a real HTTP server on 127.0.0.1 and file: URLs).
+// content reader (a real HTTP server on 127.0.0.1; file: URLs are never read).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import {
   checkCampaignHtml,
   checkTemplateHtml,
   fetchLocalContent,
+  isContentUrl,
   isLoopbackUrl,
   MAX_LINK_LENGTH,
   missingFromZip,
@@ -166,14 +167,23 @@ describe('content reading', () => {
     expect(isLoopbackUrl(new URL('https://example.com/x'))).toBe(false);
   });
 
-  it('reads loopback HTTP content and file: content', async () => {
+  it('reads loopback HTTP content, and never a file: URL, existing or not', async () => {
     const served = await fetchLocalContent(`${base}/page.html`);
     expect(served.kind === 'content' && served.bytes.toString()).toBe('<p>served</p>');
     const dir = mkdtempSync(join(tmpdir(), 'html-checks-'));
     writeFileSync(join(dir, 'a.html'), '<p>file</p>');
-    const file = await fetchLocalContent(pathToFileURL(join(dir, 'a.html')).href);
-    expect(file.kind === 'content' && file.bytes.toString()).toBe('<p>file</p>');
-    expect((await fetchLocalContent(pathToFileURL(join(dir, 'none.html')).href)).kind).toBe('unknown');
+    const existing = await fetchLocalContent(pathToFileURL(join(dir, 'a.html')).href);
+    const missing = await fetchLocalContent(pathToFileURL(join(dir, 'none.html')).href);
+    expect(existing).toEqual({ kind: 'unknown', reason: expect.stringMatching(/never fetched/) });
+    expect(missing).toEqual(existing);
+  });
+
+  it('takes only http(s) URLs with a host as content URLs', () => {
+    expect(isContentUrl('https://content.example.com/a.html')).toBe(true);
+    expect(isContentUrl('http://127.0.0.1:8080/a.html')).toBe(true);
+    for (const url of ['file:///etc/passwd', 'file://localhost/etc/hostname', 'ftp://example.com/a.html', 'data:text/html,x', 'javascript:alert(1)', 'a.html']) {
+      expect(isContentUrl(url), url).toBe(false);
+    }
   });
 
   it('never contacts a non-loopback host and does not follow redirects off the machine', async () => {

@@ -1,6 +1,10 @@
 // Create template over HTTP (service-spec.md "Template (create request)",
 // template codes): request checks, and content checks when the HTML page and
 // ZIP file are served on loopback.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startContentServer, zipOf, type ContentServer } from './content-fixtures.js';
 import { withSandbox, type SandboxClient } from './sandbox-client.js';
@@ -39,6 +43,19 @@ const GOOD_HTML = `<html><body>
 </body></html>`;
 
 describe('create template', () => {
+  it('refuses file: URLs (4005 for the page, 4006 for the ZIP) the same way whether or not the file exists', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'template-files-'));
+    writeFileSync(join(dir, 'page.html'), '<p>no editable region, no unsubscribe</p>'); // read, it would give 41xx
+    const existing = pathToFileURL(join(dir, 'page.html')).href;
+    const missing = pathToFileURL(join(dir, 'none.html')).href;
+    const pages = [await createTemplate({ HtmlPageURL: existing }), await createTemplate({ HtmlPageURL: missing })];
+    expectCoded(pages[0]!, 4005);
+    expect(pages[1]!.text).toBe(pages[0]!.text);
+    const zips = [await createTemplate({ ZipFileURL: existing }), await createTemplate({ ZipFileURL: missing })];
+    expectCoded(zips[0]!, 4006);
+    expect(zips[1]!.text).toBe(zips[0]!.text);
+  });
+
   it('answers 201 with the template id as a bare JSON string and stores it', async () => {
     const answer = await createTemplate();
     expect(answer.status).toBe(201);

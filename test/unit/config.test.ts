@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl, openConfig, resolveCredentials } from '../../src/core/config.js';
+import { isLoopbackHost } from '../../src/core/loopback.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 
 function dir() {
@@ -13,7 +14,7 @@ describe('config store', () => {
   it('creates the directory 0700 and the file 0600', async () => {
     const d = dir();
     const store = await openConfig({ EMAIL_CONFIG_DIR: d });
-    store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: 'https://api.example.com', apiKey: 'k1234567' } } });
+    await store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: 'https://api.example.com', apiKey: 'k1234567' } } });
     expect(statSync(d).mode & 0o777).toBe(0o700);
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
   });
@@ -23,7 +24,7 @@ describe('credential resolution', () => {
   async function seeded() {
     const d = dir();
     const store = await openConfig({ EMAIL_CONFIG_DIR: d });
-    store.write({
+    await store.write({
       defaultProfile: 'prod',
       profiles: {
         prod: { baseUrl: 'https://prod.example.com', apiKey: 'prod-key-1234' },
@@ -75,6 +76,17 @@ describe('https rule', () => {
     expect(() => checkBaseUrl('http://api.example.com', false)).toThrow(UsageError);
     expect(() => checkBaseUrl('http://api.example.com', false)).toThrow(/--insecure-http/);
     expect(checkBaseUrl('http://api.example.com', true)).toBe('http://api.example.com');
+  });
+  it('counts as loopback only 127.0.0.0/8, ::1 and localhost itself: a *.localhost name would be looked up in DNS', () => {
+    expect(isLoopbackHost('127.3.2.1')).toBe(true);
+    expect(isLoopbackHost('[::1]')).toBe(true);
+    expect(isLoopbackHost('localhost')).toBe(true);
+    expect(isLoopbackHost('api.localhost')).toBe(false);
+    expect(isLoopbackHost('localhost.example.com')).toBe(false);
+    expect(isLoopbackHost('127.0.0.1.example.com')).toBe(false);
+    expect(isLoopbackHost('128.0.0.1')).toBe(false);
+    expect(() => checkBaseUrl('http://api.localhost:4010', false)).toThrow(/refusing plain http:\/\/ to api\.localhost:4010.*--insecure-http/);
+    expect(checkBaseUrl('http://api.localhost:4010', true)).toBe('http://api.localhost:4010');
   });
   it('refuses non-URLs and other schemes', () => {
     expect(() => checkBaseUrl('api.example.com', false)).toThrow(/invalid base URL/);

@@ -2,8 +2,8 @@
 // shapes of the service, validation at the boundary, and the key never shown.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from '../../src/schemas/common.js';
-import { ApiClient } from '../../src/core/http.js';
-import { ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, UnexpectedResponseError } from '../../src/core/errors.js';
+import { ApiClient, MAX_ANSWER_BYTES } from '../../src/core/http.js';
+import { AnswerTooLargeError, ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, UnexpectedResponseError } from '../../src/core/errors.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'sk_live_0123456789abcdef';
@@ -221,5 +221,165 @@ describe('debug trace', () => {
     expect(trace).toMatch(/< 200 GET \/a \d+ms/);
     expect(trace).toContain('authorization: Bearer ***');
     expect(trace).not.toContain(KEY);
+  });
+});
+
+describe('answer size (CLI.md "answer size")', () => {
+  it('refuses an answer over the limit while it streams, once, without retrying', async () => {
+    await client.close();
+    client = makeClient({ maxBodyBytes: 1024 });
+    // No Content-Length: the limit must be found while counting the bytes.
+    server.reply({ status: 200, body: JSON.stringify({ big: 'x'.repeat(4096) }), headers: { 'transfer-encoding': 'chunked' } });
+    const err: any = await client.request({ method: 'GET', path: '/email/big', idempotent: true }).catch((e: any) => e);
+    expect(err).toBeInstanceOf(AnswerTooLargeError);
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toBe('GET /email/big: the answer is larger than 1 KiB; refusing to read more');
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('refuses at once an answer whose Content-Length is over the limit, even on a read', async () => {
+    await client.close();
+    client = makeClient({ maxBodyBytes: 1024 });
+    server.reply({ status: 200, body: 'y'.repeat(2048) });
+    const err: any = await client.send({ method: 'GET', path: '/email/big', idempotent: true }).catch((e: any) => e);
+    expect(err).toBeInstanceOf(AnswerTooLargeError);
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('reads an answer of exactly the limit', async () => {
+    await client.close();
+    client = makeClient({ maxBodyBytes: 1024 });
+    const text = JSON.stringify('z'.repeat(1022));
+    expect(Buffer.byteLength(text)).toBe(1024);
+    server.reply({ status: 200, body: text, headers: { 'transfer-encoding': 'chunked' } });
+    await expect(client.request({ method: 'GET', path: '/email/ok', idempotent: true })).resolves.toBe('z'.repeat(1022));
+  });
+
+  it('limits error answers too', async () => {
+    await client.close();
+    client = makeClient({ maxBodyBytes: 1024 });
+    server.reply({ status: 500, body: 'e'.repeat(4096), headers: { 'transfer-encoding': 'chunked' } });
+    const err: any = await client.request({ method: 'GET', path: '/email/x', idempotent: true }).catch((e: any) => e);
+    expect(err).toBeInstanceOf(AnswerTooLargeError);
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('defaults to 64 MiB', () => {
+    expect(MAX_ANSWER_BYTES).toBe(64 * 1024 * 1024);
+  });
+});
+
+describe('announced waits (CLI.md "retries")', () => {
+  it('announces a wait of 5 s or more once, before waiting', async () => {
+    await client.close();
+    const controller = new AbortController();
+    const notices: string[] = [];
+    client = makeClient({
+      signal: controller.signal,
+      onWait: (line) => {
+        notices.push(line);
+        controller.abort(new Error('interrupted'));
+      },
+    });
+    server.reply({ status: 429, body: { status: 429, message: 'slow down' }, headers: { 'retry-after': '299' } });
+    await expect(client.request({ method: 'GET', path: '/email/clients/scheduled', idempotent: true })).rejects.toThrow('interrupted');
+    expect(notices).toEqual(['waiting 299 s: the service asked us to slow down (HTTP 429 on GET /email/clients/scheduled)']);
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('says it once for requests in flight together that wait out the same pause', async () => {
+    await client.close();
+    const controller = new AbortController();
+    const notices: string[] = [];
+    let decided = 0;
+    client = makeClient({
+      signal: controller.signal,
+      onWait: (line) => notices.push(line),
+      // Stop both requests once each has decided to wait (the announcement follows its decision at once).
+      debug: (line) => {
+        if (/429: waiting 299\.0s/.test(line) && ++decided === 2) controller.abort(new Error('interrupted'));
+      },
+    });
+    const limited = { status: 429, body: { status: 429, message: 'slow down' }, headers: { 'retry-after': '299' } };
+    server.reply(limited, limited);
+    const both = await Promise.allSettled([
+      client.request({ method: 'GET', path: '/email/a', idempotent: true }),
+      client.request({ method: 'GET', path: '/email/b', idempotent: true }),
+    ]);
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(server.calls).toHaveLength(2);
+    expect(decided).toBe(2);
+    expect(notices).toHaveLength(1);
+  });
+
+  it('says nothing of shorter waits', async () => {
+    await client.close();
+    const notices: string[] = [];
+    client = makeClient({ onWait: (line) => notices.push(line) });
+    server.reply({ status: 429, body: { status: 429, message: 'slow down' }, headers: { 'retry-after': '0.01' } }, { status: 200, body: [] });
+    await client.request({ method: 'GET', path: '/a', idempotent: true });
+    expect(server.calls).toHaveLength(2);
+    expect(notices).toEqual([]);
+  });
+
+  it('announces a long backoff after a 5xx, naming the request', async () => {
+    await client.close();
+    const controller = new AbortController();
+    const notices: string[] = [];
+    client = makeClient({
+      signal: controller.signal,
+      retry: { baseDelayMs: 8000, maxDelayMs: 30_000, random: () => 1 },
+      onWait: (line) => {
+        notices.push(line);
+        controller.abort(new Error('interrupted'));
+      },
+    });
+    server.reply({ status: 503, body: { status: 503, message: 'busy' } });
+    await expect(client.request({ method: 'GET', path: '/email/x', idempotent: true })).rejects.toThrow('interrupted');
+    expect(notices).toEqual(['waiting 8 s before trying GET /email/x again (HTTP 503)']);
+  });
+});
+
+describe('reading answers that do not fit (CLI.md "lenient reading")', () => {
+  const campaigns = z.array(
+    z.looseObject({
+      CampaignID: z.string(),
+      SentDate: z.optional(z.string({ error: 'expected a date-time' })),
+    }),
+  );
+
+  it('names the field path, what was expected and what came', async () => {
+    server.reply({ status: 200, body: [{ CampaignID: 'a' }, { CampaignID: 'b', SentDate: 17 }] });
+    const err: any = await client.request({ method: 'GET', path: '/email/clients/campaigns', schema: campaigns, idempotent: true }).catch((e: any) => e);
+    expect(err).toBeInstanceOf(UnexpectedResponseError);
+    expect(err.message).toBe('unexpected response from GET /email/clients/campaigns: [1].SentDate: expected a date-time, got 17');
+  });
+
+  it('says what came instead of "Invalid input" for a wrong type or a missing field', async () => {
+    server.reply({ status: 200, body: { Results: [], PageNumber: 1 } }, { status: 200, body: [{ Name: 'x' }] });
+    const whole: any = await client.request({ method: 'GET', path: '/email/clients/campaigns', schema: campaigns, idempotent: true }).catch((e: any) => e);
+    expect(whole.message).toBe('unexpected response from GET /email/clients/campaigns: expected an array, got an object with keys Results, PageNumber');
+    const missing: any = await client.request({ method: 'GET', path: '/email/clients/campaigns', schema: campaigns, idempotent: true }).catch((e: any) => e);
+    expect(missing.message).toBe('unexpected response from GET /email/clients/campaigns: [0].CampaignID: expected a string, got nothing (the field is missing)');
+    expect(whole.message + missing.message).not.toContain('Invalid input');
+  });
+
+  it('write(): a 2xx whose body does not fit is handed back as received, never re-sent', async () => {
+    server.reply({ status: 201, body: { Unexpected: true } });
+    const answer = await client.write({ method: 'POST', path: '/email/templates', body: {}, schema: z.string(), idempotent: false });
+    expect(answer).toEqual({ fits: false, data: { Unexpected: true }, text: '{"Unexpected":true}', problem: 'expected a string, got an object with keys Unexpected' });
+    expect(server.calls).toHaveLength(1);
+    server.reply({ status: 201, body: 'tpl-1' });
+    await expect(client.write({ method: 'POST', path: '/email/templates', body: {}, schema: z.string(), idempotent: false })).resolves.toEqual({ fits: true, data: 'tpl-1' });
+  });
+});
+
+describe('an error answer without a body', () => {
+  it('names the method and path and says the status once', async () => {
+    server.reply({ status: 404 });
+    const err: any = await client.request({ method: 'GET', path: '/email/segments/abc', idempotent: true }).catch((e: any) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toBe('GET /email/segments/abc: Not Found');
+    expect(err.status).toBe(404);
   });
 });

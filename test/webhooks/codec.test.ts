@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
 import { batchesOf } from '../../src/webhooks/batches.js';
-import { decodeDelivery, detectFormat } from '../../src/webhooks/decode.js';
+import { countXmlEvents, decodeDelivery, detectFormat } from '../../src/webhooks/decode.js';
 import { encodeDelivery } from '../../src/webhooks/encode.js';
-import { MalformedDeliveryError, type WebhookDelivery } from '../../src/webhooks/events.js';
+import { MalformedDeliveryError, TooManyEventsError, type WebhookDelivery } from '../../src/webhooks/events.js';
 import { MANUAL_SIGNUP_MARKER, syntheticEvents } from '../../src/webhooks/synthetic.js';
 
 const LIST = '11111111-1111-4111-8111-111111111111';
@@ -146,5 +146,31 @@ describe('synthetic events', () => {
     const events = [...syntheticEvents({ type: 'Subscribe', count: 8, end })];
     expect(events.map((e) => e.SignupIPAddress)).toContain(MANUAL_SIGNUP_MARKER);
     expect(events[0]!.CustomFields!.filter((f) => f.Key === '[Interests]')).toHaveLength(2);
+  });
+});
+
+describe('the event limit of a delivery (at most 1000, service-spec.md "Events" rule 3)', () => {
+  const end = new Date('2025-01-01T00:00:00Z');
+  const many = (n: number) => ({ Events: [...syntheticEvents({ type: 'Update', count: n, end })], ListID: LIST });
+
+  it.each(['json', 'xml'] as const)('decodeDelivery with maxEvents refuses a %s delivery of one more event, and takes one of exactly that many', (format) => {
+    const over = encodeDelivery(format, many(11));
+    expect(() => decodeDelivery(over.body, over.contentType, { maxEvents: 10 })).toThrow(TooManyEventsError);
+    const full = encodeDelivery(format, many(10));
+    expect(decodeDelivery(full.body, full.contentType, { maxEvents: 10 }).delivery.Events).toHaveLength(10);
+    // Without maxEvents (replay of a saved file) there is no limit.
+    expect(decodeDelivery(over.body, over.contentType).delivery.Events).toHaveLength(11);
+  });
+
+  it('countXmlEvents counts the children of <Events> exactly, and stops counting past the limit', () => {
+    const xml = encodeDelivery('xml', many(25)).body;
+    expect(countXmlEvents(xml, 1000)).toBe(25);
+    expect(countXmlEvents(xml, 3)).toBe(4);
+    expect(countXmlEvents(`<W><Events/><ListID>x</ListID></W>`, 10)).toBe(0);
+    // Elements named Events deeper down, or Events in another document position, hold no events.
+    expect(countXmlEvents(`<W><Events><E><Events><X/><X/></Events></E></Events><Other><Events><E/></Events></Other></W>`, 10)).toBe(1);
+    // A DOCTYPE with an internal subset, processing instructions, comments and CDATA are skipped.
+    const skipped = `<?xml version="1.0"?><!DOCTYPE W [<!ELEMENT W ANY><!-- <E/> -->]><W><?pi <E/>?><Events><!-- <E/><E/> --><E a='1>2'><![CDATA[<E/><E/>]]></E><E/></Events></W>`;
+    expect(countXmlEvents(skipped, 10)).toBe(2);
   });
 });

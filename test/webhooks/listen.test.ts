@@ -1,7 +1,7 @@
 // `email webhooks listen` in-process over real loopback HTTP: what it
 // prints, what it answers, saving, forwarding, and that nothing it does after
 // answering can hold up the answer.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
 import { encodeDelivery } from '../../src/webhooks/encode.js';
 import type { WebhookDelivery } from '../../src/webhooks/events.js';
 import { syntheticEvents } from '../../src/webhooks/synthetic.js';
-import { post, startListen, startScriptedReceiver, waitUntil, type RunningListen } from '../helpers/webhooks.js';
+import { post, postWithHeaders, startListen, startScriptedReceiver, waitUntil, type RunningListen } from '../helpers/webhooks.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -126,6 +126,85 @@ describe('webhooks listen', () => {
     ]);
     expect(result.stderr).toMatch(new RegExp(`^forwarded delivery 1 to ${target.url}: 202 \\(\\d+ ms\\)$`, 'm'));
     expect(result.stderr).toMatch(new RegExp(`^warning: forwarding delivery 2 to ${target.url}: 500 \\(\\d+ ms\\)$`, 'm'));
+  });
+
+  it('--forward-to relays the delivery headers too, without the hop-by-hop ones', async () => {
+    const target = await startScriptedReceiver();
+    cleanups.push(() => target.close());
+    const l = await listen(['--forward-to', target.url]);
+    const answer = await postWithHeaders(`${l.url}/hooks`, JSON.stringify(sample), {
+      'content-type': 'application/json',
+      'user-agent': 'Service-Webhooks/2.1',
+      'x-delivery-id': 'd-42',
+      'x-trace': 'abc',
+      'keep-alive': 'timeout=5',
+      connection: 'keep-alive, x-trace',
+    });
+    expect(answer.status).toBe(200);
+    await waitUntil(() => target.requests.length === 1, 'the forwarded delivery');
+    await l.stop();
+    const { headers, body } = target.requests[0]!;
+    expect(body.toString('utf8')).toBe(JSON.stringify(sample));
+    expect(headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'Service-Webhooks/2.1', 'x-delivery-id': 'd-42', 'content-length': String(body.length) });
+    expect(headers.host).toBe(new URL(target.url).host);
+    // Keep-Alive is hop-by-hop, and so is X-Trace, which the sender's Connection header named.
+    expect(headers).not.toHaveProperty('keep-alive');
+    expect(headers).not.toHaveProperty('x-trace');
+  });
+
+  it.each([302, 307])('--forward-to never follows a %i: the other server is not contacted and the delivery counts as not accepted', async (status) => {
+    const elsewhere = await startScriptedReceiver();
+    cleanups.push(() => elsewhere.close());
+    const target = await startScriptedReceiver();
+    cleanups.push(() => target.close());
+    target.script(status, status);
+    target.answerHeaders({ location: elsewhere.url });
+    const l = await listen(['--forward-to', target.url, '-o', 'ndjson']);
+    const xml = encodeDelivery('xml', sample).body;
+    expect((await post(l.url, xml, 'application/xml')).status).toBe(200);
+    expect((await post(l.url, JSON.stringify(sample), 'application/json')).status).toBe(200);
+    await waitUntil(() => target.requests.length === 2, 'both forwards');
+    const result = await l.stop();
+    expect(result.code).toBe(0);
+    expect(elsewhere.requests).toEqual([]);
+    expect(result.stderr).toMatch(new RegExp(`^warning: forwarding delivery 1 to ${target.url}: ${status}, a redirect \\(not followed\\) \\(\\d+ ms\\)$`, 'm'));
+    expect(result.stderr).toMatch(/, 0 forwarded, 2 not accepted by the target$/m);
+    expect(ndjson(result.stdout)).toHaveLength(4);
+  });
+
+  it('--save files are readable by their owner only (0600)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'email-webhooks-mode-'));
+    const l = await listen(['--save', dir]);
+    await post(l.url, JSON.stringify(sample), 'application/json');
+    await l.stop();
+    const [file] = readdirSync(dir);
+    expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a delivery of more than 1,000 events with 413 and a line on stderr, and prints none of it', async () => {
+    const l = await listen(['-o', 'ndjson']);
+    const events = [...syntheticEvents({ type: 'Update', count: 1001, end: new Date('2025-01-01T00:00:00Z') })];
+    const over = encodeDelivery('json', { Events: events, ListID: LIST });
+    expect((await post(l.url, over.body, over.contentType)).status).toBe(413);
+    const result = await l.stop();
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^warning: rejected a POST from \S+ with 413: more than 1000 events in one delivery \(the service sends at most 1000\)$/m);
+  });
+
+  it('warns on stderr when --host is not a loopback address: deliveries carry no signature', async () => {
+    const l = await listen(['--host', '0.0.0.0']);
+    const result = await l.stop();
+    expect(result.code).toBe(0);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      'warning: listening on 0.0.0.0, not only on this machine: deliveries carry no signature, so anyone who can reach this port can post events and they will be taken as real ones',
+    ]);
+  });
+
+  it.each(['127.0.0.1', '127.9.9.9', 'localhost', '::1'])('does not warn for the loopback --host %s', async (host) => {
+    const l = await listen(['--host', host]);
+    const result = await l.stop();
+    expect(result.stderr).not.toMatch(/warning/);
   });
 
   it('answers 200 while the forward target has not answered yet', async () => {

@@ -3,12 +3,13 @@
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
 import { checkBaseUrl, DEFAULT_PROFILE, openConfig } from '../../core/config.js';
-import { ApiError, AuthError, NetworkError, UsageError } from '../../core/errors.js';
+import { ApiError, AuthError, CliError, ExitCode, NetworkError, UsageError } from '../../core/errors.js';
 import { readText } from '../../core/json-input.js';
 import { maskKey } from '../../core/redact.js';
 
 export async function loginCommand(opts: { withKey: boolean }, ctx: Context): Promise<number> {
   const profile = ctx.globals.profile ?? ctx.env.EMAIL_PROFILE ?? DEFAULT_PROFILE;
+  // Read only: a login that fails creates no directory and no file.
   const store = await openConfig(ctx.env);
   const data = store.read();
   const existing = data.profiles[profile];
@@ -27,26 +28,76 @@ export async function loginCommand(opts: { withKey: boolean }, ctx: Context): Pr
   if (!apiKey) throw new UsageError('the API key is empty');
   if (/\s/.test(apiKey)) throw new UsageError('the API key contains white space; paste exactly the key');
 
-  // Check before storing, as gh does: a refused key is never saved.
+  // Check before storing, as gh does (CLI.md "auth login"): only a 2xx
+  // answer stores the key; anything else stores nothing and says why.
   const client = await ctx.apiWith({ baseUrl, apiKey });
-  let verified = true;
+  let answer;
   try {
-    await checkKey(client);
+    answer = await checkKey(client);
   } catch (err) {
-    if (err instanceof AuthError) throw err;
-    if (err instanceof NetworkError || (err instanceof ApiError && err.status >= 500)) {
-      verified = false;
-      ctx.log.warn(`could not check the key (${err.message}); stored it anyway`);
-    } else if (!(err instanceof ApiError)) {
-      throw err;
-    }
+    throw checkFailed(err, baseUrl);
+  }
+  if (answer.status < 200 || answer.status >= 300) {
+    // A redirect (often http → https, or a moved host) is not followed: the key would go where it points.
+    const location = answer.headers.location;
+    throw new LoginCheckFailed(
+      `could not check the key: ${baseUrl} answered ${answer.status}${location ? ` (a redirect to ${String(location)})` : ''}; ${NOTHING_STORED}`,
+      ExitCode.failure,
+      location ? 'If that address is the service, log in with it as --base-url.' : 'Check the base URL.',
+    );
   }
 
   data.profiles[profile] = { baseUrl, apiKey };
   if (!data.profiles[data.defaultProfile] || Object.keys(data.profiles).length === 1) data.defaultProfile = profile;
-  store.write(data);
+  await store.write(data);
   ctx.log.info(
-    `${verified ? 'Logged in' : 'Stored the key'} for profile "${profile}" at ${baseUrl} (key ${maskKey(apiKey)})${data.defaultProfile === profile ? ', the default profile' : ''}.`,
+    `Logged in for profile "${profile}" at ${baseUrl} (key ${maskKey(apiKey)})${data.defaultProfile === profile ? ', the default profile' : ''}.`,
   );
   return 0;
+}
+
+const NOTHING_STORED = 'nothing was stored';
+
+/** The check's failure, saying why in the user's terms and that the key was not stored. */
+function checkFailed(err: unknown, baseUrl: string): Error {
+  if (err instanceof AuthError) {
+    const refused = new AuthError({
+      status: err.status,
+      code: err.code,
+      method: err.method,
+      path: err.path,
+      message:
+        err.status === 403
+          ? `${baseUrl} refused the key (403: the account is suspended or out of credits); ${NOTHING_STORED}`
+          : `${baseUrl} refused the key (${err.status || 401}: ${err.message}); ${NOTHING_STORED}`,
+    });
+    refused.hint = err.status === 403 ? 'Check the account in the web app, then log in again.' : 'Copy the key again from the web app (and check the profile and base URL), then log in again.';
+    return refused;
+  }
+  if (err instanceof ApiError && err.status === 404) {
+    return new LoginCheckFailed(
+      `no service at this base URL: ${baseUrl} answered 404 to ${err.method} ${err.path}; ${NOTHING_STORED}`,
+      ExitCode.failure,
+      "Check the base URL, including any path prefix the service's address has.",
+    );
+  }
+  if (err instanceof ApiError) {
+    return new LoginCheckFailed(`could not check the key: ${baseUrl} answered ${err.status} (${err.message}); ${NOTHING_STORED}`, ExitCode.failure, 'Try again later, or check the base URL.');
+  }
+  if (err instanceof NetworkError) {
+    return new LoginCheckFailed(`could not check the key: ${err.message}; ${NOTHING_STORED}`, ExitCode.failure, 'Check the base URL and that the service is reachable (`email doctor --base-url <url>`).');
+  }
+  return err as Error;
+}
+
+class LoginCheckFailed extends CliError {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    hint: string,
+  ) {
+    super(message);
+    this.name = 'LoginCheckFailed';
+    this.hint = hint;
+  }
 }

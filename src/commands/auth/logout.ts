@@ -21,7 +21,7 @@ export default defineCommand({
       const next = Object.keys(data.profiles)[0];
       if (next) data.defaultProfile = next;
     }
-    store.write(data);
+    await store.write(data);
     ctx.log.info(`Removed the key of profile "${name}".`);
   },
 });

@@ -16,7 +16,7 @@ export default defineCommand({
       throw new UsageError(`no profile named "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : '; log in with `email auth login --profile ' + name + '`'}`);
     }
     data.defaultProfile = name;
-    store.write(data);
+    await store.write(data);
     ctx.log.info(`Default profile is now "${name}".`);
   },
 });

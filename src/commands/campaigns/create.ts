@@ -1,6 +1,9 @@
 // email campaigns create: POST /email/campaigns (service-spec.md "Create draft
 // campaign"). Every check the request alone allows runs first, with the
-// service's codes; the answer (the target ids as keys) is printed.
+// service's codes; the answer is printed: the target ids as keys (the spec),
+// or the new campaign's id as a bare JSON string (the real service). Any
+// other 2xx answer is printed as received with a warning, never re-sent
+// (CLI.md "lenient reading").
 //
 // Options that the service's rules make compulsory are checked by
 // draftCampaignFrom (not declared required) so a missing one is refused with
@@ -26,12 +29,22 @@ export default defineCommand({
     'email campaigns create --name "Pro offer" --subject "For Pro users" --from-name Ada --from-email ada@example.com --reply-to ada@example.com --html-url https://example.com/pro.html --segment <id> --json',
   ],
   async run(input, ctx) {
-    const [{ createDraftCampaign }, { draftCampaignFrom }] = await Promise.all([import('../../api/campaigns.js'), import('../../validation/campaign-fields.js')]);
+    const [{ createDraftCampaign }, { printCreated }, { draftCampaignFrom }] = await Promise.all([
+      import('../../api/campaigns.js'),
+      import('../../output/created-id.js'),
+      import('../../validation/campaign-fields.js'),
+    ]);
     const draft = draftCampaignFrom(input);
     const answer = await createDraftCampaign(await ctx.api(), draft);
-    if (ctx.out.format === 'json' || ctx.out.format === 'ndjson') return { data: answer };
+    const what = `campaign "${draft.Name}"`;
+    if (!answer.fits) return printCreated(ctx, answer.data, undefined, what, answer.problem);
+    if (typeof answer.data === 'string') {
+      ctx.log.info(`Created draft campaign "${draft.Name}".`);
+      return printCreated(ctx, answer.data, answer.data, what);
+    }
+    if (ctx.out.format === 'json' || ctx.out.format === 'ndjson') return { data: answer.data };
     const kind = draft.SegmentIDs ? 'segment' : 'list';
-    const rows = Object.keys(answer).map((id) => ({ Target: kind, ID: id }));
+    const rows = Object.keys(answer.data).map((id) => ({ Target: kind, ID: id }));
     ctx.log.info(`Created draft campaign "${draft.Name}" for ${rows.length} ${kind}${rows.length === 1 ? '' : 's'}.`);
     return { data: rows, view: { columns: [{ key: 'Target' }, { key: 'ID' }] } };
   },

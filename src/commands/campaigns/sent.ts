@@ -1,5 +1,7 @@
 // email campaigns sent: GET /email/clients/campaigns (service-spec.md "Sent
 // campaign"). Dates as the service gives them; JSON carries the full objects.
+// The real service answers the paged envelope: its Results are the list
+// (CLI.md "lenient reading"), and a list it paged says so.
 import type { Column } from '../../output/render.js';
 import { defineCommand } from '../define.js';
 
@@ -17,7 +19,12 @@ export default defineCommand({
   examples: ['email campaigns sent', 'email campaigns sent -o csv > sent.csv'],
   async run(_input, ctx) {
     const { listSentCampaigns } = await import('../../api/campaigns.js');
-    const campaigns = await listSentCampaigns(await ctx.api());
-    return { data: campaigns, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+    const { campaigns, paging } = await listSentCampaigns(await ctx.api());
+    await ctx.out.print(campaigns, ctx.out.format === 'table' ? { columns: COLUMNS } : undefined);
+    if (paging && paging.numberOfPages > paging.pageNumber) {
+      ctx.log.warn(
+        `showing page ${paging.pageNumber} of ${paging.numberOfPages} (${paging.totalNumberOfRecords} sent campaigns in all): the service paged the list; \`email api /email/clients/campaigns --paginate\` fetches every page`,
+      );
+    }
   },
 });

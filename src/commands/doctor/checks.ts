@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
-import { checkBaseUrl, chooseProfile, CONFIG_FILE_NAME, configDir, isLoopbackHost, resolveCredentials, type ConfigData } from '../../core/config.js';
+import { checkBaseUrl, chooseProfile, configDir, configDirProblem, configFilePath, loopbackAwareLookup, resolveCredentials, type ConfigData } from '../../core/config.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import { ApiError, AuthError, CliError, NetworkError } from '../../core/errors.js';
 import type { RawResponse } from '../../core/http.js';
 import { maskKey } from '../../core/redact.js';
@@ -167,11 +168,14 @@ function compareVersions(a: string, b: string): number {
 
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
-/** CLI.md "config location": file mode 0600, directory 0700; read without opening the store (which would fix the directory mode). */
+/** CLI.md "config location": file mode 0600, directory 0700; read without opening the store, and nothing is created or changed. */
 export function inspectConfig(env: Readonly<Record<string, string | undefined>>): { result: CheckResult; data?: ConfigData } {
   const dir = configDir(env);
-  const path = join(dir, `${CONFIG_FILE_NAME}.json`);
+  const path = configFilePath(dir);
   const empty: ConfigData = { defaultProfile: 'default', profiles: {} };
+  // A directory the commands refuse (others can write to it, someone else's, a link to nothing) fails here with the same words.
+  const refused = configDirProblem(dir);
+  if (refused) return { result: result('config file', 'fail', refused.message, refused.hint) };
   const dirStat = statOrUndefined(dir);
   if (!dirStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), data: empty };
   const fileStat = statOrUndefined(path);
@@ -231,6 +235,8 @@ async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promi
 
 export async function checkDns(host: string, signal: AbortSignal): Promise<CheckResult> {
   if (isIP(host)) return result('dns', 'ok', `${host} is an IP address: no lookup needed`);
+  // CLI.md "--base-url": localhost is loopback and never looked up (the client answers it itself).
+  if (host.toLowerCase() === 'localhost') return result('dns', 'ok', 'localhost is loopback (127.0.0.1, ::1): answered locally, not looked up');
   if (signal.aborted) return result('dns', 'skip', 'interrupted');
   const started = performance.now();
   try {
@@ -251,7 +257,7 @@ export async function checkDns(host: string, signal: AbortSignal): Promise<Check
 export function checkTcp(host: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<CheckResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const socket = netConnect({ host, port });
+    const socket = netConnect({ host, port, lookup: loopbackAwareLookup });
     const finish = (r: CheckResult) => {
       clearTimeout(timer);
       socket.destroy();
@@ -281,7 +287,7 @@ export function checkTcp(host: string, port: number, timeoutMs: number, signal: 
 export function checkTls(host: string, port: number, timeoutMs: number, now: Date, signal: AbortSignal): Promise<CheckResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const socket = tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
+    const socket = tlsConnect({ host, port, lookup: loopbackAwareLookup, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
     const finish = (r: CheckResult) => {
       clearTimeout(timer);
       socket.destroy();

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import type { RunningSandbox, SandboxOptions, SandboxWebhookOption } from '../../sandbox/index.js';
 
 import type { SandboxInput } from './sandbox.js';
@@ -49,7 +50,7 @@ function parseWebhook(spec: string, format: 'json' | 'xml'): SandboxWebhookOptio
 
 export async function sandboxCommand(flags: SandboxInput, ctx: Context): Promise<number> {
   const options = parseSandboxFlags(flags, ctx.cwd);
-  const { startSandbox, StateFileError } = await import('../../sandbox/index.js');
+  const { startSandbox, StateFileError, DEFAULT_API_KEY } = await import('../../sandbox/index.js');
 
   let sandbox: RunningSandbox;
   try {
@@ -73,6 +74,14 @@ export async function sandboxCommand(flags: SandboxInput, ctx: Context): Promise
     throw new UsageError(`--webhook: no list ${unknownLists.join(', ')} in the sandbox (see the seeded lists with \`email sandbox\`)`);
   }
 
+  const host = options.host ?? new URL(sandbox.url).hostname;
+  if (!isLoopbackHost(host)) {
+    const exposure =
+      sandbox.apiKey === DEFAULT_API_KEY
+        ? `its API key "${DEFAULT_API_KEY}" is fixed and public, so anyone who can reach this port can read and change the sandbox and make it send webhook deliveries`
+        : 'requests and the API key travel unencrypted (http), so anyone who can reach this port or watch the network can use the sandbox';
+    ctx.log.warn(`listening on ${host}, not only on this machine: ${exposure}`);
+  }
   await printReady(ctx, sandbox, options);
 
   // Serve until Ctrl-C. Registering an interrupt handler replaces the default

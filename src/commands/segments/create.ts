@@ -44,7 +44,9 @@ export default defineCommand({
       // "RuleGroups … Optional on create": left out rather than sent empty.
       if (ruleGroups.length) body.RuleGroups = ruleGroups;
     }
-    const segmentId = await createSegment(await ctx.api(), listId, body);
-    await printCreated(ctx, segmentId, segmentId, `segment "${String(body.Title)}"`);
+    const answer = await createSegment(await ctx.api(), listId, body);
+    const what = `segment "${String(body.Title)}"`;
+    if (answer.fits) await printCreated(ctx, answer.data, answer.data, what);
+    else await printCreated(ctx, answer.data, undefined, what, answer.problem);
   },
 });

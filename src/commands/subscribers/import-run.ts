@@ -2,11 +2,13 @@
 // /email/subscribers/{listId}/import in batches (service-spec.md "Import
 // subscribers"), through the streaming pipeline of src/import. This file
 // checks the options, wires progress, Ctrl-C and the output, and picks the
-// exit code: 0 all imported, 3 some rows not imported, 2 the file or the
-// options are unusable (nothing sent), 130 interrupted (journal saved).
+// exit code: 0 all imported, 3 some rows not imported and some imported, 1
+// none imported (rows failed at the service), 4 the key refused, 2 the file
+// or the options are unusable or every row rejected (nothing sent), 130
+// interrupted (journal saved).
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { CliError, ExitCode, PartialFailure, UsageError } from '../../core/errors.js';
 import { boundedHeapForImport } from '../../core/heap.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/csv-source.js';
@@ -136,6 +138,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   await printSummary(summary, ctx);
   if (ctx.out.format === 'table') reportProblems([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary, ctx);
   if (error) {
+    // summary.journal is there only when the service acknowledged a batch: otherwise there is nothing to resume.
     if (summary.journal) ctx.log.info(`The journal is saved: ${summary.journal}. Fix the cause, then run the same command with --resume.`);
     throw error;
   }
@@ -153,7 +156,43 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
         (summary.journal ? '; run the same command with --resume to send only those again' : ''),
     );
   }
-  return summary.failed + summary.rejected > 0 ? 3 : 0;
+  const outcomeError = importOutcome(summary);
+  if (outcomeError) throw outcomeError;
+  return 0;
+}
+
+/**
+ * The exit code of a finished import (CLI.md "Exit codes"), as an error whose
+ * one line says what was not imported and where the rows are: it reaches
+ * stderr whatever the output format (with --json the summary is on stdout and
+ * this is the reason a CI log shows). 3 when some rows were imported and some
+ * not; when none was imported, 1 if rows failed at the service, 2 if every
+ * row was rejected before sending (nothing was sent). Duplicates are not
+ * failures: their address was imported with an earlier row.
+ */
+export function importOutcome(summary: ImportSummary): CliError | undefined {
+  const notImported = summary.failed + summary.rejected;
+  if (notImported === 0) return undefined;
+  const imported = summary.new + summary.existing;
+  const count = notImported === summary.rows ? `${number(notImported)} ${notImported === 1 ? 'row' : 'rows'}` : `${number(notImported)} of ${number(summary.rows)} rows`;
+  const parts: string[] = [];
+  if (summary.failed) parts.push(`${number(summary.failed)} failed at the service`);
+  if (summary.rejected) parts.push(`${number(summary.rejected)} rejected before sending`);
+  const where = summary.failuresFile ? `: see ${summary.failuresFile}` : '';
+  if (imported > 0) return new PartialFailure(`${count} not imported (${parts.join(', ')})${where}`);
+  if (summary.failed > 0) return new ImportFailed(`${count} not imported (${parts.join(', ')}); none was imported${where}`);
+  const error = new UsageError(`${count} not imported (${parts.join(', ')}); nothing was sent${where}`);
+  error.hint = summary.failuresFile ? undefined : 'Run again with --dry-run to see every row and its reason, or with --failures <file.csv> to keep them.';
+  return error;
+}
+
+/** No row was imported, and rows failed at the service (exit 1). */
+class ImportFailed extends CliError {
+  readonly exitCode = ExitCode.failure;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportFailed';
+  }
 }
 
 function reportProblems(shown: RowProblem[], summary: ImportSummary, ctx: Context): void {
@@ -237,7 +276,9 @@ async function dryRun(options: ImportOptions, ctx: Context): Promise<number> {
       await ctx.out.print(report);
     }
   }
-  return summary.rejected > 0 ? 3 : 0;
+  // As the import would exit (CLI.md "Exit codes"): 3 when some rows would be sent and some not, 2 when none would be.
+  if (summary.rejected === 0) return 0;
+  return (summary.wouldSend ?? 0) > 0 ? 3 : 2;
 }
 
 const PROBLEM_COLUMNS: Column[] = [{ key: 'Line' }, { key: 'Outcome' }, { key: 'Code' }, { key: 'EmailAddress', header: 'Email address' }, { key: 'Message' }];
@@ -296,7 +337,11 @@ function summaryColumns(s: ImportSummary): Column[] {
     columns.push({ key: 'serviceTotals', header: 'Service totals' });
   }
   if (s.resumed) columns.push({ key: 'resumedBatches', header: 'From the journal', format: (v) => `${number(v)} batches (not sent again)` });
-  if (!s.complete) columns.push({ key: 'unfinished', header: 'Not finished', format: (v) => `${number(v)} rows (--resume sends them)` });
+  if (!s.complete) {
+    // --resume needs a journal, kept only when the service acknowledged a batch; otherwise a new run sends them.
+    const how = s.journal ? '--resume sends them' : 'a new run sends them';
+    columns.push({ key: 'unfinished', header: 'Not finished', format: (v) => `${number(v)} rows (${how})` });
+  }
   if (s.blankLines) columns.push({ key: 'blankLines', header: 'Blank lines skipped', format: number });
   columns.push({ key: 'elapsedMs', header: 'Elapsed', format: (v) => `${((v as number) / 1000).toFixed(1)}s (${number(s.rowsPerSecond)} rows/s)` });
   if (s.failuresFile) columns.push({ key: 'failuresFile', header: 'Failures file' });

@@ -19,7 +19,9 @@ export default defineCommand({
       import('../../validation/campaign-fields.js'),
     ]);
     const template = templateFrom(input);
-    const templateId = await createTemplate(await ctx.api(), template);
-    await printCreated(ctx, templateId, templateId, `template "${template.Name}"`);
+    const answer = await createTemplate(await ctx.api(), template);
+    const what = `template "${template.Name}"`;
+    if (answer.fits) await printCreated(ctx, answer.data, answer.data, what);
+    else await printCreated(ctx, answer.data, undefined, what, answer.problem);
   },
 });

@@ -8,9 +8,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import type { Column, RecordStream } from '../../output/render.js';
 import type { WebhookDelivery, WebhookEvent } from '../../webhooks/events.js';
-import { isSuccess, postBody, receiverUrl } from '../../webhooks/post.js';
+import { describeOutcome, forwardableHeaders, isSuccess, postBody, receiverUrl } from '../../webhooks/post.js';
 import { startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
 import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
 
@@ -80,7 +81,8 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
       const path = join(saveDir, savedDeliveryName(seq, received.receivedAt, received.format));
       saving.push(
         async () => {
-          await writeFile(path, received.body, { flag: 'wx' });
+          // Deliveries are personal data: readable by their owner only.
+          await writeFile(path, received.body, { flag: 'wx', mode: 0o600 });
           counts.saved++;
           ctx.log.debug(`saved delivery ${seq} to ${path}`);
         },
@@ -91,13 +93,17 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
       // In arrival order, one at a time, as the service itself delivers.
       forwarding.push(
         async () => {
-          const outcome = await postBody(forwardTo, received.body, received.contentType, { signal: forwardAbort.signal, timeoutMs: ctx.globals.timeoutMs });
+          const outcome = await postBody(forwardTo, received.body, received.contentType, {
+            headers: forwardableHeaders(received.headers),
+            signal: forwardAbort.signal,
+            timeoutMs: ctx.globals.timeoutMs,
+          });
           if (isSuccess(outcome)) {
             counts.forwarded++;
             ctx.log.info(`forwarded delivery ${seq} to ${forwardTo.href}: ${outcome.status} (${outcome.elapsedMs} ms)`);
           } else {
             counts.forwardFailed++;
-            ctx.log.warn(`forwarding delivery ${seq} to ${forwardTo.href}: ${outcome.status ?? outcome.error} (${outcome.elapsedMs} ms)`);
+            ctx.log.warn(`forwarding delivery ${seq} to ${forwardTo.href}: ${describeOutcome(outcome)} (${outcome.elapsedMs} ms)`);
           }
         },
         (error) => ctx.log.warn(`forwarding delivery ${seq}: ${(error as Error).message}`),
@@ -126,6 +132,9 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
 
   // Always shown, even with --quiet: with --port 0 it is the only way to learn the port. stdout stays for data.
   ctx.io.stderr.write(`Listening on ${receiver.url}\n`);
+  if (!isLoopbackHost(flags.host)) {
+    ctx.log.warn(`listening on ${flags.host}, not only on this machine: deliveries carry no signature, so anyone who can reach this port can post events and they will be taken as real ones`);
+  }
   if (forwardTo) ctx.log.info(`Forwarding each delivery to ${forwardTo.href}`);
   if (saveDir) ctx.log.info(`Saving each delivery in ${saveDir}`);
   ctx.log.info('Press Ctrl-C to stop.');
