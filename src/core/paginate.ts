@@ -67,9 +67,10 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
     let read = records(first) ?? 0;
     // An empty first page: nothing more to ask for, whatever the page count says.
     if (records(first) === 0) total = 1;
-    // The most a walk reads: twice page 1's total (or its own records, if it claims fewer).
-    const firstTotal = walk.totalRecords ? walk.totalRecords(first) : Number.POSITIVE_INFINITY;
-    const limit = 2 * Math.max(firstTotal, read);
+    // The most a walk reads: twice page 1's total (or its own records, if it claims fewer or nonsense).
+    const claimed = walk.totalRecords?.(first);
+    const firstTotal = claimed !== undefined && Number.isFinite(claimed) && claimed > 0 ? claimed : 0;
+    const limit = claimed === undefined ? Number.POSITIVE_INFINITY : 2 * Math.max(firstTotal, read);
     let next = 2;
     const fill = () => {
       while (next <= total && inFlight.size < Math.max(1, walk.concurrency)) start(next++);

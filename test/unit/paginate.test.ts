@@ -184,4 +184,16 @@ describe('walkPages', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5]);
     expect(stops).toEqual([]);
   });
+  it('a first total that is no number bounds the walk by twice the records of page 1', async () => {
+    const seen: number[] = [];
+    const walk = walkPages({
+      fetchPage: async (n) => ({ n, pages: n + 1, records: 10, total: Number.NaN }),
+      pageCount: (p) => p.pages,
+      recordCount: (p) => p.records,
+      totalRecords: (p) => p.total,
+      concurrency: 2,
+    });
+    for await (const { pageNumber } of walk) seen.push(pageNumber);
+    expect(seen).toEqual([1, 2]);
+  });
 });
