@@ -5,6 +5,8 @@ import type { Context, GlobalOptions, IO, OutputFormat, Prompt } from './context
 import { ApiError, AuthError, CliError, ExitCode, UsageError } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
 import { Redactor } from './core/redact.js';
+import { createEdges, isBrokenPipe } from './output/edges.js';
+import { jsonForTerminal, neutralize, neutralizeLines } from './output/sanitize.js';
 import { buildProgram, GLOBAL_OPTION_KEYS, type CommandModule, type Lazy } from './program.js';
 
 export const HELP_WIDTH = 80;
@@ -39,7 +41,11 @@ export class InterruptHub {
 }
 
 export async function run(argv: string[], deps: RunDeps): Promise<number> {
-  const { io } = deps;
+  // Everything below writes through the guarded streams (src/output/edges.ts);
+  // the command's signal also stops it when the reader of stdout goes away.
+  const edges = createEdges(deps.io, deps.signal);
+  const { io } = edges;
+  const guarded: RunDeps = { ...deps, io, signal: edges.signal };
   let exitCode: number = ExitCode.ok;
   let jsonErrors = argv.includes('--json') || hasJsonOutput(argv);
   let debug = argv.includes('--debug');
@@ -50,11 +56,11 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   const lazy: Lazy = (loader: () => Promise<CommandModule>) =>
     async (...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as import('commander').Command;
-      const globals = resolveGlobals(mergeGlobalOptions(command), deps);
+      const globals = resolveGlobals(mergeGlobalOptions(command), guarded);
       jsonErrors = globals.output === 'json';
       debug = globals.debug;
       const [mod, { createOutput }] = await Promise.all([loader(), import('./output/render.js')]);
-      const ctx = createContext(deps, globals, createOutput, redactor, (c) => clients.push(c));
+      const ctx = createContext(guarded, globals, createOutput, redactor, (c) => clients.push(c));
       const own = Object.fromEntries(
         Object.entries(command.opts()).filter(([key]) => !(GLOBAL_OPTION_KEYS as readonly string[]).includes(key)),
       );
@@ -84,7 +90,9 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    exitCode = handleError(err, { io, jsonErrors, debug, redactor, aborted: deps.signal?.aborted ?? false });
+    // The reader of stdout went away: whatever that made fail, the command
+    // ends quietly with 0, as `head` expects (CLI.md "broken pipe").
+    exitCode = edges.stdoutClosed ? ExitCode.ok : handleError(err, { io, jsonErrors, debug, redactor, aborted: deps.signal?.aborted ?? false });
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
@@ -255,7 +263,7 @@ function handleError(err: unknown, e: ErrorEnv): number {
     } else if (!hint && err instanceof AuthError && err.status === 403) {
       hint = 'The account is suspended or out of credits; check it in the web app.';
     }
-    return printError(e, { status, code, message: err.message, resultData, hint }, err.exitCode);
+    return printError(e, { status, code, message: err.message, fromService: err instanceof ApiError, resultData, hint }, err.exitCode);
   }
   const message = err instanceof Error ? err.message : String(err);
   if (e.debug && err instanceof Error && err.stack) e.io.stderr.write(`${e.redactor.redact(err.stack)}\n`);
@@ -264,19 +272,23 @@ function handleError(err: unknown, e: ErrorEnv): number {
 
 function printError(
   e: ErrorEnv,
-  info: { status?: number; code?: number; message: string; resultData?: unknown; hint?: string },
+  info: { status?: number; code?: number; message: string; fromService?: boolean; resultData?: unknown; hint?: string },
   exitCode: number,
 ): number {
   const message = e.redactor.redact(info.message);
   if (e.jsonErrors) {
     const error: Record<string, unknown> = { status: info.status ?? null, code: info.code ?? null, message };
     if (info.resultData !== undefined) error.resultData = info.resultData;
-    e.io.stderr.write(`${e.redactor.redact(JSON.stringify({ error }))}\n`);
+    // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
+    e.io.stderr.write(`${jsonForTerminal(e.redactor.redact(JSON.stringify({ error })))}\n`);
   } else {
     const label = info.code !== undefined ? `error ${info.code}` : 'error';
     const status = info.status && info.code === undefined ? ` (HTTP ${info.status})` : '';
-    e.io.stderr.write(`${label}: ${message}${status}\n`);
-    if (info.hint) e.io.stderr.write(`hint: ${e.redactor.redact(info.hint)}\n`);
+    // The service's message stays one line, whatever it holds (a line break in it cannot pass
+    // for a line of ours); ours may have several. The stderr guard (src/output/edges.ts) would
+    // neutralise the rest anyway; said here so that no path forgets it.
+    e.io.stderr.write(`${label}: ${info.fromService ? neutralize(message) : neutralizeLines(message)}${status}\n`);
+    if (info.hint) e.io.stderr.write(`hint: ${neutralizeLines(e.redactor.redact(info.hint))}\n`);
   }
   return exitCode;
 }
@@ -296,6 +308,15 @@ export async function main(): Promise<void> {
   // journals and sandbox state are saved before the process ends.
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
+  // Writes to a stdout whose reader went away reject with BrokenPipe (src/output/edges.ts).
+  // A command may chain writes and await the chain later: such a rejection
+  // is not a crash, and run() still ends the command with 0. Any other
+  // unhandled rejection keeps Node's behaviour (a crash with its stack).
+  process.on('unhandledRejection', (reason) => {
+    if (!isBrokenPipe(reason)) throw reason;
+  });
+  // …nor is its being handled later worth a warning (only a BrokenPipe gets that far).
+  process.on('rejectionHandled', () => undefined);
   const { createTerminalPrompt } = await import('./prompt.js');
   // A command whose promise never settles would let node run out of work and
   // exit 0, as if it had succeeded: a CI script must see a failure instead.
@@ -326,5 +347,15 @@ export async function main(): Promise<void> {
   // Once the command is done nothing else may run: exit as soon as stdout and
   // stderr are flushed. Left to itself the process lingers ~120 ms after
   // undici's pool has closed (measured in bench/startup), a third of a read command's time.
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  await flushed(process.stdout);
+  await flushed(process.stderr);
+  process.exit(code);
+}
+
+/** Resolves once what was written to the stream is out, or at once when its reader is gone. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.errored || stream.destroyed) return resolve();
+    stream.write('', () => resolve());
+  });
 }
