@@ -7,6 +7,8 @@ import type { Context, GlobalOptions, IO, Prompt } from './context.js';
 import { ApiError, AuthError, CliError, ExitCode, UsageError } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
 import { Redactor } from './core/redact.js';
+import { createEdges, isBrokenPipe } from './output/edges.js';
+import { jsonForTerminal, neutralize, neutralizeLines } from './output/sanitize.js';
 import { buildProgram, type ActionFactory } from './program.js';
 
 export const HELP_WIDTH = 80;
@@ -41,7 +43,11 @@ export class InterruptHub {
 }
 
 export async function run(argv: string[], deps: RunDeps): Promise<number> {
-  const { io } = deps;
+  // Everything below writes through the guarded streams (src/output/edges.ts);
+  // the command's signal also stops it when the reader of stdout goes away.
+  const edges = createEdges(deps.io, deps.signal);
+  const { io } = edges;
+  const guarded: RunDeps = { ...deps, io, signal: edges.signal };
   let exitCode: number = ExitCode.ok;
   const clients: ApiClient[] = [];
   const redactor = new Redactor();
@@ -50,9 +56,9 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const [{ parseInput, parseOptions }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
-    const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, deps);
+    const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
     const input = parseInput(definition, command.opts(), command.processedArgs);
-    const ctx = createContext(deps, globals, createOutput, redactor, (c) => clients.push(c));
+    const ctx = createContext(guarded, globals, createOutput, redactor, (c) => clients.push(c));
     const result = await definition.run(input, ctx);
     if (result && result.data !== undefined) await ctx.out.print(result.data, result.view);
     exitCode = (result && result.exitCode) ?? ExitCode.ok;
@@ -84,7 +90,9 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     // refuses an unknown option) decide the error's form.
     const { json, output, debug } = program.opts();
     const jsonErrors = json === true || String(output ?? '').toLowerCase() === 'json';
-    exitCode = handleError(err, { io, jsonErrors, debug: debug === true, redactor, aborted: deps.signal?.aborted ?? false });
+    // The reader of stdout went away: whatever that made fail, the command
+    // ends quietly with 0, as `head` expects (CLI.md "broken pipe").
+    exitCode = edges.stdoutClosed ? ExitCode.ok : handleError(err, { io, jsonErrors, debug: debug === true, redactor, aborted: deps.signal?.aborted ?? false });
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
@@ -232,7 +240,7 @@ function handleError(err: unknown, e: ErrorEnv): number {
     } else if (!hint && err instanceof AuthError && err.status === 403) {
       hint = 'The account is suspended or out of credits; check it in the web app.';
     }
-    return printError(e, { status, code, message: err.message, resultData, hint }, err.exitCode);
+    return printError(e, { status, code, message: err.message, fromService: err instanceof ApiError, resultData, hint }, err.exitCode);
   }
   const message = err instanceof Error ? err.message : String(err);
   if (e.debug && err instanceof Error && err.stack) e.io.stderr.write(`${e.redactor.redact(err.stack)}\n`);
@@ -241,19 +249,23 @@ function handleError(err: unknown, e: ErrorEnv): number {
 
 function printError(
   e: ErrorEnv,
-  info: { status?: number; code?: number; message: string; resultData?: unknown; hint?: string },
+  info: { status?: number; code?: number; message: string; fromService?: boolean; resultData?: unknown; hint?: string },
   exitCode: number,
 ): number {
   const message = e.redactor.redact(info.message);
   if (e.jsonErrors) {
     const error: Record<string, unknown> = { status: info.status ?? null, code: info.code ?? null, message };
     if (info.resultData !== undefined) error.resultData = info.resultData;
-    e.io.stderr.write(`${e.redactor.redact(JSON.stringify({ error }))}\n`);
+    // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
+    e.io.stderr.write(`${jsonForTerminal(e.redactor.redact(JSON.stringify({ error })))}\n`);
   } else {
     const label = info.code !== undefined ? `error ${info.code}` : 'error';
     const status = info.status && info.code === undefined ? ` (HTTP ${info.status})` : '';
-    e.io.stderr.write(`${label}: ${message}${status}\n`);
-    if (info.hint) e.io.stderr.write(`hint: ${e.redactor.redact(info.hint)}\n`);
+    // The service's message stays one line, whatever it holds (a line break in it cannot pass
+    // for a line of ours); ours may have several. The stderr guard (src/output/edges.ts) would
+    // neutralise the rest anyway; said here so that no path forgets it.
+    e.io.stderr.write(`${label}: ${info.fromService ? neutralize(message) : neutralizeLines(message)}${status}\n`);
+    if (info.hint) e.io.stderr.write(`hint: ${neutralizeLines(e.redactor.redact(info.hint))}\n`);
   }
   return exitCode;
 }
@@ -273,6 +285,15 @@ export async function main(): Promise<void> {
   // journals and sandbox state are saved before the process ends.
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
+  // Writes to a stdout whose reader went away reject with BrokenPipe (src/output/edges.ts).
+  // A command may chain writes and await the chain later: such a rejection
+  // is not a crash, and run() still ends the command with 0. Any other
+  // unhandled rejection keeps Node's behaviour (a crash with its stack).
+  process.on('unhandledRejection', (reason) => {
+    if (!isBrokenPipe(reason)) throw reason;
+  });
+  // …nor is its being handled later worth a warning (only a BrokenPipe gets that far).
+  process.on('rejectionHandled', () => undefined);
   const { createTerminalPrompt } = await import('./prompt.js');
   // A command whose promise never settles would let node run out of work and
   // exit 0, as if it had succeeded: a CI script must see a failure instead.
@@ -303,5 +324,15 @@ export async function main(): Promise<void> {
   // Once the command is done nothing else may run: exit as soon as stdout and
   // stderr are flushed. Left to itself the process lingers ~120 ms after
   // undici's pool has closed (measured in bench/startup), a third of a read command's time.
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  await flushed(process.stdout);
+  await flushed(process.stderr);
+  process.exit(code);
+}
+
+/** Resolves once what was written to the stream is out, or at once when its reader is gone. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.errored || stream.destroyed) return resolve();
+    stream.write('', () => resolve());
+  });
 }

@@ -10,6 +10,8 @@ export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 export interface Writable {
   write(chunk: string | Uint8Array): boolean;
   once?(event: 'drain', listener: () => void): unknown;
+  /** True once the reader went away (src/output/edges.ts): nothing more can be written. */
+  readonly closed?: boolean;
 }
 
 export interface IO {
@@ -57,7 +59,11 @@ export interface Context {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   globals: GlobalOptions;
-  /** Aborted at the first Ctrl-C (SIGINT). */
+  /**
+   * Aborted at the first Ctrl-C (SIGINT), or when the reader of stdout went
+   * away (its reason is then a BrokenPipe, src/output/edges.ts): either way
+   * the command stops starting work.
+   */
   signal: AbortSignal;
   /**
    * Registers a handler for Ctrl-C; while at least one handler is

@@ -1,5 +1,8 @@
 // Questions asked on the controlling terminal: a key without echo, and yes/no.
+// A question may quote the service's text (a campaign's name): neutralised
+// like every other line on stderr (CLI.md "untrusted text").
 import type { Prompt } from './context.js';
+import { neutralize } from './output/sanitize.js';
 
 export function createTerminalPrompt(): Prompt {
   return {
@@ -12,7 +15,7 @@ export function createTerminalPrompt(): Prompt {
         if (!muted || s.includes('\n')) process.stderr.write(muted ? '\n' : s);
       };
       return new Promise<string>((resolve) => {
-        rl.question(question, (answer) => {
+        rl.question(neutralize(question), (answer) => {
           rl.close();
           resolve(answer.trim());
         });
@@ -23,7 +26,7 @@ export function createTerminalPrompt(): Prompt {
       const { createInterface } = await import('node:readline');
       const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
       return new Promise<boolean>((resolve) => {
-        rl.question(`${question} [y/N] `, (answer) => {
+        rl.question(`${neutralize(question)} [y/N] `, (answer) => {
           rl.close();
           resolve(/^y(es)?$/i.test(answer.trim()));
         });

@@ -4,6 +4,10 @@
 // are in flight or waiting to be consumed, so memory depends on the window,
 // never on the number of pages; the next fetch starts before a page is handed
 // out, so the network keeps working while the consumer writes.
+//
+// A walk is bounded whatever the service claims (ENGINEERING.md habit 12,
+// CLI.md "--all"): it ends at the first empty page, and a total that keeps
+// growing stops it once it has read twice the first page's total.
 
 export interface PageWalk<P> {
   /** Fetches one page (1-based). The signal aborts when the walk stops early or fails. */
@@ -12,8 +16,25 @@ export interface PageWalk<P> {
   pageCount(page: P): number;
   /** Pages in flight or waiting at once (≥ 1). */
   concurrency: number;
-  /** Aborts the walk (Ctrl-C). */
+  /** Aborts the walk (Ctrl-C, or the reader of stdout went away). */
   signal?: AbortSignal;
+  /** Records on a page. With it, the walk ends at the first page that has none, whatever the page count says. */
+  recordCount?(page: P): number;
+  /** Records in the whole listing, as a page reports it. With it, the walk stops once it has read twice what page 1 reported. */
+  totalRecords?(page: P): number;
+  /** Told when the walk stopped at that limit, with pages still claimed beyond it. */
+  onRunaway?(stop: RunawayStop): void;
+}
+
+export interface RunawayStop {
+  /** Records read, the last page's included. */
+  recordsRead: number;
+  /** What page 1 said the listing holds. */
+  firstTotal: number;
+  /** The last page read. */
+  pageNumber: number;
+  /** Pages the service claimed at that point. */
+  pageCount: number;
 }
 
 export interface WalkedPage<P> {
@@ -26,7 +47,7 @@ export interface WalkedPage<P> {
 /**
  * Yields every page in order. If a page reports more pages than known, the
  * walk extends to them; if it reports fewer, pages already requested are still
- * yielded (they come back short or empty).
+ * yielded (they come back short), up to the first empty one, where it ends.
  */
 export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPage<P>> {
   const controller = new AbortController();
@@ -39,9 +60,17 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
     promise.catch(() => undefined);
     inFlight.set(n, promise);
   };
+  const records = (page: P) => (walk.recordCount ? walk.recordCount(page) : undefined);
   try {
     let first: P | undefined = await walk.fetchPage(1, controller.signal);
     let total = Math.max(1, walk.pageCount(first));
+    let read = records(first) ?? 0;
+    // An empty first page: nothing more to ask for, whatever the page count says.
+    if (records(first) === 0) total = 1;
+    // The most a walk reads: twice page 1's total (or its own records, if it claims fewer or nonsense).
+    const claimed = walk.totalRecords?.(first);
+    const firstTotal = claimed !== undefined && Number.isFinite(claimed) && claimed > 0 ? claimed : 0;
+    const limit = claimed === undefined ? Number.POSITIVE_INFINITY : 2 * Math.max(firstTotal, read);
     let next = 2;
     const fill = () => {
       while (next <= total && inFlight.size < Math.max(1, walk.concurrency)) start(next++);
@@ -53,9 +82,17 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
       if (!inFlight.has(n)) start(n);
       const page = await inFlight.get(n)!;
       inFlight.delete(n);
+      const count = records(page);
+      if (count === 0) return; // the first empty page ends the walk
+      read += count ?? 0;
       total = Math.max(total, walk.pageCount(page));
-      fill();
+      const runaway = read >= limit && n < total;
+      if (!runaway) fill();
       yield { pageNumber: n, page, pageCount: total };
+      if (runaway) {
+        walk.onRunaway?.({ recordsRead: read, firstTotal, pageNumber: n, pageCount: total });
+        return;
+      }
     }
   } finally {
     walk.signal?.removeEventListener('abort', stopOnAbort);

@@ -2,6 +2,7 @@
 // in place on a terminal, cleared at the end; off a terminal nothing, or with
 // --progress one plain line every few seconds for CI logs. Never on stdout.
 import type { Writable } from '../context.js';
+import { neutralize } from './sanitize.js';
 
 export interface ImportProgressView {
   rowsRead: number;
@@ -29,8 +30,10 @@ export function progressMode(opts: { stderrIsTTY: boolean; quiet: boolean; lines
   return opts.linesRequested ? 'lines' : 'off';
 }
 
-export async function createProgress(mode: ProgressMode, stderr: Writable, label: string, now: () => number = Date.now): Promise<ProgressReporter> {
+export async function createProgress(mode: ProgressMode, stderr: Writable, rawLabel: string, now: () => number = Date.now): Promise<ProgressReporter> {
   if (mode === 'off') return { update: () => undefined, stop: () => undefined };
+  // The label names the user's file: neutralised before the spinner decorates it.
+  const label = neutralize(rawLabel);
   if (mode === 'lines') {
     let last = now();
     return {
@@ -50,7 +53,9 @@ export async function createProgress(mode: ProgressMode, stderr: Writable, label
   const { default: ora } = await import('ora');
   const spinner = ora({
     text: `${label}: starting`,
-    stream: stderr as unknown as NodeJS.WritableStream,
+    // The spinner draws with escape sequences of its own: on the stream itself
+    // behind the guard (src/output/edges.ts), with text already neutralised.
+    stream: ((stderr as { raw?: unknown }).raw ?? stderr) as NodeJS.WritableStream,
     // Leave stdin alone: Ctrl-C must stay a SIGINT (and stdin may be the CSV).
     discardStdin: false,
   }).start();

@@ -1,8 +1,13 @@
 // The one renderer (ENGINEERING.md habit 1): commands hand it data, and it
 // prints table, JSON, NDJSON or CSV on stdout. JSON is the service's data
-// unchanged; tables and CSV are for people and spreadsheets.
+// unchanged; tables and CSV are for people and spreadsheets. Written to a
+// terminal, every format shows controls from outside as visible escapes
+// (CLI.md "untrusted text"): tables always, CSV cells, and the strings of JSON
+// as `\uXXXX` escapes so it stays valid JSON. In a pipe or a file JSON and CSV
+// are the data unchanged (CSV keeps its formula guard).
 import type { OutputFormat, Writable } from '../context.js';
-import { csvCell, neutralize } from './sanitize.js';
+import { BrokenPipe } from './edges.js';
+import { csvCell, jsonForTerminal, neutralize } from './sanitize.js';
 
 export interface Column {
   /** Dotted path into the record, e.g. `Properties.Subject`. */
@@ -57,26 +62,28 @@ class Renderer implements Output {
   }
 
   async line(text: string): Promise<void> {
-    await this.write(`${this.o.format === 'table' ? neutralize(text) : text}\n`);
+    const { format } = this.o;
+    const shown = format === 'table' ? neutralize(text) : format === 'csv' ? this.csvText(text) : this.jsonText(text);
+    await this.write(`${shown}\n`);
   }
 
   json(data: unknown): Promise<void> {
-    return this.write(`${JSON.stringify(data ?? null, null, 2)}\n`);
+    return this.write(`${this.jsonText(JSON.stringify(data ?? null, null, 2))}\n`);
   }
 
   async print(data: unknown, view?: View): Promise<void> {
     switch (this.o.format) {
       case 'json':
-        return this.write(`${JSON.stringify(data ?? null, null, 2)}\n`);
+        return this.write(`${this.jsonText(JSON.stringify(data ?? null, null, 2))}\n`);
       case 'ndjson': {
         const items = Array.isArray(data) ? data : [data];
-        return this.write(items.map((item) => `${JSON.stringify(item ?? null)}\n`).join(''));
+        return this.write(this.jsonText(items.map((item) => `${JSON.stringify(item ?? null)}\n`).join('')));
       }
       case 'csv': {
         const items = Array.isArray(data) ? data : [data];
         const columns = csvColumns(items, view);
-        const rows = [columns.map((c) => csvCell(c.key)).join(',')];
-        for (const item of items) rows.push(columns.map((c) => csvCell(csvText(pick(item, c.key)))).join(','));
+        const rows = [columns.map((c) => this.csvCell(c.key)).join(',')];
+        for (const item of items) rows.push(columns.map((c) => this.csvCell(plainText(pick(item, c.key)))).join(','));
         return this.write(`${rows.join('\r\n')}\r\n`);
       }
       case 'table':
@@ -112,18 +119,26 @@ class Renderer implements Output {
         count++;
         switch (format) {
           case 'json':
-            return this.write(`${count === 1 ? '[\n' : ',\n'}${indent(JSON.stringify(record ?? null, null, 2))}`);
+            return this.write(`${count === 1 ? '[\n' : ',\n'}${this.jsonText(indent(JSON.stringify(record ?? null, null, 2)))}`);
           case 'ndjson':
-            return this.write(`${JSON.stringify(record ?? null)}\n`);
+            return this.write(`${this.jsonText(JSON.stringify(record ?? null))}\n`);
           case 'csv': {
             let prefix = '';
             if (!columns) {
               columns = csvColumns([record], view);
-              prefix = `${columns.map((c) => csvCell(c.key)).join(',')}\r\n`;
+              prefix = `${columns.map((c) => this.csvCell(c.key)).join(',')}\r\n`;
             }
-            return this.write(`${prefix}${columns.map((c) => csvCell(csvText(pick(record, c.key)))).join(',')}\r\n`);
+            return this.write(`${prefix}${columns.map((c) => this.csvCell(plainText(pick(record, c.key)))).join(',')}\r\n`);
           }
           case 'table':
+            // In a pipe each record is its own tab-separated line, written at
+            // once: `| head -1` sees it (and the walk stops) without waiting
+            // for a chunk. On a terminal, chunks size the columns.
+            if (!this.o.isTTY) {
+              columns ??= tableColumns([record], view);
+              await this.table([record], columns, false);
+              return;
+            }
             pending.push(record);
             if (pending.length >= TABLE_STREAM_CHUNK) await flushTable();
             return;
@@ -164,9 +179,11 @@ class Renderer implements Output {
     }
     const { default: Table } = await import('cli-table3');
     const paint = await this.painter();
-    const widths = fixedWidths ?? fitWidths(columns, cells, this.o.columns, part.stream);
+    // Headers may be the service's field names: neutralised, then painted.
+    const shown = columns.map((c) => ({ ...c, header: neutralize(c.header ?? c.key) }));
+    const widths = fixedWidths ?? fitWidths(shown, cells, this.o.columns, part.stream);
     const table = new Table({
-      head: header ? columns.map((c) => paint(c.header ?? c.key)) : [],
+      head: header ? shown.map((c) => paint(c.header)) : [],
       colWidths: widths,
       wordWrap: false,
       style: { head: [], border: [] },
@@ -197,10 +214,31 @@ class Renderer implements Output {
     return (s) => chalk.bold(s);
   }
 
-  private write(text: string): Promise<void> {
-    const ok = this.o.stdout.write(text);
-    if (ok || !this.o.stdout.once) return Promise.resolve();
-    return new Promise((resolve) => this.o.stdout.once!('drain', resolve));
+  /** JSON text as it may reach stdout: escaped for a terminal, unchanged elsewhere. */
+  private jsonText(json: string): string {
+    return this.o.isTTY ? jsonForTerminal(json) : json;
+  }
+
+  /** Plain text as a CSV line carries it: visible escapes on a terminal, unchanged elsewhere. */
+  private csvText(text: string): string {
+    return this.o.isTTY ? neutralize(text) : text;
+  }
+
+  private csvCell(text: string): string {
+    return csvCell(this.csvText(text));
+  }
+
+  /**
+   * Resolves once stdout takes the text (after 'drain' when it pushes back).
+   * Rejects with BrokenPipe once the reader went away, so a command stops at
+   * its next write (src/output/edges.ts).
+   */
+  private async write(text: string): Promise<void> {
+    const stdout = this.o.stdout;
+    if (stdout.closed) throw new BrokenPipe();
+    const ok = stdout.write(text);
+    if (!ok && stdout.once) await new Promise<void>((resolve) => stdout.once!('drain', resolve));
+    if (stdout.closed) throw new BrokenPipe();
   }
 }
 
@@ -248,10 +286,6 @@ function plainText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
-}
-
-function csvText(value: unknown): string {
-  return plainText(value);
 }
 
 function displayText(value: unknown, column: Column, row: unknown): string {

@@ -2,27 +2,52 @@
 // sequences (to recolour, hide or rewrite the screen) or formulas (to run in a
 // spreadsheet). CLI.md "untrusted text" requires both to be neutralised.
 
-// C0 controls, DEL, C1 controls, and the Unicode bidi/format overrides that can
-// make text display differently from what it is.
+// C0 controls, DEL, C1 controls (U+009B alone is a CSI to many terminals),
+// and the Unicode bidi marks, embeddings, overrides and isolates and the line
+// and paragraph separators, which make text display differently from what it is.
 // eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same, but the line break: stderr messages of several lines keep their shape. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_BUT_LINE_BREAK = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** Makes a string safe to print in a table cell: every control character becomes a visible escape (`\x1b`, `\n`, `\t`). */
-export function neutralize(text: string): string {
-  return text.replace(UNSAFE, (ch) => {
-    switch (ch) {
-      case '\n':
-        return '\\n';
-      case '\r':
-        return '\\r';
-      case '\t':
-        return '\\t';
-      default: {
-        const code = ch.charCodeAt(0);
-        return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-      }
+function visibleEscape(ch: string): string {
+  switch (ch) {
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+    default: {
+      const code = ch.charCodeAt(0);
+      return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
     }
-  });
+  }
+}
+
+/**
+ * Makes a string safe to print on a terminal as one line: every control
+ * character becomes a visible escape (`\x1b`, `\n`, `\t`, `\u202e`), so an
+ * escape sequence shows as text (`\x1b[2J`) instead of acting.
+ */
+export function neutralize(text: string): string {
+  return text.replace(UNSAFE, visibleEscape);
+}
+
+/** As neutralize(), but line breaks stay line breaks: for messages on stderr, one or more lines. */
+export function neutralizeLines(text: string): string {
+  return text.replace(UNSAFE_BUT_LINE_BREAK, visibleEscape);
+}
+
+/**
+ * JSON text for a terminal: the controls JSON.stringify leaves raw (DEL, C1,
+ * bidi overrides, line separators) become `\uXXXX` escapes. They can only
+ * stand inside strings, so the text stays valid JSON with the same value; the
+ * line breaks of pretty-printed JSON are left alone.
+ */
+export function jsonForTerminal(json: string): string {
+  return json.replace(UNSAFE_BUT_LINE_BREAK, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALK_CONCURRENCY } from '../../src/commands/campaigns/unsubscribes.js';
 import { SEED_CAMPAIGN_IDS } from '../../src/sandbox/seed-campaigns.js';
@@ -213,6 +215,84 @@ describe('campaigns unsubscribes --all, paging behaviour', () => {
       expect(r.stderr).toMatch(/^error 800: Invalid page number\./m);
       // Pages before the failure were printed, in order; nothing after it.
       expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(all.slice(0, 20));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/**
+ * A service whose envelopes the test writes page by page, to make a walk run
+ * away. It gives up (Ctrl-C on the command) after `giveUpAfter` requests, so
+ * a walk that never ends fails the test instead of hanging it.
+ */
+async function startRunawayServer(envelope: (page: number, requestIndex: number) => Record<string, unknown>, giveUpAfter = 500) {
+  const pages: number[] = [];
+  const interrupt = new AbortController();
+  const server = createServer((req, res) => {
+    const page = Number(new URL(req.url ?? '/', 'http://localhost').searchParams.get('page') ?? '1');
+    pages.push(page);
+    if (pages.length >= giveUpAfter) interrupt.abort();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ResultsOrderedBy: 'date', OrderDirection: 'asc', PageNumber: page, PageSize: 10, ...envelope(page, pages.length - 1) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pages,
+    signal: interrupt.signal,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('campaigns unsubscribes --all, a service that claims pages without end', () => {
+  it('ends the walk at the first empty page whatever NumberOfPages claims (1e12)', async () => {
+    const five = Array.from({ length: 5 }, (_, i) => record(i));
+    const server = await startRunawayServer((page) => {
+      const results = page === 1 ? five : [];
+      return { Results: results, RecordsOnThisPage: results.length, TotalNumberOfRecords: 1e13, NumberOfPages: 1e12 };
+    });
+    try {
+      const r = await runCli([...base, '--all', '--page-size', '10', '-o', 'ndjson'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' }, signal: server.signal });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(five);
+      // Page 1, then at most the window of pages started before page 2 came back empty.
+      expect(server.pages.length).toBeLessThanOrEqual(1 + WALK_CONCURRENCY);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('asks for nothing more when the first page is empty', async () => {
+    const server = await startRunawayServer(() => ({ Results: [], RecordsOnThisPage: 0, TotalNumberOfRecords: 0, NumberOfPages: 1e12 }));
+    try {
+      const r = await runCli([...base, '--all', '--json'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' }, signal: server.signal });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([]);
+      expect(server.pages).toEqual([1]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops with a warning once it has read twice the first page\'s total when the total keeps growing', async () => {
+    // Every answer claims ten more records and one more page than the last: full pages for ever.
+    const server = await startRunawayServer((page, n) => ({
+      Results: Array.from({ length: 10 }, (_, i) => record((page - 1) * 10 + i)),
+      RecordsOnThisPage: 10,
+      TotalNumberOfRecords: 50 + n * 10,
+      NumberOfPages: 5 + n,
+    }));
+    try {
+      const r = await runCli([...base, '--all', '--page-size', '10', '-o', 'ndjson'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' }, signal: server.signal });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^warning: .*stopped after 100 records, twice the 50 that page 1 reported/m);
+      const printed = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      expect(printed).toEqual(Array.from({ length: 100 }, (_, i) => record(i)));
+      expect(server.pages.length).toBeLessThanOrEqual(10 + WALK_CONCURRENCY);
     } finally {
       await server.close();
     }

@@ -123,4 +123,77 @@ describe('walkPages', () => {
     await walking;
     expect(pages.aborted.sort()).toEqual([2, 3]);
   });
+  it('ends at the first empty page whatever the page count claims, and asks for nothing past the window', async () => {
+    const asked: number[] = [];
+    const seen: number[] = [];
+    const walk = walkPages({
+      fetchPage: async (n) => {
+        asked.push(n);
+        return { n, pages: 1e12, records: n <= 3 ? 10 : 0 };
+      },
+      pageCount: (p) => p.pages,
+      recordCount: (p) => p.records,
+      concurrency: 4,
+    });
+    for await (const { pageNumber } of walk) seen.push(pageNumber);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(Math.max(...asked)).toBeLessThanOrEqual(4 + 4);
+  });
+
+  it('asks for no second page when the first is empty', async () => {
+    const asked: number[] = [];
+    const walk = walkPages({
+      fetchPage: async (n) => (asked.push(n), { n, pages: 1e12, records: 0 }),
+      pageCount: (p) => p.pages,
+      recordCount: (p) => p.records,
+      concurrency: 8,
+    });
+    for await (const _ of walk) void _;
+    expect(asked).toEqual([1]);
+  });
+
+  it('stops once it has read twice the first total when the total keeps growing, and says so', async () => {
+    const stops: unknown[] = [];
+    const seen: number[] = [];
+    const walk = walkPages({
+      // Page n claims 30 + 10n records and n + 3 pages: always one more page than read so far.
+      fetchPage: async (n) => ({ n, pages: n + 3, records: 10, total: 30 + 10 * n }),
+      pageCount: (p) => p.pages,
+      recordCount: (p) => p.records,
+      totalRecords: (p) => p.total,
+      onRunaway: (stop) => stops.push(stop),
+      concurrency: 2,
+    });
+    for await (const { pageNumber } of walk) seen.push(pageNumber);
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8]); // 80 records: twice the 40 page 1 reported
+    expect(stops).toEqual([{ recordsRead: 80, firstTotal: 40, pageNumber: 8, pageCount: 11 }]);
+  });
+
+  it('reads a listing that grew less than twice its first total to the end, without a warning', async () => {
+    const stops: unknown[] = [];
+    const seen: number[] = [];
+    const walk = walkPages({
+      fetchPage: async (n) => ({ n, pages: n === 1 ? 3 : 5, records: 10, total: n === 1 ? 30 : 50 }),
+      pageCount: (p) => p.pages,
+      recordCount: (p) => p.records,
+      totalRecords: (p) => p.total,
+      onRunaway: (stop) => stops.push(stop),
+      concurrency: 3,
+    });
+    for await (const { pageNumber } of walk) seen.push(pageNumber);
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(stops).toEqual([]);
+  });
+  it('a first total that is no number bounds the walk by twice the records of page 1', async () => {
+    const seen: number[] = [];
+    const walk = walkPages({
+      fetchPage: async (n) => ({ n, pages: n + 1, records: 10, total: Number.NaN }),
+      pageCount: (p) => p.pages,
+      recordCount: (p) => p.records,
+      totalRecords: (p) => p.total,
+      concurrency: 2,
+    });
+    for await (const { pageNumber } of walk) seen.push(pageNumber);
+    expect(seen).toEqual([1, 2]);
+  });
 });

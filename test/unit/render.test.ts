@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOutput, type Output } from '../../src/output/render.js';
-import { csvCell, neutralize, spreadsheetSafe } from '../../src/output/sanitize.js';
+import { BrokenPipe } from '../../src/output/edges.js';
+import { csvCell, jsonForTerminal, neutralize, neutralizeLines, spreadsheetSafe } from '../../src/output/sanitize.js';
 import type { OutputFormat } from '../../src/context.js';
 
 function capture(format: OutputFormat, isTTY = false): { out: Output; text: () => string } {
@@ -110,9 +111,82 @@ describe('renderer', () => {
   });
 });
 
+describe('formats written to a terminal', () => {
+  const hostile = [{ 'Na\u001b[2Jme': 'a\u001b]52;c;QQ==\u0007 \u009b31m \u202eb\u2028c' }];
+
+  it('table headers from the data are neutralised', async () => {
+    const { out, text } = capture('table', true);
+    await out.print(hostile);
+    expect(text()).not.toMatch(/[\u001b\u0007\u009b\u202e\u2028]/);
+    expect(text()).toContain('Na\\x1b[2Jme');
+  });
+
+  it.each(['json', 'ndjson'] as const)('%s escapes C1, bidi and separator characters inside strings and stays the same data', async (format) => {
+    const { out, text } = capture(format, true);
+    await out.print(hostile);
+    expect(text()).not.toMatch(/[\u001b\u0007\u009b\u202e\u2028]/);
+    expect(text()).toContain('\\u009b31m \\u202eb\\u2028c');
+    const parsed = format === 'json' ? JSON.parse(text()) : JSON.parse(text().trim());
+    expect(parsed).toEqual(format === 'json' ? hostile : hostile[0]);
+  });
+
+  it('a JSON stream is escaped the same way', async () => {
+    const { out, text } = capture('json', true);
+    const s = out.stream();
+    await s.write(hostile[0]);
+    await s.end();
+    expect(text()).not.toMatch(/[\u001b\u009b\u202e]/);
+    expect(JSON.parse(text())).toEqual(hostile);
+  });
+
+  it('csv cells and headers are neutralised on a terminal and unchanged in a pipe', async () => {
+    const tty = capture('csv', true);
+    await tty.out.print(hostile);
+    expect(tty.text()).not.toMatch(/[\u001b\u0007\u009b\u202e\u2028]/);
+    const pipe = capture('csv', false);
+    await pipe.out.print(hostile);
+    expect(pipe.text()).toBe(`${Object.keys(hostile[0]!)[0]}\r\n${Object.values(hostile[0]!)[0]}\r\n`);
+  });
+
+  it('json in a pipe is the data byte for byte as JSON.stringify writes it', async () => {
+    const { out, text } = capture('json', false);
+    await out.print(hostile);
+    expect(text()).toBe(`${JSON.stringify(hostile, null, 2)}\n`);
+  });
+});
+
+describe('a stdout whose reader went away', () => {
+  it('makes the next write reject with BrokenPipe, even one waiting for drain', async () => {
+    let closed = false;
+    let drain: (() => void) | undefined;
+    const stdout = {
+      write: () => false,
+      once: (_: 'drain', listener: () => void) => void (drain = listener),
+      get closed() {
+        return closed;
+      },
+    };
+    const out = createOutput({ format: 'ndjson', isTTY: false, color: false, stdout });
+    const waiting = out.print({ a: 1 });
+    closed = true;
+    drain!();
+    await expect(waiting).rejects.toBeInstanceOf(BrokenPipe);
+    await expect(out.print({ a: 2 })).rejects.toBeInstanceOf(BrokenPipe);
+  });
+});
+
 describe('sanitisers', () => {
   it('neutralize makes every control character visible', () => {
     expect(neutralize('a\nb\rc\u0000d\u007f')).toBe('a\\nb\\rc\\x00d\\x7f');
+  });
+  it('neutralizeLines keeps line breaks and nothing else', () => {
+    expect(neutralizeLines('a\nb\rc\u001b[2J\u009b\u202e')).toBe('a\nb\\rc\\x1b[2J\\x9b\\u202e');
+  });
+  it('jsonForTerminal escapes what JSON.stringify leaves raw, and keeps the value', () => {
+    const value = { s: 'x\u007f\u0085\u009b\u061c\u200e\u2028\u2029\u202e\u2066' };
+    const text = jsonForTerminal(JSON.stringify(value, null, 2));
+    expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(JSON.parse(text)).toEqual(value);
   });
   it('spreadsheetSafe prefixes formulas but keeps numbers', () => {
     expect(spreadsheetSafe('=1+1')).toBe("'=1+1");

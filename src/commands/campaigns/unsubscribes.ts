@@ -106,8 +106,14 @@ async function walkAll(ctx: Context, client: ApiClient, campaignId: string, quer
   const walk = walkPages<UnsubscribesPage>({
     fetchPage: (page, signal) => getUnsubscribesPage(client, campaignId, { ...query, page }, signal),
     pageCount: (p) => toInt(p.NumberOfPages),
+    recordCount: (p) => p.Results.length,
+    totalRecords: (p) => toInt(p.TotalNumberOfRecords),
     concurrency: WALK_CONCURRENCY,
     signal: ctx.signal,
+    onRunaway: (stop) =>
+      ctx.log.warn(
+        `the service kept reporting more unsubscribes (${stop.pageCount} pages at page ${stop.pageNumber}): stopped after ${stop.recordsRead} records, twice the ${stop.firstTotal} that page 1 reported. Run again for the rest.`,
+      ),
   });
   for await (const { pageNumber, page } of walk) {
     pages++;

@@ -3,12 +3,15 @@
 // decoded; prints every event (in arrival order), saves and forwards
 // deliveries afterwards, so neither a slow stdout nor a slow forward target
 // holds up the answer. Runs until Ctrl-C, then finishes what it received and
-// exits 0.
+// exits 0. When the reader of stdout goes away (`| head`) with nowhere else
+// to put events, it stops accepting deliveries, so the service keeps them for
+// a retry, and exits 0; with --save or --forward-to it keeps serving (CLI.md "broken pipe").
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
+import { isBrokenPipe } from '../../output/edges.js';
 import type { Column, RecordStream } from '../../output/render.js';
 import type { WebhookDelivery, WebhookEvent } from '../../webhooks/events.js';
 import { describeOutcome, forwardableHeaders, isSuccess, postBody, receiverUrl } from '../../webhooks/post.js';
@@ -75,7 +78,9 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
         for (const event of delivery.Events) await stream.write(eventRecord(event, delivery));
         if (perDelivery) await stream.end();
       },
-      (error) => ctx.log.warn(`printing delivery ${seq}: ${(error as Error).message}`),
+      (error) => {
+        if (!isBrokenPipe(error)) ctx.log.warn(`printing delivery ${seq}: ${(error as Error).message}`);
+      },
     );
     if (saveDir) {
       const path = join(saveDir, savedDeliveryName(seq, received.receivedAt, received.format));
@@ -140,9 +145,12 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   ctx.log.info('Press Ctrl-C to stop.');
 
   let unregister: () => void = () => undefined;
+  const readerGone = () => isBrokenPipe(ctx.signal.reason);
   await new Promise<void>((done) => {
-    if (ctx.signal.aborted) return done();
-    ctx.signal.addEventListener('abort', () => done(), { once: true });
+    // A reader of stdout gone stops the listener only when printing was all it did.
+    const onAbort = () => (readerGone() && (saveDir || forwardTo) ? undefined : done());
+    if (ctx.signal.aborted) return onAbort();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
     // Stopping the listener is the expected way to end it: exit 0, not 130.
     unregister = ctx.onInterrupt((count) => {
       if (count > 1) forwardAbort.abort(); // a second Ctrl-C stops waiting for slow forward targets
@@ -150,10 +158,13 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     });
   });
 
-  ctx.log.info('stopping…');
+  const quietly = readerGone() && !saveDir && !forwardTo;
+  if (!quietly) ctx.log.info('stopping…');
   await receiver.close();
   await printing.drained();
-  await sessionStream?.end();
+  await sessionStream?.end().catch((error: unknown) => {
+    if (!isBrokenPipe(error)) throw error;
+  });
   await saving.drained();
   await forwarding.drained();
   unregister();
@@ -161,6 +172,6 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   if (counts.rejected) parts.push(`${counts.rejected} rejected`);
   if (forwardTo) parts.push(`${counts.forwarded} forwarded${counts.forwardFailed ? `, ${counts.forwardFailed} not accepted by the target` : ''}`);
   if (saveDir) parts.push(`${counts.saved} saved`);
-  ctx.log.info(`received ${parts.join(', ')}`);
+  if (!quietly) ctx.log.info(`received ${parts.join(', ')}`);
   return 0;
 }

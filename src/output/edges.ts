@@ -1,0 +1,141 @@
+// The process's edges (ENGINEERING.md habit 11): everything the program writes
+// to stdout and stderr goes through the two guarded streams made here, so what
+// happens at them is decided once.
+//
+// - stderr carries untrusted text (service messages, webhook senders' data,
+//   cells of users' files) inside our messages: every write is neutralised
+//   (CLI.md "untrusted text"), line breaks kept. Decorations of our own (the
+//   spinner) are drawn on `raw`, after their text was neutralised.
+// - A reader of stdout that goes away (`email … | head -1`: EPIPE) closes
+//   stdout for good: later writes are dropped, writers waiting for 'drain' are
+//   released, and the command's signal aborts with a BrokenPipe reason, so
+//   requests in flight stop and no new ones start. src/cli.ts turns that into
+//   exit 0 with nothing printed (CLI.md "broken pipe").
+// - A closed stderr is dropped the same way, without stopping the command.
+// - Neither stream's 'error' event can go unhandled (Node would crash with a
+//   stack trace).
+//
+// Stdout is passed through untouched: each format decides what a terminal gets
+// (src/output/render.ts). The pager (CLI.md "pager") belongs here as well.
+import type { IO, Writable } from '../context.js';
+import { neutralizeLines } from './sanitize.js';
+
+/** The reason the command's signal aborts with when the reader of stdout went away; also what writes to it reject with. */
+export class BrokenPipe extends Error {
+  constructor() {
+    super('the reader of standard output went away');
+    this.name = 'BrokenPipe';
+  }
+}
+
+export function isBrokenPipe(value: unknown): value is BrokenPipe {
+  return value instanceof BrokenPipe;
+}
+
+/** What the guards need of a real stream (process.stdout) or an injected one (tests). */
+interface RawStream extends Writable {
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  errored?: unknown;
+  destroyed?: boolean;
+  columns?: number;
+  isTTY?: boolean;
+}
+
+/** One end of the process: writes go through `filter`; a failed or closed stream swallows what follows. */
+export class GuardedStream implements Writable {
+  private isClosed = false;
+  private readonly drainWaiters = new Set<() => void>();
+
+  constructor(
+    /** The stream itself, for what must draw on it directly (ora's spinner). */
+    readonly raw: RawStream,
+    private readonly filter: (text: string) => string,
+    private readonly onClosed: () => void,
+  ) {
+    raw.on?.('error', () => this.close());
+  }
+
+  /** True once the stream failed (EPIPE, the reader went away): nothing more is written. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  get columns(): number | undefined {
+    return this.raw.columns;
+  }
+
+  get isTTY(): boolean | undefined {
+    return this.raw.isTTY;
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.isClosed) return true;
+    let ok: boolean;
+    try {
+      ok = this.raw.write(typeof chunk === 'string' ? this.filter(chunk) : chunk);
+    } catch {
+      // A destroyed stream may throw at once.
+      this.close();
+      return true;
+    }
+    // A pipe whose reader has gone fails the write at once (EPIPE), and the
+    // stream is marked errored before its 'error' event: stop now, before
+    // the command starts more work.
+    if (this.raw.errored || this.raw.destroyed) {
+      this.close();
+      return true;
+    }
+    return ok;
+  }
+
+  once(_event: 'drain', listener: () => void): this {
+    if (this.isClosed || !this.raw.once) {
+      queueMicrotask(listener);
+      return this;
+    }
+    let fired = false;
+    const fire = () => {
+      if (fired) return;
+      fired = true;
+      this.drainWaiters.delete(fire);
+      listener();
+    };
+    this.drainWaiters.add(fire);
+    this.raw.once('drain', fire);
+    return this;
+  }
+
+  private close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    // Whoever waits for 'drain' would wait for ever: release them (they find the stream closed).
+    for (const fire of [...this.drainWaiters]) fire();
+    this.onClosed();
+  }
+}
+
+export interface Edges {
+  /** The command's IO with both output streams guarded. */
+  io: IO;
+  stdout: GuardedStream;
+  stderr: GuardedStream;
+  /** Aborts on Ctrl-C (the reason `interrupt` gives) or when stdout's reader goes away (a BrokenPipe). */
+  signal: AbortSignal;
+  /** The reader of stdout went away: the command ends with exit 0 and prints nothing more. */
+  readonly stdoutClosed: boolean;
+}
+
+export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
+  const pipe = new AbortController();
+  const stdout = new GuardedStream(io.stdout, (text) => text, () => pipe.abort(new BrokenPipe()));
+  const stderr = new GuardedStream(io.stderr, neutralizeLines, () => undefined);
+  return {
+    io: { ...io, stdout, stderr },
+    stdout,
+    stderr,
+    signal: interrupt ? AbortSignal.any([interrupt, pipe.signal]) : pipe.signal,
+    get stdoutClosed() {
+      return stdout.closed;
+    },
+  };
+}

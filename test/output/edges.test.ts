@@ -1,0 +1,80 @@
+// The guarded ends of the process (src/output/edges.ts), with streams that
+// fail the way a pipe does when its reader goes away.
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { IO } from '../../src/context.js';
+import { createEdges, isBrokenPipe } from '../../src/output/edges.js';
+
+/** A stream that takes writes until fail() is called, then errs like a pipe without a reader. */
+class PipeLike extends EventEmitter {
+  written = '';
+  errored: Error | null = null;
+  full = false;
+  write(chunk: string | Uint8Array): boolean {
+    if (this.errored) return false;
+    this.written += String(chunk);
+    return !this.full;
+  }
+  fail(): void {
+    this.errored = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+    this.emit('error', this.errored);
+  }
+}
+
+function io(stdout: PipeLike, stderr: PipeLike): IO {
+  return { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+}
+
+describe('the edges of the process', () => {
+  it('neutralises everything written to stderr but line breaks, and leaves stdout alone', () => {
+    const out = new PipeLike();
+    const err = new PipeLike();
+    const edges = createEdges(io(out, err));
+    edges.io.stderr.write('warning: \u001b]52;c;QQ==\u0007 \u009b31m \u202eabc\nnext line\n');
+    edges.io.stdout.write('\u001b[1mbold\u001b[0m\n');
+    expect(err.written).toBe('warning: \\x1b]52;c;QQ==\\x07 \\x9b31m \\u202eabc\nnext line\n');
+    expect(out.written).toBe('\u001b[1mbold\u001b[0m\n');
+  });
+
+  it("a stdout that errs (EPIPE) is closed: the signal aborts with BrokenPipe, 'drain' waiters are released, later writes are dropped", async () => {
+    const out = new PipeLike();
+    const edges = createEdges(io(out, new PipeLike()));
+    out.full = true;
+    expect(edges.io.stdout.write('a\n')).toBe(false);
+    const drained = new Promise<void>((resolve) => edges.io.stdout.once!('drain', resolve));
+    out.fail();
+    await drained;
+    expect(edges.stdoutClosed).toBe(true);
+    expect(edges.signal.aborted).toBe(true);
+    expect(isBrokenPipe(edges.signal.reason)).toBe(true);
+    expect(edges.io.stdout.write('b\n')).toBe(true);
+    expect(out.written).toBe('a\n');
+  });
+
+  it('notices a write that failed at once, before the error event', () => {
+    const out = new PipeLike();
+    const edges = createEdges(io(out, new PipeLike()));
+    out.errored = new Error('write EPIPE'); // set by the write itself, the event comes on the next tick
+    edges.io.stdout.write('a\n');
+    expect(edges.stdoutClosed).toBe(true);
+    expect(edges.signal.aborted).toBe(true);
+  });
+
+  it('a stderr that errs is dropped without stopping the command', () => {
+    const err = new PipeLike();
+    const edges = createEdges(io(new PipeLike(), err));
+    err.fail();
+    expect(() => edges.io.stderr.write('more\n')).not.toThrow();
+    expect(edges.signal.aborted).toBe(false);
+    expect(edges.stdoutClosed).toBe(false);
+  });
+
+  it('Ctrl-C reaches the command with its own reason', () => {
+    const interrupt = new AbortController();
+    const edges = createEdges(io(new PipeLike(), new PipeLike()), interrupt.signal);
+    interrupt.abort(new Error('interrupted'));
+    expect(edges.signal.aborted).toBe(true);
+    expect(isBrokenPipe(edges.signal.reason)).toBe(false);
+  });
+});
