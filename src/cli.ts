@@ -1,46 +1,24 @@
-// run(argv, deps) → exit code. The one place that maps errors to exit codes
-// and prints them (CLI.md "Exit codes", "errors").
-import { CommanderError, type Command } from 'commander';
-import type { Input } from './commands/define.js';
+// The program's two entry points: main() for the real process (signals,
+// the real streams, exit) and run(argv, deps) → exit code, which tests call
+// in-process. A run parses with the commander tree built from the command
+// definitions (src/program.ts), checks the input (src/commands/parse-input.ts),
+// builds the context (src/context.ts), runs the command and prints its data;
+// whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
+import type { Command } from 'commander';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
-import type { Context, GlobalOptions, IO, Prompt } from './context.js';
-import { ApiError, AuthError, CliError, ExitCode, UsageError } from './core/errors.js';
+import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from './context.js';
+import { describeError } from './core/error-exit.js';
+import { ExitCode } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
+import { InterruptHub } from './core/interrupts.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
-import { jsonForTerminal, neutralize, neutralizeLines } from './output/sanitize.js';
+import { printError } from './output/error-report.js';
 import { buildProgram, type ActionFactory } from './program.js';
 
+export type { RunDeps };
+
 export const HELP_WIDTH = 80;
-
-export interface RunDeps {
-  io: IO;
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-  /** Aborted on Ctrl-C by main(); tests pass their own. */
-  signal?: AbortSignal;
-  /** Lets main() route Ctrl-C to a command's own handlers. */
-  interrupts?: InterruptHub;
-  prompt?: Prompt;
-  now?: () => Date;
-}
-
-/** Routes Ctrl-C presses to the handlers a command registered. */
-export class InterruptHub {
-  private handlers = new Set<(count: number) => void>();
-  private count = 0;
-  register(handler: (count: number) => void): () => void {
-    this.handlers.add(handler);
-    return () => this.handlers.delete(handler);
-  }
-  /** Returns true when a command handled the press. */
-  fire(): boolean {
-    this.count++;
-    if (!this.handlers.size) return false;
-    for (const h of [...this.handlers]) h(this.count);
-    return true;
-  }
-}
 
 export async function run(argv: string[], deps: RunDeps): Promise<number> {
   // Everything below writes through the guarded streams (src/output/edges.ts);
@@ -92,7 +70,9 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     const jsonErrors = json === true || String(output ?? '').toLowerCase() === 'json';
     // The reader of stdout went away: whatever that made fail, the command
     // ends quietly with 0, as `head` expects (CLI.md "broken pipe").
-    exitCode = edges.stdoutClosed ? ExitCode.ok : handleError(err, { io, jsonErrors, debug: debug === true, redactor, aborted: deps.signal?.aborted ?? false });
+    const report = edges.stdoutClosed ? undefined : describeError(err, { aborted: deps.signal?.aborted ?? false, debug: debug === true });
+    if (report) printError(io.stderr, report, { json: jsonErrors, redactor });
+    exitCode = report?.exitCode ?? ExitCode.ok;
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
@@ -104,170 +84,6 @@ function* allCommands(cmd: import('commander').Command): Generator<import('comma
     yield sub;
     yield* allCommands(sub);
   }
-}
-
-type ParsedGlobals = Input<{}, typeof GLOBAL_OPTIONS>;
-
-function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions {
-  const env = deps.env;
-  // chalk's rules (CLI.md "colour"): FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
-  let color = deps.io.stdoutIsTTY && !all.noColor && env.NO_COLOR === undefined;
-  if (env.FORCE_COLOR !== undefined && !all.noColor) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return {
-    profile: all.profile,
-    baseUrl: all.baseUrl,
-    insecureHttp: all.insecureHttp,
-    output: all.json ? 'json' : all.output,
-    quiet: all.quiet,
-    debug: all.debug,
-    color,
-    timeoutMs: all.timeout === undefined ? undefined : all.timeout * 1000,
-  };
-}
-
-function createContext(
-  deps: RunDeps,
-  globals: GlobalOptions,
-  createOutput: typeof import('./output/render.js').createOutput,
-  redactor: Redactor,
-  onClient: (client: ApiClient) => void,
-): Context {
-  const { io, env } = deps;
-  const signal = deps.signal ?? new AbortController().signal;
-  const hub = deps.interrupts ?? new InterruptHub();
-  const log = {
-    info: (m: string) => {
-      if (!globals.quiet) io.stderr.write(`${m}\n`);
-    },
-    warn: (m: string) => void io.stderr.write(`warning: ${redactor.redact(m)}\n`),
-    debug: (m: string) => {
-      if (globals.debug) io.stderr.write(`[debug] ${redactor.redact(m)}\n`);
-    },
-  };
-  const makeClient = async (baseUrl: string, apiKey: string, connections?: number): Promise<ApiClient> => {
-    const { ApiClient } = await import('./core/http.js');
-    redactor.add(apiKey);
-    const client = new ApiClient({
-      baseUrl,
-      apiKey,
-      timeoutMs: globals.timeoutMs,
-      debug: globals.debug ? (line) => io.stderr.write(`[debug] ${redactor.redact(line)}\n`) : undefined,
-      // A wait of 5 s or more is announced (CLI.md "retries"), through the logger: not with --quiet.
-      onWait: (line) => log.info(line),
-      signal,
-      retry: retryOverrides(env),
-      connections,
-    });
-    onClient(client);
-    return client;
-  };
-  let clientPromise: Promise<ApiClient> | undefined;
-  const api = (options?: { connections?: number }) =>
-    (clientPromise ??= (async () => {
-      const { resolveCredentials } = await import('./core/config.js');
-      const creds = await resolveCredentials({
-        env,
-        profileFlag: globals.profile,
-        baseUrlFlag: globals.baseUrl,
-        insecureHttp: globals.insecureHttp,
-      });
-      redactor.add(creds.apiKey);
-      const source = creds.keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${creds.keySource.profile}" (${creds.keySource.path})`;
-      log.debug(`key from ${source}; base URL ${creds.baseUrl} from ${creds.baseUrlSource}`);
-      for (const note of creds.notes) log.debug(note);
-      return makeClient(creds.baseUrl, creds.apiKey, options?.connections);
-    })());
-  return {
-    io,
-    env,
-    cwd: deps.cwd,
-    globals,
-    signal,
-    onInterrupt: (handler) => hub.register(handler),
-    log,
-    out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns }),
-    prompt: deps.prompt ?? noPrompt,
-    api,
-    apiWith: ({ baseUrl, apiKey }) => makeClient(baseUrl, apiKey),
-    now: deps.now ?? (() => new Date()),
-  };
-}
-
-/** EMAIL_RETRY_BASE_MS / EMAIL_RETRY_MAX_WAIT_MS: for CI scripts that want shorter or longer patience, and for tests. */
-function retryOverrides(env: Readonly<Record<string, string | undefined>>) {
-  const out: { baseDelayMs?: number; maxTotalWaitMs?: number } = {};
-  const base = Number(env.EMAIL_RETRY_BASE_MS);
-  if (env.EMAIL_RETRY_BASE_MS && Number.isFinite(base) && base >= 0) out.baseDelayMs = base;
-  const cap = Number(env.EMAIL_RETRY_MAX_WAIT_MS);
-  if (env.EMAIL_RETRY_MAX_WAIT_MS && Number.isFinite(cap) && cap >= 0) out.maxTotalWaitMs = cap;
-  return out;
-}
-
-const noPrompt: Prompt = {
-  secret: async () => {
-    throw new UsageError('cannot prompt: no terminal');
-  },
-  confirm: async () => false,
-};
-
-interface ErrorEnv {
-  io: IO;
-  jsonErrors: boolean;
-  debug: boolean;
-  redactor: Redactor;
-  aborted: boolean;
-}
-
-function handleError(err: unknown, e: ErrorEnv): number {
-  if (err instanceof CommanderError) {
-    // A bare group (or bare `email`) shows its help on stderr and exits 0, like gh.
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
-      return ExitCode.ok;
-    }
-    if (err.code === 'commander.executeSubCommandAsync') return ExitCode.ok;
-    return printError(e, { status: undefined, code: undefined, message: err.message.replace(/^error:\s*/i, '') }, ExitCode.usage);
-  }
-  if (e.aborted && !(err instanceof CliError)) {
-    return printError(e, { message: 'interrupted' }, ExitCode.interrupted);
-  }
-  if (err instanceof CliError) {
-    const status = err instanceof ApiError && err.status ? err.status : undefined;
-    const code = err instanceof ApiError ? err.code : err instanceof UsageError ? err.code : undefined;
-    const resultData = err instanceof ApiError ? err.resultData : undefined;
-    let hint = err.hint;
-    if (!hint && err instanceof AuthError && err.status === 401) {
-      hint = 'The key was refused. Check it with `email auth status`, or store a new one with `email auth login`.';
-    } else if (!hint && err instanceof AuthError && err.status === 403) {
-      hint = 'The account is suspended or out of credits; check it in the web app.';
-    }
-    return printError(e, { status, code, message: err.message, fromService: err instanceof ApiError, resultData, hint }, err.exitCode);
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  if (e.debug && err instanceof Error && err.stack) e.io.stderr.write(`${e.redactor.redact(err.stack)}\n`);
-  return printError(e, { message: `unexpected internal error: ${message}`, hint: e.debug ? undefined : 'Run again with --debug for details.' }, ExitCode.failure);
-}
-
-function printError(
-  e: ErrorEnv,
-  info: { status?: number; code?: number; message: string; fromService?: boolean; resultData?: unknown; hint?: string },
-  exitCode: number,
-): number {
-  const message = e.redactor.redact(info.message);
-  if (e.jsonErrors) {
-    const error: Record<string, unknown> = { status: info.status ?? null, code: info.code ?? null, message };
-    if (info.resultData !== undefined) error.resultData = info.resultData;
-    // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
-    e.io.stderr.write(`${jsonForTerminal(e.redactor.redact(JSON.stringify({ error })))}\n`);
-  } else {
-    const label = info.code !== undefined ? `error ${info.code}` : 'error';
-    const status = info.status && info.code === undefined ? ` (HTTP ${info.status})` : '';
-    // The service's message stays one line, whatever it holds (a line break in it cannot pass
-    // for a line of ours); ours may have several. The stderr guard (src/output/edges.ts) would
-    // neutralise the rest anyway; said here so that no path forgets it.
-    e.io.stderr.write(`${label}: ${info.fromService ? neutralize(message) : neutralizeLines(message)}${status}\n`);
-    if (info.hint) e.io.stderr.write(`hint: ${neutralizeLines(e.redactor.redact(info.hint))}\n`);
-  }
-  return exitCode;
 }
 
 /** The process entry point used by bin/email. */

@@ -1,28 +1,32 @@
-// The one object a command receives. Commands touch nothing global: no
-// console, process.env, process.exit or process.stdout outside src/cli.ts and
-// this file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
-import type { Readable } from 'node:stream';
+// The one object a command receives, and where it is built: the IO, the
+// environment, the global options, the logger, the renderer, the prompt and
+// the API client (created on first use, so a command that needs no key never
+// fails for lack of one). Commands touch nothing global: no console,
+// process.env, process.exit or process.stdout outside src/cli.ts and this
+// file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
+import type { Input } from './commands/define.js';
+import type { GLOBAL_OPTIONS } from './commands/globals.js';
+import { UsageError } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
-import type { Output } from './output/render.js';
+import { InterruptHub } from './core/interrupts.js';
+import type { Redactor } from './core/redact.js';
+import type { IO } from './output/edges.js';
+import type { createOutput, Output, OutputFormat } from './output/render.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+export type { IO };
+type CreateOutput = typeof createOutput;
 
-export interface Writable {
-  write(chunk: string | Uint8Array): boolean;
-  once?(event: 'drain', listener: () => void): unknown;
-  /** True once the reader went away (src/output/edges.ts): nothing more can be written. */
-  readonly closed?: boolean;
-}
-
-export interface IO {
-  stdout: Writable;
-  stderr: Writable;
-  stdin: Readable;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  stdinIsTTY: boolean;
-  /** Terminal width for tables; undefined when not a TTY. */
-  columns?: number;
+/** What a run of the program is given: by main() for the real process, by tests for an in-process run. */
+export interface RunDeps {
+  io: IO;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Aborted on Ctrl-C by main(); tests pass their own. */
+  signal?: AbortSignal;
+  /** Lets main() route Ctrl-C to a command's own handlers. */
+  interrupts?: InterruptHub;
+  prompt?: Prompt;
+  now?: () => Date;
 }
 
 /** Options every command has (CLI.md "Global behaviour"). */
@@ -83,3 +87,107 @@ export interface Context {
   apiWith(credentials: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
   now(): Date;
 }
+
+export type ParsedGlobals = Input<{}, typeof GLOBAL_OPTIONS>;
+
+export function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions {
+  const env = deps.env;
+  // chalk's rules (CLI.md "colour"): FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
+  let color = deps.io.stdoutIsTTY && !all.noColor && env.NO_COLOR === undefined;
+  if (env.FORCE_COLOR !== undefined && !all.noColor) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return {
+    profile: all.profile,
+    baseUrl: all.baseUrl,
+    insecureHttp: all.insecureHttp,
+    output: all.json ? 'json' : all.output,
+    quiet: all.quiet,
+    debug: all.debug,
+    color,
+    timeoutMs: all.timeout === undefined ? undefined : all.timeout * 1000,
+  };
+}
+
+export function createContext(
+  deps: RunDeps,
+  globals: GlobalOptions,
+  createOutput: CreateOutput,
+  redactor: Redactor,
+  onClient: (client: ApiClient) => void,
+): Context {
+  const { io, env } = deps;
+  const signal = deps.signal ?? new AbortController().signal;
+  const hub = deps.interrupts ?? new InterruptHub();
+  const log = {
+    info: (m: string) => {
+      if (!globals.quiet) io.stderr.write(`${m}\n`);
+    },
+    warn: (m: string) => void io.stderr.write(`warning: ${redactor.redact(m)}\n`),
+    debug: (m: string) => {
+      if (globals.debug) io.stderr.write(`[debug] ${redactor.redact(m)}\n`);
+    },
+  };
+  const makeClient = async (baseUrl: string, apiKey: string, connections?: number): Promise<ApiClient> => {
+    const { ApiClient } = await import('./core/http.js');
+    redactor.add(apiKey);
+    const client = new ApiClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: globals.timeoutMs,
+      debug: globals.debug ? (line) => io.stderr.write(`[debug] ${redactor.redact(line)}\n`) : undefined,
+      // A wait of 5 s or more is announced (CLI.md "retries"), through the logger: not with --quiet.
+      onWait: (line) => log.info(line),
+      signal,
+      retry: retryOverrides(env),
+      connections,
+    });
+    onClient(client);
+    return client;
+  };
+  let clientPromise: Promise<ApiClient> | undefined;
+  const api = (options?: { connections?: number }) =>
+    (clientPromise ??= (async () => {
+      const { resolveCredentials } = await import('./core/config.js');
+      const creds = await resolveCredentials({
+        env,
+        profileFlag: globals.profile,
+        baseUrlFlag: globals.baseUrl,
+        insecureHttp: globals.insecureHttp,
+      });
+      redactor.add(creds.apiKey);
+      const source = creds.keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${creds.keySource.profile}" (${creds.keySource.path})`;
+      log.debug(`key from ${source}; base URL ${creds.baseUrl} from ${creds.baseUrlSource}`);
+      for (const note of creds.notes) log.debug(note);
+      return makeClient(creds.baseUrl, creds.apiKey, options?.connections);
+    })());
+  return {
+    io,
+    env,
+    cwd: deps.cwd,
+    globals,
+    signal,
+    onInterrupt: (handler) => hub.register(handler),
+    log,
+    out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns }),
+    prompt: deps.prompt ?? noPrompt,
+    api,
+    apiWith: ({ baseUrl, apiKey }) => makeClient(baseUrl, apiKey),
+    now: deps.now ?? (() => new Date()),
+  };
+}
+
+/** EMAIL_RETRY_BASE_MS / EMAIL_RETRY_MAX_WAIT_MS: for CI scripts that want shorter or longer patience, and for tests. */
+function retryOverrides(env: Readonly<Record<string, string | undefined>>) {
+  const out: { baseDelayMs?: number; maxTotalWaitMs?: number } = {};
+  const base = Number(env.EMAIL_RETRY_BASE_MS);
+  if (env.EMAIL_RETRY_BASE_MS && Number.isFinite(base) && base >= 0) out.baseDelayMs = base;
+  const cap = Number(env.EMAIL_RETRY_MAX_WAIT_MS);
+  if (env.EMAIL_RETRY_MAX_WAIT_MS && Number.isFinite(cap) && cap >= 0) out.maxTotalWaitMs = cap;
+  return out;
+}
+
+const noPrompt: Prompt = {
+  secret: async () => {
+    throw new UsageError('cannot prompt: no terminal');
+  },
+  confirm: async () => false,
+};

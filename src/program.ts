@@ -6,6 +6,7 @@
 // an `await import()` away inside its `run`, so help stays fast
 // (ENGINEERING.md habit 10).
 import { Argument, Command, Help, Option } from 'commander';
+import { completionCommand } from './commands/completion/completion.js';
 import { COMMANDS } from './commands/index.js';
 import type { AnyCommand, ArgDecl, GroupDefinition, OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
@@ -105,5 +106,6 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
     const group = program.command(entry.name).description(entry.summary);
     for (const def of entry.commands) addCommand(group, def, action);
   }
+  addCommand(program, completionCommand(() => program), action);
   return program;
 }

@@ -1,9 +1,9 @@
-// Every command of the program, in the order the root help lists them. A new
+// Every command of the program, in the order the root help lists them (then
+// `completion`, which program.ts adds with the root it describes). A new
 // command is one file beside its group's others, named in its group's index.
 import api from './api/api.js';
 import auth from './auth/index.js';
 import campaigns from './campaigns/index.js';
-import completion from './completion/completion.js';
 import customfields from './customfields/index.js';
 import type { AnyCommand, GroupDefinition } from './define.js';
 import doctor from './doctor/doctor.js';
@@ -26,5 +26,4 @@ export const COMMANDS: readonly (AnyCommand | GroupDefinition)[] = [
   api,
   sandbox,
   doctor,
-  completion,
 ];

@@ -17,8 +17,27 @@
 //
 // Stdout is passed through untouched: each format decides what a terminal gets
 // (src/output/render.ts). The pager (CLI.md "pager") belongs here as well.
-import type { IO, Writable } from '../context.js';
+import type { Readable } from 'node:stream';
 import { neutralizeLines } from './sanitize.js';
+
+/** A stream the program writes to: process.stdout/stderr, or a test's sink. */
+export interface Writable {
+  write(chunk: string | Uint8Array): boolean;
+  once?(event: 'drain', listener: () => void): unknown;
+  /** True once the reader went away (src/output/edges.ts): nothing more can be written. */
+  readonly closed?: boolean;
+}
+
+export interface IO {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Terminal width for tables; undefined when not a TTY. */
+  columns?: number;
+}
 
 /** The reason the command's signal aborts with when the reader of stdout went away; also what writes to it reject with. */
 export class BrokenPipe extends Error {

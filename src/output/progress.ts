@@ -1,7 +1,7 @@
 // Progress of a long import on stderr (CLI.md "progress"): an ora line updated
 // in place on a terminal, cleared at the end; off a terminal nothing, or with
 // --progress one plain line every few seconds for CI logs. Never on stdout.
-import type { Writable } from '../context.js';
+import type { Writable } from './edges.js';
 import { neutralize } from './sanitize.js';
 
 export interface ImportProgressView {

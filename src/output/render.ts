@@ -5,9 +5,10 @@
 // (CLI.md "untrusted text"): tables always, CSV cells, and the strings of JSON
 // as `\uXXXX` escapes so it stays valid JSON. In a pipe or a file JSON and CSV
 // are the data unchanged (CSV keeps its formula guard).
-import type { OutputFormat, Writable } from '../context.js';
-import { BrokenPipe } from './edges.js';
+import { BrokenPipe, type Writable } from './edges.js';
 import { csvCell, jsonForTerminal, neutralize } from './sanitize.js';
+
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 
 export interface Column {
   /** Dotted path into the record, e.g. `Properties.Subject`. */

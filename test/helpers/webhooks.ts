@@ -5,7 +5,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli.js';
-import type { Writable } from '../../src/context.js';
+import type { Writable } from '../../src/output/edges.js';
 import { tempConfigDir, type CliResult } from './cli.js';
 
 export interface RunningListen {

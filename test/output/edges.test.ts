@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { IO } from '../../src/context.js';
+import type { IO } from '../../src/output/edges.js';
 import { createEdges, isBrokenPipe } from '../../src/output/edges.js';
 
 /** A stream that takes writes until fail() is called, then errs like a pipe without a reader. */

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InterruptHub, run } from '../../src/cli.js';
+import { run } from '../../src/cli.js';
+import { InterruptHub } from '../../src/core/interrupts.js';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { waitFor } from './webhook-receiver.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createOutput, type Output } from '../../src/output/render.js';
 import { BrokenPipe } from '../../src/output/edges.js';
 import { csvCell, jsonForTerminal, neutralize, neutralizeLines, spreadsheetSafe } from '../../src/output/sanitize.js';
-import type { OutputFormat } from '../../src/context.js';
+import type { OutputFormat } from '../../src/output/render.js';
 
 function capture(format: OutputFormat, isTTY = false): { out: Output; text: () => string } {
   let text = '';
