@@ -18,7 +18,7 @@ import { buildProgram, type ActionFactory } from './program.js';
 
 export type { RunDeps };
 
-export const HELP_WIDTH = 80;
+const HELP_WIDTH = 80;
 
 export async function run(argv: string[], deps: RunDeps): Promise<number> {
   // Everything below writes through the guarded streams (src/output/edges.ts);

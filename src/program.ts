@@ -15,7 +15,7 @@ import { CLI_VERSION } from './core/version.js';
 /** Makes the commander action of a definition. */
 export type ActionFactory = (definition: AnyCommand) => (...actionArgs: unknown[]) => Promise<void>;
 
-export const EXIT_CODES_HELP = `
+const EXIT_CODES_HELP = `
 Exit codes:
   0    success
   1    the service or the network refused the operation (4xx other than auth, 5xx after retries, timeouts)
@@ -33,12 +33,12 @@ const ROOT_EXAMPLES = [
 ];
 
 /** Help text block with gh-style examples. */
-export function examplesHelp(lines: readonly string[]): string {
+function examplesHelp(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
 /** The commander option for a declaration; values are left as typed (checked later), choices kept for help and completion. */
-export function commanderOption(decl: OptionDecl): Option {
+function commanderOption(decl: OptionDecl): Option {
   const flags = `${decl.short ? `${decl.short}, ` : ''}${decl.flag}${decl.kind === 'switch' ? '' : ` ${decl.placeholder}`}`;
   const option = new Option(flags, describeOption(decl));
   if (decl.kind === 'list') option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);

@@ -215,8 +215,3 @@ export function variadicArg(name: string, description: string, extra: { complete
 export function idArg(resource: 'list' | 'segment' | 'campaign' | 'smart-email', description: string, extra: { code?: number } = {}): ArgDecl<string> {
   return { kind: 'id', name: resource, description, required: true, variadic: false, flag: `--${resource}`, ...extra };
 }
-
-/** camelCase key commander and `run` use for a flag: `--batch-size` → `batchSize`. */
-export function optionKey(flag: string): string {
-  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}

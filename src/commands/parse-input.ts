@@ -10,7 +10,7 @@ import { isHttpUrl } from '../validation/option-checks.js';
 import type { AnyCommand, ArgDecl, OptionDecl, Options, TextCheck } from './define.js';
 
 /** The name commander stores an option's value under (`--batch-size` → batchSize, `--no-color` → color). */
-export function attributeName(flag: string): string {
+function attributeName(flag: string): string {
   const name = flag.replace(/^--(no-)?/, '');
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
@@ -106,7 +106,7 @@ function describeRange(decl: { kind: 'int' | 'number'; min: number; max?: number
 const UUID_EXAMPLE = '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41 or 3f2b8c1e0a4d4c6b9e1f2a7d5c9b8e41';
 
 /** A value checked as the declaration says; returned trimmed (uuid, email, url) or as typed (nonblank). */
-export function checkText(value: string, flag: string, check: TextCheck, code?: number): string {
+function checkText(value: string, flag: string, check: TextCheck, code?: number): string {
   switch (check) {
     case 'uuid':
       if (!isUuid(value.trim())) throw new UsageError(`${flag} must be a UUID such as ${UUID_EXAMPLE} (got "${value}")`, code);

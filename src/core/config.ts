@@ -24,7 +24,7 @@ export interface ConfigData {
 }
 
 export const DEFAULT_PROFILE = 'default';
-export const CONFIG_FILE_NAME = 'config';
+const CONFIG_FILE_NAME = 'config';
 
 export function configDir(env: Readonly<Record<string, string | undefined>>): string {
   if (env.EMAIL_CONFIG_DIR) return env.EMAIL_CONFIG_DIR;
@@ -152,7 +152,7 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
 }
 
 /** Reads the config file without conf (which would write its defaults): a missing file is an empty store. */
-export function readConfigFile(path: string): ConfigData {
+function readConfigFile(path: string): ConfigData {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

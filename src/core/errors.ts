@@ -90,6 +90,8 @@ export class NetworkError extends CliError {
     readonly method: string,
     readonly path: string,
     options?: { cause?: unknown },
+    /** The failure came before a connection existed: the request cannot have reached the service. */
+    readonly neverSent = false,
   ) {
     super(message, options);
     this.name = 'NetworkError';
@@ -146,13 +148,13 @@ export class Interrupted extends CliError {
   }
 }
 
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
 }
 
 /** 64 MiB, 1 KiB, 1.5 MiB: binary units, as the limits are written. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB'];
   let value = bytes;
   let unit = 0;

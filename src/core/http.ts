@@ -30,15 +30,15 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export type QueryValue = string | number | boolean | undefined | null;
 
 /** Reads get seconds; imports are synchronous on the service and get minutes (service-spec.md "What the service does"). */
-export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+const DEFAULT_READ_TIMEOUT_MS = 30_000;
 export const DEFAULT_IMPORT_TIMEOUT_MS = 5 * 60_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Keep-alive connections of a client unless it asks for more (an import's --concurrency). */
 export const DEFAULT_CONNECTIONS = 8;
 /** Largest answer body read (CLI.md "answer size"); past it the request fails, never retried. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Waits between attempts from this long on are announced on stderr (CLI.md "retries"). */
-export const ANNOUNCED_WAIT_MS = 5_000;
+const ANNOUNCED_WAIT_MS = 5_000;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -158,7 +158,7 @@ export class ApiClient {
         failure =
           err instanceof TimeoutError
             ? { kind: 'timeout', message: err.message }
-            : { kind: 'network', message: err.message, notSent: isNotSent(err.cause) };
+            : { kind: 'network', message: err.message, notSent: err.neverSent };
       }
       const decision = decideRetry(failure, opts.idempotent, state, this.policy, this.now());
       this.debug(`  ${decision.reason}`);
@@ -235,7 +235,7 @@ export class ApiClient {
       if (signal.aborted) throw err; // Ctrl-C: the caller decides
       const message = this.redactor.redact(describeNetworkError(err));
       this.debug(`< network error ${opts.method} ${opts.path} after ${elapsed}ms: ${message}`);
-      throw new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: err });
+      throw new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: err }, isNotSent(err));
     } finally {
       clearTimeout(timer);
     }

@@ -1,7 +1,7 @@
 // Secrets never reach a terminal or a log: every debug line and error message
 // that could carry the key goes through a Redactor first.
 
-export const MASK = '***';
+const MASK = '***';
 
 export class Redactor {
   private readonly secrets: string[] = [];
@@ -23,7 +23,7 @@ export class Redactor {
 }
 
 /** Keys shorter than this show none of their characters. */
-export const MASK_MIN_KEY_LENGTH = 8;
+const MASK_MIN_KEY_LENGTH = 8;
 
 /**
  * A key as `auth status`, `auth login` and `doctor` show it: the last

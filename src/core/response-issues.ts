@@ -41,7 +41,7 @@ function deepestBranchIssue(issue: SchemaIssue): SchemaIssue | undefined {
 }
 
 /** `Results[3].Date`, `[0].CampaignID`. */
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
@@ -101,7 +101,7 @@ const MAX_SHOWN = 60;
 const MAX_KEYS = 6;
 
 /** Short enough for one line of an error: never a whole body (ENGINEERING.md: no dumping of bodies). */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return value.length ? `an array of ${value.length}` : 'an empty array';
   switch (typeof value) {

@@ -45,7 +45,7 @@ export interface RetryState {
  * Backoff with "full jitter" in its upper half: between half and all of the
  * exponential step, so concurrent clients spread out without ever retrying at once.
  */
-export function backoffMs(policy: RetryPolicy, attempt: number): number {
+function backoffMs(policy: RetryPolicy, attempt: number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(step / 2 + (policy.random() * step) / 2);
 }

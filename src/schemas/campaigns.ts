@@ -12,7 +12,7 @@ export const createCampaignResponse = z.union([id, z.record(z.string(), z.nullab
 export type CreateCampaignResponse = z.infer<typeof createCampaignResponse>;
 
 /** "Campaign unsubscriber record". */
-export const unsubscriberRecord = z.looseObject({
+const unsubscriberRecord = z.looseObject({
   EmailAddress: z.string(),
   ListID: z.optional(z.nullable(z.string())),
   Date: z.optional(z.nullable(z.string())),

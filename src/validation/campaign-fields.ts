@@ -19,7 +19,7 @@ export interface DraftCampaign {
 }
 
 /** Codes of "Draft campaign creation". */
-export const CAMPAIGN_CODES = {
+const CAMPAIGN_CODES = {
   nameRequired: 319,
   subjectRequired: 304,
   fromNameRequired: 305,
@@ -77,11 +77,11 @@ export function draftCampaignFrom(opts: DraftCampaignInput): DraftCampaign {
 
 // ---- previews (service-spec.md "Send campaign preview", "Limits") -----------
 
-export const NO_PREVIEW_RECIPIENTS = 370;
+const NO_PREVIEW_RECIPIENTS = 370;
 export const INVALID_PREVIEW_RECIPIENTS = 371;
-export const TOO_MANY_PREVIEW_RECIPIENTS = 374;
+const TOO_MANY_PREVIEW_RECIPIENTS = 374;
 /** "Preview recipients per call: 15" (374). */
-export const MAX_PREVIEW_RECIPIENTS = 15;
+const MAX_PREVIEW_RECIPIENTS = 15;
 
 export function previewRecipientsFrom(given: string[]): string[] {
   const recipients = given.map((a) => a.trim()).filter((a) => a !== '');

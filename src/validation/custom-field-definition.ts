@@ -8,7 +8,7 @@ export const DATA_TYPES = ['Text', 'Number', 'MultiSelectOne', 'MultiSelectMany'
 export type DataType = (typeof DATA_TYPES)[number];
 const MULTI_VALUED: readonly DataType[] = ['MultiSelectOne', 'MultiSelectMany'];
 
-export const CUSTOM_FIELD_CODES = {
+const CUSTOM_FIELD_CODES = {
   invalidName: 254,
   optionsNotAllowed: 256,
   optionsRequired: 257,

@@ -5,7 +5,7 @@ import { checkUuid } from './option-checks.js';
 
 // ---- campaign unsubscribes (service-spec.md "Campaign unsubscribers") -------
 
-export const INVALID_DATE = 5;
+const INVALID_DATE = 5;
 
 export const ORDER_FIELDS = ['email', 'name', 'date'] as const;
 export const ORDER_DIRECTIONS = ['asc', 'desc'] as const;
@@ -39,11 +39,11 @@ export interface UnsubscribesQuery {
 
 // ---- transactional (service-spec.md "Transactional (smart) emails") ---------
 
-export const INVALID_FROM_DATE = 920;
-export const FROM_AFTER_TO = 921;
-export const INVALID_TO_DATE = 922;
+const INVALID_FROM_DATE = 920;
+const FROM_AFTER_TO = 921;
+const INVALID_TO_DATE = 922;
 export const INVALID_TIME_ZONE = 923;
-export const GROUP_AND_SMART_EMAIL = 924;
+const GROUP_AND_SMART_EMAIL = 924;
 export const INVALID_SMART_EMAIL_ID = 925;
 export const INVALID_STATUS = 932;
 

@@ -14,7 +14,7 @@ export interface RuleGroup {
 }
 
 /** service-spec.md "Coded errors by area" → Segments: rules could not be parsed. */
-export const RULES_UNPARSABLE = 277;
+const RULES_UNPARSABLE = 277;
 
 const OR = ' OR ';
 

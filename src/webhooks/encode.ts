@@ -17,7 +17,7 @@ export function encodeDelivery(format: DeliveryFormat, delivery: WebhookDelivery
 
 let builder: XMLBuilder | undefined;
 
-export function encodeXml(delivery: WebhookDelivery): string {
+function encodeXml(delivery: WebhookDelivery): string {
   builder ??= new XMLBuilder({ format: false, ignoreAttributes: true, suppressEmptyNode: false, processEntities: true });
   const document = {
     Webhook: {

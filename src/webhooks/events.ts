@@ -6,11 +6,9 @@
 
 /** service-spec.md "Events" rule 3 and "Limits": at most 1000 events per request. */
 export const WEBHOOK_BATCH_LIMIT = 1000;
-/** service-spec.md "Events" rule 3: the service sends at most one request every 10 seconds. */
-export const SERVICE_DELIVERY_INTERVAL_MS = 10_000;
 
 export type WebhookEventType = 'Subscribe' | 'Update' | 'Deactivate';
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['Subscribe', 'Update', 'Deactivate'];
+export const WEBHOOK_EVENT_TYPES = ['Subscribe', 'Update', 'Deactivate'] as const satisfies readonly WebhookEventType[];
 
 export interface CustomFieldValue {
   Key: string;

@@ -8,7 +8,7 @@
 import { UsageError } from '../core/errors.js';
 import { CLI_VERSION } from '../core/version.js';
 
-export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
 export interface PostOutcome {
   /** HTTP status when the receiver answered. */

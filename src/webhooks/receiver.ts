@@ -24,7 +24,7 @@ import { MalformedDeliveryError, TooManyEventsError, WEBHOOK_BATCH_LIMIT, type D
  */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** service-spec.md "Events" rule 3: at most 1000 events per request. */
-export const DEFAULT_MAX_EVENTS = WEBHOOK_BATCH_LIMIT;
+const DEFAULT_MAX_EVENTS = WEBHOOK_BATCH_LIMIT;
 /**
  * Deliveries read and parsed at once. The service sends one request every
  * 10 seconds per webhook, so a handful of places serves many lists; the

@@ -34,7 +34,7 @@ export function* syntheticEvents({ type, count, end }: SyntheticOptions): Genera
   }
 }
 
-export function syntheticEvent(type: WebhookEventType, i: number, at: Date): WebhookEvent {
+function syntheticEvent(type: WebhookEventType, i: number, at: Date): WebhookEvent {
   const first = FIRST[i % FIRST.length]!;
   // (i, i + ⌊i/16⌋) mod 16 pairs every first name with every last name once per 256 events.
   const last = LAST[(i + Math.floor(i / FIRST.length)) % LAST.length]!;

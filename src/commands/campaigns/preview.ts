@@ -2,10 +2,8 @@
 // (service-spec.md "Send campaign preview"). A send: never repeated
 // automatically once it may have reached the service.
 import { ApiError, NetworkError } from '../../core/errors.js';
+import { INVALID_PREVIEW_RECIPIENTS } from '../../validation/campaign-fields.js';
 import { defineCommand, idArg, listOption } from '../define.js';
-
-/** service-spec.md "Send campaign preview": 371 invalid recipients. */
-const INVALID_PREVIEW_RECIPIENTS = 371;
 
 export default defineCommand({
   name: 'preview',
@@ -25,7 +23,7 @@ export default defineCommand({
       if (err instanceof ApiError && err.code === INVALID_PREVIEW_RECIPIENTS) {
         const named = recipientsIn(err.resultData);
         if (named.length) err.hint = `The service refused: ${named.join(', ')}`;
-      } else if ((err instanceof ApiError && err.status >= 500) || (err instanceof NetworkError && !neverConnected(err))) {
+      } else if ((err instanceof ApiError && err.status >= 500) || (err instanceof NetworkError && !err.neverSent)) {
         err.hint = 'The preview may have been sent before the failure; it is not repeated automatically. Check the inboxes before sending it again.';
       }
       throw err;
@@ -35,14 +33,8 @@ export default defineCommand({
   },
 });
 
-/** Failures before a connection existed: the preview cannot have gone out. */
-function neverConnected(err: NetworkError): boolean {
-  const code = (err.cause as { code?: string } | undefined)?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
-
 /** 371's ResultData "lists the invalid ones as Recipient entries": any string found under a Recipient key. */
-export function recipientsIn(resultData: unknown): string[] {
+function recipientsIn(resultData: unknown): string[] {
   const found: string[] = [];
   const visit = (value: unknown, underRecipient: boolean) => {
     if (typeof value === 'string') {

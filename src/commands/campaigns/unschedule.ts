@@ -5,7 +5,7 @@ import { ApiError, UsageError } from '../../core/errors.js';
 import { defineCommand, idArg, switchOption } from '../define.js';
 
 /** service-spec.md "Preview and scheduling": 341 campaign not scheduled. */
-export const CAMPAIGN_NOT_SCHEDULED = 341;
+const CAMPAIGN_NOT_SCHEDULED = 341;
 
 export default defineCommand({
   name: 'unschedule',

@@ -6,7 +6,6 @@
 import { lookup } from 'node:dns/promises';
 import { readFileSync, statSync } from 'node:fs';
 import { connect as netConnect, isIP } from 'node:net';
-import { join } from 'node:path';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
@@ -28,9 +27,9 @@ export interface CheckResult {
 /** package.json "engines". */
 export const MIN_NODE_VERSION = '20.18.1';
 /** Beyond this the clock is worth fixing: dates given to the service (--since, --from/--to) and TLS validity depend on it. */
-export const CLOCK_SKEW_WARN_MS = 60_000;
+const CLOCK_SKEW_WARN_MS = 60_000;
 /** A certificate closer than this to its end is worth a warning. */
-export const CERT_EXPIRY_WARN_DAYS = 14;
+const CERT_EXPIRY_WARN_DAYS = 14;
 const NETWORK_STEP_TIMEOUT_MS = 5_000;
 
 export interface DoctorOutcome {
@@ -152,7 +151,7 @@ export async function runChecks(ctx: Context): Promise<DoctorOutcome> {
   return { results, authProblem };
 }
 
-export function checkNode(version: string): CheckResult {
+function checkNode(version: string): CheckResult {
   const ok = compareVersions(version, MIN_NODE_VERSION) >= 0;
   return ok
     ? result('node', 'ok', `Node.js ${version}`)
@@ -169,7 +168,7 @@ function compareVersions(a: string, b: string): number {
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
 /** CLI.md "config location": file mode 0600, directory 0700; read without opening the store, and nothing is created or changed. */
-export function inspectConfig(env: Readonly<Record<string, string | undefined>>): { result: CheckResult; data?: ConfigData } {
+function inspectConfig(env: Readonly<Record<string, string | undefined>>): { result: CheckResult; data?: ConfigData } {
   const dir = configDir(env);
   const path = configFilePath(dir);
   const empty: ConfigData = { defaultProfile: 'default', profiles: {} };
@@ -233,7 +232,7 @@ async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promi
   }
 }
 
-export async function checkDns(host: string, signal: AbortSignal): Promise<CheckResult> {
+async function checkDns(host: string, signal: AbortSignal): Promise<CheckResult> {
   if (isIP(host)) return result('dns', 'ok', `${host} is an IP address: no lookup needed`);
   // CLI.md "--base-url": localhost is loopback and never looked up (the client answers it itself).
   if (host.toLowerCase() === 'localhost') return result('dns', 'ok', 'localhost is loopback (127.0.0.1, ::1): answered locally, not looked up');
@@ -254,7 +253,7 @@ export async function checkDns(host: string, signal: AbortSignal): Promise<Check
   }
 }
 
-export function checkTcp(host: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<CheckResult> {
+function checkTcp(host: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<CheckResult> {
   const started = performance.now();
   return new Promise((resolve) => {
     const socket = netConnect({ host, port, lookup: loopbackAwareLookup });
@@ -284,7 +283,7 @@ export function checkTcp(host: string, port: number, timeoutMs: number, signal: 
   });
 }
 
-export function checkTls(host: string, port: number, timeoutMs: number, now: Date, signal: AbortSignal): Promise<CheckResult> {
+function checkTls(host: string, port: number, timeoutMs: number, now: Date, signal: AbortSignal): Promise<CheckResult> {
   const started = performance.now();
   return new Promise((resolve) => {
     const socket = tlsConnect({ host, port, lookup: loopbackAwareLookup, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });

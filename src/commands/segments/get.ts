@@ -26,7 +26,7 @@ export default defineCommand({
 });
 
 /** "Rules" for the first group, "AND" for each further one: the rows read as the membership condition. */
-export function ruleGroupRows(groups: unknown): Column[] {
+function ruleGroupRows(groups: unknown): Column[] {
   if (!Array.isArray(groups) || groups.length === 0) return [{ key: 'RuleGroups', header: 'Rules', format: () => '(none)' }];
   return groups.map((_, i) => ({
     key: `RuleGroups.${i}`,

@@ -6,7 +6,7 @@ import { INVALID_TIME_ZONE, STATS_TIME_ZONES, type StatisticsQuery } from '../..
 import { choiceOption, defineCommand, textOption } from '../define.js';
 
 /** service-spec.md "Email statistics": defaults of the optional query parameters. */
-export const STATS_DEFAULTS = {
+const STATS_DEFAULTS = {
   from: '29 days before today',
   to: 'today',
   timezone: "the client's time zone",
@@ -45,7 +45,7 @@ function echoed(given: string | undefined, defaultText: string | undefined) {
   };
 }
 
-export function statsColumns(query: StatisticsQuery): Column[] {
+function statsColumns(query: StatisticsQuery): Column[] {
   return [
     { key: 'Query.Group', header: 'Group', format: echoed(query.group, query.smartEmailId === undefined ? 'all' : undefined) },
     { key: 'Query.SmartEmailID', header: 'Smart email', format: echoed(query.smartEmailId, query.group === undefined ? 'all' : undefined) },

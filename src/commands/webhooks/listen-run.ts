@@ -20,7 +20,7 @@ import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
 
 import type { ListenInput } from './listen.js';
 
-export const EVENT_COLUMNS: Column[] = [
+const EVENT_COLUMNS: Column[] = [
   { key: 'Type' },
   { key: 'Date' },
   { key: 'EmailAddress' },
@@ -41,7 +41,7 @@ class SerialQueue {
 }
 
 /** Each event as received, with the ListID of its delivery so one line stands on its own (`jq 'select(.ListID == …)'`). */
-export function eventRecord(event: WebhookEvent, delivery: WebhookDelivery): WebhookEvent {
+function eventRecord(event: WebhookEvent, delivery: WebhookDelivery): WebhookEvent {
   return 'ListID' in event ? event : { ...event, ListID: delivery.ListID };
 }
 

@@ -23,7 +23,7 @@ const statusColumn: Column = {
   format: (value, record) => (value === null ? `no answer: ${String(record.error ?? '')}` : String(value)),
 };
 
-export function requestColumns(first: 'request' | 'file'): Column[] {
+function requestColumns(first: 'request' | 'file'): Column[] {
   return [
     first === 'request' ? { key: 'request', header: 'Request' } : { key: 'file', header: 'File' },
     { key: 'events', header: 'Events' },

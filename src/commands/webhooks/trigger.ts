@@ -1,9 +1,10 @@
 // `email webhooks trigger`: the definition; the sending is trigger-run.ts.
+import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { type Input, choiceOption, defineCommand, intOption, textOption } from '../define.js';
 
 const options = {
   to: textOption('--to', '<url>', 'receiver URL', { required: true, what: 'the receiver URL' }),
-  type: choiceOption('--type', '<type>', 'event type', ['Subscribe', 'Update', 'Deactivate'], { default: 'Subscribe' }),
+  type: choiceOption('--type', '<type>', 'event type', WEBHOOK_EVENT_TYPES, { default: 'Subscribe' }),
   count: intOption('--count', '<n>', 'number of events', { min: 1, max: 10_000_000, default: 1 }),
   format: choiceOption('--format', '<format>', 'body format', ['json', 'xml'], { default: 'json' }),
   list: textOption('--list', '<id>', 'ListID to put in the deliveries (default: a random id)', { check: 'uuid' }),
