@@ -10,7 +10,8 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 const result = await build({
   // sandbox: importable by benchmarks and scripts without the CLI around it.
-  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts' },
+  // reference: docs/reference.md's generator, for scripts/gen-completions.mjs only (not shipped).
+  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts', reference: 'src/completion/reference.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -1,6 +1,7 @@
-// Regenerates completions/ from the built program (run `npm run build` first):
-// `email completion <shell>` for each shell, written where packagers and
-// users expect them. test/completion checks the committed files are current.
+// Regenerates completions/ and docs/reference.md from the built program (run
+// `npm run build` first): `email completion <shell>` for each shell, written
+// where packagers and users expect them, and the command reference from the
+// same definitions. test/completion checks the committed files are current.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,3 +15,6 @@ for (const [shell, file] of Object.entries(files)) {
   writeFileSync(new URL(`completions/${file}`, root), script);
   process.stdout.write(`completions/${file}\n`);
 }
+const { commandReference } = await import(new URL('dist/reference.js', root).href);
+writeFileSync(new URL('docs/reference.md', root), commandReference());
+process.stdout.write('docs/reference.md\n');

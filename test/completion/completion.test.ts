@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMPLETION_FILES, SHELLS } from '../../src/completion/index.js';
+import { commandReference } from '../../src/completion/reference.js';
 import { runCli } from '../helpers/cli.js';
 
 const completionsDir = fileURLToPath(new URL('../../completions/', import.meta.url));
@@ -28,6 +29,20 @@ const CASES: [typed: string, completed: string][] = [
   ['email webhooks trigger --to http://127.0.0.1:3000/h --type Deac', 'Deactivate'],
   ['email completion fi', 'fish'],
 ];
+
+describe('docs/reference.md', () => {
+  it('is generated from the command definitions (regenerate: npm run build && node scripts/gen-completions.mjs)', () => {
+    expect(readFileSync(fileURLToPath(new URL('../../docs/reference.md', import.meta.url)), 'utf8')).toBe(commandReference());
+  });
+
+  it('names every command with its summary, arguments, options and examples', () => {
+    const doc = commandReference();
+    expect(doc).toContain('| [`email campaigns summary`](#email-campaigns-summary) | Show the summary of a sent campaign |');
+    expect(doc).toContain('email campaigns summary [campaign]');
+    expect(doc).toContain('| `--batch-size <n>` | subscribers per request (1..1000) (1..1000; default 1000; refused with code 209) |');
+    expect(doc).toMatch(/## email completion\n/);
+  });
+});
 
 describe('completion scripts', () => {
   for (const shell of SHELLS) {
