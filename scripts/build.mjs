@@ -10,8 +10,7 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 const result = await build({
   // sandbox: importable by benchmarks and scripts without the CLI around it.
-  // reference: docs/reference.md's generator, for scripts/gen-completions.mjs only (not shipped).
-  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts', reference: 'src/completion/reference.ts' },
+  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -29,6 +28,19 @@ const result = await build({
   },
   logLevel: 'warning',
   metafile: true,
+});
+// docs/reference.md's generator, for scripts/gen-completions.mjs only (not
+// shipped). Built on its own: as a third entry of the split build it would
+// share the command definitions with cli.js through a dozen small chunks,
+// each one more module for every command to load.
+await build({
+  entryPoints: { reference: 'src/completion/reference.ts' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
 });
 // bin/email answers a bare --version from this file without loading the program.
 writeFileSync(new URL('../dist/version.js', import.meta.url), `export const version = ${JSON.stringify(pkg.version)};\n`);
