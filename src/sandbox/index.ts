@@ -22,7 +22,7 @@ import { DEFAULT_WEBHOOK_INTERVAL_MS, DEFAULT_WEBHOOK_TOLERANCE_MS, WebhookDispa
 export type { RecordedRequest } from './server.js';
 export type { FaultSpec } from './faults.js';
 export type { State } from './types.js';
-export { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed.js';
+export { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed-ids.js';
 export { StateFileError } from './store.js';
 
 export const DEFAULT_API_KEY = 'sandbox-key';

@@ -9,7 +9,7 @@
 // record's index (unsubscribeRecordsFor), so 100,000 of them cost no state
 // file space and no seeding time.
 import { seededRandom } from './faults.js';
-import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed.js';
+import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed-ids.js';
 import type { State } from './types.js';
 import type {
   CampaignAccountSettings,
@@ -63,8 +63,8 @@ export const SEED_SEGMENT_IDS = {
 } as const;
 
 export const SEED_CAMPAIGN_IDS = {
-  /** Sent; carries the full `unsubscribesPerCampaign` unsubscribe records. Same as SEED_SENT_CAMPAIGN (seed.ts), written out because seed.ts imports this module. */
-  welcome: 'c0000000-0000-4000-8000-000000000001',
+  /** Sent; carries the full `unsubscribesPerCampaign` unsubscribe records. The campaign of the seeded subscriber histories. */
+  welcome: SEED_SENT_CAMPAIGN.CampaignID,
   februaryUpdate: 'c0000000-0000-4000-8000-000000000002',
   springSale: 'c0000000-0000-4000-8000-000000000003',
   /** Scheduled; the one the docs unschedule. */

@@ -3,9 +3,9 @@
 // "Campaigns", "States and transitions", codes 303-376, 4201-4203, 43xx,
 // 5 and 800-803).
 import { randomUUID } from 'node:crypto';
-import { isUuid, isValidEmail } from '../../validation/email-address.js';
+import { isServiceAddress } from '../address.js';
+import { canonicalId, isUuid } from '../identifiers.js';
 import { serviceDateTime } from '../dates.js';
-import { canonicalId } from '../lists.js';
 import { checkCampaignHtml, fetchLocalContent, isContentUrl } from '../html-checks.js';
 import { failCoded, failStatus, ok, type RouteDef, type SandboxContext } from '../router.js';
 import { campaignAccount, generateUnsubscribeRecords, type UnsubscribeRecords } from '../seed-campaigns.js';
@@ -107,7 +107,7 @@ function checkAddressField(value: string, codes: { reserved: 324 | 326; fallback
   const tags = tagsIn(value);
   if (tags.some(isReserved)) failCoded(codes.reserved, CAMPAIGN_MESSAGES[codes.reserved]);
   if (tags.some((t) => !t.fallback)) failCoded(codes.fallback, CAMPAIGN_MESSAGES[codes.fallback]);
-  if (!isValidEmail(withFallbacks(value))) failCoded(codes.invalid, CAMPAIGN_MESSAGES[codes.invalid]);
+  if (!isServiceAddress(withFallbacks(value))) failCoded(codes.invalid, CAMPAIGN_MESSAGES[codes.invalid]);
 }
 
 // ---- create draft --------------------------------------------------------------------------
@@ -249,7 +249,7 @@ const sendPreview: RouteDef = {
 
     if (!Array.isArray(given) || given.length === 0) failCoded(370, CAMPAIGN_MESSAGES[370]);
     if (given.length > PREVIEW_RECIPIENTS_PER_CALL) failCoded(374, `${CAMPAIGN_MESSAGES[374]} (${given.length} given.)`);
-    const invalid = (given as string[]).filter((r) => !isValidEmail(r));
+    const invalid = (given as string[]).filter((r) => !isServiceAddress(r));
     // "ResultData lists the invalid ones as Recipient entries".
     if (invalid.length) failCoded(371, CAMPAIGN_MESSAGES[371], invalid.map((r) => ({ Recipient: r })));
     const addresses = [...new Set((given as string[]).map((r) => r.trim().toLowerCase()))];

@@ -3,8 +3,8 @@
 // (segment-rules.ts), so ActiveSubscribers follows adds, imports and
 // unsubscribes at once.
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '../../validation/email-address.js';
-import { canonicalId, requireList } from '../lists.js';
+import { canonicalId, isUuid } from '../identifiers.js';
+import { requireList } from '../lists.js';
 import { created, failCoded, failStatus, ok, type RouteDef, type SandboxContext } from '../router.js';
 import { activeMembers, compileStoredRuleGroups, isEngaged, parseRuleGroup, parseRuleGroups, type RuleParseResult } from '../segment-rules.js';
 import { campaignAccount } from '../seed-campaigns.js';

@@ -1,9 +1,8 @@
 // Transactional (smart) emails (service-spec.md "Smart email list element",
 // "Smart email details", "Email statistics", "Endpoints" → "Transactional",
 // codes 920-926, 932, 993, 994).
-import { isUuid } from '../../validation/email-address.js';
+import { canonicalId, isUuid } from '../identifiers.js';
 import { serviceDateTime } from '../dates.js';
-import { canonicalId } from '../lists.js';
 import { failCoded, ok, type RouteDef, type SandboxContext } from '../router.js';
 import { parseRuleDate } from '../segment-rules.js';
 import { campaignAccount } from '../seed-campaigns.js';
