@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultQueue, RateLimiter, seededRandom, type FaultSpec } from './faults.js';
 import { Router, type ResolvedSandboxOptions, type RouteDef, type SandboxContext } from './router.js';
+import { routes as campaignReportRoutes } from './routes/campaign-reports.js';
+import { routes as campaignUnsubscribeRoutes } from './routes/campaign-unsubscribes.js';
 import { routes as campaignRoutes } from './routes/campaigns.js';
 import { routes as customFieldRoutes } from './routes/custom-fields.js';
 import { routes as segmentRoutes } from './routes/segments.js';
@@ -17,6 +19,7 @@ import { answerClientError, createRequestListener, RequestLog, type RecordedRequ
 import { readStateFile, StateFileError, Store } from './store.js';
 import { setSubscriberState, confirmSubscriber } from './subscriber-transitions.js';
 import type { State, SubscriberState, WebhookEvent, WebhookFormat, WebhookRegistration } from './types.js';
+import { UnsubscribeIndexes } from './unsubscribe-index.js';
 import { DEFAULT_WEBHOOK_INTERVAL_MS, DEFAULT_WEBHOOK_TOLERANCE_MS, WebhookDispatcher } from './webhooks.js';
 
 export type { RecordedRequest } from './server.js';
@@ -140,6 +143,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     emitEvent: (listId: string, event: WebhookEvent) => dispatcher.emit(listId, event),
     wantsEvents: (listId: string) => dispatcher.wantsEvents(listId),
     options,
+    unsubscribeIndexes: new UnsubscribeIndexes(),
   };
 
   const allRoutes: RouteDef[] = [
@@ -147,6 +151,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     ...customFieldRoutes,
     ...segmentRoutes,
     ...campaignRoutes,
+    ...campaignUnsubscribeRoutes,
+    ...campaignReportRoutes,
     ...templateRoutes,
     ...transactionalRoutes,
   ];

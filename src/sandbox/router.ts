@@ -4,6 +4,7 @@
 // the socket: the server (server.ts) owns auth, faults, body parsing and writing.
 import type { Store } from './store.js';
 import type { State, WebhookEvent } from './types.js';
+import type { UnsubscribeIndexes } from './unsubscribe-index.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -52,6 +53,8 @@ export interface SandboxContext {
   /** True when an active webhook listens on the list (lets bulk work skip building events nobody receives). */
   wantsEvents(listId: string): boolean;
   options: ResolvedSandboxOptions;
+  /** Sort orders of generated unsubscribe records, owned by this sandbox (never shared between sandboxes of one process). */
+  unsubscribeIndexes: UnsubscribeIndexes;
 }
 
 export type RouteHandler = (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>;

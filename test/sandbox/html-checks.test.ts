@@ -7,16 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkCampaignHtml,
-  checkTemplateHtml,
-  fetchLocalContent,
-  isContentUrl,
-  isLoopbackUrl,
-  MAX_LINK_LENGTH,
-  missingFromZip,
-  zipEntryNames,
-} from '../../src/sandbox/html-checks.js';
+import { checkCampaignHtml } from '../../src/sandbox/content/campaign-html.js';
+import { fetchLocalContent, isContentUrl, isLoopbackUrl } from '../../src/sandbox/content/fetch-content.js';
+import { MAX_LINK_LENGTH } from '../../src/sandbox/content/links.js';
+import { checkTemplateHtml } from '../../src/sandbox/content/template-html.js';
+import { missingFromZip, zipEntryNames } from '../../src/sandbox/content/zip-files.js';
 import { zipOf } from './content-fixtures.js';
 
 const codes = (problems: { code: number }[]) => problems.map((p) => p.code);

@@ -1,7 +1,9 @@
 // Templates (service-spec.md "Template (create request)", "Create template",
 // template codes 4002-4006 and the content checks 41xx-44xx, 4350).
 import { randomUUID } from 'node:crypto';
-import { checkTemplateHtml, fetchLocalContent, isContentUrl, missingFromZip, zipEntryNames } from '../html-checks.js';
+import { fetchLocalContent, isContentUrl } from '../content/fetch-content.js';
+import { checkTemplateHtml } from '../content/template-html.js';
+import { missingFromZip, zipEntryNames } from '../content/zip-files.js';
 import { created, failCoded, failStatus, type RouteDef } from '../router.js';
 import type { SandboxTemplate } from '../types-campaigns.js';
 
@@ -37,7 +39,7 @@ const createTemplate: RouteDef = {
     // ZipFileURL is required (spec table) and has only the one code.
     if (typeof ZipFileURL !== 'string' || !isContentUrl(ZipFileURL.trim())) failCoded(4006, TEMPLATE_MESSAGES[4006]);
 
-    // Content checks, only for content on this machine (html-checks.ts).
+    // Content checks, only for content on this machine (content/fetch-content.ts).
     const page = await fetchLocalContent(HtmlPageURL.trim());
     const html = page.kind === 'content' ? page.bytes.toString('utf8') : undefined;
     if (html !== undefined) {
