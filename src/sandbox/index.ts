@@ -29,10 +29,9 @@ export { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed-ids.js';
 export { StateFileError } from './store.js';
 
 export const DEFAULT_API_KEY = 'sandbox-key';
-export const DEFAULT_PORT = 4010;
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_HOST = '127.0.0.1';
 /** Bodies above this are refused with 413. The largest legitimate body, a 1,000-entry import with 250-character values, stays far below. */
-export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_UNSUBSCRIBES_PER_CAMPAIGN = 2_500;
 const RECORDED_REQUESTS_LIMIT = 10_000;
 const STOP_GRACE_MS = 1_000;

@@ -13,7 +13,7 @@ const RESERVED_PERSONALISATION_TAGS: readonly string[] = ['firstname', 'lastname
 /** Used with the g flag added per call (a shared global expression would carry lastIndex between calls). */
 const PERSONALISATION_TAG = /\[([^[\],]+?)(?:,\s*fallback=([^\]]*))?\]/i;
 
-export interface TagUse {
+interface TagUse {
   name: string;
   fallback: string | undefined;
 }

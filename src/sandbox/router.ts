@@ -8,7 +8,7 @@ import type { UnsubscribeIndexes } from './unsubscribe-index.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
-export interface SandboxRequest {
+interface SandboxRequest {
   method: string;
   /** Path without the query string, e.g. /email/segments/abc. */
   path: string;
@@ -57,7 +57,7 @@ export interface SandboxContext {
   unsubscribeIndexes: UnsubscribeIndexes;
 }
 
-export type RouteHandler = (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>;
+type RouteHandler = (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>;
 
 export interface RouteDef {
   method: HttpMethod;
@@ -123,7 +123,7 @@ interface CompiledRoute {
   parts: string[];
 }
 
-export interface RouteMatch {
+interface RouteMatch {
   def: RouteDef;
   params: Record<string, string>;
 }

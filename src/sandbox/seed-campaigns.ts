@@ -25,14 +25,14 @@ import type {
  * service-spec.md "Limits": the API segment limit is per account, value not
  * shown. The sandbox allows 100 segments created through the API.
  */
-export const DEFAULT_SEGMENT_LIMIT = 100;
+const DEFAULT_SEGMENT_LIMIT = 100;
 /**
  * service-spec.md "Limits": "test campaigns and previews: limited number per
  * customer", value not shown. The sandbox allows 500 preview sends.
  */
-export const DEFAULT_TEST_CAMPAIGN_ALLOWANCE = 500;
+const DEFAULT_TEST_CAMPAIGN_ALLOWANCE = 500;
 
-export function defaultCampaignAccount(): CampaignAccountSettings {
+function defaultCampaignAccount(): CampaignAccountSettings {
   return {
     segmentLimit: DEFAULT_SEGMENT_LIMIT,
     testCampaignAllowance: DEFAULT_TEST_CAMPAIGN_ALLOWANCE,
@@ -85,10 +85,10 @@ export const SEED_SMART_EMAIL_IDS = {
 } as const;
 
 /** Classic transactional email groups with send records. */
-export const SEED_EMAIL_GROUPS = ['Password Reset', 'Receipts', 'Shipping Notices'] as const;
+const SEED_EMAIL_GROUPS = ['Password Reset', 'Receipts', 'Shipping Notices'] as const;
 
 /** Days of send records before (and including) the seeding day. */
-export const SEND_RECORD_DAYS = 60;
+const SEND_RECORD_DAYS = 60;
 
 const DAY_MS = 86_400_000;
 

@@ -11,7 +11,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, 
 import { basename, dirname, join, resolve } from 'node:path';
 import { STATE_VERSION, type State } from './types.js';
 
-export const PERSIST_DEBOUNCE_MS = 200;
+const PERSIST_DEBOUNCE_MS = 200;
 
 export class StateFileError extends Error {
   constructor(message: string) {

@@ -8,7 +8,7 @@ import type { SandboxCampaign } from './types-campaigns.js';
 
 export type UnsubscribeOrderField = 'email' | 'name' | 'date';
 
-export interface UnsubscribeIndex {
+interface UnsubscribeIndex {
   records: UnsubscribeRecords;
   orders: Partial<Record<UnsubscribeOrderField, Uint32Array>>;
   /** Recently used date-filtered orders (`field|since`), so paging through a filtered set does not filter again per page. */
@@ -36,11 +36,6 @@ export class UnsubscribeIndexes {
       this.byKey.set(key, index);
     }
     return index;
-  }
-
-  /** Campaigns indexed now (tests, diagnostics). */
-  get size(): number {
-    return this.byKey.size;
   }
 }
 

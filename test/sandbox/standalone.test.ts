@@ -100,6 +100,27 @@ describe('the sandbox stands alone', () => {
     expect(cycles).toEqual([]);
   });
 
+  // Startup is a feature (ENGINEERING.md habit 10): the sandbox's libraries
+  // load with `email sandbox` only. dist/meta.json is written by npm run build.
+  it('bundles its libraries into the sandbox chunk only, never into code the CLI loads without the sandbox', () => {
+    const meta = JSON.parse(readFileSync(new URL('../../dist/meta.json', import.meta.url), 'utf8')) as {
+      outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
+    };
+    const staticallyFromCli = new Set<string>();
+    const visit = (out: string): void => {
+      if (staticallyFromCli.has(out)) return;
+      staticallyFromCli.add(out);
+      for (const i of meta.outputs[out]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+    };
+    visit('dist/cli.js');
+    const holders = Object.entries(meta.outputs).filter(([out, o]) => !out.endsWith('.map') && Object.keys(o.inputs).some((input) => [...SANDBOX_LIBRARIES].some((lib) => input.includes(`node_modules/${lib}/`))));
+    expect(holders.map(([out]) => out).sort()).toEqual(['dist/sandbox.js']);
+    for (const [out, o] of holders) {
+      expect(staticallyFromCli.has(out), out).toBe(false);
+      expect(Object.keys(o.inputs).filter((input) => input.startsWith('src/') && !input.startsWith('src/sandbox/')), out).toEqual([]);
+    }
+  });
+
   it(`keeps every source file at ${MAX_LINES} lines or fewer`, () => {
     const long = files
       .map((file) => ({ file: rel(file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))

@@ -7,10 +7,10 @@
 // URLs would let anyone with the sandbox's public key tell which files exist
 // on the machine.
 
-export const CONTENT_FETCH_TIMEOUT_MS = 2_000;
-export const CONTENT_MAX_BYTES = 5 * 1024 * 1024;
+const CONTENT_FETCH_TIMEOUT_MS = 2_000;
+const CONTENT_MAX_BYTES = 5 * 1024 * 1024;
 
-export type ContentFetch =
+type ContentFetch =
   | { kind: 'content'; bytes: Buffer }
   /** Not fetched (a non-local URL) or not fetchable; content checks are skipped. */
   | { kind: 'unknown'; reason: string };

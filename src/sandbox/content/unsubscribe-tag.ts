@@ -6,7 +6,7 @@ import { textBetween, type Markup, type TagToken } from './markup.js';
 import { ProblemList, type ContentProblem } from './problems.js';
 import { SERVICE_TAGS } from './service-tags.js';
 
-export interface UnsubscribeFindings {
+interface UnsubscribeFindings {
   problems: ContentProblem[];
   /** <unsubscribe> tags seen, well-formed or not. */
   count: number;

@@ -25,7 +25,7 @@ export function zipEntryNames(bytes: Uint8Array): string[] | undefined {
  * Relative files the HTML refers to (img/script/input src, background
  * attributes, <link href>), without query or fragment.
  */
-export function referencedFiles(html: string): string[] {
+function referencedFiles(html: string): string[] {
   const files = new Set<string>();
   for (const tag of readMarkup(html).tags) {
     if (tag.kind !== 'open') continue;

@@ -11,7 +11,7 @@ import { campaignAccount } from '../seed-campaigns.js';
 import type { State, Subscriber } from '../types.js';
 import type { RuleGroupDefinition, SandboxSegment } from '../types-campaigns.js';
 
-export const SEGMENT_MESSAGES = {
+const SEGMENT_MESSAGES = {
   272: 'The segment is used by unsent campaign drafts; its rules cannot change.',
   273: 'The segment title is empty.',
   275: 'A segment with this title already exists in the list.',
@@ -21,7 +21,7 @@ export const SEGMENT_MESSAGES = {
 } as const;
 
 /** A segment by id: a malformed id is a generic 400, an unknown one a 404 (spec: "400 generic"; 404 shape "not shown"). */
-export function requireSegment(state: State, segmentId: string): SandboxSegment {
+function requireSegment(state: State, segmentId: string): SandboxSegment {
   if (!isUuid(segmentId)) failStatus(400, `Invalid segment ID: ${segmentId} is not a UUID.`);
   const key = canonicalId(segmentId);
   const segment = Object.hasOwn(state.segments, key) ? state.segments[key] : undefined;

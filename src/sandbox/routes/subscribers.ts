@@ -15,14 +15,14 @@ import { subscribeEvent, updateEvent } from '../subscriber-events.js';
 import type { Subscriber, SubscriberList, SubscriberState } from '../types.js';
 
 /** service-spec.md "Limits": subscribers per import call. */
-export const IMPORT_BATCH_LIMIT = 1000;
+const IMPORT_BATCH_LIMIT = 1000;
 
 /**
  * Code used in FailureDetails (and the generic 400 of add/update) for a custom
  * field value over 250 characters: the spec gives the limit ("Limits") but no
  * code for it, so the sandbox reports it as a plain bad request.
  */
-export const VALUE_TOO_LONG_CODE = 400;
+const VALUE_TOO_LONG_CODE = 400;
 
 const MESSAGES = {
   1: 'Invalid email address.',
@@ -434,5 +434,3 @@ const listsForEmail: RouteDef = {
 };
 
 export const routes: RouteDef[] = [addSubscriber, updateSubscriber, importSubscribers, subscriberHistory, listsForEmail];
-
-export { MESSAGES as SUBSCRIBER_MESSAGES };

@@ -7,7 +7,7 @@ import { missingFromZip, zipEntryNames } from '../content/zip-files.js';
 import { created, failCoded, failStatus, type RouteDef } from '../router.js';
 import type { SandboxTemplate } from '../types-campaigns.js';
 
-export const TEMPLATE_MESSAGES = {
+const TEMPLATE_MESSAGES = {
   4002: 'The template name is required.',
   4003: 'The template name is invalid.',
   4004: 'The HTML page URL is required.',
@@ -20,7 +20,7 @@ export const TEMPLATE_MESSAGES = {
  * The spec says only "invalid name" (4003). The sandbox refuses names longer
  * than this and names holding angle brackets or control characters.
  */
-export const TEMPLATE_NAME_MAX_LENGTH = 100;
+const TEMPLATE_NAME_MAX_LENGTH = 100;
 const INVALID_NAME_CHARS = /[<>\u0000-\u001F\u007F]/;
 
 const createTemplate: RouteDef = {

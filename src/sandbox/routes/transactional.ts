@@ -17,9 +17,9 @@ import type { SandboxSmartEmail } from '../types-campaigns.js';
 export const STATISTICS_SMART_EMAIL_PARAM = 'smartEmailID';
 
 /** service-spec.md "Email statistics" query: from defaults to 29 days before today. */
-export const STATISTICS_DEFAULT_SPAN_DAYS = 29;
+const STATISTICS_DEFAULT_SPAN_DAYS = 29;
 
-export const TRANSACTIONAL_MESSAGES = {
+const TRANSACTIONAL_MESSAGES = {
   920: 'Invalid from date: use YYYY-MM-DD.',
   921: 'The from date is after the to date.',
   922: 'Invalid to date: use YYYY-MM-DD.',
