@@ -51,6 +51,19 @@ describe('campaign HTML checks', () => {
     expect(firstCampaignCode('<unsubscribe>&nbsp;&nbsp;x</unsubscribe>')).toBe(4302);
   });
 
+  it('decodes every character reference, so an escaped javascript: link or a one-character unsubscribe text is seen', () => {
+    expect(firstCampaignCode('<a href="javascript&colon;alert(1)">x</a>')).toBe(311);
+    expect(firstCampaignCode('<unsubscribe>&hellip;</unsubscribe>')).toBe(4302);
+    expect(firstCampaignCode('<unsubscribe>Leave&hellip;</unsubscribe>')).toBeUndefined();
+  });
+
+  it('reads tag and attribute names in any case, unquoted values, and raw-text elements as HTML does', () => {
+    expect(firstCampaignCode('<P ONCLICK=steal()>x</P>')).toBe(311);
+    expect(firstCampaignCode('<EMBED SRC=movie.swf>')).toBe(4201);
+    expect(firstCampaignCode('<textarea><script>x</script></textarea><unsubscribe>Leave</unsubscribe>')).toBeUndefined();
+    expect(firstCampaignCode('<p>x</p><![CDATA[ <script>no</script> ]]>')).toBeUndefined();
+  });
+
   it('does not take the open attribute for an event handler', () => {
     expect(firstCampaignCode('<details open><summary>More</summary>x</details>')).toBeUndefined();
   });
