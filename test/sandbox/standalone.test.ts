@@ -101,8 +101,10 @@ describe('the sandbox stands alone', () => {
   });
 
   // Startup is a feature (ENGINEERING.md habit 10): the sandbox's libraries
-  // load with `email sandbox` only. dist/meta.json is written by npm run build.
-  it('bundles its libraries into the sandbox chunk only, never into code the CLI loads without the sandbox', () => {
+  // load with `email sandbox` only, and there only when content is checked
+  // (they would double the time the sandbox takes to load). dist/meta.json
+  // is written by npm run build.
+  it('bundles its libraries into chunks of the sandbox loaded with the first content check, never into code the CLI or the starting sandbox loads', () => {
     const meta = JSON.parse(readFileSync(new URL('../../dist/meta.json', import.meta.url), 'utf8')) as {
       outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
     };
@@ -113,10 +115,19 @@ describe('the sandbox stands alone', () => {
       for (const i of meta.outputs[out]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) visit(i.path);
     };
     visit('dist/cli.js');
+    const staticallyFromSandbox = new Set<string>();
+    const visitSandbox = (out: string): void => {
+      if (staticallyFromSandbox.has(out)) return;
+      staticallyFromSandbox.add(out);
+      for (const i of meta.outputs[out]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) visitSandbox(i.path);
+    };
+    visitSandbox('dist/sandbox.js');
     const holders = Object.entries(meta.outputs).filter(([out, o]) => !out.endsWith('.map') && Object.keys(o.inputs).some((input) => [...SANDBOX_LIBRARIES].some((lib) => input.includes(`node_modules/${lib}/`))));
-    expect(holders.map(([out]) => out).sort()).toEqual(['dist/sandbox.js']);
+    expect(holders.length).toBeGreaterThan(0);
     for (const [out, o] of holders) {
-      expect(staticallyFromCli.has(out), out).toBe(false);
+      expect(staticallyFromCli.has(out), `${out} is loaded by dist/cli.js`).toBe(false);
+      // Loaded with the first content to check, not when the sandbox starts.
+      expect(staticallyFromSandbox.has(out), `${out} is loaded with dist/sandbox.js`).toBe(false);
       expect(Object.keys(o.inputs).filter((input) => input.startsWith('src/') && !input.startsWith('src/sandbox/')), out).toEqual([]);
     }
   });

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { isServiceAddress } from '../address.js';
 import { requireCampaign } from '../campaign-lookup.js';
-import { checkCampaignHtml } from '../content/campaign-html.js';
 import { fetchLocalContent, isContentUrl } from '../content/fetch-content.js';
 import { canonicalId, isUuid } from '../identifiers.js';
 import { isReserved, tagsIn, withFallbacks } from '../personalisation-tags.js';
@@ -122,6 +121,8 @@ const createDraft: RouteDef = {
     // Content checks, only when the content is on this machine (content/fetch-content.ts).
     const html = await fetchLocalContent(htmlUrl);
     if (html.kind === 'content') {
+      // The HTML reader (htmlparser2) loads with the first content to check, not with the sandbox.
+      const { checkCampaignHtml } = await import('../content/campaign-html.js');
       const [problem] = checkCampaignHtml(html.bytes.toString('utf8'));
       if (problem) failCoded(problem.code, problem.message);
     }

@@ -2,8 +2,6 @@
 // template codes 4002-4006 and the content checks 41xx-44xx, 4350).
 import { randomUUID } from 'node:crypto';
 import { fetchLocalContent, isContentUrl } from '../content/fetch-content.js';
-import { checkTemplateHtml } from '../content/template-html.js';
-import { missingFromZip, zipEntryNames } from '../content/zip-files.js';
 import { created, failCoded, failStatus, type RouteDef } from '../router.js';
 import type { SandboxTemplate } from '../types-campaigns.js';
 
@@ -42,12 +40,15 @@ const createTemplate: RouteDef = {
     // Content checks, only for content on this machine (content/fetch-content.ts).
     const page = await fetchLocalContent(HtmlPageURL.trim());
     const html = page.kind === 'content' ? page.bytes.toString('utf8') : undefined;
+    // The HTML and ZIP readers (htmlparser2, fflate) load with the first content to check, not with the sandbox.
     if (html !== undefined) {
+      const { checkTemplateHtml } = await import('../content/template-html.js');
       const [problem] = checkTemplateHtml(html);
       if (problem) failCoded(problem.code, problem.message);
     }
     const zip = await fetchLocalContent(ZipFileURL.trim());
     if (zip.kind === 'content') {
+      const { missingFromZip, zipEntryNames } = await import('../content/zip-files.js');
       const entries = zipEntryNames(zip.bytes);
       if (!entries) failCoded(4006, `${TEMPLATE_MESSAGES[4006]} (the URL did not give a ZIP archive.)`);
       const missing = html === undefined ? [] : missingFromZip(html, entries);
