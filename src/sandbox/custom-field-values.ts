@@ -60,7 +60,7 @@ export class FieldIndex {
   }
 }
 
-export type ItemsCheck = { ok: true; items: CustomFieldItem[] } | { ok: false; tooLong: boolean; message: string };
+type ItemsCheck = { ok: true; items: CustomFieldItem[] } | { ok: false; tooLong: boolean; message: string };
 
 /** What a JSON value is, for messages (never the value itself, which may be huge). */
 export function jsonKind(value: unknown): string {

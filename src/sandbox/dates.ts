@@ -12,8 +12,3 @@ export function serviceDateTime(date: Date | string): string {
   const d = typeof date === 'string' ? new Date(date) : date;
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
-
-/** YYYY-MM-DD in UTC. */
-export function serviceDate(date: Date | string): string {
-  return serviceDateTime(date).slice(0, 10);
-}

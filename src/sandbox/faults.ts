@@ -14,7 +14,7 @@ export interface FaultSpec {
   message?: string;
 }
 
-export type FaultDecision =
+type FaultDecision =
   | { kind: 'drop' }
   | { kind: 'respond'; status: number; message: string; headers: Record<string, string> };
 
@@ -68,7 +68,7 @@ export function rateLimitMessage(seconds: number): string {
  * X-RateLimit-Reset is the number of seconds until the window resets (a delta,
  * not an epoch time), equal to Retry-After on a 429.
  */
-export function rateLimitHeaders(limit: number, remaining: number, resetSeconds: number, limited: boolean): Record<string, string> {
+function rateLimitHeaders(limit: number, remaining: number, resetSeconds: number, limited: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(limit),
     'X-RateLimit-Remaining': String(remaining),

@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultQueue, RateLimiter, seededRandom, type FaultSpec } from './faults.js';
 import { Router, type ResolvedSandboxOptions, type RouteDef, type SandboxContext } from './router.js';
+import { routes as campaignReportRoutes } from './routes/campaign-reports.js';
+import { routes as campaignUnsubscribeRoutes } from './routes/campaign-unsubscribes.js';
 import { routes as campaignRoutes } from './routes/campaigns.js';
 import { routes as customFieldRoutes } from './routes/custom-fields.js';
 import { routes as segmentRoutes } from './routes/segments.js';
@@ -17,19 +19,19 @@ import { answerClientError, createRequestListener, RequestLog, type RecordedRequ
 import { readStateFile, StateFileError, Store } from './store.js';
 import { setSubscriberState, confirmSubscriber } from './subscriber-transitions.js';
 import type { State, SubscriberState, WebhookEvent, WebhookFormat, WebhookRegistration } from './types.js';
+import { UnsubscribeIndexes } from './unsubscribe-index.js';
 import { DEFAULT_WEBHOOK_INTERVAL_MS, DEFAULT_WEBHOOK_TOLERANCE_MS, WebhookDispatcher } from './webhooks.js';
 
 export type { RecordedRequest } from './server.js';
 export type { FaultSpec } from './faults.js';
 export type { State } from './types.js';
-export { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed.js';
+export { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed-ids.js';
 export { StateFileError } from './store.js';
 
 export const DEFAULT_API_KEY = 'sandbox-key';
-export const DEFAULT_PORT = 4010;
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_HOST = '127.0.0.1';
 /** Bodies above this are refused with 413. The largest legitimate body, a 1,000-entry import with 250-character values, stays far below. */
-export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_UNSUBSCRIBES_PER_CAMPAIGN = 2_500;
 const RECORDED_REQUESTS_LIMIT = 10_000;
 const STOP_GRACE_MS = 1_000;
@@ -140,6 +142,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     emitEvent: (listId: string, event: WebhookEvent) => dispatcher.emit(listId, event),
     wantsEvents: (listId: string) => dispatcher.wantsEvents(listId),
     options,
+    unsubscribeIndexes: new UnsubscribeIndexes(),
   };
 
   const allRoutes: RouteDef[] = [
@@ -147,6 +150,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     ...customFieldRoutes,
     ...segmentRoutes,
     ...campaignRoutes,
+    ...campaignUnsubscribeRoutes,
+    ...campaignReportRoutes,
     ...templateRoutes,
     ...transactionalRoutes,
   ];

@@ -1,16 +1,7 @@
 // Look-ups shared by the list-bound routes.
-import { isUuid } from '../validation/email-address.js';
+import { canonicalId, isUuid } from './identifiers.js';
 import { failStatus, type SandboxContext } from './router.js';
 import type { SubscriberList } from './types.js';
-
-/**
- * The stored form of a path identifier. service-spec.md "Conventions":
- * identifiers are UUIDs, and a UUID names the same resource in upper or lower
- * case; the sandbox stores them in lower case.
- */
-export function canonicalId(id: string): string {
-  return id.toLowerCase();
-}
 
 /**
  * The list, or an error in the status shape: a generic 400 for an id that is

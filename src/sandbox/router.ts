@@ -4,10 +4,11 @@
 // the socket: the server (server.ts) owns auth, faults, body parsing and writing.
 import type { Store } from './store.js';
 import type { State, WebhookEvent } from './types.js';
+import type { UnsubscribeIndexes } from './unsubscribe-index.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
-export interface SandboxRequest {
+interface SandboxRequest {
   method: string;
   /** Path without the query string, e.g. /email/segments/abc. */
   path: string;
@@ -52,9 +53,11 @@ export interface SandboxContext {
   /** True when an active webhook listens on the list (lets bulk work skip building events nobody receives). */
   wantsEvents(listId: string): boolean;
   options: ResolvedSandboxOptions;
+  /** Sort orders of generated unsubscribe records, owned by this sandbox (never shared between sandboxes of one process). */
+  unsubscribeIndexes: UnsubscribeIndexes;
 }
 
-export type RouteHandler = (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>;
+type RouteHandler = (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>;
 
 export interface RouteDef {
   method: HttpMethod;
@@ -120,7 +123,7 @@ interface CompiledRoute {
   parts: string[];
 }
 
-export interface RouteMatch {
+interface RouteMatch {
   def: RouteDef;
   params: Record<string, string>;
 }

@@ -9,7 +9,7 @@
 // record's index (unsubscribeRecordsFor), so 100,000 of them cost no state
 // file space and no seeding time.
 import { seededRandom } from './faults.js';
-import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed.js';
+import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed-ids.js';
 import type { State } from './types.js';
 import type {
   CampaignAccountSettings,
@@ -25,14 +25,14 @@ import type {
  * service-spec.md "Limits": the API segment limit is per account, value not
  * shown. The sandbox allows 100 segments created through the API.
  */
-export const DEFAULT_SEGMENT_LIMIT = 100;
+const DEFAULT_SEGMENT_LIMIT = 100;
 /**
  * service-spec.md "Limits": "test campaigns and previews: limited number per
  * customer", value not shown. The sandbox allows 500 preview sends.
  */
-export const DEFAULT_TEST_CAMPAIGN_ALLOWANCE = 500;
+const DEFAULT_TEST_CAMPAIGN_ALLOWANCE = 500;
 
-export function defaultCampaignAccount(): CampaignAccountSettings {
+function defaultCampaignAccount(): CampaignAccountSettings {
   return {
     segmentLimit: DEFAULT_SEGMENT_LIMIT,
     testCampaignAllowance: DEFAULT_TEST_CAMPAIGN_ALLOWANCE,
@@ -63,8 +63,8 @@ export const SEED_SEGMENT_IDS = {
 } as const;
 
 export const SEED_CAMPAIGN_IDS = {
-  /** Sent; carries the full `unsubscribesPerCampaign` unsubscribe records. Same as SEED_SENT_CAMPAIGN (seed.ts), written out because seed.ts imports this module. */
-  welcome: 'c0000000-0000-4000-8000-000000000001',
+  /** Sent; carries the full `unsubscribesPerCampaign` unsubscribe records. The campaign of the seeded subscriber histories. */
+  welcome: SEED_SENT_CAMPAIGN.CampaignID,
   februaryUpdate: 'c0000000-0000-4000-8000-000000000002',
   springSale: 'c0000000-0000-4000-8000-000000000003',
   /** Scheduled; the one the docs unschedule. */
@@ -85,10 +85,10 @@ export const SEED_SMART_EMAIL_IDS = {
 } as const;
 
 /** Classic transactional email groups with send records. */
-export const SEED_EMAIL_GROUPS = ['Password Reset', 'Receipts', 'Shipping Notices'] as const;
+const SEED_EMAIL_GROUPS = ['Password Reset', 'Receipts', 'Shipping Notices'] as const;
 
 /** Days of send records before (and including) the seeding day. */
-export const SEND_RECORD_DAYS = 60;
+const SEND_RECORD_DAYS = 60;
 
 const DAY_MS = 86_400_000;
 

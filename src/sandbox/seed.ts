@@ -2,6 +2,7 @@
 // on them (documented in docs/sandbox.md). Lists must be seeded because the
 // API has no call that creates one.
 import { seedCampaigns } from './seed-campaigns.js';
+import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed-ids.js';
 import { fieldKeyFor } from './custom-field-values.js';
 import { US_STATES } from './field-options.js';
 import {
@@ -14,20 +15,6 @@ import {
   type SubscriberList,
   type SubscriberState,
 } from './types.js';
-
-export const SEED_LIST_IDS = {
-  /** Single opt-in, with a custom field of every DataType. */
-  newsletter: '11111111-1111-4111-8111-111111111111',
-  customers: '22222222-2222-4222-8222-222222222222',
-  /** Confirmed (double) opt-in. */
-  earlyAccess: '33333333-3333-4333-8333-333333333333',
-} as const;
-
-/** The sent campaign the seeded subscriber histories refer to. */
-export const SEED_SENT_CAMPAIGN = {
-  CampaignID: 'c0000000-0000-4000-8000-000000000001',
-  Name: 'Welcome to the Newsletter',
-} as const;
 
 const SEED_DATE = '2024-01-15T09:30:00.000Z';
 

@@ -22,10 +22,10 @@
 import type { CustomFieldDefinition, Subscriber, SubscriberList } from './types.js';
 import type { RuleGroupDefinition } from './types-campaigns.js';
 
-export type RuleVerb = 'CONTAINS' | 'EQUALS' | 'BEFORE' | 'AFTER';
+type RuleVerb = 'CONTAINS' | 'EQUALS' | 'BEFORE' | 'AFTER';
 const VERBS: readonly RuleVerb[] = ['CONTAINS', 'EQUALS', 'BEFORE', 'AFTER'];
 
-export type ParsedRule =
+type ParsedRule =
   | { kind: 'email'; verb: 'EQUALS' | 'CONTAINS'; text: string }
   | { kind: 'dateSubscribed'; verb: 'EQUALS' | 'BEFORE' | 'AFTER'; day: string }
   | { kind: 'fieldText'; key: string; verb: 'EQUALS' | 'CONTAINS'; text: string }
@@ -36,7 +36,7 @@ export type ParsedRule =
 export type ParsedRuleGroup = ParsedRule[];
 
 /** One entry of the ResultData of a 277. Indexes are 0-based positions in the request. */
-export interface RuleProblem {
+interface RuleProblem {
   RuleGroupIndex: number;
   /** null when the problem is with the group itself. */
   RuleIndex: number | null;
@@ -198,7 +198,7 @@ function compareDay(value: string, verb: 'EQUALS' | 'BEFORE' | 'AFTER', day: str
   return verb === 'BEFORE' ? value < day : value > day;
 }
 
-export function ruleMatches(subscriber: Subscriber, rule: ParsedRule): boolean {
+function ruleMatches(subscriber: Subscriber, rule: ParsedRule): boolean {
   switch (rule.kind) {
     case 'email': {
       const email = subscriber.EmailAddress.toLowerCase();

@@ -74,7 +74,7 @@ export class RequestLog {
   }
 }
 
-export interface ServerDeps {
+interface ServerDeps {
   router: Router;
   ctx: SandboxContext;
   log: RequestLog;
@@ -93,7 +93,7 @@ export interface ServerDeps {
  * readers of web services (System.Text.Json and Json.NET). Without it a body
  * nested 100,000 deep would reach handlers and overflow the stack when echoed.
  */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Depth of a parsed JSON value (a scalar is 0), computed without recursion; stops counting past the limit. */
 function nestingDepth(value: unknown): number {

@@ -6,11 +6,12 @@
 // JSON goes to a temporary file in the same directory, is fsynced, renamed over
 // the state file, and the directory is fsynced. A process killed at any moment
 // therefore leaves either the previous complete file or the new complete file.
+import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { STATE_VERSION, type State } from './types.js';
 
-export const PERSIST_DEBOUNCE_MS = 200;
+const PERSIST_DEBOUNCE_MS = 200;
 
 export class StateFileError extends Error {
   constructor(message: string) {
@@ -83,13 +84,12 @@ export class Store {
   }
 }
 
-let tempCounter = 0;
-
 /** Atomic write: temp file in the same directory + fsync + rename + fsync of the directory. */
 export function writeStateFile(path: string, state: State): void {
   const target = resolve(path);
   const dir = dirname(target);
-  const temp = join(dir, `.${basename(target)}.tmp-${process.pid}-${++tempCounter}`);
+  // A fresh name per write: writers in one process (or several) never share a temporary file.
+  const temp = join(dir, `.${basename(target)}.tmp-${process.pid}-${randomUUID()}`);
   const data = JSON.stringify(state);
   const fd = openSync(temp, 'w', 0o600);
   try {

@@ -6,7 +6,7 @@
 // sandbox's bookkeeping and are never sent as they are.
 
 /** service-spec.md "Segment": RuleGroups element. */
-export interface RuleDefinition {
+interface RuleDefinition {
   RuleType: string;
   Clause: string;
 }
@@ -20,7 +20,7 @@ export interface RuleGroupDefinition {
  * "Segment" rule 4). Their membership is not expressed by rules: see
  * segment-rules.ts `isEngaged`.
  */
-export type EngagementKind = 'Engaged' | 'Unengaged';
+type EngagementKind = 'Engaged' | 'Unengaged';
 
 export interface SandboxSegment {
   SegmentID: string;
@@ -34,7 +34,7 @@ export interface SandboxSegment {
 }
 
 /** Campaign state names: service-spec.md "States and transitions" names draft, scheduled, sent. */
-export type CampaignStatus = 'Draft' | 'Scheduled' | 'Sent';
+type CampaignStatus = 'Draft' | 'Scheduled' | 'Sent';
 
 /**
  * Ratios of a sent campaign's summary counters to its recipients. Counters are

@@ -39,7 +39,7 @@ export interface CustomFieldDefinition {
 }
 
 /** service-spec.md "Subscriber history element". */
-export interface HistoryAction {
+interface HistoryAction {
   Event: string;
   /** ISO 8601 instant; formatted on output. */
   Date: string;

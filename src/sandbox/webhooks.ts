@@ -18,7 +18,7 @@ export const DEFAULT_WEBHOOK_TOLERANCE_MS = 7 * 24 * 60 * 60 * 1000;
 const GATHER_MS = 50;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-export interface WebhookDispatcherOptions {
+interface WebhookDispatcherOptions {
   intervalMs: number;
   toleranceMs: number;
   now(): Date;

@@ -7,16 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkCampaignHtml,
-  checkTemplateHtml,
-  fetchLocalContent,
-  isContentUrl,
-  isLoopbackUrl,
-  MAX_LINK_LENGTH,
-  missingFromZip,
-  zipEntryNames,
-} from '../../src/sandbox/html-checks.js';
+import { checkCampaignHtml } from '../../src/sandbox/content/campaign-html.js';
+import { fetchLocalContent, isContentUrl, isLoopbackUrl } from '../../src/sandbox/content/fetch-content.js';
+import { MAX_LINK_LENGTH } from '../../src/sandbox/content/links.js';
+import { checkTemplateHtml } from '../../src/sandbox/content/template-html.js';
+import { missingFromZip, zipEntryNames } from '../../src/sandbox/content/zip-files.js';
 import { zipOf } from './content-fixtures.js';
 
 const codes = (problems: { code: number }[]) => problems.map((p) => p.code);
@@ -54,6 +49,19 @@ describe('campaign HTML checks', () => {
   it('ignores tags inside comments and counts entities in the unsubscribe text', () => {
     expect(firstCampaignCode('<p>x</p><!-- <script>no</script> [unsubscribe] -->')).toBeUndefined();
     expect(firstCampaignCode('<unsubscribe>&nbsp;&nbsp;x</unsubscribe>')).toBe(4302);
+  });
+
+  it('decodes every character reference, so an escaped javascript: link or a one-character unsubscribe text is seen', () => {
+    expect(firstCampaignCode('<a href="javascript&colon;alert(1)">x</a>')).toBe(311);
+    expect(firstCampaignCode('<unsubscribe>&hellip;</unsubscribe>')).toBe(4302);
+    expect(firstCampaignCode('<unsubscribe>Leave&hellip;</unsubscribe>')).toBeUndefined();
+  });
+
+  it('reads tag and attribute names in any case, unquoted values, and raw-text elements as HTML does', () => {
+    expect(firstCampaignCode('<P ONCLICK=steal()>x</P>')).toBe(311);
+    expect(firstCampaignCode('<EMBED SRC=movie.swf>')).toBe(4201);
+    expect(firstCampaignCode('<textarea><script>x</script></textarea><unsubscribe>Leave</unsubscribe>')).toBeUndefined();
+    expect(firstCampaignCode('<p>x</p><![CDATA[ <script>no</script> ]]>')).toBeUndefined();
   });
 
   it('does not take the open attribute for an event handler', () => {

@@ -1,26 +1,28 @@
-// Campaigns (service-spec.md "Draft campaign", "Scheduled campaign", "Sent
-// campaign", "Campaign summary", "Paged result envelope", "Endpoints" →
-// "Campaigns", "States and transitions", codes 303-376, 4201-4203, 43xx,
-// 5 and 800-803).
+// Draft campaigns, previews and unscheduling (service-spec.md "Draft
+// campaign", "Endpoints" → "Campaigns": create draft campaign, send campaign
+// preview, unschedule campaign; "States and transitions"; codes 303-376,
+// 4201-4203, 43xx). Unsubscribers: campaign-unsubscribes.ts; summary and the
+// scheduled and sent lists: campaign-reports.ts.
 import { randomUUID } from 'node:crypto';
-import { isUuid, isValidEmail } from '../../validation/email-address.js';
-import { serviceDateTime } from '../dates.js';
-import { canonicalId } from '../lists.js';
-import { checkCampaignHtml, fetchLocalContent, isContentUrl } from '../html-checks.js';
-import { failCoded, failStatus, ok, type RouteDef, type SandboxContext } from '../router.js';
-import { campaignAccount, generateUnsubscribeRecords, type UnsubscribeRecords } from '../seed-campaigns.js';
+import { isServiceAddress } from '../address.js';
+import { requireCampaign } from '../campaign-lookup.js';
+import { fetchLocalContent, isContentUrl } from '../content/fetch-content.js';
+import { canonicalId, isUuid } from '../identifiers.js';
+import { isReserved, tagsIn, withFallbacks } from '../personalisation-tags.js';
+import { failCoded, failStatus, ok, type RouteDef } from '../router.js';
+import { campaignAccount } from '../seed-campaigns.js';
 import type { State } from '../types.js';
 import type { SandboxCampaign } from '../types-campaigns.js';
 import { segmentActiveMembers } from './segments.js';
 
-export const CAMPAIGN_MESSAGES = {
+const CAMPAIGN_MESSAGES = {
   303: 'A campaign with this name already exists.',
   304: 'The subject is required.',
   305: 'The from name is required.',
   307: 'The from address is invalid.',
   308: 'The reply-to address is required.',
   309: 'The reply-to address is invalid.',
-  310: 'The HTML URL is required (an absolute http, https or file URL).',
+  310: 'The HTML URL is required (an absolute http or https URL).',
   312: 'The text URL is invalid.',
   313: 'Invalid list IDs.',
   314: 'Invalid segment IDs.',
@@ -40,74 +42,25 @@ export const CAMPAIGN_MESSAGES = {
   374: 'More than 15 preview recipients.',
   375: 'Test send rate exceeded: at most 240 preview addresses per 24 hours.',
   376: 'The campaign lacks content or recipient lists.',
-  5: 'Invalid date: use YYYY-MM-DD HH:MM.',
-  800: 'Invalid page number.',
-  801: 'The page size must be between 10 and 1000.',
-  802: 'Invalid order field: use email, name or date.',
-  803: 'Invalid order direction: use asc or desc.',
 } as const;
 
 /** service-spec.md "Limits": preview recipients per call. */
-export const PREVIEW_RECIPIENTS_PER_CALL = 15;
+const PREVIEW_RECIPIENTS_PER_CALL = 15;
 /** service-spec.md "Limits": preview sending rate, 240 addresses per 1440 minutes. */
-export const PREVIEW_ADDRESSES_PER_DAY = 240;
+const PREVIEW_ADDRESSES_PER_DAY = 240;
 const PREVIEW_WINDOW_MS = 1440 * 60_000;
-
-/**
- * Preview, web-version and worldview URLs of the sandbox's campaigns. The
- * sandbox serves no such pages; the reserved .invalid domain (RFC 2606) makes
- * that plain and keeps anyone from fetching them elsewhere.
- */
-export const CAMPAIGN_PAGES_BASE = 'https://campaigns.sandbox.invalid';
 
 /** Header carrying the id of a created draft: the 200 body names only its lists or segments (spec "Create draft campaign"). */
 export const CREATED_CAMPAIGN_HEADER = 'X-Sandbox-Campaign-ID';
 
-/** A campaign by id: a malformed id is a generic 400, an unknown one a 404 (the spec does not show the 404 shape). */
-export function requireCampaign(state: State, campaignId: string): SandboxCampaign {
-  if (!isUuid(campaignId)) failStatus(400, `Invalid campaign ID: ${campaignId} is not a UUID.`);
-  const key = canonicalId(campaignId);
-  const campaign = Object.hasOwn(state.campaigns, key) ? state.campaigns[key] : undefined;
-  if (!campaign) failStatus(404, `Campaign ${campaignId} does not exist.`);
-  return campaign;
-}
-
-// ---- personalisation tags (322-326) -------------------------------------------------------
-
-/**
- * Personalisation tags are written `[name]` or `[name,fallback=value]`. The
- * subscriber's own data (first name, last name, full name, address) is
- * reserved: a sender cannot be the recipient. Other tags (custom fields) are
- * allowed in the from name, and in addresses when they carry a non-empty
- * fallback, which must then make the address valid.
- */
-export const RESERVED_PERSONALISATION_TAGS = ['firstname', 'lastname', 'fullname', 'email'] as const;
-const PERSONALISATION_TAG = /\[([^[\],]+?)(?:,\s*fallback=([^\]]*))?\]/gi;
-
-interface TagUse {
-  name: string;
-  fallback: string | undefined;
-}
-
-function tagsIn(value: string): TagUse[] {
-  return [...value.matchAll(PERSONALISATION_TAG)].map((m) => ({ name: m[1].trim().toLowerCase(), fallback: m[2]?.trim() }));
-}
-
-function isReserved(tag: TagUse): boolean {
-  return (RESERVED_PERSONALISATION_TAGS as readonly string[]).includes(tag.name);
-}
-
-/** The address a sender field gives when every tag takes its fallback. */
-function withFallbacks(value: string): string {
-  return value.replace(PERSONALISATION_TAG, (_, _name: string, fallback: string | undefined) => (fallback ?? '').trim());
-}
+// ---- personalisation tags (322-326, personalisation-tags.ts) -------------------------------
 
 /** Checks FromEmail or ReplyTo: reserved tag, then missing fallback, then the address itself. */
 function checkAddressField(value: string, codes: { reserved: 324 | 326; fallback: 323 | 325; invalid: 307 | 309 }): void {
   const tags = tagsIn(value);
   if (tags.some(isReserved)) failCoded(codes.reserved, CAMPAIGN_MESSAGES[codes.reserved]);
   if (tags.some((t) => !t.fallback)) failCoded(codes.fallback, CAMPAIGN_MESSAGES[codes.fallback]);
-  if (!isValidEmail(withFallbacks(value))) failCoded(codes.invalid, CAMPAIGN_MESSAGES[codes.invalid]);
+  if (!isServiceAddress(withFallbacks(value))) failCoded(codes.invalid, CAMPAIGN_MESSAGES[codes.invalid]);
 }
 
 // ---- create draft --------------------------------------------------------------------------
@@ -165,9 +118,11 @@ const createDraft: RouteDef = {
     const badSegments = segmentIds.filter((id) => !isUuid(id) || !Object.hasOwn(state.segments, id));
     if (badSegments.length) failCoded(314, `${CAMPAIGN_MESSAGES[314]} (${badSegments.join(', ')})`);
 
-    // Content checks, only when the content is on this machine (html-checks.ts).
+    // Content checks, only when the content is on this machine (content/fetch-content.ts).
     const html = await fetchLocalContent(htmlUrl);
     if (html.kind === 'content') {
+      // The HTML reader (htmlparser2) loads with the first content to check, not with the sandbox.
+      const { checkCampaignHtml } = await import('../content/campaign-html.js');
       const [problem] = checkCampaignHtml(html.bytes.toString('utf8'));
       if (problem) failCoded(problem.code, problem.message);
     }
@@ -211,7 +166,7 @@ const createDraft: RouteDef = {
 // ---- preview ---------------------------------------------------------------------------------
 
 /** Lower-cased addresses of the campaign's active recipients (lists' Active subscribers and segment members). */
-export function campaignRecipients(state: State, campaign: SandboxCampaign): Set<string> {
+function campaignRecipients(state: State, campaign: SandboxCampaign): Set<string> {
   const recipients = new Set<string>();
   for (const listId of campaign.ListIDs) {
     const list = state.lists[listId];
@@ -249,7 +204,7 @@ const sendPreview: RouteDef = {
 
     if (!Array.isArray(given) || given.length === 0) failCoded(370, CAMPAIGN_MESSAGES[370]);
     if (given.length > PREVIEW_RECIPIENTS_PER_CALL) failCoded(374, `${CAMPAIGN_MESSAGES[374]} (${given.length} given.)`);
-    const invalid = (given as string[]).filter((r) => !isValidEmail(r));
+    const invalid = (given as string[]).filter((r) => !isServiceAddress(r));
     // "ResultData lists the invalid ones as Recipient entries".
     if (invalid.length) failCoded(371, CAMPAIGN_MESSAGES[371], invalid.map((r) => ({ Recipient: r })));
     const addresses = [...new Set((given as string[]).map((r) => r.trim().toLowerCase()))];
@@ -302,265 +257,4 @@ const unschedule: RouteDef = {
   },
 };
 
-// ---- unsubscribes ----------------------------------------------------------------------------
-
-export type UnsubscribeOrderField = 'email' | 'name' | 'date';
-
-/**
- * Defaults of the paging query (the spec: "not shown"): page 1, the largest
- * page (1000), ordered by date, ascending: oldest first, the order records
- * arrive in, so a walk over all pages is stable while new ones come in.
- */
-export const UNSUBSCRIBES_DEFAULTS = { page: 1, pageSize: 1000, orderField: 'date' as UnsubscribeOrderField, orderDirection: 'asc' as 'asc' | 'desc' };
-/** service-spec.md "Campaign unsubscribers": page size between 10 and 1000. */
-export const PAGE_SIZE_MIN = 10;
-export const PAGE_SIZE_MAX = 1000;
-const INT32_MAX = 2_147_483_647;
-
-/** Number of unsubscribe records of a campaign: the `unsubscribesPerCampaign` option × the campaign's share. */
-export function unsubscribeCount(ctx: SandboxContext, campaign: SandboxCampaign): number {
-  if (campaign.Status !== 'Sent' || !campaign.Unsubscribes) return 0;
-  return Math.round(ctx.options.unsubscribesPerCampaign * campaign.Unsubscribes.Share);
-}
-
-interface UnsubscribeIndex {
-  records: UnsubscribeRecords;
-  orders: Partial<Record<UnsubscribeOrderField, Uint32Array>>;
-  /** Recently used date-filtered orders (`field|since`), so paging through a filtered set does not filter again per page. */
-  filtered: Map<string, Uint32Array>;
-  /** Formatted dates, filled in as pages are served. */
-  dateTexts: (string | undefined)[];
-}
-const FILTERED_CACHE_LIMIT = 4;
-
-/** Generated records and their sort orders, per campaign; sorted once per order field, then reused by every page. */
-const indexCache = new Map<string, UnsubscribeIndex>();
-const INDEX_CACHE_LIMIT = 8;
-
-function unsubscribeIndex(campaign: SandboxCampaign, count: number): UnsubscribeIndex {
-  const key = `${campaign.CampaignID}|${campaign.Unsubscribes?.Seed}|${count}|${campaign.SentDate}|${campaign.ListIDs.join(',')}`;
-  let index = indexCache.get(key);
-  if (!index) {
-    index = { records: generateUnsubscribeRecords(campaign.Unsubscribes?.Seed ?? 0, count, campaign.SentDate ?? new Date(0).toISOString(), campaign.ListIDs), orders: {}, filtered: new Map(), dateTexts: [] };
-    if (indexCache.size >= INDEX_CACHE_LIMIT) indexCache.delete(indexCache.keys().next().value!);
-    indexCache.set(key, index);
-  }
-  return index;
-}
-
-/** Record numbers in ascending order of `field`; ties keep record order, so paging never repeats or skips a record. */
-function sortedBy(index: UnsubscribeIndex, field: UnsubscribeOrderField): Uint32Array {
-  const cached = index.orders[field];
-  if (cached) return cached;
-  const { records } = index;
-  const order = new Uint32Array(records.count);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  if (field === 'date') {
-    const d = records.dates;
-    order.sort((a, b) => d[a] - d[b] || a - b);
-  } else {
-    const keys = field === 'email' ? records.emails : records.names;
-    order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
-  }
-  index.orders[field] = order;
-  return order;
-}
-
-/** YYYY-MM-DD HH:MM (service-spec.md "Campaign unsubscribers": date) in the client's time zone (UTC) → ms; else undefined. */
-export function parseSinceDate(text: string): number | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/.exec(text);
-  if (!m) return undefined;
-  const [y, mo, d, h, mi] = m.slice(1).map(Number);
-  const ms = Date.UTC(y, mo - 1, d, h, mi);
-  const back = new Date(ms);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59) return undefined;
-  return ms;
-}
-
-function queryValue(query: Record<string, string>, name: string): string | undefined {
-  const value = query[name];
-  // An empty parameter counts as not given.
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-const campaignUnsubscribes: RouteDef = {
-  method: 'GET',
-  pattern: '/email/campaigns/:campaignId/unsubscribes',
-  handler(req, ctx) {
-    const campaign = requireCampaign(ctx.state, req.params.campaignId);
-    const q = req.query;
-    const dateText = queryValue(q, 'date');
-    const since = dateText === undefined ? undefined : parseSinceDate(dateText);
-    if (dateText !== undefined && since === undefined) failCoded(5, `${CAMPAIGN_MESSAGES[5]} (${dateText})`);
-    const pageText = queryValue(q, 'page');
-    const page = pageText === undefined ? UNSUBSCRIBES_DEFAULTS.page : /^\d+$/.test(pageText) ? Number(pageText) : NaN;
-    if (!(page >= 1 && page <= INT32_MAX)) failCoded(800, `${CAMPAIGN_MESSAGES[800]} (${pageText})`);
-    const sizeText = queryValue(q, 'pagesize');
-    const pageSize = sizeText === undefined ? UNSUBSCRIBES_DEFAULTS.pageSize : /^\d+$/.test(sizeText) ? Number(sizeText) : NaN;
-    if (!(pageSize >= PAGE_SIZE_MIN && pageSize <= PAGE_SIZE_MAX)) failCoded(801, `${CAMPAIGN_MESSAGES[801]} (${sizeText})`);
-    const fieldText = queryValue(q, 'orderfield')?.toLowerCase() ?? UNSUBSCRIBES_DEFAULTS.orderField;
-    if (fieldText !== 'email' && fieldText !== 'name' && fieldText !== 'date') failCoded(802, `${CAMPAIGN_MESSAGES[802]} (${q.orderfield})`);
-    const field: UnsubscribeOrderField = fieldText;
-    const directionText = queryValue(q, 'orderdirection')?.toLowerCase() ?? UNSUBSCRIBES_DEFAULTS.orderDirection;
-    if (directionText !== 'asc' && directionText !== 'desc') failCoded(803, `${CAMPAIGN_MESSAGES[803]} (${q.orderdirection})`);
-    const descending = directionText === 'desc';
-
-    const count = unsubscribeCount(ctx, campaign);
-    const index = count > 0 ? unsubscribeIndex(campaign, count) : undefined;
-    let selected: Uint32Array = new Uint32Array(0);
-    if (index) {
-      const order = sortedBy(index, field);
-      if (since === undefined) selected = order;
-      else if (field === 'date') selected = order.subarray(lowerBound(order, index.records.dates, since));
-      else selected = filteredBy(index, field, order, since);
-    }
-    const total = selected.length;
-    const first = (page - 1) * pageSize;
-    const results = [];
-    for (let k = first; k < Math.min(total, first + pageSize); k++) {
-      const i = descending ? selected[total - 1 - k] : selected[k];
-      const r = index!.records;
-      const date = (index!.dateTexts[i] ??= serviceDateTime(new Date(r.dates[i])));
-      results.push({ EmailAddress: r.emails[i], ListID: r.listIds[i], Date: date, IPAddress: r.ips[i] });
-    }
-    // service-spec.md "Paged result envelope (campaign unsubscribes)".
-    return ok({
-      Results: results,
-      ResultsOrderedBy: field,
-      OrderDirection: directionText,
-      PageNumber: page,
-      PageSize: pageSize,
-      RecordsOnThisPage: results.length,
-      TotalNumberOfRecords: total,
-      NumberOfPages: Math.ceil(total / pageSize),
-    });
-  },
-};
-
-/** `order` without the records before `since`; cached for the next pages. */
-function filteredBy(index: UnsubscribeIndex, field: UnsubscribeOrderField, order: Uint32Array, since: number): Uint32Array {
-  const key = `${field}|${since}`;
-  let filtered = index.filtered.get(key);
-  if (!filtered) {
-    const dates = index.records.dates;
-    filtered = order.filter((i) => dates[i] >= since);
-    if (index.filtered.size >= FILTERED_CACHE_LIMIT) index.filtered.delete(index.filtered.keys().next().value!);
-    index.filtered.set(key, filtered);
-  }
-  return filtered;
-}
-
-/** First position in the date-sorted `order` whose date is ≥ `since`. */
-function lowerBound(order: Uint32Array, dates: Float64Array, since: number): number {
-  let lo = 0;
-  let hi = order.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (dates[order[mid]] < since) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-// ---- summary and lists -----------------------------------------------------------------------
-
-/**
- * Recipients of a sent campaign: the stored figure, raised when the generated
- * unsubscribes would otherwise exceed 4% of it, so counters stay plausible
- * whatever `unsubscribesPerCampaign` is.
- */
-function effectiveRecipients(ctx: SandboxContext, campaign: SandboxCampaign): number {
-  return Math.max(campaign.Recipients, unsubscribeCount(ctx, campaign) * 25);
-}
-
-function pageUrls(campaignId: string) {
-  return {
-    WebVersionURL: `${CAMPAIGN_PAGES_BASE}/web/${campaignId}`,
-    WebVersionTextURL: `${CAMPAIGN_PAGES_BASE}/web/${campaignId}/text`,
-    WorldviewURL: `${CAMPAIGN_PAGES_BASE}/worldview/${campaignId}`,
-    PreviewURL: `${CAMPAIGN_PAGES_BASE}/preview/${campaignId}`,
-    PreviewTextURL: `${CAMPAIGN_PAGES_BASE}/preview/${campaignId}/text`,
-  };
-}
-
-const campaignSummary: RouteDef = {
-  method: 'GET',
-  pattern: '/email/campaigns/:campaignId/summary',
-  handler(req, ctx) {
-    const campaign = requireCampaign(ctx.state, req.params.campaignId);
-    // "400 generic": a summary exists only once the campaign is sent.
-    if (campaign.Status !== 'Sent' || !campaign.Ratios) failStatus(400, `Campaign ${campaign.CampaignID} has not been sent; it has no summary.`);
-    const recipients = effectiveRecipients(ctx, campaign);
-    const r = campaign.Ratios;
-    const of = (ratio: number) => Math.round(recipients * ratio);
-    const urls = pageUrls(campaign.CampaignID);
-    return ok({
-      Recipients: recipients,
-      TotalOpened: of(r.TotalOpened),
-      Clicks: of(r.Clicks),
-      Unsubscribed: unsubscribeCount(ctx, campaign),
-      Bounced: of(r.Bounced),
-      UniqueOpened: of(r.UniqueOpened),
-      SpamComplaints: of(r.SpamComplaints),
-      Forwards: of(r.Forwards),
-      Likes: of(r.Likes),
-      Mentions: of(r.Mentions),
-      WebVersionURL: urls.WebVersionURL,
-      WebVersionTextURL: urls.WebVersionTextURL,
-      WorldviewURL: urls.WorldviewURL,
-    });
-  },
-};
-
-const scheduledCampaigns: RouteDef = {
-  method: 'GET',
-  pattern: '/email/clients/scheduled',
-  handler(_req, ctx) {
-    // Soonest first.
-    const scheduled = Object.values(ctx.state.campaigns)
-      .filter((c) => c.Status === 'Scheduled')
-      .sort((a, b) => Date.parse(a.DateScheduled ?? '') - Date.parse(b.DateScheduled ?? '') || a.CampaignID.localeCompare(b.CampaignID));
-    return ok(
-      scheduled.map((c) => ({
-        DateScheduled: serviceDateTime(c.DateScheduled!),
-        ScheduledTimeZone: c.ScheduledTimeZone,
-        CampaignID: c.CampaignID,
-        Name: c.Name,
-        Subject: c.Subject,
-        DateCreated: serviceDateTime(c.DateCreated),
-        PreviewURL: pageUrls(c.CampaignID).PreviewURL,
-        PreviewTextURL: pageUrls(c.CampaignID).PreviewTextURL,
-        FromName: c.FromName,
-        FromEmail: c.FromEmail,
-        ReplyTo: c.ReplyTo,
-      })),
-    );
-  },
-};
-
-const sentCampaigns: RouteDef = {
-  method: 'GET',
-  pattern: '/email/clients/campaigns',
-  handler(_req, ctx) {
-    // Most recent first.
-    const sent = Object.values(ctx.state.campaigns)
-      .filter((c) => c.Status === 'Sent')
-      .sort((a, b) => Date.parse(b.SentDate ?? '') - Date.parse(a.SentDate ?? '') || a.CampaignID.localeCompare(b.CampaignID));
-    return ok(
-      sent.map((c) => ({
-        WebVersionURL: pageUrls(c.CampaignID).WebVersionURL,
-        WebVersionTextURL: pageUrls(c.CampaignID).WebVersionTextURL,
-        CampaignID: c.CampaignID,
-        Subject: c.Subject,
-        Name: c.Name,
-        FromName: c.FromName,
-        FromEmail: c.FromEmail,
-        ReplyTo: c.ReplyTo,
-        SentDate: serviceDateTime(c.SentDate!),
-        TotalRecipients: effectiveRecipients(ctx, c),
-      })),
-    );
-  },
-};
-
-export const routes: RouteDef[] = [createDraft, sendPreview, unschedule, campaignUnsubscribes, campaignSummary, scheduledCampaigns, sentCampaigns];
+export const routes: RouteDef[] = [createDraft, sendPreview, unschedule];

@@ -14,10 +14,10 @@ const MULTI_VALUED: ReadonlySet<CustomFieldDataType> = new Set(['MultiSelectOne'
  * that is empty, longer than this, or holds brackets, angle brackets or control
  * characters (brackets delimit the generated Key).
  */
-export const FIELD_NAME_MAX_LENGTH = 100;
+const FIELD_NAME_MAX_LENGTH = 100;
 const INVALID_NAME_CHARS = /[[\]<>\u0000-\u001F\u007F]/;
 
-export const CUSTOM_FIELD_MESSAGES = {
+const CUSTOM_FIELD_MESSAGES = {
   254: 'Invalid field name.',
   255: 'Field name already exists in the list.',
   256: 'Options defined for a field that takes none.',

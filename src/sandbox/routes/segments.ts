@@ -3,15 +3,15 @@
 // (segment-rules.ts), so ActiveSubscribers follows adds, imports and
 // unsubscribes at once.
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '../../validation/email-address.js';
-import { canonicalId, requireList } from '../lists.js';
+import { canonicalId, isUuid } from '../identifiers.js';
+import { requireList } from '../lists.js';
 import { created, failCoded, failStatus, ok, type RouteDef, type SandboxContext } from '../router.js';
 import { activeMembers, compileStoredRuleGroups, isEngaged, parseRuleGroup, parseRuleGroups, type RuleParseResult } from '../segment-rules.js';
 import { campaignAccount } from '../seed-campaigns.js';
 import type { State, Subscriber } from '../types.js';
 import type { RuleGroupDefinition, SandboxSegment } from '../types-campaigns.js';
 
-export const SEGMENT_MESSAGES = {
+const SEGMENT_MESSAGES = {
   272: 'The segment is used by unsent campaign drafts; its rules cannot change.',
   273: 'The segment title is empty.',
   275: 'A segment with this title already exists in the list.',
@@ -21,7 +21,7 @@ export const SEGMENT_MESSAGES = {
 } as const;
 
 /** A segment by id: a malformed id is a generic 400, an unknown one a 404 (spec: "400 generic"; 404 shape "not shown"). */
-export function requireSegment(state: State, segmentId: string): SandboxSegment {
+function requireSegment(state: State, segmentId: string): SandboxSegment {
   if (!isUuid(segmentId)) failStatus(400, `Invalid segment ID: ${segmentId} is not a UUID.`);
   const key = canonicalId(segmentId);
   const segment = Object.hasOwn(state.segments, key) ? state.segments[key] : undefined;

@@ -1,6 +1,6 @@
 // Subscribers (service-spec.md "Endpoints" → "Subscribers", "States and
 // transitions", "Coded errors by area" → "Subscribers and lists").
-import { isValidEmail } from '../../validation/email-address.js';
+import { isServiceAddress } from '../address.js';
 import {
   FieldIndex,
   applyCustomFieldItems,
@@ -15,14 +15,14 @@ import { subscribeEvent, updateEvent } from '../subscriber-events.js';
 import type { Subscriber, SubscriberList, SubscriberState } from '../types.js';
 
 /** service-spec.md "Limits": subscribers per import call. */
-export const IMPORT_BATCH_LIMIT = 1000;
+const IMPORT_BATCH_LIMIT = 1000;
 
 /**
  * Code used in FailureDetails (and the generic 400 of add/update) for a custom
  * field value over 250 characters: the spec gives the limit ("Limits") but no
  * code for it, so the sandbox reports it as a plain bad request.
  */
-export const VALUE_TOO_LONG_CODE = 400;
+const VALUE_TOO_LONG_CODE = 400;
 
 const MESSAGES = {
   1: 'Invalid email address.',
@@ -195,7 +195,7 @@ const addSubscriber: RouteDef = {
   handler(req, ctx) {
     const list = requireList(ctx, req.params.listId);
     const body = requireObject(req.body, 'the subscriber');
-    if (typeof body.EmailAddress !== 'string' || !isValidEmail(body.EmailAddress)) return coded(1, MESSAGES[1]);
+    if (typeof body.EmailAddress !== 'string' || !isServiceAddress(body.EmailAddress)) return coded(1, MESSAGES[1]);
     // service-spec.md "Subscriber": Name, CustomFields and Resubscribe are
     // required ("Resubscribe is false" is a state of its own in "States and
     // transitions"); RestartSubscriptionBasedAutoresponders defaults to false.
@@ -226,9 +226,9 @@ const updateSubscriber: RouteDef = {
   handler(req, ctx) {
     const list = requireList(ctx, req.params.listId);
     const current = req.query.email;
-    if (current === undefined || !isValidEmail(current)) return coded(1, MESSAGES[1]);
+    if (current === undefined || !isServiceAddress(current)) return coded(1, MESSAGES[1]);
     const body = requireObject(req.body, 'the subscriber');
-    if (typeof body.EmailAddress !== 'string' || !isValidEmail(body.EmailAddress)) return coded(211, MESSAGES[211]);
+    if (typeof body.EmailAddress !== 'string' || !isServiceAddress(body.EmailAddress)) return coded(211, MESSAGES[211]);
     // The body is the subscriber (Name and CustomFields required). Resubscribe
     // may be left out here: "States and transitions" reads "Resubscribe not
     // true" for update, where add reads "Resubscribe is false".
@@ -361,7 +361,7 @@ const importSubscribers: RouteDef = {
           continue;
         }
         seen.set(key, entry.email);
-        if (!isValidEmail(entry.email)) {
+        if (!isServiceAddress(entry.email)) {
           result.FailureDetails.push({ EmailAddress: entry.email, Code: 1, Message: MESSAGES[1] });
           continue;
         }
@@ -402,7 +402,7 @@ const subscriberHistory: RouteDef = {
   handler(req, ctx) {
     const list = requireList(ctx, req.params.listId);
     const email = req.query.email;
-    if (email === undefined || !isValidEmail(email)) return coded(1, MESSAGES[1]);
+    if (email === undefined || !isServiceAddress(email)) return coded(1, MESSAGES[1]);
     const key = email.trim().toLowerCase();
     const subscriber = Object.hasOwn(list.Subscribers, key) ? list.Subscribers[key] : undefined;
     if (!subscriber) return coded(203, MESSAGES[203]);
@@ -415,7 +415,7 @@ const listsForEmail: RouteDef = {
   pattern: '/email/clients/listsforemail',
   handler(req, ctx) {
     const email = req.query.email;
-    if (email === undefined || !isValidEmail(email)) return coded(1, MESSAGES[1]);
+    if (email === undefined || !isServiceAddress(email)) return coded(1, MESSAGES[1]);
     const key = email.trim().toLowerCase();
     // Lists are few (seeded); each look-up is O(1).
     const answer = [];
@@ -434,5 +434,3 @@ const listsForEmail: RouteDef = {
 };
 
 export const routes: RouteDef[] = [addSubscriber, updateSubscriber, importSubscribers, subscriberHistory, listsForEmail];
-
-export { MESSAGES as SUBSCRIBER_MESSAGES };

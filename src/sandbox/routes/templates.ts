@@ -1,11 +1,11 @@
 // Templates (service-spec.md "Template (create request)", "Create template",
 // template codes 4002-4006 and the content checks 41xx-44xx, 4350).
 import { randomUUID } from 'node:crypto';
-import { checkTemplateHtml, fetchLocalContent, isContentUrl, missingFromZip, zipEntryNames } from '../html-checks.js';
+import { fetchLocalContent, isContentUrl } from '../content/fetch-content.js';
 import { created, failCoded, failStatus, type RouteDef } from '../router.js';
 import type { SandboxTemplate } from '../types-campaigns.js';
 
-export const TEMPLATE_MESSAGES = {
+const TEMPLATE_MESSAGES = {
   4002: 'The template name is required.',
   4003: 'The template name is invalid.',
   4004: 'The HTML page URL is required.',
@@ -18,7 +18,7 @@ export const TEMPLATE_MESSAGES = {
  * The spec says only "invalid name" (4003). The sandbox refuses names longer
  * than this and names holding angle brackets or control characters.
  */
-export const TEMPLATE_NAME_MAX_LENGTH = 100;
+const TEMPLATE_NAME_MAX_LENGTH = 100;
 const INVALID_NAME_CHARS = /[<>\u0000-\u001F\u007F]/;
 
 const createTemplate: RouteDef = {
@@ -37,15 +37,18 @@ const createTemplate: RouteDef = {
     // ZipFileURL is required (spec table) and has only the one code.
     if (typeof ZipFileURL !== 'string' || !isContentUrl(ZipFileURL.trim())) failCoded(4006, TEMPLATE_MESSAGES[4006]);
 
-    // Content checks, only for content on this machine (html-checks.ts).
+    // Content checks, only for content on this machine (content/fetch-content.ts).
     const page = await fetchLocalContent(HtmlPageURL.trim());
     const html = page.kind === 'content' ? page.bytes.toString('utf8') : undefined;
+    // The HTML and ZIP readers (htmlparser2, fflate) load with the first content to check, not with the sandbox.
     if (html !== undefined) {
+      const { checkTemplateHtml } = await import('../content/template-html.js');
       const [problem] = checkTemplateHtml(html);
       if (problem) failCoded(problem.code, problem.message);
     }
     const zip = await fetchLocalContent(ZipFileURL.trim());
     if (zip.kind === 'content') {
+      const { missingFromZip, zipEntryNames } = await import('../content/zip-files.js');
       const entries = zipEntryNames(zip.bytes);
       if (!entries) failCoded(4006, `${TEMPLATE_MESSAGES[4006]} (the URL did not give a ZIP archive.)`);
       const missing = html === undefined ? [] : missingFromZip(html, entries);

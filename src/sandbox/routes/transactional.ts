@@ -1,9 +1,8 @@
 // Transactional (smart) emails (service-spec.md "Smart email list element",
 // "Smart email details", "Email statistics", "Endpoints" → "Transactional",
 // codes 920-926, 932, 993, 994).
-import { isUuid } from '../../validation/email-address.js';
+import { canonicalId, isUuid } from '../identifiers.js';
 import { serviceDateTime } from '../dates.js';
-import { canonicalId } from '../lists.js';
 import { failCoded, ok, type RouteDef, type SandboxContext } from '../router.js';
 import { parseRuleDate } from '../segment-rules.js';
 import { campaignAccount } from '../seed-campaigns.js';
@@ -18,9 +17,9 @@ import type { SandboxSmartEmail } from '../types-campaigns.js';
 export const STATISTICS_SMART_EMAIL_PARAM = 'smartEmailID';
 
 /** service-spec.md "Email statistics" query: from defaults to 29 days before today. */
-export const STATISTICS_DEFAULT_SPAN_DAYS = 29;
+const STATISTICS_DEFAULT_SPAN_DAYS = 29;
 
-export const TRANSACTIONAL_MESSAGES = {
+const TRANSACTIONAL_MESSAGES = {
   920: 'Invalid from date: use YYYY-MM-DD.',
   921: 'The from date is after the to date.',
   922: 'Invalid to date: use YYYY-MM-DD.',
