@@ -154,7 +154,7 @@ complete -c email -n '__email_at \'\'' -l timeout -x -d 'per-request timeout in 
 complete -c email -n '__email_at \'\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at auth' -a login -d 'Store an API key for a profile (prompted without echo, or read from stdin with --with-key)'
-complete -c email -n '__email_at auth' -a logout -d 'Remove a profile\'s key'
+complete -c email -n '__email_at auth' -a logout -d 'Remove a profile (its base URL and key), and say which profile is the default after'
 complete -c email -n '__email_at auth' -a status -d 'Show every profile with its base URL and masked key, and check the key in effect'
 complete -c email -n '__email_at auth' -a switch -d 'Set the default profile'
 complete -c email -n '__email_at auth' -s h -l help -d 'show help'
