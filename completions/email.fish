@@ -428,7 +428,7 @@ complete -c email -n '__email_at \'campaigns unschedule\'' -l timeout -x -d 'per
 complete -c email -n '__email_at \'campaigns unschedule\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l campaign -x -d 'campaign id (or as the first argument)'
-complete -c email -n '__email_at \'campaigns unsubscribes\'' -l since -x -d 'only unsubscribes on or after this moment'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -l since -x -d 'only unsubscribes on or after this moment (a day YYYY-MM-DD, or ISO YYYY-MM-DDTHH:MM, in the account time zone)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l page -x -d 'page number (from 1)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l page-size -x -d 'records per page (10..1000; with --all, default 1000)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l order-field -x -a 'email name date' -d 'sort field'
