@@ -3,7 +3,7 @@
 // build bundles every library into dist/, so the package has no runtime
 // dependencies and installs without any network at all (--offline).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,7 @@ describe('the packed tarball', () => {
     for (const required of ['package.json', 'README.md', 'LICENSE', 'bin/email', 'dist/cli.js', 'dist/THIRD_PARTY_NOTICES.md', 'dist/sandbox.js', 'dist/version.js', 'dist/help.txt', 'completions/email.bash', 'completions/_email', 'completions/email.fish']) {
       expect(files, required).toContain(required);
     }
-    const unwanted = files.filter((f) => /^(src|test|bench|scripts|docs|node_modules|\.bench-tmp)\//.test(f) || f.endsWith('.map') || f === 'dist/meta.json' || f.endsWith('.ts'));
+    const unwanted = files.filter((f) => /^(src|test|bench|scripts|node_modules|\.bench-tmp)\//.test(f) || f.endsWith('.map') || f === 'dist/meta.json' || f.endsWith('.ts'));
     expect(unwanted).toEqual([]);
   });
 
@@ -79,6 +79,14 @@ describe('the packed tarball', () => {
     expect(installOutput).not.toMatch(/install-scripts|allowScripts/);
     const installed = JSON.parse(readFileSync(join(prefix, 'node_modules', pkg.name, 'package.json'), 'utf8'));
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(installed.scripts?.[script], script).toBeUndefined();
+  });
+
+  it("the installed README's links to docs/ resolve there (issue 13.17)", () => {
+    const installed = join(prefix, 'node_modules', pkg.name);
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8').replace(/```[\s\S]*?```/g, '');
+    const targets = [...readme.matchAll(/\]\(([^)\s#]+)[^)]*\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
+    expect(targets.length).toBeGreaterThan(3);
+    for (const target of targets) expect(existsSync(join(installed, target)), target).toBe(true);
   });
 
   it('installs into an empty prefix and runs `email --version` and `email sandbox --help` from there', () => {
