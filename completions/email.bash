@@ -54,7 +54,7 @@ _email_options() {
     'transactional get') printf '%s\n' --smart-email --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'transactional stats') printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     webhooks) printf '%s\n' -h --help ;;
-    'webhooks listen') printf '%s\n' --port --host --forward-to --save --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'webhooks replay') printf '%s\n' --to --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     api) printf '%s\n' -X --method -d --data --query --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
@@ -93,7 +93,7 @@ _email_value_options() {
     'transactional list') printf '%s\n' --status --profile --base-url -o --output --timeout ;;
     'transactional get') printf '%s\n' --smart-email --profile --base-url -o --output --timeout ;;
     'transactional stats') printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url -o --output --timeout ;;
-    'webhooks listen') printf '%s\n' --port --host --forward-to --save --profile --base-url -o --output --timeout ;;
+    'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --profile --base-url -o --output --timeout ;;
     'webhooks replay') printf '%s\n' --to --interval --profile --base-url -o --output --timeout ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url -o --output --timeout ;;
     api) printf '%s\n' -X --method -d --data --query --profile --base-url -o --output --timeout ;;

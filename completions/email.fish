@@ -82,7 +82,7 @@ function __email_value_options
         case 'transactional stats'
             printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url -o --output --timeout
         case 'webhooks listen'
-            printf '%s\n' --port --host --forward-to --save --profile --base-url -o --output --timeout
+            printf '%s\n' --port --host --forward-to --save --events --profile --base-url -o --output --timeout
         case 'webhooks replay'
             printf '%s\n' --to --interval --profile --base-url -o --output --timeout
         case 'webhooks trigger'
@@ -539,6 +539,7 @@ complete -c email -n '__email_at \'webhooks listen\'' -l port -x -d 'port to lis
 complete -c email -n '__email_at \'webhooks listen\'' -l host -x -d 'address to listen on (default: 127.0.0.1)'
 complete -c email -n '__email_at \'webhooks listen\'' -l forward-to -x -d 'relay each delivery, untouched, to this URL'
 complete -c email -n '__email_at \'webhooks listen\'' -l save -x -a '(__fish_complete_directories)' -d 'write each delivery to its own file in this directory'
+complete -c email -n '__email_at \'webhooks listen\'' -l events -x -d 'print only these event types (Subscribe, Update, Deactivate); every delivery is still answered, saved and forwarded whole'
 complete -c email -n '__email_at \'webhooks listen\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'webhooks listen\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'webhooks listen\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
