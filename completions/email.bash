@@ -5,7 +5,7 @@
 
 _email_subcommands() {
   case "$1" in
-    '') printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion ;;
+    '') printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion help ;;
     auth) printf '%s\n' login logout status switch ;;
     subscribers) printf '%s\n' add update import history lists ;;
     customfields) printf '%s\n' create ;;
@@ -61,6 +61,7 @@ _email_options() {
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     doctor) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     completion) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    help) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
   esac
 }
 
@@ -100,6 +101,7 @@ _email_value_options() {
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url -o --output --timeout ;;
     doctor) printf '%s\n' --profile --base-url -o --output --timeout ;;
     completion) printf '%s\n' --profile --base-url -o --output --timeout ;;
+    help) printf '%s\n' --profile --base-url -o --output --timeout ;;
   esac
 }
 
@@ -191,6 +193,8 @@ _email_option_value() {
     'doctor|--output') echo 'choices:table json ndjson csv' ;;
     'completion|-o') echo 'choices:table json ndjson csv' ;;
     'completion|--output') echo 'choices:table json ndjson csv' ;;
+    'help|-o') echo 'choices:table json ndjson csv' ;;
+    'help|--output') echo 'choices:table json ndjson csv' ;;
   esac
 }
 

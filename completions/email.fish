@@ -5,7 +5,7 @@
 function __email_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion
+            printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion help
         case auth
             printf '%s\n' login logout status switch
         case subscribers
@@ -95,6 +95,8 @@ function __email_value_options
             printf '%s\n' --profile --base-url -o --output --timeout
         case completion
             printf '%s\n' --profile --base-url -o --output --timeout
+        case help
+            printf '%s\n' --profile --base-url -o --output --timeout
     end
 end
 
@@ -142,6 +144,7 @@ complete -c email -n '__email_at \'\'' -a api -d 'Make a raw authenticated reque
 complete -c email -n '__email_at \'\'' -a sandbox -d 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)'
 complete -c email -n '__email_at \'\'' -a doctor -d 'Check configuration, permissions, reachability, key validity and clock skew'
 complete -c email -n '__email_at \'\'' -a completion -d 'Print the shell completion script'
+complete -c email -n '__email_at \'\'' -a help -d 'Show the help of a command: `email help campaigns unsubscribes` is `email campaigns unsubscribes --help`.'
 complete -c email -n '__email_at \'\'' -s v -l version -d 'print the version'
 complete -c email -n '__email_at \'\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
@@ -636,3 +639,13 @@ complete -c email -n '__email_at completion' -l timeout -x -d 'per-request timeo
 complete -c email -n '__email_at completion' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at completion' -s h -l help -d 'show help'
 complete -c email -n '__email_at completion' -a 'bash zsh fish'
+complete -c email -n '__email_at help' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
+complete -c email -n '__email_at help' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
+complete -c email -n '__email_at help' -l insecure-http -d 'allow plain http:// to a non-loopback host'
+complete -c email -n '__email_at help' -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table)'
+complete -c email -n '__email_at help' -l json -d 'same as --output json'
+complete -c email -n '__email_at help' -s q -l quiet -d 'no progress or decoration: data and errors only'
+complete -c email -n '__email_at help' -l debug -d 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'
+complete -c email -n '__email_at help' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
+complete -c email -n '__email_at help' -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c email -n '__email_at help' -s h -l help -d 'show help'
