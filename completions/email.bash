@@ -5,7 +5,7 @@
 
 _email_subcommands() {
   case "$1" in
-    '') printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion ;;
+    '') printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion help ;;
     auth) printf '%s\n' login logout status switch ;;
     subscribers) printf '%s\n' add update import history lists ;;
     customfields) printf '%s\n' create ;;
@@ -54,13 +54,14 @@ _email_options() {
     'transactional get') printf '%s\n' --smart-email --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'transactional stats') printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     webhooks) printf '%s\n' -h --help ;;
-    'webhooks listen') printf '%s\n' --port --host --forward-to --save --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'webhooks replay') printf '%s\n' --to --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     api) printf '%s\n' -X --method -d --data --query --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     doctor) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     completion) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    help) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
   esac
 }
 
@@ -93,13 +94,14 @@ _email_value_options() {
     'transactional list') printf '%s\n' --status --profile --base-url -o --output --timeout ;;
     'transactional get') printf '%s\n' --smart-email --profile --base-url -o --output --timeout ;;
     'transactional stats') printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url -o --output --timeout ;;
-    'webhooks listen') printf '%s\n' --port --host --forward-to --save --profile --base-url -o --output --timeout ;;
+    'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --profile --base-url -o --output --timeout ;;
     'webhooks replay') printf '%s\n' --to --interval --profile --base-url -o --output --timeout ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url -o --output --timeout ;;
     api) printf '%s\n' -X --method -d --data --query --profile --base-url -o --output --timeout ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url -o --output --timeout ;;
     doctor) printf '%s\n' --profile --base-url -o --output --timeout ;;
     completion) printf '%s\n' --profile --base-url -o --output --timeout ;;
+    help) printf '%s\n' --profile --base-url -o --output --timeout ;;
   esac
 }
 
@@ -191,6 +193,8 @@ _email_option_value() {
     'doctor|--output') echo 'choices:table json ndjson csv' ;;
     'completion|-o') echo 'choices:table json ndjson csv' ;;
     'completion|--output') echo 'choices:table json ndjson csv' ;;
+    'help|-o') echo 'choices:table json ndjson csv' ;;
+    'help|--output') echo 'choices:table json ndjson csv' ;;
   esac
 }
 

@@ -5,7 +5,7 @@
 function __email_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion
+            printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion help
         case auth
             printf '%s\n' login logout status switch
         case subscribers
@@ -82,7 +82,7 @@ function __email_value_options
         case 'transactional stats'
             printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url -o --output --timeout
         case 'webhooks listen'
-            printf '%s\n' --port --host --forward-to --save --profile --base-url -o --output --timeout
+            printf '%s\n' --port --host --forward-to --save --events --profile --base-url -o --output --timeout
         case 'webhooks replay'
             printf '%s\n' --to --interval --profile --base-url -o --output --timeout
         case 'webhooks trigger'
@@ -94,6 +94,8 @@ function __email_value_options
         case doctor
             printf '%s\n' --profile --base-url -o --output --timeout
         case completion
+            printf '%s\n' --profile --base-url -o --output --timeout
+        case help
             printf '%s\n' --profile --base-url -o --output --timeout
     end
 end
@@ -142,6 +144,7 @@ complete -c email -n '__email_at \'\'' -a api -d 'Make a raw authenticated reque
 complete -c email -n '__email_at \'\'' -a sandbox -d 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)'
 complete -c email -n '__email_at \'\'' -a doctor -d 'Check configuration, permissions, reachability, key validity and clock skew'
 complete -c email -n '__email_at \'\'' -a completion -d 'Print the shell completion script'
+complete -c email -n '__email_at \'\'' -a help -d 'Show the help of a command: `email help campaigns unsubscribes` is `email campaigns unsubscribes --help`.'
 complete -c email -n '__email_at \'\'' -s v -l version -d 'print the version'
 complete -c email -n '__email_at \'\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
@@ -154,7 +157,7 @@ complete -c email -n '__email_at \'\'' -l timeout -x -d 'per-request timeout in 
 complete -c email -n '__email_at \'\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at auth' -a login -d 'Store an API key for a profile (prompted without echo, or read from stdin with --with-key)'
-complete -c email -n '__email_at auth' -a logout -d 'Remove a profile\'s key'
+complete -c email -n '__email_at auth' -a logout -d 'Remove a profile (its base URL and key), and say which profile is the default after'
 complete -c email -n '__email_at auth' -a status -d 'Show every profile with its base URL and masked key, and check the key in effect'
 complete -c email -n '__email_at auth' -a switch -d 'Set the default profile'
 complete -c email -n '__email_at auth' -s h -l help -d 'show help'
@@ -428,7 +431,7 @@ complete -c email -n '__email_at \'campaigns unschedule\'' -l timeout -x -d 'per
 complete -c email -n '__email_at \'campaigns unschedule\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l campaign -x -d 'campaign id (or as the first argument)'
-complete -c email -n '__email_at \'campaigns unsubscribes\'' -l since -x -d 'only unsubscribes on or after this moment'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -l since -x -d 'only unsubscribes on or after this moment (a day YYYY-MM-DD, or ISO YYYY-MM-DDTHH:MM, in the account time zone)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l page -x -d 'page number (from 1)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l page-size -x -d 'records per page (10..1000; with --all, default 1000)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l order-field -x -a 'email name date' -d 'sort field'
@@ -539,6 +542,7 @@ complete -c email -n '__email_at \'webhooks listen\'' -l port -x -d 'port to lis
 complete -c email -n '__email_at \'webhooks listen\'' -l host -x -d 'address to listen on (default: 127.0.0.1)'
 complete -c email -n '__email_at \'webhooks listen\'' -l forward-to -x -d 'relay each delivery, untouched, to this URL'
 complete -c email -n '__email_at \'webhooks listen\'' -l save -x -a '(__fish_complete_directories)' -d 'write each delivery to its own file in this directory'
+complete -c email -n '__email_at \'webhooks listen\'' -l events -x -d 'print only these event types (Subscribe, Update, Deactivate); every delivery is still answered, saved and forwarded whole'
 complete -c email -n '__email_at \'webhooks listen\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'webhooks listen\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'webhooks listen\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -635,3 +639,13 @@ complete -c email -n '__email_at completion' -l timeout -x -d 'per-request timeo
 complete -c email -n '__email_at completion' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at completion' -s h -l help -d 'show help'
 complete -c email -n '__email_at completion' -a 'bash zsh fish'
+complete -c email -n '__email_at help' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
+complete -c email -n '__email_at help' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
+complete -c email -n '__email_at help' -l insecure-http -d 'allow plain http:// to a non-loopback host'
+complete -c email -n '__email_at help' -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table)'
+complete -c email -n '__email_at help' -l json -d 'same as --output json'
+complete -c email -n '__email_at help' -s q -l quiet -d 'no progress or decoration: data and errors only'
+complete -c email -n '__email_at help' -l debug -d 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'
+complete -c email -n '__email_at help' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
+complete -c email -n '__email_at help' -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c email -n '__email_at help' -s h -l help -d 'show help'

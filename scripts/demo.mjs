@@ -19,7 +19,10 @@ const failures = join(work, 'failures.csv');
 const env = { ...process.env, EMAIL_CONFIG_DIR: join(work, 'config') };
 for (const key of ['EMAIL_PROFILE', 'EMAIL_BASE_URL', 'EMAIL_API_KEY']) delete env[key];
 
-const say = (text) => process.stdout.write(`\n\x1b[1m${text}\x1b[0m\n`);
+// Bold headings only where the tool itself would colour (CLI.md "colour"):
+// FORCE_COLOR wins, then NO_COLOR, then whether stdout is a terminal.
+const color = process.env.FORCE_COLOR !== undefined ? !['0', 'false'].includes(process.env.FORCE_COLOR) : process.env.NO_COLOR === undefined && Boolean(process.stdout.isTTY);
+const say = (text) => process.stdout.write(color ? `\n\x1b[1m${text}\x1b[0m\n` : `\n${text}\n`);
 
 say('1. Starting the sandbox: email sandbox --port 0 --json');
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -126,7 +126,7 @@ export function createContext(
       if (globals.debug) io.stderr.write(`[debug] ${redactor.redact(m)}\n`);
     },
   };
-  const makeClient = async (baseUrl: string, apiKey: string, connections?: number): Promise<ApiClient> => {
+  const makeClient = async (baseUrl: string, apiKey: string, connections?: number, baseUrlSource?: string): Promise<ApiClient> => {
     const { ApiClient } = await import('./core/http.js');
     redactor.add(apiKey);
     const client = new ApiClient({
@@ -139,6 +139,7 @@ export function createContext(
       signal,
       retry: retryOverrides(env),
       connections,
+      baseUrlSource,
     });
     onClient(client);
     return client;
@@ -157,7 +158,7 @@ export function createContext(
       const source = creds.keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${creds.keySource.profile}" (${creds.keySource.path})`;
       log.debug(`key from ${source}; base URL ${creds.baseUrl} from ${creds.baseUrlSource}`);
       for (const note of creds.notes) log.debug(note);
-      return makeClient(creds.baseUrl, creds.apiKey, options?.connections);
+      return makeClient(creds.baseUrl, creds.apiKey, options?.connections, creds.baseUrlSource);
     })());
   return {
     io,

@@ -5,7 +5,7 @@
 // commander and the definitions load here; what a command needs to run is
 // an `await import()` away inside its `run`, so help stays fast
 // (ENGINEERING.md habit 10).
-import { Argument, Command, Help, Option } from 'commander';
+import { Argument, Command, CommanderError, Help, Option } from 'commander';
 import { completionCommand } from './commands/completion/completion.js';
 import { COMMANDS } from './commands/index.js';
 import type { AnyCommand, ArgDecl, GroupDefinition, OptionDecl } from './commands/define.js';
@@ -64,7 +64,11 @@ function commanderArgument(decl: ArgDecl): Argument {
 }
 
 function addCommand(parent: Command, def: AnyCommand, action: ActionFactory): Command {
-  const cmd = parent.command(def.name, { hidden: def.hidden }).description(def.description ? `${def.summary}\n\n${def.description}` : def.summary);
+  // The summary lists the command in its group's help; its own help shows the description under it.
+  const cmd = parent
+    .command(def.name, { hidden: def.hidden })
+    .summary(def.summary)
+    .description(def.description ? `${def.summary}\n\n${def.description}` : def.summary);
   for (const decl of Object.values((def.args ?? {}) as Record<string, ArgDecl>)) {
     cmd.addArgument(commanderArgument(decl));
     if (decl.kind === 'id') cmd.addOption(new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`));
@@ -107,5 +111,49 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
     for (const def of entry.commands) addCommand(group, def, action);
   }
   addCommand(program, completionCommand(() => program), action);
+  addHelpCommand(program);
   return program;
+}
+
+/**
+ * `email help [command…]` is `email [command…] --help` at any depth (gh's
+ * `help`); commander's own help command reads one word only. An unknown
+ * command is a usage error with a suggestion, as it is without `help`.
+ */
+function addHelpCommand(program: Command): void {
+  program.helpCommand(false);
+  program
+    .command('help')
+    .summary('show the help of a command')
+    .description('Show the help of a command: `email help campaigns unsubscribes` is `email campaigns unsubscribes --help`.')
+    .argument('[command...]', 'the command, e.g. subscribers import')
+    .addHelpText('after', examplesHelp(['email help subscribers import', 'email help campaigns']))
+    .action((words: string[]) => {
+      let cmd = program;
+      for (const [i, word] of words.entries()) {
+        const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!next) {
+          const names = cmd.commands.map((c) => c.name()).filter((n) => n !== 'help');
+          const near = names.filter((n) => editDistance(n, word) <= Math.max(1, Math.floor(n.length / 3)));
+          const path = words.slice(0, i + 1).join(' ');
+          throw new CommanderError(2, 'commander.unknownCommand', `error: unknown command '${path}'${near.length ? `\n(Did you mean ${near.join(', ')}?)` : ''}`);
+        }
+        cmd = next;
+      }
+      cmd.outputHelp();
+    });
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
 }

@@ -2,8 +2,8 @@
 // prefix and runs from there, carrying only what the program needs. The
 // build bundles every library into dist/, so the package has no runtime
 // dependencies and installs without any network at all (--offline).
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, en
 const email = (args: string[], env: Record<string, string> = {}) => execFileSync(bin, args, { cwd: work, env: { ...cleanEnv(), ...env }, encoding: 'utf8' });
 
 let files: string[];
+let installOutput = '';
 let tarball: string;
 
 beforeAll(() => {
@@ -33,7 +34,9 @@ beforeAll(() => {
   files = packed.files.map((f: { path: string }) => f.path);
   tarball = join(work, packed.filename);
   const network = pkg.dependencies && Object.keys(pkg.dependencies).length ? '--prefer-offline' : '--offline';
-  npm(['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', network, tarball], work);
+  const install = spawnSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', network, tarball], { cwd: work, env: cleanEnv(), encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${install.stderr}`);
+  installOutput = `${install.stdout}${install.stderr}`;
 }, 180_000);
 
 describe('the packed tarball', () => {
@@ -41,7 +44,7 @@ describe('the packed tarball', () => {
     for (const required of ['package.json', 'README.md', 'LICENSE', 'bin/email', 'dist/cli.js', 'dist/THIRD_PARTY_NOTICES.md', 'dist/sandbox.js', 'dist/version.js', 'dist/help.txt', 'completions/email.bash', 'completions/_email', 'completions/email.fish']) {
       expect(files, required).toContain(required);
     }
-    const unwanted = files.filter((f) => /^(src|test|bench|scripts|docs|node_modules|\.bench-tmp)\//.test(f) || f.endsWith('.map') || f === 'dist/meta.json' || f.endsWith('.ts'));
+    const unwanted = files.filter((f) => /^(src|test|bench|scripts|node_modules|\.bench-tmp)\//.test(f) || f.endsWith('.map') || f === 'dist/meta.json' || f.endsWith('.ts'));
     expect(unwanted).toEqual([]);
   });
 
@@ -66,11 +69,24 @@ describe('the packed tarball', () => {
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     expect(pkg.engines.node).toMatch(/^>=20\./);
     expect(pkg.dependencies ?? {}).toEqual({});
-    // No script runs when the tarball is installed. (`prepare` builds a
-    // checkout after `npm ci`; npm never runs it for tarball or registry
-    // installs, and scripts/ is not even shipped.)
+    // No script runs when the tarball is installed, and none is declared for
+    // it (a checkout builds dist/ on bin/email's first run; scripts/ is not shipped).
     expect(pkg.scripts.preinstall ?? pkg.scripts.install ?? pkg.scripts.postinstall).toBeUndefined();
     expect(pkg.files).not.toContain('scripts/');
+  });
+
+  it('installs without running or declaring any script npm asks about (issue 13.18)', () => {
+    expect(installOutput).not.toMatch(/install-scripts|allowScripts/);
+    const installed = JSON.parse(readFileSync(join(prefix, 'node_modules', pkg.name, 'package.json'), 'utf8'));
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(installed.scripts?.[script], script).toBeUndefined();
+  });
+
+  it("the installed README's links to docs/ resolve there (issue 13.17)", () => {
+    const installed = join(prefix, 'node_modules', pkg.name);
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8').replace(/```[\s\S]*?```/g, '');
+    const targets = [...readme.matchAll(/\]\(([^)\s#]+)[^)]*\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
+    expect(targets.length).toBeGreaterThan(3);
+    for (const target of targets) expect(existsSync(join(installed, target)), target).toBe(true);
   });
 
   it('installs into an empty prefix and runs `email --version` and `email sandbox --help` from there', () => {

@@ -58,6 +58,8 @@ export interface ApiClientOptions {
   onWait?: (line: string) => void;
   /** Largest answer body read; MAX_ANSWER_BYTES unless a test needs a small one. */
   maxBodyBytes?: number;
+  /** Where the base URL came from (`env EMAIL_BASE_URL`, `profile "staging"`), named when nothing answers there. */
+  baseUrlSource?: string;
   /** Aborts every request (Ctrl-C). */
   signal?: AbortSignal;
   now?: () => number;
@@ -235,7 +237,12 @@ export class ApiClient {
       if (signal.aborted) throw err; // Ctrl-C: the caller decides
       const message = this.redactor.redact(describeNetworkError(err));
       this.debug(`< network error ${opts.method} ${opts.path} after ${elapsed}ms: ${message}`);
-      throw new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: err }, isNotSent(err));
+      const error = new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: err }, isNotSent(err));
+      if (error.neverSent) {
+        const from = this.options.baseUrlSource ? ` (the base URL from ${this.options.baseUrlSource})` : '';
+        error.hint = `nothing answered at ${this.options.baseUrl}${from}; \`email doctor\` checks the profile, the base URL and the connection`;
+      }
+      throw error;
     } finally {
       clearTimeout(timer);
     }

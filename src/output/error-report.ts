@@ -23,5 +23,55 @@ export function printError(stderr: Writable, report: ErrorReport, options: { jso
   // for a line of ours); ours may have several. The stderr guard (src/output/edges.ts) would
   // neutralise the rest anyway; said here so that no path forgets it.
   stderr.write(`${label}: ${report.fromService ? neutralize(message) : neutralizeLines(message)}${status}\n`);
+  // What the service says in ResultData ("see ResultData"), under the error, one neutralised line each.
+  for (const line of resultDataLines(report.resultData)) stderr.write(`  ${neutralize(redactor.redact(line))}\n`);
   if (report.hint) stderr.write(`hint: ${neutralizeLines(redactor.redact(report.hint))}\n`);
+}
+
+/** Lines shown under a coded error; --json has the whole ResultData. */
+const RESULT_DATA_LINES = 12;
+
+/**
+ * A coded error's ResultData for people: the rule problems of a 277 ("group
+ * 1, rule 1 (EmailAddress contains @a.com): Unknown verb …"), the recipients
+ * of a 371, the counts and failures of a 210, and any other object as
+ * `Key: value` lines.
+ */
+export function resultDataLines(data: unknown): string[] {
+  if (data === undefined || data === null || data === '') return [];
+  const lines: string[] = [];
+  const items = Array.isArray(data) ? data : [data];
+  for (const item of items) {
+    if (item && typeof item === 'object' && !Array.isArray(item)) lines.push(...objectLines(item as Record<string, unknown>));
+    else lines.push(scalar(item));
+  }
+  if (lines.length <= RESULT_DATA_LINES) return lines;
+  return [...lines.slice(0, RESULT_DATA_LINES), `… ${lines.length - RESULT_DATA_LINES} more (--json shows them all)`];
+}
+
+function objectLines(o: Record<string, unknown>): string[] {
+  // service-spec.md 277: {RuleGroupIndex, RuleIndex, RuleType, Clause, Problem}, indexes 0-based.
+  if (typeof o.Problem === 'string' && typeof o.RuleGroupIndex === 'number') {
+    const where = `group ${o.RuleGroupIndex + 1}${typeof o.RuleIndex === 'number' ? `, rule ${o.RuleIndex + 1}` : ''}`;
+    const rule = [o.RuleType, o.Clause].filter((p) => p !== undefined && p !== null && p !== '').map(scalar).join(' ');
+    return [`${where}${rule ? ` (${rule})` : ''}: ${o.Problem}`];
+  }
+  // 210: the import's counts, then each failure.
+  if (Array.isArray(o.FailureDetails)) {
+    const counts = ['TotalUniqueEmailsSubmitted', 'TotalNewSubscribers', 'TotalExistingSubscribers']
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${k} ${scalar(o[k])}`);
+    const failures = (o.FailureDetails as unknown[]).map((f) => {
+      const d = (f ?? {}) as { EmailAddress?: unknown; Code?: unknown; Message?: unknown };
+      return `${scalar(d.EmailAddress)}: ${d.Code !== undefined ? `${scalar(d.Code)} ` : ''}${scalar(d.Message)}`.trim();
+    });
+    return [...(counts.length ? [counts.join(', ')] : []), ...failures];
+  }
+  const pairs = Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== '');
+  return pairs.length ? [pairs.map(([k, v]) => `${k}: ${scalar(v)}`).join(', ')] : [];
+}
+
+function scalar(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

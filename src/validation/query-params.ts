@@ -18,15 +18,25 @@ function isCalendarDay(y: number, m: number, d: number): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-/** `date`: "format YYYY-MM-DD HH:MM. Invalid gives code 5." Returned as typed (one space between day and time). */
-export function checkSince(value: unknown, flag = '--since'): string | undefined {
+/**
+ * `date`: "format YYYY-MM-DD HH:MM. Invalid gives code 5." A day alone
+ * (2024-02-02, from midnight) and ISO 8601's T between day and time
+ * (2024-02-02T10:00, seconds dropped) are taken too and sent in the service's
+ * form. A time zone (Z, +02:00) is refused: the service reads moments in the
+ * account's own time zone, which the tool does not know.
+ */
+export function checkSince(value: string | undefined, flag = '--since'): string | undefined {
   if (value === undefined) return undefined;
-  const text = String(value).trim();
-  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/.exec(text);
-  if (!m || !isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3])) || Number(m[4]) > 23 || Number(m[5]) > 59) {
-    throw new UsageError(`${flag} must be a moment written "YYYY-MM-DD HH:MM", e.g. "2024-06-01 09:30"; got "${String(value)}"`, INVALID_DATE);
+  const text = value.trim();
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?)?$/.exec(text);
+  const [hour, minute] = [Number(m?.[4] ?? 0), Number(m?.[5] ?? 0)];
+  if (!m || !isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3])) || hour > 23 || minute > 59) {
+    throw new UsageError(
+      `${flag} must be a day or a moment: YYYY-MM-DD, "YYYY-MM-DD HH:MM" or YYYY-MM-DDTHH:MM, in the account's time zone, e.g. "2024-06-01 09:30" (got "${value}")`,
+      INVALID_DATE,
+    );
   }
-  return text;
+  return `${m[1]}-${m[2]}-${m[3]} ${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
 }
 
 export interface UnsubscribesQuery {

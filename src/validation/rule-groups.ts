@@ -53,6 +53,16 @@ function parseRule(raw: string, index: number, group: string, flag: string): Rul
   if (Clause === '') {
     throw new UsageError(`${where}: "${rule}" has no clause; write the RuleType, a space, then the clause, e.g. "EmailAddress CONTAINS @example.com"`, RULES_UNPARSABLE);
   }
+  // " or " in any case other than OR, followed by what reads as a rule (a RuleType then a verb in
+  // capitals, or a [field key]), is a mistyped OR: sent as it is, it would become part of the clause
+  // and the segment would quietly match nobody. "or" inside a value ("salt or pepper") is kept.
+  const joined = /\s(or)\s+(\[[^\]]+\]|[A-Za-z]\w*\s+[A-Z]{2,}\b)/i.exec(Clause);
+  if (joined && joined[1] !== 'OR') {
+    throw new UsageError(
+      `${where}: "${rule}" joins two rules with "${joined[1]}"; did you mean OR? Rules are joined by " OR " in capitals, e.g. "EmailAddress CONTAINS @a.com OR EmailAddress CONTAINS @b.com"`,
+      RULES_UNPARSABLE,
+    );
+  }
   return { RuleType, Clause };
 }
 

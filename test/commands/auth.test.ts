@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openConfig } from '../../src/core/config.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/cli.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
@@ -150,7 +151,31 @@ describe('auth login stores a key only after a 2xx check', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/refused/);
     expect(r.stderr).toMatch(/nothing was stored/i);
+    // The hint fits what happened: nothing was stored, so `email auth status` has nothing to check (issue 13.3).
+    expect(r.stderr).not.toMatch(/auth status/);
+    expect(r.stderr).toMatch(/^hint: Copy the key again/m);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+});
+
+describe('auth logout', () => {
+  it('says what was removed and which profile is now the default (issue 13.4)', async () => {
+    const dir = join(scratch(), 'cfg');
+    const store = await openConfig({ EMAIL_CONFIG_DIR: dir });
+    await store.write({ defaultProfile: 'prod', profiles: { prod: { baseUrl: 'https://a.example.com', apiKey: 'k-11111111' }, staging: { baseUrl: 'https://b.example.com', apiKey: 'k-22222222' } } });
+    const r = await runCli(['auth', 'logout'], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('Removed profile "prod" (https://a.example.com and its key).\nThe default profile is now "staging" (https://b.example.com); `email auth switch <profile>` changes it.\n');
+    const last = await runCli(['auth', 'logout', '--profile', 'staging'], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(last.stderr).toBe('Removed profile "staging" (https://b.example.com and its key).\nNo profile is left: `email auth login` stores one.\n');
+  });
+
+  it('removing a profile that is not the default leaves the default as it was', async () => {
+    const dir = join(scratch(), 'cfg');
+    const store = await openConfig({ EMAIL_CONFIG_DIR: dir });
+    await store.write({ defaultProfile: 'prod', profiles: { prod: { baseUrl: 'https://a.example.com', apiKey: 'k-11111111' }, staging: { baseUrl: 'https://b.example.com', apiKey: 'k-22222222' } } });
+    const r = await runCli(['auth', 'logout', '--profile', 'staging'], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(r.stderr).toBe('Removed profile "staging" (https://b.example.com and its key). The default profile is still "prod".\n');
   });
 });
 

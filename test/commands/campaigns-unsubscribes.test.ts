@@ -49,14 +49,25 @@ describe('campaigns unsubscribes, one page', () => {
   });
 
   it.each([
-    ['2024-06-01', '--since'],
-    ['2024-06-01T09:30', '--since'],
+    ['2024-02-02', '2024-02-02 00:00'],
+    ['2024-02-02T10:00', '2024-02-02 10:00'],
+    ['2024-02-02T10:00:59', '2024-02-02 10:00'],
+    ['2024-02-02 10:00', '2024-02-02 10:00'],
+  ])('takes --since %s (a day, or ISO 8601) and sends "%s" (issue 13.14)', async (value, sent) => {
+    const r = await s.emailSent([...base, '--since', value]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.sent[0]!.query).toMatchObject({ date: sent });
+  });
+
+  it.each([
+    ['2024-06-01T09', '--since'],
+    ['2024-06-01T09:30Z', '--since'],
     ['2024-13-01 09:30', '--since'],
     ['2024-02-30 09:30', '--since'],
     ['2024-06-01 24:00', '--since'],
     ['01/06/2024 09:30', '--since'],
   ])('refuses the date "%s" with 5', async (value) => {
-    await s.expectRefused([...base, '--since', value], 5, /--since must be a moment written "YYYY-MM-DD HH:MM"/);
+    await s.expectRefused([...base, '--since', value], 5, /--since must be a day or a moment: YYYY-MM-DD, "YYYY-MM-DD HH:MM" or YYYY-MM-DDTHH:MM/);
   });
 
   it.each(['0', '-1', '1.5', 'two', '2147483648'])('refuses --page %s with 800', async (value) => {

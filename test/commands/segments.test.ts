@@ -80,6 +80,10 @@ describe('segments create', () => {
     expect(JSON.parse(r.stdout)).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('refuses a lowercase or between two rules with 277, sending nothing (did you mean OR?)', async () => {
+    await s.expectRefused(['segments', 'create', '--list', LIST, '--title', 'AB', '--group', 'EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com'], 277, /did you mean OR\?/);
+  });
+
   it('refuses a missing or blank title with 273', async () => {
     await s.expectRefused(['segments', 'create', '--list', LIST], 273, /--title is required/);
     await s.expectRefused(['segments', 'create', '--list', LIST, '--title', ' '], 273);
@@ -180,6 +184,10 @@ describe('segments update', () => {
     const r = await s.email(['segments', 'update', '--help']);
     expect(r.stdout).toMatch(/replaces all existing rules/);
     expect(r.stdout).toMatch(/Leaving --group out keeps the rules/);
+  });
+
+  it('refuses a lowercase or between two rules with 277, sending nothing (did you mean OR?)', async () => {
+    await s.expectRefused(['segments', 'create', '--list', LIST, '--title', 'AB', '--group', 'EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com'], 277, /did you mean OR\?/);
   });
 
   it('refuses a missing or blank title with 273', async () => {

@@ -39,6 +39,22 @@ describe('subscribers add', () => {
     expect(s.sandbox.state().lists[LIST]!.Subscribers['zed@example.com']!.CustomFields['[Interests]']).toEqual(['News', 'Events']);
   });
 
+  it('its help example sets the Interests it shows (issue 13.12: examples do what they show)', async () => {
+    const { default: add } = await import('../../src/commands/subscribers/add.js');
+    const example = add.examples.find((e) => e.includes('--field Interests='))!;
+    const values = [...example.matchAll(/--field Interests=(\w+)/g)].map((m) => m[1]);
+    expect(values.length).toBeGreaterThan(1);
+    const argv = example
+      .replace(/^email /, '')
+      .replace('<id>', LIST)
+      .match(/"[^"]*"|\S+/g)!
+      .map((w) => w.replace(/^"|"$/g, ''));
+    const r = await s.email(argv);
+    expect(r.code, r.stderr).toBe(0);
+    const email = argv[argv.indexOf('--email') + 1]!;
+    expect(s.sandbox.state().lists[LIST]!.Subscribers[email]!.CustomFields['[Interests]']).toEqual(values);
+  });
+
   it('prints the service answer unchanged with --json', async () => {
     const r = await s.email(['subscribers', 'add', '--list', LIST, '--email', 'j@example.com', '--name', 'J', '--consent', 'no', '--json']);
     expect(JSON.parse(r.stdout)).toBe('j@example.com');

@@ -18,6 +18,9 @@ describe('unsubscribes query checks', () => {
     expect(checkSince(undefined)).toBeUndefined();
     expect(codeOf(() => checkSince('2023-02-29 10:00'))).toBe(5);
     expect(codeOf(() => checkSince('2024-06-01 9:30'))).toBe(5);
+    expect(checkSince('2024-02-29')).toBe('2024-02-29 00:00');
+    expect(checkSince('2024-02-29T23:59')).toBe('2024-02-29 23:59');
+    expect(codeOf(() => checkSince('2023-02-29'))).toBe(5);
     expect(codeOf(() => checkSince('2024-06-01 09:60'))).toBe(5);
   });
 });

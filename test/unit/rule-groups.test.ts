@@ -61,4 +61,19 @@ describe('--group parsing', () => {
     expect(() => checkRuleGroupsShape([{ Rules: [] }], 'f')).toThrow(/\[0\] has no Rules array/);
     expect(() => checkRuleGroupsShape([{ Rules: [{ RuleType: 'A', Clause: '' }] }], 'f')).toThrow(/\[0\]\.Rules\[0\]/);
   });
+
+  it('refuses a lowercase or that joins two rules (277, did you mean OR?), and keeps "or" inside a value', () => {
+    for (const text of ['EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com', 'DateSubscribed AFTER 2024/01/01 or [Favourite colour] EQUALS Blue', 'EmailAddress CONTAINS @a.com Or Name EQUALS Ada']) {
+      let caught: unknown;
+      try {
+        parseRuleGroup(text);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught, text).toBeInstanceOf(UsageError);
+      expect((caught as UsageError).code).toBe(277);
+      expect((caught as Error).message).toMatch(/did you mean OR\?/);
+    }
+    expect(parseRuleGroup('Name CONTAINS salt or pepper')).toEqual({ Rules: [{ RuleType: 'Name', Clause: 'CONTAINS salt or pepper' }] });
+  });
 });

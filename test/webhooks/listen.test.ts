@@ -54,6 +54,26 @@ describe('webhooks listen', () => {
     );
   });
 
+  it('--events prints only those types, in any case; every delivery is still answered and saved whole (issue 13.16)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'email-listen-events-'));
+    const l = await listen(['--events', 'subscribe,Update', '--save', dir, '-o', 'ndjson']);
+    const withUpdate: WebhookDelivery = { ...sample, Events: [...sample.Events, { Type: 'Update', Date: '2025-03-04 05:06:09', EmailAddress: 'bo@example.com', Name: 'Bo', CustomFields: [] }] };
+    const answer = await post(l.url, JSON.stringify(withUpdate), 'application/json');
+    expect(answer.status).toBe(200);
+    const result = await l.stop();
+    expect(ndjson(result.stdout).map((e) => e.Type)).toEqual(['Subscribe', 'Update']);
+    const saved = readdirSync(dir);
+    expect(saved).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, saved[0]!), 'utf8')).Events).toHaveLength(3);
+  });
+
+  it('--events refuses an unknown type with exit 2, naming the types', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    const r = await runCli(['webhooks', 'listen', '--port', '0', '--events', 'Subscribe,Bounce']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--events: "Bounce" is not an event type; the types are Subscribe, Update, Deactivate/);
+  });
+
   it('prints a bordered table with the Type, Date, EmailAddress, Name, State and ListID columns on a terminal', async () => {
     const l = await listen(['--no-color'], { stdoutIsTTY: true });
     await post(l.url, JSON.stringify(sample), 'application/json');

@@ -1,10 +1,11 @@
-// email auth logout: removes a profile's key.
+// email auth logout: removes a profile (its base URL and key); says which
+// profile is the default afterwards (CLI.md "auth").
 import { UsageError } from '../../core/errors.js';
 import { defineCommand } from '../define.js';
 
 export default defineCommand({
   name: 'logout',
-  summary: "Remove a profile's key",
+  summary: 'Remove a profile (its base URL and key), and say which profile is the default after',
   examples: ['email auth logout', 'email auth logout --profile staging'],
   async run(_input, ctx) {
     const { chooseProfile, openConfig } = await import('../../core/config.js');
@@ -15,13 +16,20 @@ export default defineCommand({
       const known = Object.keys(data.profiles);
       throw new UsageError(`no profile named "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}`);
     }
+    const removed = data.profiles[name]!;
     delete data.profiles[name];
-    if (data.defaultProfile === name) {
-      // Keep a usable default when other profiles remain.
-      const next = Object.keys(data.profiles)[0];
-      if (next) data.defaultProfile = next;
-    }
+    const wasDefault = data.defaultProfile === name;
+    // Another profile may be another account: a default that changes is said, never silent.
+    const next = wasDefault ? Object.keys(data.profiles)[0] : undefined;
+    if (next) data.defaultProfile = next;
     await store.write(data);
-    ctx.log.info(`Removed the key of profile "${name}".`);
+    const what = `Removed profile "${name}" (${removed.baseUrl ?? 'no base URL'} and its key).`;
+    if (!wasDefault) {
+      ctx.log.info(`${what} The default profile is still "${data.defaultProfile}".`);
+    } else if (next) {
+      ctx.log.info(`${what}\nThe default profile is now "${next}" (${data.profiles[next]!.baseUrl ?? 'no base URL'}); \`email auth switch <profile>\` changes it.`);
+    } else {
+      ctx.log.info(`${what}\nNo profile is left: \`email auth login\` stores one.`);
+    }
   },
 });

@@ -19,7 +19,7 @@ export default defineCommand({
   },
   examples: [
     'email subscribers add --list <id> --email ada@example.com --name "Ada Lovelace" --consent yes',
-    'email subscribers add --list <id> --email bo@example.com --name Bo --field Interests=Jazz --field Interests=Blues --consent yes',
+    'email subscribers add --list <id> --email bo@example.com --name Bo --field Interests=News --field Interests=Events --consent yes',
   ],
   async run(input, ctx) {
     const [{ addSubscriber }, { printCreated }, { consentFlag, fieldFlags }] = await Promise.all([

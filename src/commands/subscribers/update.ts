@@ -20,7 +20,7 @@ export default defineCommand({
   },
   examples: [
     'email subscribers update --list <id> --email ada@example.com --new-email ada@new.example.com --name "Ada Lovelace" --consent yes',
-    'email subscribers update --list <id> --email ada@example.com --name "Ada Lovelace" --clear-field Interests=Jazz --consent yes',
+    'email subscribers update --list <id> --email ada@example.com --name "Ada Lovelace" --clear-field Interests=News --consent yes',
   ],
   async run(input, ctx) {
     const [{ updateSubscriber }, { clearFieldFlags, consentFlag, fieldFlags }] = await Promise.all([

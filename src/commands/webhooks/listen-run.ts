@@ -13,7 +13,7 @@ import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column, RecordStream } from '../../output/render.js';
-import type { WebhookDelivery, WebhookEvent } from '../../webhooks/events.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { describeOutcome, forwardableHeaders, isSuccess, postBody, receiverUrl } from '../../webhooks/post.js';
 import { startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
 import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
@@ -46,6 +46,7 @@ function eventRecord(event: WebhookEvent, delivery: WebhookDelivery): WebhookEve
 }
 
 export async function listenCommand(flags: ListenInput, ctx: Context): Promise<number> {
+  const shown = eventTypesToShow(flags.events);
   if (!flags.host.trim()) throw new UsageError('--host must not be empty');
   const forwardTo = flags.forwardTo !== undefined ? receiverUrl('--forward-to', flags.forwardTo) : undefined;
   const saveDir = flags.save !== undefined ? resolve(ctx.cwd, flags.save) : undefined;
@@ -75,7 +76,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     printing.push(
       async () => {
         const stream = sessionStream ?? ctx.out.stream({ columns: EVENT_COLUMNS });
-        for (const event of delivery.Events) await stream.write(eventRecord(event, delivery));
+        for (const event of delivery.Events) if (!shown || shown.has(String(event.Type))) await stream.write(eventRecord(event, delivery));
         if (perDelivery) await stream.end();
       },
       (error) => {
@@ -174,4 +175,17 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   if (saveDir) parts.push(`${counts.saved} saved`);
   if (!quietly) ctx.log.info(`received ${parts.join(', ')}`);
   return 0;
+}
+
+/** `--events Subscribe,Update` (CLI.md "webhooks listen"): the types to print, matched in any case; undefined prints all. */
+function eventTypesToShow(value: string | undefined): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const shown = new Set<string>();
+  for (const given of value.split(',').map((t) => t.trim()).filter(Boolean)) {
+    const type = WEBHOOK_EVENT_TYPES.find((t) => t.toLowerCase() === given.toLowerCase());
+    if (!type) throw new UsageError(`--events: "${given}" is not an event type; the types are ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+    shown.add(type);
+  }
+  if (!shown.size) throw new UsageError(`--events needs at least one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  return shown;
 }

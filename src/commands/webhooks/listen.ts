@@ -7,6 +7,7 @@ const options = {
   host: textOption('--host', '<h>', 'address to listen on', { default: '127.0.0.1' }),
   forwardTo: textOption('--forward-to', '<url>', 'relay each delivery, untouched, to this URL'),
   save: textOption('--save', '<dir>', 'write each delivery to its own file in this directory', { complete: 'dir' }),
+  events: textOption('--events', '<Type,…>', 'print only these event types (Subscribe, Update, Deactivate); every delivery is still answered, saved and forwarded whole'),
 };
 
 /** What the command's run module receives. */
@@ -20,6 +21,7 @@ export default defineCommand({
     'email webhooks listen',
     'email webhooks listen --port 0 -o ndjson | jq .EmailAddress',
     'email webhooks listen --forward-to http://localhost:3000/hooks --save deliveries/',
+    'email webhooks listen --events Subscribe,Update -o ndjson',
   ],
   async run(input, ctx) {
     const { listenCommand } = await import('./listen-run.js');
