@@ -3,17 +3,23 @@
 //
 // The spec shows the RuleTypes EmailAddress, Date and DateSubscribed and the
 // verbs CONTAINS, AFTER, BEFORE, EQUALS, and says the full set is not shown.
-// The sandbox accepts exactly these, plus custom fields of the segment's list
-// written as their Key (`[Plan]`, as the service generates Keys):
+// The sandbox accepts these, plus custom fields of the segment's list written
+// as their Key (`[Plan]`, as the service generates Keys), plus what the real
+// service's recorded segment answers show beyond the spec (its SDKs' test
+// fixtures hold {"RuleType":"Name","Clause":"PROVIDED"}): the RuleType Name
+// and the verbs PROVIDED and NOT_PROVIDED, which take no operand:
 //
 //   RuleType          verbs                    operand
 //   EmailAddress      EQUALS, CONTAINS         text (case-insensitive)
+//   Name              EQUALS, CONTAINS         text (case-insensitive)
 //   DateSubscribed    EQUALS, BEFORE, AFTER    a date yyyy/mm/dd or yyyy-mm-dd
 //   Date              same as DateSubscribed (the only date every subscriber has)
 //   [Key] Text, Country, USState, MultiSelectOne, MultiSelectMany
 //                     EQUALS, CONTAINS         text; a multi-valued field matches when any value does
 //   [Key] Number      EQUALS                   a number
 //   [Key] Date        EQUALS, BEFORE, AFTER    a date
+//   any of the above  PROVIDED, NOT_PROVIDED   none: whether the value is there (not blank);
+//                                              an address and the subscription date always are
 //
 // A Clause is "VERB operand"; verbs are written in capitals as in the spec.
 // Every operand is required. Dates are calendar days in the client's time
@@ -24,9 +30,13 @@ import type { RuleGroupDefinition } from './types-campaigns.js';
 
 type RuleVerb = 'CONTAINS' | 'EQUALS' | 'BEFORE' | 'AFTER';
 const VERBS: readonly RuleVerb[] = ['CONTAINS', 'EQUALS', 'BEFORE', 'AFTER'];
+/** Verbs without an operand: whether the RuleType's value is there. */
+const PRESENCE_VERBS = ['PROVIDED', 'NOT_PROVIDED'] as const;
 
 type ParsedRule =
   | { kind: 'email'; verb: 'EQUALS' | 'CONTAINS'; text: string }
+  | { kind: 'name'; verb: 'EQUALS' | 'CONTAINS'; text: string }
+  | { kind: 'presence'; of: 'always' | 'name' | { key: string }; provided: boolean }
   | { kind: 'dateSubscribed'; verb: 'EQUALS' | 'BEFORE' | 'AFTER'; day: string }
   | { kind: 'fieldText'; key: string; verb: 'EQUALS' | 'CONTAINS'; text: string }
   | { kind: 'fieldNumber'; key: string; verb: 'EQUALS'; value: number }
@@ -121,9 +131,11 @@ export function parseRule(
   const match = /^(\S+)(?:\s+([\s\S]*))?$/.exec(clause)!;
   const verbWord = match[1];
   const operand = (match[2] ?? '').trim();
+  if ((PRESENCE_VERBS as readonly string[]).includes(verbWord)) return parsePresence(ruleType, verbWord === 'PROVIDED', operand, fields);
   if (!(VERBS as readonly string[]).includes(verbWord)) {
-    const hint = (VERBS as readonly string[]).includes(verbWord.toUpperCase()) ? ` (verbs are written in capitals: ${verbWord.toUpperCase()})` : '';
-    return `Unknown verb "${verbWord}"${hint}; verbs are ${VERBS.join(', ')}.`;
+    const known = [...VERBS, ...PRESENCE_VERBS] as readonly string[];
+    const hint = known.includes(verbWord.toUpperCase()) ? ` (verbs are written in capitals: ${verbWord.toUpperCase()})` : '';
+    return `Unknown verb "${verbWord}"${hint}; verbs are ${known.join(', ')}.`;
   }
   const verb = verbWord as RuleVerb;
   if (operand === '') return `The verb ${verb} needs an operand.`;
@@ -132,6 +144,10 @@ export function parseRule(
   if (ruleType === 'EmailAddress') {
     if (!isOneOf(verb, TEXT_VERBS)) return verbProblem(ruleType, verb, TEXT_VERBS);
     return { rule: { kind: 'email', verb, text: operand.toLowerCase() }, definition };
+  }
+  if (ruleType === 'Name') {
+    if (!isOneOf(verb, TEXT_VERBS)) return verbProblem(ruleType, verb, TEXT_VERBS);
+    return { rule: { kind: 'name', verb, text: operand.toLowerCase() }, definition };
   }
   if (ruleType === 'DateSubscribed' || ruleType === 'Date') {
     if (!isOneOf(verb, DATE_VERBS)) return verbProblem(ruleType, verb, DATE_VERBS);
@@ -160,7 +176,31 @@ export function parseRule(
         return { rule: { kind: 'fieldText', key: field.Key, verb, text: operand.toLowerCase() }, definition };
     }
   }
-  return `Unknown RuleType "${ruleType}"; the sandbox knows EmailAddress, Date, DateSubscribed and the list's custom field Keys ([Key]).`;
+  return unknownRuleType(ruleType);
+}
+
+function unknownRuleType(ruleType: string): string {
+  return `Unknown RuleType "${ruleType}"; the sandbox knows EmailAddress, Name, Date, DateSubscribed and the list's custom field Keys ([Key]).`;
+}
+
+/** `PROVIDED` / `NOT_PROVIDED`: no operand; whether the RuleType's value is there. */
+function parsePresence(
+  ruleType: string,
+  provided: boolean,
+  operand: string,
+  fields: readonly CustomFieldDefinition[],
+): { rule: ParsedRule; definition: { RuleType: string; Clause: string } } | string {
+  const verb = provided ? 'PROVIDED' : 'NOT_PROVIDED';
+  if (operand !== '') return `The verb ${verb} takes no operand; got "${operand}".`;
+  const definition = { RuleType: ruleType, Clause: verb };
+  if (ruleType === 'EmailAddress' || ruleType === 'DateSubscribed' || ruleType === 'Date') return { rule: { kind: 'presence', of: 'always', provided }, definition };
+  if (ruleType === 'Name') return { rule: { kind: 'presence', of: 'name', provided }, definition };
+  if (ruleType.startsWith('[') && ruleType.endsWith(']')) {
+    const field = fields.find((f) => f.Key.toLowerCase() === ruleType.toLowerCase());
+    if (!field) return `The list has no custom field with the Key ${ruleType}.`;
+    return { rule: { kind: 'presence', of: { key: field.Key }, provided }, definition };
+  }
+  return unknownRuleType(ruleType);
 }
 
 function isOneOf<T extends RuleVerb>(verb: RuleVerb, allowed: readonly T[]): verb is T {
@@ -203,6 +243,15 @@ function ruleMatches(subscriber: Subscriber, rule: ParsedRule): boolean {
     case 'email': {
       const email = subscriber.EmailAddress.toLowerCase();
       return rule.verb === 'EQUALS' ? email === rule.text : email.includes(rule.text);
+    }
+    case 'name': {
+      const name = subscriber.Name.toLowerCase();
+      return rule.verb === 'EQUALS' ? name === rule.text : name.includes(rule.text);
+    }
+    case 'presence': {
+      const there =
+        rule.of === 'always' ? true : rule.of === 'name' ? subscriber.Name.trim() !== '' : (subscriber.CustomFields[rule.of.key] ?? []).some((v) => v.trim() !== '');
+      return there === rule.provided;
     }
     case 'dateSubscribed':
       return compareDay(dayOf(subscriber.DateAdded), rule.verb, rule.day);

@@ -114,4 +114,40 @@ describe('membership', () => {
   it('makes every subscriber a member of a segment without rules', () => {
     expect([a, b, c].every((s) => matchesRuleGroups(s, []))).toBe(true);
   });
+
+  // Issue 13.20: the real twin's recorded segment answers hold {"RuleType":"Name","Clause":"PROVIDED"}.
+  describe('beyond the verbs the spec shows: Name, PROVIDED and NOT_PROVIDED', () => {
+    const named = { ...person('ada@a.com', '2024-01-10T12:00:00Z', { '[Plan]': ['Pro'] }), Name: 'Ada Lovelace' };
+    const unnamed = { ...person('anon@a.com', '2024-01-10T12:00:00Z'), Name: '' };
+    const blankPlan = { ...person('blank@a.com', '2024-01-10T12:00:00Z', { '[Plan]': [''] }), Name: '  ' };
+    const one = (RuleType: string, Clause: string) => groups([{ Rules: [{ RuleType, Clause }] }]);
+
+    it('Name EQUALS and CONTAINS, without regard to case', () => {
+      expect([named, unnamed].map((s) => matchesRuleGroups(s, one('Name', 'EQUALS ada lovelace')))).toEqual([true, false]);
+      expect([named, unnamed].map((s) => matchesRuleGroups(s, one('Name', 'CONTAINS LOVE')))).toEqual([true, false]);
+    });
+
+    it('Name PROVIDED and NOT_PROVIDED: a name of spaces is not provided', () => {
+      expect([named, unnamed, blankPlan].map((s) => matchesRuleGroups(s, one('Name', 'PROVIDED')))).toEqual([true, false, false]);
+      expect([named, unnamed, blankPlan].map((s) => matchesRuleGroups(s, one('Name', 'NOT_PROVIDED')))).toEqual([false, true, true]);
+    });
+
+    it('a custom field PROVIDED when it holds a non-empty value, NOT_PROVIDED otherwise', () => {
+      expect([named, unnamed, blankPlan].map((s) => matchesRuleGroups(s, one('[Plan]', 'PROVIDED')))).toEqual([true, false, false]);
+      expect([named, unnamed, blankPlan].map((s) => matchesRuleGroups(s, one('[Plan]', 'NOT_PROVIDED')))).toEqual([false, true, true]);
+    });
+
+    it('an address and the subscription date are always provided', () => {
+      expect(matchesRuleGroups(unnamed, one('EmailAddress', 'PROVIDED'))).toBe(true);
+      expect(matchesRuleGroups(unnamed, one('DateSubscribed', 'NOT_PROVIDED'))).toBe(false);
+    });
+
+    it('keeps the clause as given, and refuses an operand after PROVIDED and a date verb on Name', () => {
+      const result = parseRuleGroups([{ Rules: [{ RuleType: 'Name', Clause: 'PROVIDED' }] }], FIELDS);
+      expect(result.ok && result.definitions[0]!.Rules[0]).toEqual({ RuleType: 'Name', Clause: 'PROVIDED' });
+      expect(parseRuleGroup({ Rules: [{ RuleType: 'Name', Clause: 'PROVIDED yes' }] }, FIELDS).ok).toBe(false);
+      expect(parseRuleGroup({ Rules: [{ RuleType: 'Name', Clause: 'AFTER 2024/01/01' }] }, FIELDS).ok).toBe(false);
+      expect(parseRuleGroup({ Rules: [{ RuleType: 'Name', Clause: 'provided' }] }, FIELDS).ok).toBe(false);
+    });
+  });
 });
