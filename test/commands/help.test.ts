@@ -32,3 +32,14 @@ describe('email help', () => {
     expect((await runCli(['doctor', '--help'])).stdout).toMatch(/Exits 1 when a check fails/);
   });
 });
+
+describe('one list of values in help and in errors', () => {
+  it('--encoding: the help names the encodings its refusal names (issue 13.10)', async () => {
+    const help = (await runCli(['subscribers', 'import', '--help'])).stdout.replace(/\s+/g, ' ');
+    const refused = await runCli(['subscribers', 'import', 'x.csv', '--list', '11111111-1111-4111-8111-111111111111', '--encoding', 'ebcdic', '--dry-run']);
+    expect(refused.code).toBe(2);
+    const listed = /must be one of ([\w, -]+) \(got/.exec(refused.stderr)![1]!;
+    expect(listed.split(', ')).toHaveLength(5);
+    expect(help).toContain(listed);
+  });
+});
