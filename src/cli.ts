@@ -5,6 +5,7 @@ import type { Input } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import type { Context, GlobalOptions, IO, Prompt } from './context.js';
 import { ApiError, AuthError, CliError, ExitCode, UsageError } from './core/errors.js';
+import type { HeapTuning } from './core/heap.js';
 import type { ApiClient } from './core/http.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
@@ -23,6 +24,8 @@ export interface RunDeps {
   interrupts?: InterruptHub;
   prompt?: Prompt;
   now?: () => Date;
+  /** Process-wide heap tuning (src/core/heap.ts): main() gives it; in-process tests do not, so their worker's V8 is left alone. */
+  heap?: () => Promise<HeapTuning>;
 }
 
 /** Routes Ctrl-C presses to the handlers a command registered. */
@@ -190,6 +193,7 @@ function createContext(
     api,
     apiWith: ({ baseUrl, apiKey }) => makeClient(baseUrl, apiKey),
     now: deps.now ?? (() => new Date()),
+    heap: deps.heap,
   };
 }
 
@@ -318,6 +322,7 @@ export async function main(): Promise<void> {
     signal: controller.signal,
     interrupts,
     prompt: createTerminalPrompt(),
+    heap: () => import('./core/heap.js'),
   });
   settled = true;
   process.exitCode = code;

@@ -2,6 +2,7 @@
 // console, process.env, process.exit or process.stdout outside src/cli.ts and
 // this file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
 import type { Readable } from 'node:stream';
+import type { HeapTuning } from './core/heap.js';
 import type { ApiClient } from './core/http.js';
 import type { Output } from './output/render.js';
 
@@ -82,4 +83,11 @@ export interface Context {
   /** A client for explicit credentials (auth login/status, doctor), with the same debug, timeouts and abort. */
   apiWith(credentials: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
   now(): Date;
+  /**
+   * Process-wide heap tuning (V8 flags, forced collections: src/core/heap.ts),
+   * for the commands whose memory bound depends on it. Only the process entry
+   * (main) gives it; undefined in-process (tests), where a command must not
+   * change the V8 of the worker that runs it.
+   */
+  heap?: () => Promise<HeapTuning>;
 }
