@@ -3,7 +3,7 @@
 // that is not UTF-8) is refused with exit 2 while nothing has been sent
 // (CLI.md "Exit codes"; the issue: "then nothing is sent").
 //
-// It follows csv-parse's quoting as configured in csv-source.ts (RFC 4180
+// It follows csv-parse's quoting as configured in source.ts (RFC 4180
 // quotes, `""` inside quotes, and relax_quotes: a quote that does not start a
 // field is an ordinary character), jumping from quote to quote with
 // Buffer.indexOf: ~25 ms for 75 MB, against seconds for the import itself.

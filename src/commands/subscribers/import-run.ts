@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, PartialFailure, UsageError } from '../../core/errors.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
-import { describeDelimiter, parseDelimiterFlag } from '../../import/csv-source.js';
+import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
 import { openInput, parseEncoding } from '../../import/input.js';
 import { describeColumn } from '../../import/mapping.js';
