@@ -7,7 +7,7 @@ import { AddressSet, GROUP_SIZE } from './address-set.js';
 import type { ImportEntry } from './rows.js';
 
 /** Where the rows go, in file order. */
-export interface DedupeSink {
+interface DedupeSink {
   rejected(record: string[], line: number, code: string, message: string): void;
   duplicate(record: string[], line: number): void;
   /** `fingerprints[at]`, `[at + 1]`: the address's fingerprint, valid during the call. */

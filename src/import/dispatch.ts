@@ -9,7 +9,7 @@
 // stop(): no more tasks start (those waiting are dropped), the running ones
 // finish. cancel(): stop, and abort the signal the running tasks were given.
 
-export interface DispatchOptions<T> {
+interface DispatchOptions<T> {
   concurrency: number;
   /** Runs one task; a promise holds a slot until it settles. It should not reject: a rejection goes to onError. */
   work(task: T, signal: AbortSignal): Promise<void> | void;

@@ -10,9 +10,9 @@ import { importResult, type ImportResult } from '../schemas/subscribers.js';
 import type { Batch } from './batches.js';
 import { JournalError, type BatchRecord } from './journal.js';
 
-export type BatchAnswer = { kind: 'acknowledged'; result: ImportResult } | { kind: 'failed'; error: unknown } | { kind: 'abandoned' };
+type BatchAnswer = { kind: 'acknowledged'; result: ImportResult } | { kind: 'failed'; error: unknown } | { kind: 'abandoned' };
 
-export interface SendOptions {
+interface SendOptions {
   client: ApiClient;
   listId: string;
   flags: ImportFlags;

@@ -229,7 +229,7 @@ function lineBreaksIn(record: string[]): number {
 }
 
 /** A parse failure as a one-line refusal naming the file and the line. */
-export function parseFailure(name: string, err: unknown): UsageError {
+function parseFailure(name: string, err: unknown): UsageError {
   if (err instanceof CsvError) {
     const line = (err as CsvError & { lines?: number }).lines;
     const what = err.code === 'CSV_MAX_RECORD_SIZE' ? `a record longer than ${MAX_RECORD_CHARS} characters` : err.message.replace(/\s*at line \d+.*$/, '');

@@ -16,7 +16,7 @@ const CR = 0x0d;
 /** Marks "before the first byte": a field starts there. */
 const START = -1;
 
-export interface StructureReport {
+interface StructureReport {
   /** Some quoted field holds a line break: line numbers must count them. */
   quotedLineBreaks: boolean;
   /** Some line ends in \r or \r\n (else every line ends in \n, and the parser need look for nothing else). */
@@ -25,7 +25,7 @@ export interface StructureReport {
   bytes: number;
 }
 
-export interface StructureProblem {
+interface StructureProblem {
   kind: 'unclosed-quote' | 'binary' | 'not-utf8';
   /** Byte offset in the UTF-8 text. */
   offset: number;

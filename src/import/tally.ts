@@ -70,7 +70,7 @@ export interface ImportSummary {
   stoppedBy?: string;
 }
 
-export interface TallyOptions {
+interface TallyOptions {
   /** The column of the address, for the problems of rows at hand. */
   emailColumn: number;
   failures?: FailuresFile;

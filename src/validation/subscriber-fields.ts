@@ -67,7 +67,7 @@ export function parseConsent(raw: string, allowUnchanged: boolean): Consent | un
 }
 
 /** A refused custom field value: a code (the service has none for these) and a message naming the field. */
-export interface FieldProblem {
+interface FieldProblem {
   code: 'too-long' | 'invalid-date' | 'ambiguous-date';
   message: string;
 }
