@@ -134,6 +134,7 @@ export async function main(): Promise<void> {
     signal: controller.signal,
     interrupts,
     prompt: createTerminalPrompt(),
+    heap: () => import('./core/heap.js'),
   });
   settled = true;
   process.exitCode = code;

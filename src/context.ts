@@ -7,6 +7,7 @@
 import type { Input } from './commands/define.js';
 import type { GLOBAL_OPTIONS } from './commands/globals.js';
 import { UsageError } from './core/errors.js';
+import type { HeapTuning } from './core/heap.js';
 import type { ApiClient } from './core/http.js';
 import { InterruptHub } from './core/interrupts.js';
 import type { Redactor } from './core/redact.js';
@@ -27,6 +28,8 @@ export interface RunDeps {
   interrupts?: InterruptHub;
   prompt?: Prompt;
   now?: () => Date;
+  /** Process-wide heap tuning (src/core/heap.ts): main() gives it; in-process tests do not, so their worker's V8 is left alone. */
+  heap?: () => Promise<HeapTuning>;
 }
 
 /** Options every command has (CLI.md "Global behaviour"). */
@@ -86,6 +89,13 @@ export interface Context {
   /** A client for explicit credentials (auth login/status, doctor), with the same debug, timeouts and abort. */
   apiWith(credentials: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
   now(): Date;
+  /**
+   * Process-wide heap tuning (V8 flags, forced collections: src/core/heap.ts),
+   * for the commands whose memory bound depends on it. Only the process entry
+   * (main) gives it; undefined in-process (tests), where a command must not
+   * change the V8 of the worker that runs it.
+   */
+  heap?: () => Promise<HeapTuning>;
 }
 
 export type ParsedGlobals = Input<{}, typeof GLOBAL_OPTIONS>;
@@ -173,6 +183,7 @@ export function createContext(
     api,
     apiWith: ({ baseUrl, apiKey }) => makeClient(baseUrl, apiKey),
     now: deps.now ?? (() => new Date()),
+    heap: deps.heap,
   };
 }
 

@@ -6,10 +6,20 @@
 // not. For such walks we keep the heap at its working size: the young
 // generation does not grow past its start size, and a full collection runs
 // every few pages (a few ms each, against pages that take tens of ms to arrive).
+//
+// These set process-wide V8 flags, so nothing calls them when merely loaded:
+// the process entry (main() in src/cli.ts) hands this module to commands as
+// the optional `ctx.heap` capability, and in-process runs (tests) go without.
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 let collector: (() => void) | undefined;
+
+/** What `ctx.heap` gives a command (src/context.ts): this module's two tunings. */
+export interface HeapTuning {
+  compactHeapForStreaming(): () => void;
+  boundedHeapForImport(options: { semiSpaceBytes: number; rowsBetweenCollections: number }): (rows: number) => void;
+}
 
 /** Returns a function that runs a full garbage collection. */
 export function compactHeapForStreaming(): () => void {

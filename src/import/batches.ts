@@ -5,10 +5,10 @@
 // million-row import that kept the cells of the batches in flight promoted
 // ~2 MB to V8's old generation at every young collection and peaked 40 MB
 // higher. The cells of a row the service refuses are read again from the
-// file at the end (importer.ts writeLaterFailures, --failures only).
+// file at the end (failures.ts, --failures only).
 import type { ImportFlags } from '../api/subscribers.js';
 import { fingerprint } from './address-set.js';
-import type { ImportEntry } from './row-builder.js';
+import type { ImportEntry } from './rows.js';
 
 /** service-spec.md "Import request" and "Limits": 1 to 1000 entries per call (209 above). */
 export const MAX_BATCH_SIZE = 1000;
@@ -119,5 +119,36 @@ export class Batch {
       }
       return undefined;
     });
+  }
+}
+
+/**
+ * The batches stage: unique rows in file order → batches of --batch-size,
+ * numbered from 0, so the same file and options always give the same batches
+ * (the journal relies on it).
+ */
+export class Batcher {
+  private current: Batch | undefined;
+  private formed = 0;
+
+  constructor(
+    private readonly size: number,
+    /** Whether a batch keeps its parsed rows (one the journal already holds: its failures are written from them). */
+    private readonly keepRows: (index: number) => boolean,
+    private readonly onBatch: (batch: Batch) => void,
+  ) {}
+
+  add(entry: ImportEntry, record: string[], line: number, fingerprints: Uint32Array, at: number): void {
+    const batch = (this.current ??= new Batch(this.formed, this.size, this.keepRows(this.formed++)));
+    batch.add(entry, record, line, fingerprints, at);
+    if (batch.size === this.size) this.flush();
+  }
+
+  /** Passes on the batch being filled, if any (at the end of the file). */
+  flush(): void {
+    const batch = this.current;
+    if (!batch) return;
+    this.current = undefined;
+    this.onBatch(batch);
   }
 }

@@ -7,9 +7,16 @@
 // four trailing columns (mapping.ts FAILURE_COLUMNS).
 //
 // Rows rejected before sending and duplicates are written as the file is
-// read; rows the service refused are written at the end, in line order, their
-// cells read again from the file (the batches in flight keep only line numbers,
-// batches.ts). The Line column gives the order of the input.
+// read. Rows the service refused are written at the end, in line order, their
+// cells read again from the input, as far as the last one: their outcome is
+// known only when the service answers, and keeping cells until then is what
+// this avoids. Keeping the parsed rows of every batch in flight promoted
+// ~2 MB to V8's old generation at each young collection and peaked 40 MB
+// higher at a million rows (batches.ts); keeping only the refused rows' cells
+// would grow with the refusals instead (a service refusing every batch: the
+// whole file in memory). A second read costs time only when --failures is
+// given and the service refused a row; what stays in memory until then is a
+// line number and a shared [code, message] per refused row.
 //
 // The file holds personal data (CLI.md "--failures"): it is written to a
 // temporary file beside the target, created 0600 with O_EXCL|O_NOFOLLOW (so
@@ -24,14 +31,21 @@ import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { csvCell, spreadsheetSafe } from '../output/sanitize.js';
 import { FAILURE_COLUMNS } from './mapping.js';
+import type { RowSource } from './source.js';
 
 export type FailureOutcome = 'failed' | 'rejected' | 'duplicate';
 
-export class FailuresWriter {
+export class FailuresFile {
   private readonly cell: (value: string) => string;
   private readonly separator: string;
   private failure: Error | undefined;
-  private rowsWritten = 0;
+  /** True while the file's buffer is full: the importer stops reading until onWritable. */
+  busy = false;
+  /** Called once a full buffer has drained. */
+  onWritable: () => void = () => undefined;
+  // Rows the service refused, written at the end: their lines and [code, message] (shared by consecutive rows).
+  private readonly laterLines: number[] = [];
+  private readonly laterReasons: [string, string][] = [];
 
   private constructor(
     readonly path: string,
@@ -47,7 +61,7 @@ export class FailuresWriter {
   }
 
   /** Creates the file (as a temporary one, 0600) and writes its header; an unwritable path is refused before anything is sent. */
-  static async open(path: string, header: string[], delimiter: string, bom: boolean): Promise<FailuresWriter> {
+  static async open(path: string, header: string[], delimiter: string, bom: boolean): Promise<FailuresFile> {
     const existing = await lstat(path).catch(() => undefined);
     if (existing?.isDirectory()) throw new UsageError(`--failures ${path} is a directory; name a file`);
     const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -59,27 +73,79 @@ export class FailuresWriter {
       throw new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
     const stream = createWriteStream('', { fd: handle, autoClose: true });
-    const writer = new FailuresWriter(path, temporary, stream, header.length, delimiter);
+    const writer = new FailuresFile(path, temporary, stream, header.length, delimiter);
     writer.stream.write(`${bom ? '\uFEFF' : ''}${[...header, ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
     return writer;
   }
 
-  get count(): number {
-    return this.rowsWritten;
+  /** Writes one row now; a full buffer sets `busy` until it drains. */
+  write(record: readonly string[], line: number, outcome: FailureOutcome, code: string, message: string): void {
+    if (!this.append(record, line, outcome, code, message) && !this.busy) {
+      this.busy = true;
+      void this.drain().then(() => {
+        this.busy = false;
+        this.onWritable();
+      });
+    }
   }
 
-  /** Writes one row; false when the file is busy (wait for drain() before writing much more). */
-  write(record: readonly string[], line: number, outcome: FailureOutcome, code: string, message: string): boolean {
+  /** A row the service refused, known by its line: written by writeLater(). */
+  later(line: number, code: string, message: string): void {
+    const last = this.laterReasons[this.laterReasons.length - 1];
+    this.laterLines.push(line);
+    this.laterReasons.push(last && last[0] === code && last[1] === message ? last : [code, message]);
+  }
+
+  /** Writes the rows given to later(), in line order, reading their cells from `rows` (a fresh read of the input), only as far as the last one. */
+  async writeLater(open: () => Promise<RowSource>): Promise<void> {
+    if (this.laterLines.length === 0) return;
+    const lines = this.laterLines;
+    const order = lines.map((_, i) => i).sort((a, b) => lines[a]! - lines[b]!);
+    const rows = await open();
+    try {
+      let k = 0;
+      await new Promise<void>((resolve, reject) => {
+        let waiting = false;
+        const pump = () => {
+          if (waiting) return;
+          let record: string[] | null;
+          while (k < order.length && (record = rows.read()) !== null) {
+            let room = true;
+            while (k < order.length && lines[order[k]!] === rows.line) {
+              const [code, message] = this.laterReasons[order[k]!]!;
+              room = this.append(record, rows.line, 'failed', code, message) && room;
+              k++;
+            }
+            if (!room) {
+              waiting = true;
+              void this.drain().then(() => {
+                waiting = false;
+                pump();
+              });
+              return;
+            }
+          }
+          if (k >= order.length) resolve();
+        };
+        rows.listen({ readable: pump, end: resolve, error: reject });
+        pump();
+      });
+    } finally {
+      rows.close();
+    }
+  }
+
+  /** Writes one row; false when the file's buffer is full. */
+  private append(record: readonly string[], line: number, outcome: FailureOutcome, code: string, message: string): boolean {
     const cells: string[] = [];
     for (let i = 0; i < this.width; i++) cells.push(this.cell(record[i] ?? ''));
     // Cells beyond the header have no column of their own: they are kept in the message.
     const extra = record.length > this.width ? ` [extra cells: ${record.slice(this.width).map((c) => JSON.stringify(c)).join(', ')}]` : '';
     cells.push(String(line), outcome, this.cell(code), this.cell(`${message}${extra}`));
-    this.rowsWritten++;
     return this.stream.write(`${cells.join(this.separator)}\r\n`);
   }
 
-  drain(): Promise<void> {
+  private drain(): Promise<void> {
     if (!this.stream.writableNeedDrain) return Promise.resolve();
     return new Promise((resolve) => this.stream.once('drain', resolve));
   }
@@ -108,7 +174,7 @@ function quoteFor(value: string, delimiter: string): string {
 }
 
 /** The failures file could not be written to the end (a full disk): the import itself went on. */
-export class FailuresFileError extends CliError {
+class FailuresFileError extends CliError {
   readonly exitCode = ExitCode.failure;
 }
 

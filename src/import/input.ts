@@ -14,9 +14,9 @@ import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../core/errors.js';
 
 /** Bytes read up front: enough for delimiter sniffing and the journal's head hash. */
-export const HEAD_BYTES = 64 * 1024;
+const HEAD_BYTES = 64 * 1024;
 
-export type TextEncodingName = 'utf8' | 'utf16le' | 'utf16be' | 'windows-1252' | 'latin1';
+type TextEncodingName = 'utf8' | 'utf16le' | 'utf16be' | 'windows-1252' | 'latin1';
 
 /** What binds a journal to its input (see journal.ts). */
 export interface InputIdentity {
@@ -67,7 +67,7 @@ export function parseEncoding(value: string | undefined): TextEncodingName | und
 }
 
 /** The TextDecoder label of an encoding (latin1 is decoded as windows-1252, as WHATWG defines it). */
-export function decoderLabel(encoding: TextEncodingName): string {
+function decoderLabel(encoding: TextEncodingName): string {
   switch (encoding) {
     case 'utf8':
       return 'utf-8';
@@ -223,7 +223,7 @@ function hinted(error: UsageError, hint: string): UsageError {
   return error;
 }
 
-export interface Utf8Source {
+interface Utf8Source {
   /** UTF-8 bytes of the text after the BOM. */
   stream: Readable;
   /** Bytes of the file read so far (for progress). */

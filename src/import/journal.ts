@@ -16,12 +16,18 @@
 // batch. A line torn by a crash is incomplete JSON and is dropped on reading:
 // its batch is sent again, which is harmless (an import of an existing address
 // updates it, service-spec.md "Import subscribers").
+//
+// JournalSession is what the importer uses: it opens the journal (refusing one
+// that is not a journal, or belongs to another import, or exists without
+// --resume), says which batches an earlier run had acknowledged, records the
+// new ones, and at the end keeps the journal or removes it.
 import { open, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { InputIdentity } from './input.js';
+import { UsageError } from '../core/errors.js';
+import type { ImportInput, InputIdentity } from './input.js';
 
-export const JOURNAL_KIND = 'email-import-journal';
-export const JOURNAL_VERSION = 1;
+const JOURNAL_KIND = 'email-import-journal';
+const JOURNAL_VERSION = 1;
 
 /** Everything that changes the requests of an import: a resumed run must use the same. */
 export interface JournalOptions {
@@ -60,7 +66,7 @@ export interface BatchRecord {
   failures: [number, string, string][];
 }
 
-export interface LoadedJournal {
+interface LoadedJournal {
   header: JournalHeader;
   batches: Map<number, BatchRecord>;
   /** Bytes of complete lines; anything after is a torn write. */
@@ -250,4 +256,107 @@ async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/**
+ * The journal of one import run (CLI.md "--journal / --resume"). A journal
+ * that records no acknowledged batch has nothing to resume: it never blocks a
+ * new run, which replaces it. At the end the journal is kept only when it is
+ * worth resuming: some batch was acknowledged (now or in an earlier run) and
+ * not every batch of the file was.
+ */
+export class JournalSession {
+  private acknowledgedNow = 0;
+
+  private constructor(
+    private readonly writer: JournalWriter,
+    /** The batches an earlier run had acknowledged (--resume). */
+    private readonly earlier: Map<number, BatchRecord>,
+  ) {}
+
+  /** Opens or creates the journal at `path`; every refusal is a UsageError sent before anything is sent. */
+  static async open(path: string, o: { resume: boolean; input: ImportInput; options: JournalOptions; onNotice?: (message: string) => void }): Promise<JournalSession> {
+    let loaded: LoadedJournal | undefined;
+    try {
+      loaded = await loadJournal(path);
+    } catch (err) {
+      if (err instanceof JournalError) throw hinted(new UsageError(err.message), 'Delete it, or choose another file with --journal.');
+      throw err;
+    }
+    const nothingAcknowledged = loaded !== undefined && loaded.batches.size === 0;
+    if (loaded && !nothingAcknowledged) {
+      if (!o.resume) {
+        throw hinted(
+          new UsageError(`an unfinished import's journal exists: ${path} (${loaded.batches.size} batches acknowledged)`),
+          'Run again with --resume to continue it, or delete the journal to start over. Nothing was sent.',
+        );
+      }
+      const differences = journalMismatch(loaded.header, o.input.identity, o.options);
+      if (differences.length) {
+        throw hinted(
+          new UsageError(`the journal ${path} does not match this import: ${differences.join('; ')}`),
+          'Resume with the same file and options, or delete the journal to start over. Nothing was sent.',
+        );
+      }
+      return new JournalSession(await JournalWriter.reopen(path, loaded.validLength), loaded.batches);
+    }
+    if (o.resume) {
+      o.onNotice?.(nothingAcknowledged ? `the journal ${path} records no acknowledged batch: starting from the beginning` : `no journal at ${path}: starting from the beginning`);
+    }
+    try {
+      const header: JournalHeader = {
+        kind: JOURNAL_KIND,
+        version: JOURNAL_VERSION,
+        input: { name: o.input.name, ...o.input.identity },
+        options: o.options,
+        createdAt: new Date().toISOString(),
+      };
+      return new JournalSession(await JournalWriter.create(path, header), new Map());
+    } catch (err) {
+      throw hinted(
+        new UsageError(`cannot create the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`),
+        'Choose a writable place with --journal <file>. Nothing was sent.',
+      );
+    }
+  }
+
+  get path(): string {
+    return this.writer.path;
+  }
+
+  /** Whether an earlier run's batches are taken from the journal. */
+  get resumed(): boolean {
+    return this.earlier.size > 0;
+  }
+
+  /** The record of a batch an earlier run had acknowledged: it is not sent again. */
+  earlierBatch(index: number): BatchRecord | undefined {
+    return this.earlier.get(index);
+  }
+
+  /** Records a batch acknowledged now (on disk after a later group commit). */
+  record(batch: BatchRecord): void {
+    this.writer.record(batch);
+    this.acknowledgedNow++;
+  }
+
+  /** The first write or sync error: every later batch would meet it. */
+  get error(): Error | undefined {
+    return this.writer.error;
+  }
+
+  /** Whether the journal stays at the end: some batch acknowledged (now or before), and not every batch of the file. */
+  keeps(allAcknowledged: boolean): boolean {
+    return !allAcknowledged && (this.acknowledgedNow > 0 || this.earlier.size > 0);
+  }
+
+  /** Closes the journal, or removes it when it is not worth keeping (keeps()). */
+  end(allAcknowledged: boolean): Promise<void> {
+    return this.keeps(allAcknowledged) ? this.writer.close() : this.writer.remove();
+  }
+}
+
+function hinted<E extends UsageError>(error: E, hint: string): E {
+  error.hint = hint;
+  return error;
 }

@@ -5,7 +5,7 @@
 // custom field keyed by its header (CLI.md "Import options").
 import { UsageError } from '../core/errors.js';
 
-export type TargetKind = 'EmailAddress' | 'Name' | 'ConsentToTrack' | 'CustomField' | 'ignore';
+type TargetKind = 'EmailAddress' | 'Name' | 'ConsentToTrack' | 'CustomField' | 'ignore';
 
 export interface ColumnPlan {
   /** 0-based position in the row. */
@@ -42,7 +42,7 @@ const CONSENT_HEADERS = new Set(['consenttotrack', 'consent', 'trackingconsent',
 /** The columns failures.ts appends: a fixed failures file can be imported again as it is. */
 export const FAILURE_COLUMNS = ['Line', 'Outcome', 'Code', 'Message'] as const;
 
-export function normalizeHeader(header: string): string {
+function normalizeHeader(header: string): string {
   return header.toLowerCase().replace(/[\s_.-]+/g, '');
 }
 

@@ -3,7 +3,7 @@
 // that is not UTF-8) is refused with exit 2 while nothing has been sent
 // (CLI.md "Exit codes"; the issue: "then nothing is sent").
 //
-// It follows csv-parse's quoting as configured in csv-source.ts (RFC 4180
+// It follows csv-parse's quoting as configured in source.ts (RFC 4180
 // quotes, `""` inside quotes, and relax_quotes: a quote that does not start a
 // field is an ordinary character), jumping from quote to quote with
 // Buffer.indexOf: ~25 ms for 75 MB, against seconds for the import itself.
@@ -16,7 +16,7 @@ const CR = 0x0d;
 /** Marks "before the first byte": a field starts there. */
 const START = -1;
 
-export interface StructureReport {
+interface StructureReport {
   /** Some quoted field holds a line break: line numbers must count them. */
   quotedLineBreaks: boolean;
   /** Some line ends in \r or \r\n (else every line ends in \n, and the parser need look for nothing else). */
@@ -25,7 +25,7 @@ export interface StructureReport {
   bytes: number;
 }
 
-export interface StructureProblem {
+interface StructureProblem {
   kind: 'unclosed-quote' | 'binary' | 'not-utf8';
   /** Byte offset in the UTF-8 text. */
   offset: number;

@@ -67,7 +67,7 @@ export function parseConsent(raw: string, allowUnchanged: boolean): Consent | un
 }
 
 /** A refused custom field value: a code (the service has none for these) and a message naming the field. */
-export interface FieldProblem {
+interface FieldProblem {
   code: 'too-long' | 'invalid-date' | 'ambiguous-date';
   message: string;
 }
@@ -122,28 +122,23 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** Reads a run of 1..max digits at `at`; returns [value, next position] in module state to avoid allocating. */
-let digitsValue = 0;
-function digits(text: string, at: number, min: number, max: number): number {
+/** Reads a run of min..max digits at `at`: [value, position after them], or [value, -1] when fewer than min. */
+function digits(text: string, at: number, min: number, max: number): [number, number] {
   let value = 0;
   let i = at;
   while (i < text.length && i - at < max && isDigit(text.charCodeAt(i))) value = value * 10 + text.charCodeAt(i++) - 48;
-  digitsValue = value;
-  return i - at >= min ? i : -1;
+  return [value, i - at >= min ? i : -1];
 }
 
 function normalizeDate(key: string, value: string): string | FieldProblem {
   // yyyy-mm-dd or yyyy/mm/dd (month and day of one or two digits)
-  let i = digits(value, 0, 4, 4);
-  if (i === 4) {
-    const year = digitsValue;
+  const [year, afterYear] = digits(value, 0, 4, 4);
+  if (afterYear === 4) {
     const sep = value.charCodeAt(4);
     if (sep !== 45 && sep !== 47) return value; // - or /
-    const m = digits(value, 5, 1, 2);
-    const month = digitsValue;
+    const [month, m] = digits(value, 5, 1, 2);
     if (m < 0 || value.charCodeAt(m) !== sep) return value;
-    const d = digits(value, m + 1, 1, 2);
-    const day = digitsValue;
+    const [day, d] = digits(value, m + 1, 1, 2);
     if (d !== value.length) return value;
     if (year === 0 && month === 0 && day === 0) return DATE_CLEAR_VALUE;
     if (!isRealDate(year, month, day)) return { code: 'invalid-date', message: `${key} "${value}" is not a date (year/month/day)` };
@@ -152,19 +147,16 @@ function normalizeDate(key: string, value: string): string | FieldProblem {
     return `${year.toString().padStart(4, '0')}/${pad2(month)}/${pad2(day)}`;
   }
   // dd/mm/yyyy or mm/dd/yyyy (with / . or -): ambiguous
-  i = digits(value, 0, 1, 2);
+  const [a, i] = digits(value, 0, 1, 2);
   if (i < 0) return value;
-  const a = digitsValue;
   const sep = value.charCodeAt(i);
   if (sep !== 47 && sep !== 46 && sep !== 45) return value;
-  const j = digits(value, i + 1, 1, 2);
-  const b = digitsValue;
+  const [b, j] = digits(value, i + 1, 1, 2);
   if (j < 0 || value.charCodeAt(j) !== sep) return value;
-  const k = digits(value, j + 1, 4, 4);
-  const year = digitsValue;
+  const [ambiguousYear, k] = digits(value, j + 1, 4, 4);
   if (k !== value.length) return value;
-  const dayFirst = `${year}/${pad2(b)}/${pad2(a)}`;
-  const monthFirst = `${year}/${pad2(a)}/${pad2(b)}`;
+  const dayFirst = `${ambiguousYear}/${pad2(b)}/${pad2(a)}`;
+  const monthFirst = `${ambiguousYear}/${pad2(a)}/${pad2(b)}`;
   return {
     code: 'ambiguous-date',
     message: `${key} "${value}" is ambiguous (dd/mm/yyyy or mm/dd/yyyy); write dates year first, e.g. ${dayFirst === monthFirst ? dayFirst : `${dayFirst} or ${monthFirst}`}`,

@@ -7,9 +7,12 @@ import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, 
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli.js';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
 import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 
@@ -483,5 +486,49 @@ describe('outcomes an operator can act on', () => {
     expect(r.stderr).not.toMatch(/journal|--resume/);
     expect(s.sandbox.requestCount()).toBe(before);
     expect(readdirSync(dir)).toEqual(['people.csv']);
+  });
+});
+
+describe('heap tuning (src/core/heap.ts) is the process entry\'s, never a test worker\'s', () => {
+  // --expose-gc is the one V8 flag whose effect a test can see: a new context then has gc().
+  const gcExposed = () => runInNewContext('typeof gc') !== 'undefined';
+
+  it('an import run in-process without the heap hook leaves the V8 flags of the process alone', async () => {
+    expect(gcExposed(), 'precondition: this worker runs without --expose-gc').toBe(false);
+    writeFile(dir, 'people.csv', peopleCsv(1200));
+    const { code, stderr } = await jsonImport('people.csv', '--batch-size', '500');
+    expect(code, stderr).toBe(0);
+    expect(gcExposed()).toBe(false);
+  });
+
+  it('applies the heap hook it is given: bounded once, then told the rows of every batch sent', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(1200));
+    const bounded: unknown[] = [];
+    const rows: number[] = [];
+    let stdout = '';
+    const code = await run([...importArgs('people.csv', '--batch-size', '500'), '--json'], {
+      io: {
+        stdout: { write: (t) => ((stdout += String(t)), true) },
+        stderr: { write: () => true },
+        stdin: new PassThrough(),
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        stdinIsTTY: false,
+      },
+      env: { ...s.env, EMAIL_CONFIG_DIR: tempConfigDir() },
+      cwd: dir,
+      heap: async () => ({
+        boundedHeapForImport: (options) => {
+          bounded.push(options);
+          return (n) => void rows.push(n);
+        },
+        compactHeapForStreaming: () => () => undefined,
+      }),
+    });
+    expect(code).toBe(0);
+    expectCountsAddUp(JSON.parse(stdout));
+    expect(bounded).toHaveLength(1);
+    expect(rows).toEqual([500, 500, 200]);
+    expect(gcExposed()).toBe(false);
   });
 });

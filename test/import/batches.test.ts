@@ -3,7 +3,7 @@
 // whatever the number of entries and however far the text is from ASCII.
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../../src/import/batches.js';
-import type { ImportEntry } from '../../src/import/row-builder.js';
+import type { ImportEntry } from '../../src/import/rows.js';
 
 const flags = { Resubscribe: true, QueueSubscriptionBasedAutoResponders: false, RestartSubscriptionBasedAutoresponders: false };
 const fingerprints = new Uint32Array(2);

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { parseDelimiterFlag, sniffDelimiter } from '../../src/import/csv-source.js';
+import { parseDelimiterFlag, sniffDelimiter } from '../../src/import/source.js';
 import { openInput, scanChunks, utf8Source } from '../../src/import/input.js';
 import { planMapping } from '../../src/import/mapping.js';
 import { lineAt, scanStructure } from '../../src/import/structure-check.js';

@@ -89,14 +89,14 @@ function recordKey(r: UnsubscribesPage['Results'][number]): string {
 const GC_EVERY_PAGES = 4;
 
 async function walkAll(ctx: Context, client: ApiClient, campaignId: string, query: UnsubscribesQuery): Promise<void> {
-  const [{ getUnsubscribesPage }, { walkPages }, { compactHeapForStreaming }, { toInt }] = await Promise.all([
+  const [{ getUnsubscribesPage }, { walkPages }, heap, { toInt }] = await Promise.all([
     import('../../api/campaigns.js'),
     import('../../core/paginate.js'),
-    import('../../core/heap.js'),
+    ctx.heap?.(),
     import('../../schemas/common.js'),
   ]);
   const stream = ctx.out.stream({ columns: COLUMNS });
-  const collectGarbage = compactHeapForStreaming();
+  const collectGarbage = heap?.compactHeapForStreaming();
   let firstTotal: number | undefined;
   let warned = false;
   let written = 0;
@@ -138,7 +138,7 @@ async function walkAll(ctx: Context, client: ApiClient, campaignId: string, quer
       written++;
     }
     previous = page.Results;
-    if (pages % GC_EVERY_PAGES === 0) collectGarbage();
+    if (pages % GC_EVERY_PAGES === 0) collectGarbage?.();
   }
   await stream.end();
   ctx.log.info(`${written} records from ${pages} page${pages === 1 ? '' : 's'}${repeats ? ` (${repeats} repeated across pages skipped)` : ''}`);

@@ -9,9 +9,8 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, PartialFailure, UsageError } from '../../core/errors.js';
-import { boundedHeapForImport } from '../../core/heap.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
-import { describeDelimiter, parseDelimiterFlag } from '../../import/csv-source.js';
+import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
 import { openInput, parseEncoding } from '../../import/input.js';
 import { describeColumn } from '../../import/mapping.js';
@@ -111,8 +110,8 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       void client.destroy();
     }
   });
-  // Memory must not grow with the file (src/core/heap.ts).
-  const heap = boundedHeapForImport({ semiSpaceBytes: 4 << 20, rowsBetweenCollections: 100_000 });
+  // Memory must not grow with the file (src/core/heap.ts): applied only when the process entry gives the hook.
+  const heap = (await ctx.heap?.())?.boundedHeapForImport({ semiSpaceBytes: 4 << 20, rowsBetweenCollections: 100_000 });
   let outcome;
   try {
     outcome = await runImport(options, {
@@ -126,7 +125,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       },
       onNotice: (message) => ctx.log.warn(message),
       onBatchDone: (batch) => {
-        if (!batch.fromJournal) heap(batch.rows);
+        if (!batch.fromJournal) heap?.(batch.rows);
       },
       onPlan: (plan) => ctx.log.debug(`mapping (${describeDelimiter(plan.delimiter)}, ${plan.encoding}): ${plan.columns.map(describeColumn).join('; ')}`),
     });

@@ -1,6 +1,7 @@
-// One CSV row → one import entry (service-spec.md "Import request":
-// EmailAddress, Name, CustomFields, ConsentToTrack), or the reason it cannot
-// be sent. This is the hot path of an import: it runs a million times for a
+// The rows stage of an import: one CSV record → one import entry through the
+// column mapping (mapping.ts) and the value checks (service-spec.md "Import
+// request": EmailAddress, Name, CustomFields, ConsentToTrack), or the reason
+// it cannot be sent. This is the hot path of an import: it runs a million times for a
 // million rows, so entries are plain objects of one shape (V8 stringifies a
 // batch of them in one fast native pass, faster than concatenating JSON text
 // row by row), nothing is allocated for a cell that is not sent, and a
@@ -8,7 +9,7 @@
 import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
 import type { MappingPlan } from './mapping.js';
 
-export interface RowOptions {
+interface RowOptions {
   /** `--consent`: ConsentToTrack for rows whose consent cell is empty or absent. */
   consent?: Consent;
   /** `--multi-separator`: one cell holds several values of a MultiSelectMany key. */

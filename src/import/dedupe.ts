@@ -1,0 +1,79 @@
+// The duplicates stage of an import: rows wait here in groups of up to
+// GROUP_SIZE addresses, so the look-ups in the address table run as one tight
+// loop (address-set.ts), then leave in file order: a rejected row as
+// rejected, a repeated address as a duplicate, the others on to the batches.
+// Rejected rows wait with the others, so every outcome is reported in line order.
+import { AddressSet, GROUP_SIZE } from './address-set.js';
+import type { ImportEntry } from './rows.js';
+
+/** Where the rows go, in file order. */
+interface DedupeSink {
+  rejected(record: string[], line: number, code: string, message: string): void;
+  duplicate(record: string[], line: number): void;
+  /** `fingerprints[at]`, `[at + 1]`: the address's fingerprint, valid during the call. */
+  unique(entry: ImportEntry, record: string[], line: number, fingerprints: Uint32Array, at: number): void;
+}
+
+/** Rows waiting, at most (rejected rows count here but take no address slot). */
+const MAX_PENDING = 4 * GROUP_SIZE;
+
+export class Dedupe {
+  private readonly addresses: AddressSet;
+  // The waiting rows, side by side: an entry (undefined for a rejected row) or a [code, message].
+  private readonly entries: (ImportEntry | undefined)[] = [];
+  private readonly reasons: ([string, string] | undefined)[] = [];
+  private readonly records: string[][] = [];
+  private readonly lines: number[] = [];
+  private readonly isNew = new Uint8Array(GROUP_SIZE);
+
+  /** `expectedRows` sizes the address table once (a wrong guess only costs memory or a growth). */
+  constructor(
+    expectedRows: number,
+    private readonly sink: DedupeSink,
+  ) {
+    this.addresses = new AddressSet(expectedRows);
+  }
+
+  /** A row that passed the checks; `email` is its trimmed address. */
+  add(entry: ImportEntry, email: string, record: string[], line: number): void {
+    this.addresses.stage(email);
+    this.entries.push(entry);
+    this.reasons.push(undefined);
+    this.wait(record, line);
+  }
+
+  reject(record: string[], line: number, code: string, message: string): void {
+    this.entries.push(undefined);
+    this.reasons.push([code, message]);
+    this.wait(record, line);
+  }
+
+  /** Lets every waiting row go (at the end of the file). */
+  flush(): void {
+    if (this.entries.length === 0) return;
+    this.addresses.addStaged(this.isNew);
+    const fingerprints = this.addresses.groupFingerprints;
+    const sink = this.sink;
+    let staged = 0;
+    for (let i = 0; i < this.entries.length; i++) {
+      const reason = this.reasons[i];
+      if (reason) {
+        sink.rejected(this.records[i]!, this.lines[i]!, reason[0], reason[1]);
+        continue;
+      }
+      const at = staged++;
+      if (this.isNew[at] === 0) sink.duplicate(this.records[i]!, this.lines[i]!);
+      else sink.unique(this.entries[i]!, this.records[i]!, this.lines[i]!, fingerprints, 2 * at);
+    }
+    this.entries.length = 0;
+    this.reasons.length = 0;
+    this.records.length = 0;
+    this.lines.length = 0;
+  }
+
+  private wait(record: string[], line: number): void {
+    this.records.push(record);
+    this.lines.push(line);
+    if (this.addresses.stagedSize === GROUP_SIZE || this.entries.length >= MAX_PENDING) this.flush();
+  }
+}

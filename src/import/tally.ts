@@ -1,0 +1,234 @@
+// The tally of an import: it owns the counts, gives each row its one outcome
+// (CLI.md "Import guarantees": new, existing, failed, rejected or duplicate),
+// passes every row not imported on (the onProblem hook, the failures file),
+// reports progress, and writes the summary, where
+// rows = new + existing + failed + rejected + duplicates.
+import type { Batch } from './batches.js';
+import type { FailureOutcome, FailuresFile } from './failures.js';
+import type { BatchRecord } from './journal.js';
+
+export interface ImportProgress {
+  rowsRead: number;
+  bytesRead: number;
+  totalBytes: number;
+  inFlight: number;
+  retries: number;
+  batchesDone: number;
+  elapsedMs: number;
+}
+
+export interface RowProblem {
+  line: number;
+  outcome: FailureOutcome;
+  code: string;
+  message: string;
+  email: string;
+}
+
+interface ServiceTotals {
+  TotalUniqueEmailsSubmitted: number;
+  TotalExistingSubscribers: number;
+  TotalNewSubscribers: number;
+}
+
+/** The --json summary (CLI.md "Import guarantees"): rows = new + existing + failed + rejected + duplicates. */
+export interface ImportSummary {
+  rows: number;
+  new: number;
+  existing: number;
+  failed: number;
+  rejected: number;
+  duplicates: number;
+  batches: number;
+  retries: number;
+  elapsedMs: number;
+  resumed: boolean;
+  service: ServiceTotals;
+  /** Every row of the file has its outcome (false after Ctrl-C or a stop). */
+  complete: boolean;
+  dryRun: boolean;
+  /** --dry-run: rows that would be sent. */
+  wouldSend?: number;
+  /** Batches taken from the journal of an earlier run, not sent again. */
+  resumedBatches: number;
+  /** Batches whose request failed after the retries (not acknowledged): --resume sends them again. */
+  unacknowledgedBatches: number;
+  /** Rows read but left without an outcome when the import stopped: --resume sends them. */
+  unfinished: number;
+  /** Lines whose cells were all empty: skipped, not rows. */
+  blankLines: number;
+  /** Rows not imported, by code ("duplicate" for duplicates). */
+  codes: Record<string, number>;
+  rowsPerSecond: number;
+  input: string;
+  list: string;
+  delimiter: string;
+  encoding: string;
+  failuresFile?: string;
+  journal?: string;
+  /** Why the import stopped early. */
+  stoppedBy?: string;
+}
+
+interface TallyOptions {
+  /** The column of the address, for the problems of rows at hand. */
+  emailColumn: number;
+  failures?: FailuresFile;
+  onProblem?(problem: RowProblem): void;
+  onProgress?(progress: ImportProgress): void;
+  /** What the other stages know: requests in flight, bytes read, the input's size. */
+  gauges(): { inFlight: number; bytesRead: number; totalBytes: number };
+}
+
+const DUPLICATE_MESSAGE = 'the address of an earlier row (case and surrounding spaces ignored): only the first is sent';
+
+/** At most one progress report per this many ms, unless a batch finished. */
+const PROGRESS_INTERVAL_MS = 100;
+
+export class Tally {
+  private readonly started = performance.now();
+  /** Data rows read (blank lines are not rows). */
+  rowsRead = 0;
+  blankLines = 0;
+  retries = 0;
+  private readonly counts = { new: 0, existing: 0, failed: 0, rejected: 0, duplicates: 0 };
+  private readonly service: ServiceTotals = { TotalUniqueEmailsSubmitted: 0, TotalExistingSubscribers: 0, TotalNewSubscribers: 0 };
+  private readonly codes: Record<string, number> = {};
+  private batchesDone = 0;
+  private resumedBatches = 0;
+  private unacknowledged = 0;
+  private wouldSend = 0;
+  private lastProgress = 0;
+
+  constructor(private readonly o: TallyOptions) {}
+
+  /** Batches the service did not acknowledge (failed after the retries). */
+  get unacknowledgedBatches(): number {
+    return this.unacknowledged;
+  }
+
+  /** A data row read: counted now, its outcome comes later. */
+  rowRead(): void {
+    if ((++this.rowsRead & 1023) === 0) this.progress(false);
+  }
+
+  rejected(record: readonly string[], line: number, code: string, message: string): void {
+    this.counts.rejected++;
+    this.problem(record, line, 'rejected', code, message);
+  }
+
+  duplicate(record: readonly string[], line: number): void {
+    this.counts.duplicates++;
+    this.problem(record, line, 'duplicate', 'duplicate', DUPLICATE_MESSAGE);
+  }
+
+  /**
+   * A batch the service acknowledged: sent now (`emails`: the addresses the
+   * service named for its refused rows), or taken from the journal of an
+   * earlier run (`rows`: its parsed rows, still at hand).
+   */
+  acknowledged(batch: Batch, record: BatchRecord, rows?: readonly string[][], emails?: readonly string[]): void {
+    this.counts.new += record.new;
+    this.counts.existing += record.existing;
+    this.counts.failed += record.failed;
+    this.service.TotalUniqueEmailsSubmitted += record.service[0];
+    this.service.TotalExistingSubscribers += record.service[1];
+    this.service.TotalNewSubscribers += record.service[2];
+    this.batchesDone++;
+    record.failures.forEach(([position, code, message], k) => {
+      const line = batch.lines[position] ?? 0;
+      if (rows) this.problem(rows[position] ?? [], line, 'failed', code, message);
+      else this.failedLater(line, code, message, emails?.[k] ?? '');
+    });
+    this.progress(true);
+  }
+
+  /** A batch taken from the journal of an earlier run. */
+  resumed(batch: Batch, record: BatchRecord): void {
+    this.retries += record.retries;
+    this.resumedBatches++;
+    this.acknowledged(batch, record, batch.records());
+  }
+
+  /** A batch whose request failed after the retries: every row of it failed, with the error's code. */
+  failed(batch: Batch, code: string, message: string): void {
+    this.counts.failed += batch.size;
+    this.unacknowledged++;
+    this.batchesDone++;
+    for (let i = 0; i < batch.size; i++) this.failedLater(batch.lines[i]!, code, message, '');
+    this.progress(true);
+  }
+
+  /** --dry-run: a batch that would be sent. */
+  wouldSendBatch(batch: Batch): void {
+    this.wouldSend += batch.size;
+    this.batchesDone++;
+    this.progress(false);
+  }
+
+  progress(force: boolean): void {
+    const report = this.o.onProgress;
+    if (!report) return;
+    const now = performance.now();
+    if (!force && now - this.lastProgress < PROGRESS_INTERVAL_MS) return;
+    this.lastProgress = now;
+    const { inFlight, bytesRead, totalBytes } = this.o.gauges();
+    report({ rowsRead: this.rowsRead, bytesRead, totalBytes, inFlight, retries: this.retries, batchesDone: this.batchesDone, elapsedMs: now - this.started });
+  }
+
+  summary(end: {
+    complete: boolean;
+    dryRun: boolean;
+    resumed: boolean;
+    input: string;
+    list: string;
+    delimiter: string;
+    encoding: string;
+    failuresFile?: string;
+    journal?: string;
+    stoppedBy?: string;
+  }): ImportSummary {
+    const c = this.counts;
+    const outcomes = c.new + c.existing + c.failed + c.rejected + c.duplicates;
+    const elapsedMs = Math.round(performance.now() - this.started);
+    return {
+      rows: outcomes + (end.dryRun ? this.wouldSend : 0),
+      ...c,
+      batches: this.batchesDone,
+      retries: this.retries,
+      elapsedMs,
+      resumed: end.resumed,
+      service: { ...this.service },
+      complete: end.complete,
+      dryRun: end.dryRun,
+      ...(end.dryRun ? { wouldSend: this.wouldSend } : {}),
+      resumedBatches: this.resumedBatches,
+      unacknowledgedBatches: this.unacknowledged,
+      unfinished: end.dryRun ? 0 : Math.max(0, this.rowsRead - outcomes),
+      blankLines: this.blankLines,
+      codes: { ...this.codes },
+      rowsPerSecond: elapsedMs > 0 ? Math.round((this.rowsRead * 1000) / elapsedMs) : 0,
+      input: end.input,
+      list: end.list,
+      delimiter: end.delimiter,
+      encoding: end.encoding,
+      ...(end.failuresFile ? { failuresFile: end.failuresFile } : {}),
+      ...(end.journal ? { journal: end.journal } : {}),
+      ...(end.stoppedBy && !end.complete ? { stoppedBy: end.stoppedBy } : {}),
+    };
+  }
+
+  /** A row not imported whose cells are at hand: reported and written to --failures now. */
+  private problem(record: readonly string[], line: number, outcome: FailureOutcome, code: string, message: string): void {
+    this.codes[code] = (this.codes[code] ?? 0) + 1;
+    this.o.failures?.write(record, line, outcome, code, message);
+    this.o.onProblem?.({ line, outcome, code, message, email: (record[this.o.emailColumn] ?? '').trim() });
+  }
+
+  /** A row the service refused, known by its line: reported now, written to --failures at the end (failures.ts). */
+  private failedLater(line: number, code: string, message: string, email: string): void {
+    this.codes[code] = (this.codes[code] ?? 0) + 1;
+    this.o.failures?.later(line, code, message);
+    this.o.onProblem?.({ line, outcome: 'failed', code, message, email });
+  }
+}
