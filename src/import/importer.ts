@@ -112,7 +112,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       journal = await JournalSession.open(o.journalPath, { resume: o.resume, input, options: journalOptions(o, plan, shape), onNotice: hooks.onNotice });
     }
     if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, input.bomBytes > 0 && input.encoding === 'utf8');
-    run = new ImportRun(o, hooks, plan, rows, journal, failures);
+    run = new ImportRun(o, hooks, plan, rows, journal, failures, shape.rowsEstimate);
     await run.read();
   } catch (err) {
     rows.close();
@@ -160,6 +160,8 @@ class ImportRun {
     private readonly rows: RowSource,
     private readonly journal: JournalSession | undefined,
     private readonly failures: FailuresFile | undefined,
+    /** Data rows the structure check counted: the progress's whole. */
+    rowsEstimate: number,
   ) {
     this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator });
     this.dispatch = new Dispatcher<Batch>({
@@ -173,7 +175,7 @@ class ImportRun {
       failures,
       onProblem: hooks.onProblem,
       onProgress: hooks.onProgress,
-      gauges: () => ({ inFlight: this.dispatch.inFlight, bytesRead: rows.bytesRead(), totalBytes: o.input.size }),
+      gauges: () => ({ inFlight: this.dispatch.inFlight, bytesRead: rows.bytesRead(), totalBytes: o.input.size, totalRows: rowsEstimate }),
     });
     const tally = this.tally;
     this.batcher = new Batcher(o.batchSize, (index) => journal?.earlierBatch(index) !== undefined, (batch) => this.dispatch.push(batch));

@@ -89,6 +89,8 @@ export interface TextShape {
   carriageReturns: boolean;
   /** Some quoted field holds a line break: line numbers must count them. */
   quotedLineBreaks: boolean;
+  /** Data rows, counted by the structure check (an upper bound: blank lines are counted), for the progress. */
+  rowsEstimate: number;
 }
 
 /** Sniffs the delimiter (unless given) and checks the whole text; a broken file is refused naming its line, before anything is sent. */
@@ -96,7 +98,7 @@ export async function checkText(input: ImportInput, delimiterFlag: string | unde
   const delimiter = delimiterFlag ?? sniffDelimiter(input.head);
   const report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8');
   if ('kind' in report) throw structureError(input.name, report, await lineAt(scanChunks(input), report.offset));
-  return { delimiter, carriageReturns: report.carriageReturns, quotedLineBreaks: report.quotedLineBreaks };
+  return { delimiter, carriageReturns: report.carriageReturns, quotedLineBreaks: report.quotedLineBreaks, rowsEstimate: Math.max(0, report.records - 1) };
 }
 
 /**

@@ -23,6 +23,12 @@ interface StructureReport {
   carriageReturns: boolean;
   /** UTF-8 bytes scanned. */
   bytes: number;
+  /**
+   * Records, the header included: line breaks outside quotes (\n, or \r where
+   * the text has no \n at all), plus a last line without one. Blank lines
+   * count too, so it is an upper bound — what the import's progress needs.
+   */
+  records: number;
 }
 
 interface StructureProblem {
@@ -41,6 +47,8 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
   let openedAt = 0;
   let quotedLineBreaks = false;
   let carriageReturns = false;
+  let lineFeeds = 0;
+  let returns = 0;
   // The bytes of a UTF-8 sequence cut by a chunk boundary.
   let carry: Buffer | undefined;
 
@@ -83,6 +91,9 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
         inQuote = false;
         i = q + 1;
       } else {
+        const end = q < 0 ? length : q;
+        lineFeeds += countByte(buf, LF, i, end);
+        if (carriageReturns) returns += countByte(buf, CR, i, end);
         if (q < 0) break;
         const before = q === 0 ? prev : buf[q - 1]!;
         if (before === delimiter || before === LF || before === CR || before === START) {
@@ -98,7 +109,16 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
   if (carry && carry.length) return { kind: 'not-utf8', offset: offset - carry.length };
   // A quote as the very last byte closes the field.
   if (inQuote && !pendingQuote) return { kind: 'unclosed-quote', offset: openedAt };
-  return { quotedLineBreaks, carriageReturns, bytes: offset };
+  // Old Mac text ends its lines in \r alone; elsewhere \r comes before \n and is not counted twice.
+  const breaks = lineFeeds > 0 ? lineFeeds : returns;
+  const records = offset === 0 ? 0 : breaks + (prev === LF || prev === CR ? 0 : 1);
+  return { quotedLineBreaks, carriageReturns, bytes: offset, records };
+}
+
+function countByte(buf: Buffer, byte: number, from: number, to: number): number {
+  let count = 0;
+  for (let at = buf.indexOf(byte, from); at >= 0 && at < to; at = buf.indexOf(byte, at + 1)) count++;
+  return count;
 }
 
 function hasByte(buf: Buffer, byte: number, from: number, to: number): boolean {

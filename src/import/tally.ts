@@ -9,6 +9,8 @@ import type { BatchRecord } from './journal.js';
 
 export interface ImportProgress {
   rowsRead: number;
+  /** Data rows the structure check counted (an upper bound). */
+  totalRows?: number;
   bytesRead: number;
   totalBytes: number;
   inFlight: number;
@@ -77,7 +79,7 @@ interface TallyOptions {
   onProblem?(problem: RowProblem): void;
   onProgress?(progress: ImportProgress): void;
   /** What the other stages know: requests in flight, bytes read, the input's size. */
-  gauges(): { inFlight: number; bytesRead: number; totalBytes: number };
+  gauges(): { inFlight: number; bytesRead: number; totalBytes: number; totalRows?: number };
 }
 
 const DUPLICATE_MESSAGE = 'the address of an earlier row (case and surrounding spaces ignored): only the first is sent';
@@ -172,8 +174,8 @@ export class Tally {
     const now = performance.now();
     if (!force && now - this.lastProgress < PROGRESS_INTERVAL_MS) return;
     this.lastProgress = now;
-    const { inFlight, bytesRead, totalBytes } = this.o.gauges();
-    report({ rowsRead: this.rowsRead, bytesRead, totalBytes, inFlight, retries: this.retries, batchesDone: this.batchesDone, elapsedMs: now - this.started });
+    const { inFlight, bytesRead, totalBytes, totalRows } = this.o.gauges();
+    report({ rowsRead: this.rowsRead, totalRows, bytesRead, totalBytes, inFlight, retries: this.retries, batchesDone: this.batchesDone, elapsedMs: now - this.started });
   }
 
   summary(end: {

@@ -6,6 +6,10 @@ import { neutralize } from './sanitize.js';
 
 export interface ImportProgressView {
   rowsRead: number;
+  /** Data rows the structure check counted (an upper bound: blank lines count). */
+  totalRows?: number;
+  /** Every row has its outcome. */
+  done?: boolean;
   bytesRead: number;
   totalBytes: number;
   inFlight: number;
@@ -69,13 +73,28 @@ export async function createProgress(mode: ProgressMode, stderr: Writable, rawLa
   };
 }
 
-/** "120,000 rows (34%) · 41,200 rows/s · 3 batches in flight · 2 retries · ETA 0:12" */
+/**
+ * "120,000 of 350,000 rows (34%) · 41,200 rows/s · 3 batches in flight · 2 retries · ETA 0:12".
+ * The share is of rows, against the count the structure check took; it says
+ * 100 % only at the end (blank lines make the count an upper bound). Without
+ * a count it is of the bytes read, and says so: the reader runs ahead of the rows.
+ */
 export function describeProgress(p: ImportProgressView): string {
   const seconds = p.elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(p.rowsRead / seconds) : 0;
-  const parts = [`${p.rowsRead.toLocaleString('en-US')} rows`];
-  const fraction = p.totalBytes > 0 ? Math.min(1, p.bytesRead / p.totalBytes) : 0;
-  if (p.totalBytes > 0) parts[0] += ` (${Math.floor(fraction * 100)}%)`;
+  const rows = p.rowsRead.toLocaleString('en-US');
+  let fraction = 0;
+  let head: string;
+  if (p.totalRows !== undefined && p.totalRows > 0) {
+    fraction = p.done ? 1 : Math.min(0.99, p.rowsRead / p.totalRows);
+    head = `${rows} of ${Math.max(p.totalRows, p.rowsRead).toLocaleString('en-US')} rows (${Math.floor(fraction * 100)}%)`;
+  } else if (p.totalBytes > 0) {
+    fraction = Math.min(1, p.bytesRead / p.totalBytes);
+    head = `${rows} rows (${Math.floor(fraction * 100)}% of the bytes)`;
+  } else {
+    head = `${rows} rows`;
+  }
+  const parts = [head];
   parts.push(`${rate.toLocaleString('en-US')} rows/s`);
   parts.push(`${p.inFlight} ${p.inFlight === 1 ? 'batch' : 'batches'} in flight`);
   parts.push(`${p.retries} ${p.retries === 1 ? 'retry' : 'retries'}`);

@@ -45,10 +45,18 @@ describe('structure check', () => {
   });
   it('accepts quoted line breaks, escaped quotes and quotes inside unquoted values, and reports the line breaks', async () => {
     const text = 'email,note\na@x.io,"two\r\nlines"\nb@x.io,"say ""hi"""\nc@x.io,O"Brien\n';
-    expect(await scanStructure(stream(text), COMMA, true)).toEqual({ quotedLineBreaks: true, carriageReturns: true, bytes: Buffer.byteLength(text) });
+    expect(await scanStructure(stream(text), COMMA, true)).toEqual({ quotedLineBreaks: true, carriageReturns: true, bytes: Buffer.byteLength(text), records: 4 });
     expect(await scanStructure(stream('email\na@x.io\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false, carriageReturns: false });
     expect(await scanStructure(stream('email\na@x.io\n', 'b@x.io\r'), COMMA, true)).toMatchObject({ carriageReturns: true });
   });
+  it('counts the records (line breaks outside quotes, and a last line without one), for the progress of the import (issue 13.6)', async () => {
+    expect(await scanStructure(stream('email\na@x.io\nb@x.io\n'), COMMA, true)).toMatchObject({ records: 3 });
+    expect(await scanStructure(stream('email\na@x.io\nb@x.io'), COMMA, true)).toMatchObject({ records: 3 });
+    expect(await scanStructure(stream('email,n\r\na@x.io,"x\r\ny"\r\n', 'b@x.io,z\r\n'), COMMA, true)).toMatchObject({ records: 3 });
+    expect(await scanStructure(stream('email\ra@x.io\rb@x.io\r'), COMMA, true)).toMatchObject({ records: 3 });
+    expect(await scanStructure(stream(''), COMMA, true)).toMatchObject({ records: 0 });
+  });
+
   it('follows quotes across chunk boundaries, including a "" split in two', async () => {
     expect(await scanStructure(stream('email,n\na@x.io,"x"', '"y"\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
     expect(await scanStructure(stream('email,n\na@x.io,"x"', '\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
@@ -70,7 +78,7 @@ describe('structure check', () => {
     const text = `email,name,note\n${rows.join('\n')}\n`;
     writeFile(dir, 'ok.csv', text);
     const ok = await openInput('ok.csv', dir, Readable.from([]), undefined);
-    expect(await scanStructure(scanChunks(ok, 16), COMMA, true)).toEqual({ quotedLineBreaks: true, carriageReturns: false, bytes: Buffer.byteLength(text) });
+    expect(await scanStructure(scanChunks(ok, 16), COMMA, true)).toEqual({ quotedLineBreaks: true, carriageReturns: false, bytes: Buffer.byteLength(text), records: 41 });
     writeFile(dir, 'bad.csv', `${text}late@x.io,"unclosed\n`);
     const bad = await openInput('bad.csv', dir, Readable.from([]), undefined);
     const report = await scanStructure(scanChunks(bad, 16), COMMA, true);
