@@ -222,7 +222,11 @@ async function dryRun(options: ImportOptions, ctx: Context): Promise<number> {
   let pendingJson: string | undefined;
   // ndjson and csv: the problems as records, then the report as one more.
   const machine = ctx.out.format === 'ndjson' || ctx.out.format === 'csv';
-  const problems = json ? undefined : ctx.out.stream({ columns: PROBLEM_COLUMNS });
+  // Opened with the first problem: an empty one would print its own '(no results)' beside our '(none)'.
+  let problems: ReturnType<typeof ctx.out.stream> | undefined;
+  const problemStream = () => (problems ??= ctx.out.stream({ columns: PROBLEM_COLUMNS }));
+  // ndjson and csv keep their stream whatever comes (a CSV of no problems still has its header).
+  if (machine) problemStream();
 
   const outcome = await runImport(options, {
     onPlan: (p) => {
@@ -244,7 +248,7 @@ async function dryRun(options: ImportOptions, ctx: Context): Promise<number> {
         pendingJson = `    ${JSON.stringify(record)}`;
         if (previous !== undefined) then(() => ctx.out.line(`${previous},`));
       } else {
-        then(() => problems!.write(record));
+        then(() => problemStream().write(record));
       }
     },
     onFirstRequest: (request) => {
@@ -262,9 +266,9 @@ async function dryRun(options: ImportOptions, ctx: Context): Promise<number> {
     // The rest of the report: the summary's fields after the streamed problems.
     await ctx.out.line(`  ],${JSON.stringify(report, null, 2).slice(1)}`);
   } else {
-    await problems!.end();
+    await problems?.end();
     if (!machine) {
-      if (summary.rejected + summary.duplicates === 0) ctx.log.info('  (none)');
+      if (!problems) ctx.log.info('  (none)');
       if (firstRequest) {
         ctx.log.info(`First request: ${firstRequest.method} ${firstRequest.path}`);
         await ctx.out.json(abbreviateBody(firstRequest.body));
@@ -342,7 +346,8 @@ function summaryColumns(s: ImportSummary): Column[] {
     columns.push({ key: 'unfinished', header: 'Not finished', format: (v) => `${number(v)} rows (${how})` });
   }
   if (s.blankLines) columns.push({ key: 'blankLines', header: 'Blank lines skipped', format: number });
-  columns.push({ key: 'elapsedMs', header: 'Elapsed', format: (v) => `${((v as number) / 1000).toFixed(1)}s (${number(s.rowsPerSecond)} rows/s)` });
+  // Under a second a rate says nothing (3 rows in 3 ms is not 1,000 rows/s): the milliseconds alone.
+  columns.push({ key: 'elapsedMs', header: 'Elapsed', format: (v) => ((v as number) < 1000 ? `${Math.round(v as number)} ms` : `${((v as number) / 1000).toFixed(1)}s (${number(s.rowsPerSecond)} rows/s)`) });
   if (s.failuresFile) columns.push({ key: 'failuresFile', header: 'Failures file' });
   if (s.journal) columns.push({ key: 'journal', header: 'Journal (kept)' });
   return columns;
