@@ -232,6 +232,14 @@ describe('messy CSV files', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 30, new: 30, input: 'stdin' });
     expect(listAddresses(s.sandbox, LIST).has('person29@example.com')).toBe(true);
   });
+
+  it('says it is reading standard input, and how to end it, when that is a terminal (issue 13.8)', async () => {
+    const atTerminal = await s.email([...importArgs('-'), '--dry-run'], { cwd: dir, stdin: peopleCsv(2), stdinIsTTY: true, env: {} });
+    expect(atTerminal.code, atTerminal.stderr).toBe(0);
+    expect(atTerminal.stderr).toMatch(/^Reading CSV from standard input: paste or type the rows, then press Ctrl-D on a new line/m);
+    const piped = await s.email([...importArgs('-'), '--dry-run'], { cwd: dir, stdin: peopleCsv(2), env: {} });
+    expect(piped.stderr).not.toMatch(/Reading CSV from standard input/);
+  });
 });
 
 describe('--dry-run', () => {

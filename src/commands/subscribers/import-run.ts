@@ -68,6 +68,10 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
 
 export async function importCommand(opts: ImportInput, ctx: Context): Promise<number> {
   const parsed = parseOptions(opts, ctx);
+  if (parsed.file === '-' && ctx.io.stdinIsTTY) {
+    // Otherwise a terminal just waits, and looks stuck.
+    ctx.log.info('Reading CSV from standard input: paste or type the rows, then press Ctrl-D on a new line (Ctrl-Z, then Enter, on Windows). Ctrl-C stops.');
+  }
   const input = await openInput(parsed.file, ctx.cwd, ctx.io.stdin, parsed.encoding);
   try {
     const journalPath = parsed.options.dryRun
