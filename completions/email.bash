@@ -28,7 +28,7 @@ _email_options() {
     subscribers) printf '%s\n' -h --help ;;
     'subscribers add') printf '%s\n' --list --email --name --field --consent --resubscribe --restart-autoresponders --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'subscribers update') printf '%s\n' --list --email --new-email --name --field --clear-field --consent --resubscribe --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
-    'subscribers import') printf '%s\n' --list --map --consent --resubscribe --queue-autoresponders --restart-autoresponders --batch-size --concurrency --delimiter --encoding --multi-separator --dry-run --failures --journal --resume --progress --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
+    'subscribers import') printf '%s\n' --list --map --only-mapped --consent --resubscribe --queue-autoresponders --restart-autoresponders --batch-size --concurrency --delimiter --encoding --multi-separator --dry-run --failures --journal --resume --progress --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'subscribers history') printf '%s\n' --list --email --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     'subscribers lists') printf '%s\n' --email --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color -h --help ;;
     customfields) printf '%s\n' -h --help ;;

@@ -246,6 +246,7 @@ complete -c email -n '__email_at \'subscribers update\'' -l no-color -d 'disable
 complete -c email -n '__email_at \'subscribers update\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'subscribers import\'' -l list -x -d 'list id'
 complete -c email -n '__email_at \'subscribers import\'' -l map -x -d 'map a column to EmailAddress, Name, ConsentToTrack, a custom field key, or - to ignore'
+complete -c email -n '__email_at \'subscribers import\'' -l only-mapped -d 'ignore the columns that neither --map nor the header matching maps, instead of sending them as custom fields (an export\'s vendor columns)'
 complete -c email -n '__email_at \'subscribers import\'' -l consent -x -a 'yes no unchanged' -d 'ConsentToTrack for rows that have none'
 complete -c email -n '__email_at \'subscribers import\'' -l resubscribe -d 're-add unsubscribed, inactive or suppressed addresses'
 complete -c email -n '__email_at \'subscribers import\'' -l queue-autoresponders -d 'send date-based automated emails to imported subscribers'

@@ -36,6 +36,8 @@ export interface ImportOptions {
   listId: string;
   /** `--map Column=Target` values. */
   map: string[];
+  /** `--only-mapped`: columns neither --map nor the header matching maps are ignored, not sent as custom fields. */
+  onlyMapped?: boolean;
   consent?: Consent;
   flags: ImportFlags;
   batchSize: number;
@@ -105,7 +107,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     if (header === undefined || (header.length === 1 && header[0]!.trim() === '')) {
       throw hinted(new UsageError(`${input.name} is empty: there is no header row`), 'The first line names the columns, e.g. "email,name"; nothing was sent.');
     }
-    const plan = planMapping(header, o.map, input.name);
+    const plan = planMapping(header, o.map, input.name, { onlyMapped: o.onlyMapped });
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header });
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {

@@ -15,7 +15,7 @@ export interface ColumnPlan {
   /** The custom field key (CustomField only). */
   key?: string;
   /** Why: `--map`, a recognised header, or the rule for what is left. */
-  source: 'map' | 'auto' | 'rest' | 'empty header' | 'failures file';
+  source: 'map' | 'auto' | 'rest' | 'empty header' | 'failures file' | 'only-mapped';
   /** For Name built from several columns: "First Name + Last Name". */
   note?: string;
 }
@@ -62,7 +62,12 @@ function parseTarget(raw: string): { target: TargetKind; key?: string } {
 }
 
 /** Parses `--map` values and the header into a plan; throws UsageError (exit 2) for a file or map that cannot work. */
-export function planMapping(header: string[], mapFlags: string[], inputName: string): MappingPlan {
+/**
+ * `onlyMapped` (CLI.md `--only-mapped`): the columns left over after --map and
+ * the header matching are ignored instead of becoming custom fields (vendor
+ * columns of an export, such as Mailchimp's LEID and EUID).
+ */
+export function planMapping(header: string[], mapFlags: string[], inputName: string, options: { onlyMapped?: boolean } = {}): MappingPlan {
   const width = header.length;
   const chosen = new Map<number, ColumnPlan>();
 
@@ -122,7 +127,9 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
   for (let i = 0; i < width; i++) {
     if (!free(i)) continue;
     const text = header[i]!.trim();
-    chosen.set(i, text === '' ? { index: i, header: header[i]!, target: 'ignore', source: 'empty header' } : { index: i, header: header[i]!, target: 'CustomField', key: text, source: 'rest' });
+    if (text === '') chosen.set(i, { index: i, header: header[i]!, target: 'ignore', source: 'empty header' });
+    else if (options.onlyMapped) chosen.set(i, { index: i, header: header[i]!, target: 'ignore', source: 'only-mapped' });
+    else chosen.set(i, { index: i, header: header[i]!, target: 'CustomField', key: text, source: 'rest' });
   }
 
   const columns = [...chosen.values()].sort((a, b) => a.index - b.index);
@@ -160,6 +167,6 @@ function listHeaders(header: string[]): string {
 /** One line per column for people: `Email Address → EmailAddress (recognised)`. */
 export function describeColumn(c: ColumnPlan): string {
   const target = c.target === 'CustomField' ? `custom field ${c.key}` : c.target === 'ignore' ? 'ignored' : c.target;
-  const why = { map: '--map', auto: 'recognised', rest: 'other column', 'empty header': 'no header', 'failures file': 'added by --failures' }[c.source];
+  const why = { map: '--map', auto: 'recognised', rest: 'other column', 'empty header': 'no header', 'failures file': 'added by --failures', 'only-mapped': 'not mapped (--only-mapped)' }[c.source];
   return `${c.header || `(column ${c.index + 1})`} → ${target}${c.note ? ` (${c.note})` : ''} [${why}]`;
 }

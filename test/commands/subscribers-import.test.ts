@@ -233,6 +233,17 @@ describe('messy CSV files', () => {
     expect(listAddresses(s.sandbox, LIST).has('person29@example.com')).toBe(true);
   });
 
+  it('--only-mapped sends no vendor column as a custom field, and the dry run says which are ignored (issue 13.15)', async () => {
+    writeFile(dir, 'mailchimp.csv', 'Email Address,First Name,Last Name,LEID,EUID,TAGS\nada@example.com,Ada,Lovelace,123,abc,"a,b"\n');
+    const dry = await s.email([...importArgs('mailchimp.csv'), '--only-mapped', '--dry-run', '--consent', 'yes'], { cwd: dir, stdoutIsTTY: true, env: {} });
+    expect(dry.code, dry.stderr).toBe(0);
+    for (const vendor of ['LEID', 'EUID', 'TAGS']) expect(dry.stdout).toMatch(new RegExp(`${vendor}\\s*│\\s*-\\s*│\\s*not mapped \\(--only-mapped\\)`));
+    const r = await s.emailSent([...importArgs('mailchimp.csv'), '--only-mapped', '--consent', 'yes'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const body = r.sent.find((q) => q.path.endsWith('/import'))!.body as { Subscribers: { CustomFields: unknown[]; Name: string }[] };
+    expect(body.Subscribers[0]).toMatchObject({ Name: 'Ada Lovelace', CustomFields: [] });
+  });
+
   it('says it is reading standard input, and how to end it, when that is a terminal (issue 13.8)', async () => {
     const atTerminal = await s.email([...importArgs('-'), '--dry-run'], { cwd: dir, stdin: peopleCsv(2), stdinIsTTY: true, env: {} });
     expect(atTerminal.code, atTerminal.stderr).toBe(0);

@@ -136,6 +136,17 @@ describe('header mapping', () => {
     expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [2], fieldColumns: [{ index: 3, key: '[Plan]' }] });
     expect(plan.columns[1]).toMatchObject({ target: 'ignore', source: 'map' });
   });
+  it('--only-mapped ignores the columns that neither --map nor the header matching maps (issue 13.15)', () => {
+    const header = ['Email Address', 'First Name', 'Last Name', 'LEID', 'EUID', 'OPTIN_IP', 'Plan'];
+    const plan = planMapping(header, ['Plan=[Plan]'], 'mailchimp.csv', { onlyMapped: true });
+    expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [1, 2], fieldColumns: [{ index: 6, key: '[Plan]' }] });
+    expect(plan.columns.filter((c) => c.target === 'ignore').map((c) => [c.header, c.source])).toEqual([
+      ['LEID', 'only-mapped'],
+      ['EUID', 'only-mapped'],
+      ['OPTIN_IP', 'only-mapped'],
+    ]);
+  });
+
   it('ignores the four columns a failures file adds, so a fixed failures file imports as it is', () => {
     const plan = planMapping(['email', 'Company', 'Line', 'Outcome', 'Code', 'Message'], [], 'failed.csv');
     expect(plan.fieldColumns).toEqual([{ index: 1, key: 'Company' }]);

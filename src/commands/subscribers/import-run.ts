@@ -45,6 +45,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
     options: {
       listId: opts.list,
       map: opts.map,
+      onlyMapped: opts.onlyMapped,
       consent: opts.consent === undefined ? undefined : CONSENT[opts.consent],
       flags: {
         Resubscribe: opts.resubscribe,
@@ -296,7 +297,7 @@ function mappingJson(plan: PlanReport) {
     column: c.header,
     position: c.index + 1,
     target: c.target === 'CustomField' ? `CustomFields[${c.key}]` : c.target === 'ignore' ? '-' : c.target,
-    why: { map: '--map', auto: 'recognised header', rest: 'other column', 'empty header': 'no header', 'failures file': 'added by --failures' }[c.source] + (c.note ? ` (${c.note})` : ''),
+    why: { map: '--map', auto: 'recognised header', rest: 'other column', 'empty header': 'no header', 'failures file': 'added by --failures', 'only-mapped': 'not mapped (--only-mapped)' }[c.source] + (c.note ? ` (${c.note})` : ''),
   }));
 }
 

@@ -12,6 +12,7 @@ const args = { file: requiredArg('file', 'CSV file, or - for standard input', { 
 const options = {
   list: idOption('--list', 'list id'),
   map: listOption('--map', '<Column=Target>', 'map a column to EmailAddress, Name, ConsentToTrack, a custom field key, or - to ignore'),
+  onlyMapped: switchOption('--only-mapped', 'ignore the columns that neither --map nor the header matching maps, instead of sending them as custom fields (an export\'s vendor columns)'),
   consent: choiceOption('--consent', '<yes|no|unchanged>', 'ConsentToTrack for rows that have none', ['yes', 'no', 'unchanged'], { code: CONSENT_INVALID }),
   resubscribe: switchOption('--resubscribe', 're-add unsubscribed, inactive or suppressed addresses'),
   queueAutoresponders: switchOption('--queue-autoresponders', 'send date-based automated emails to imported subscribers'),
