@@ -4,6 +4,7 @@ import { CommanderError, type Command } from 'commander';
 import type { Input } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import type { Context, GlobalOptions, IO, Prompt } from './context.js';
+import { errorKind, type ErrorKind } from './core/error-kind.js';
 import { ApiError, AuthError, CliError, ExitCode, UsageError } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
 import { Redactor } from './core/redact.js';
@@ -216,9 +217,11 @@ interface ErrorEnv {
   debug: boolean;
   redactor: Redactor;
   aborted: boolean;
+  kind?: ErrorKind;
 }
 
-function handleError(err: unknown, e: ErrorEnv): number {
+function handleError(err: unknown, env: ErrorEnv): number {
+  const e = { ...env, kind: errorKind(err, { aborted: env.aborted, exitCode: err instanceof CommanderError ? ExitCode.usage : undefined }) };
   if (err instanceof CommanderError) {
     // A bare group (or bare `email`) shows its help on stderr and exits 0, like gh.
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
@@ -254,7 +257,7 @@ function printError(
 ): number {
   const message = e.redactor.redact(info.message);
   if (e.jsonErrors) {
-    const error: Record<string, unknown> = { status: info.status ?? null, code: info.code ?? null, message };
+    const error: Record<string, unknown> = { kind: e.kind, status: info.status ?? null, code: info.code ?? null, message };
     if (info.resultData !== undefined) error.resultData = info.resultData;
     // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
     e.io.stderr.write(`${jsonForTerminal(e.redactor.redact(JSON.stringify({ error })))}\n`);
