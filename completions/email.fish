@@ -44,15 +44,15 @@ function __email_value_options
         case 'subscribers import'
             printf '%s\n' --list --map --consent --batch-size --concurrency --delimiter --encoding --multi-separator --failures --journal --profile --base-url -o --output --timeout
         case 'subscribers history'
-            printf '%s\n' --list --email --profile --base-url -o --output --timeout
+            printf '%s\n' --list --email --fields --jq --limit --profile --base-url -o --output --timeout
         case 'subscribers lists'
-            printf '%s\n' --email --profile --base-url -o --output --timeout
+            printf '%s\n' --email --fields --jq --limit --profile --base-url -o --output --timeout
         case 'customfields create'
             printf '%s\n' --list --name --type --option --profile --base-url -o --output --timeout
         case 'segments create'
             printf '%s\n' --list --title --group --from-file --profile --base-url -o --output --timeout
         case 'segments get'
-            printf '%s\n' --segment --profile --base-url -o --output --timeout
+            printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout
         case 'segments update'
             printf '%s\n' --segment --title --group --profile --base-url -o --output --timeout
         case 'segments add-rules'
@@ -66,21 +66,21 @@ function __email_value_options
         case 'campaigns unschedule'
             printf '%s\n' --campaign --profile --base-url -o --output --timeout
         case 'campaigns unsubscribes'
-            printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --profile --base-url -o --output --timeout
+            printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --fields --jq --limit --profile --base-url -o --output --timeout
         case 'campaigns summary'
-            printf '%s\n' --campaign --profile --base-url -o --output --timeout
+            printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns scheduled'
-            printf '%s\n' --profile --base-url -o --output --timeout
+            printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout
         case 'campaigns sent'
-            printf '%s\n' --profile --base-url -o --output --timeout
+            printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout
         case 'templates create'
             printf '%s\n' --name --html-url --zip-url --profile --base-url -o --output --timeout
         case 'transactional list'
-            printf '%s\n' --status --profile --base-url -o --output --timeout
+            printf '%s\n' --status --fields --jq --limit --profile --base-url -o --output --timeout
         case 'transactional get'
-            printf '%s\n' --smart-email --profile --base-url -o --output --timeout
+            printf '%s\n' --smart-email --fields --jq --profile --base-url -o --output --timeout
         case 'transactional stats'
-            printf '%s\n' --group --smart-email --from --to --timezone --profile --base-url -o --output --timeout
+            printf '%s\n' --group --smart-email --from --to --timezone --fields --jq --profile --base-url -o --output --timeout
         case 'webhooks listen'
             printf '%s\n' --port --host --forward-to --save --profile --base-url -o --output --timeout
         case 'webhooks replay'
@@ -88,7 +88,7 @@ function __email_value_options
         case 'webhooks trigger'
             printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url -o --output --timeout
         case api
-            printf '%s\n' -X --method -d --data --query --profile --base-url -o --output --timeout
+            printf '%s\n' -X --method -d --data --query --fields --jq --limit --profile --base-url -o --output --timeout
         case sandbox
             printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url -o --output --timeout
         case doctor
@@ -270,6 +270,9 @@ complete -c email -n '__email_at \'subscribers import\'' -s h -l help -d 'show h
 complete -c email -n '__email_at \'subscribers import\'' -F
 complete -c email -n '__email_at \'subscribers history\'' -l list -x -d 'list id'
 complete -c email -n '__email_at \'subscribers history\'' -l email -x -d 'email address'
+complete -c email -n '__email_at \'subscribers history\'' -l fields -x -a 'ID Type Name Actions Actions.Event Actions.Date Actions.IPAddress Actions.Detail' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'subscribers history\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'subscribers history\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'subscribers history\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'subscribers history\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'subscribers history\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -281,6 +284,9 @@ complete -c email -n '__email_at \'subscribers history\'' -l timeout -x -d 'per-
 complete -c email -n '__email_at \'subscribers history\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'subscribers history\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'subscribers lists\'' -l email -x -d 'email address'
+complete -c email -n '__email_at \'subscribers lists\'' -l fields -x -a 'ListID ListName SubscriberState DateSubscriberAdded' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'subscribers lists\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'subscribers lists\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'subscribers lists\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'subscribers lists\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'subscribers lists\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -329,6 +335,8 @@ complete -c email -n '__email_at \'segments create\'' -l timeout -x -d 'per-requ
 complete -c email -n '__email_at \'segments create\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'segments create\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments get\'' -l segment -x -d 'segment id (or as the first argument)'
+complete -c email -n '__email_at \'segments get\'' -l fields -x -a 'ListID SegmentID Title ActiveSubscribers RuleGroups RuleGroups.Rules RuleGroups.Rules.RuleType RuleGroups.Rules.Clause' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'segments get\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments get\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'segments get\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'segments get\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -434,6 +442,9 @@ complete -c email -n '__email_at \'campaigns unsubscribes\'' -l page-size -x -d 
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l order-field -x -a 'email name date' -d 'sort field'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l order-direction -x -a 'asc desc' -d 'sort direction'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l all -d 'walk every page and print all records as one stream'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -l fields -x -a 'EmailAddress ListID Date IPAddress' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -445,6 +456,8 @@ complete -c email -n '__email_at \'campaigns unsubscribes\'' -l timeout -x -d 'p
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns summary\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns summary\'' -l fields -x -a 'Recipients TotalOpened Clicks Unsubscribed Bounced UniqueOpened SpamComplaints Forwards Likes Mentions WebVersionURL WebVersionTextURL WorldviewURL' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns summary\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns summary\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'campaigns summary\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'campaigns summary\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -455,6 +468,9 @@ complete -c email -n '__email_at \'campaigns summary\'' -l debug -d 'trace HTTP 
 complete -c email -n '__email_at \'campaigns summary\'' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
 complete -c email -n '__email_at \'campaigns summary\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns summary\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'campaigns scheduled\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns scheduled\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'campaigns scheduled\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -465,6 +481,9 @@ complete -c email -n '__email_at \'campaigns scheduled\'' -l debug -d 'trace HTT
 complete -c email -n '__email_at \'campaigns scheduled\'' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'campaigns sent\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo WebVersionURL WebVersionTextURL SentDate TotalRecipients' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns sent\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'campaigns sent\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'campaigns sent\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'campaigns sent\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'campaigns sent\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -495,6 +514,9 @@ complete -c email -n '__email_at transactional' -a get -d 'Show the details of a
 complete -c email -n '__email_at transactional' -a stats -d 'Show delivery and engagement statistics of transactional email'
 complete -c email -n '__email_at transactional' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'transactional list\'' -l status -x -a 'all active draft' -d 'filter by status'
+complete -c email -n '__email_at \'transactional list\'' -l fields -x -a 'ID Name Status CreatedAt' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'transactional list\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'transactional list\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'transactional list\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'transactional list\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'transactional list\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -506,6 +528,8 @@ complete -c email -n '__email_at \'transactional list\'' -l timeout -x -d 'per-r
 complete -c email -n '__email_at \'transactional list\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'transactional list\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'transactional get\'' -l smart-email -x -d 'smart email id (or as the first argument)'
+complete -c email -n '__email_at \'transactional get\'' -l fields -x -a 'SmartEmailID CreatedAt Status Name Properties Properties.From Properties.ReplyTo Properties.Subject Properties.Content Properties.Content.Html Properties.Content.Text Properties.Content.EmailVariables Properties.Content.InlineCss Properties.TextPreviewUrl Properties.HtmlPreviewUrl AddRecipientsToList' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'transactional get\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'transactional get\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'transactional get\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'transactional get\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -521,6 +545,8 @@ complete -c email -n '__email_at \'transactional stats\'' -l smart-email -x -d '
 complete -c email -n '__email_at \'transactional stats\'' -l from -x -d 'start date (default: 29 days before today)'
 complete -c email -n '__email_at \'transactional stats\'' -l to -x -d 'end date (default: today)'
 complete -c email -n '__email_at \'transactional stats\'' -l timezone -x -a 'utc client' -d 'time zone of the dates (default: the client time zone)'
+complete -c email -n '__email_at \'transactional stats\'' -l fields -x -a 'Query Query.Group Query.SmartEmailID Query.From Query.To Query.TimeZone Sent Bounces Delivered Opened Clicked' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'transactional stats\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'transactional stats\'' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'transactional stats\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'transactional stats\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -582,6 +608,9 @@ complete -c email -n '__email_at \'webhooks trigger\'' -s h -l help -d 'show hel
 complete -c email -n '__email_at api' -s X -l method -x -a 'GET POST PUT DELETE PATCH' -d 'HTTP method (default: GET, or POST with --data)'
 complete -c email -n '__email_at api' -s d -l data -x -d 'request body: JSON, @file, or @- for stdin'
 complete -c email -n '__email_at api' -l query -x -d 'query parameter (repeat)'
+complete -c email -n '__email_at api' -l fields -x -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at api' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at api' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at api' -l profile -x -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at api' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at api' -l insecure-http -d 'allow plain http:// to a non-loopback host'

@@ -56,10 +56,11 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
 
   const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
-    const [{ parseInput, parseOptions }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
+    const [{ parseInput, parseOptions, parseShape }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
     const input = parseInput(definition, command.opts(), command.processedArgs);
-    const ctx = createContext(guarded, globals, createOutput, redactor, (c) => clients.push(c));
+    const shape = await parseShape(definition, command.opts(), globals.output);
+    const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
     const result = await definition.run(input, ctx);
     if (result && result.data !== undefined) await ctx.out.print(result.data, result.view);
     exitCode = (result && result.exitCode) ?? ExitCode.ok;

@@ -7,7 +7,7 @@
 // (ENGINEERING.md habit 10).
 import { Argument, Command, Help, Option } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import type { AnyCommand, ArgDecl, GroupDefinition, OptionDecl } from './commands/define.js';
+import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { CLI_VERSION } from './core/version.js';
 
@@ -62,13 +62,22 @@ function commanderArgument(decl: ArgDecl): Argument {
   return argument;
 }
 
-function addCommand(parent: Command, def: AnyCommand, action: ActionFactory): Command {
+/** Field names by command, for completion scripts. */
+export type FieldNames = ReadonlyMap<AnyCommand, readonly string[]>;
+
+function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fields?: FieldNames): Command {
   const cmd = parent.command(def.name, { hidden: def.hidden }).description(def.description ? `${def.summary}\n\n${def.description}` : def.summary);
   for (const decl of Object.values((def.args ?? {}) as Record<string, ArgDecl>)) {
     cmd.addArgument(commanderArgument(decl));
     if (decl.kind === 'id') cmd.addOption(new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`));
   }
   for (const decl of Object.values((def.options ?? {}) as Record<string, OptionDecl>)) cmd.addOption(commanderOption(decl));
+  for (const decl of Object.values(sharedOptions(def))) {
+    const option = commanderOption(decl);
+    // Completion scripts offer the record's field names (they are loaded from its schema only to generate them).
+    if (decl === RECORD_OPTIONS.fields && fields?.get(def)?.length) option.argChoices = [...fields.get(def)!];
+    cmd.addOption(option);
+  }
   if (def.examples.length) cmd.addHelpText('after', examplesHelp(def.examples));
   cmd.action(action(def));
   return cmd;
@@ -78,7 +87,7 @@ function isGroup(entry: AnyCommand | GroupDefinition): entry is GroupDefinition 
   return 'commands' in entry;
 }
 
-export function buildProgram(action: ActionFactory = () => async () => undefined): Command {
+export function buildProgram(action: ActionFactory = () => async () => undefined, fields?: FieldNames): Command {
   const program = new Command('email')
     .description('Operate the email-marketing and transactional-email service from the terminal and CI.')
     .version(CLI_VERSION, '-v, --version', 'print the version')
@@ -96,14 +105,14 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
 
   for (const entry of COMMANDS) {
     if (!isGroup(entry)) {
-      addCommand(program, entry, action);
+      addCommand(program, entry, action, fields);
       continue;
     }
     // A group called without a subcommand prints its help (commander does so
     // for a group without an action), like gh; an unknown subcommand is
     // named, with a suggestion.
     const group = program.command(entry.name).description(entry.summary);
-    for (const def of entry.commands) addCommand(group, def, action);
+    for (const def of entry.commands) addCommand(group, def, action, fields);
   }
   return program;
 }

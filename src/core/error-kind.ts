@@ -7,6 +7,9 @@ export const ERROR_KINDS = ['usage', 'auth', 'service', 'network', 'rate-limit',
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export function errorKind(err: unknown, context: { aborted?: boolean; exitCode?: number } = {}): ErrorKind {
+  // An error may name its own kind (a jq expression failing on the data: usage, though exit 1).
+  const own = err instanceof CliError ? (err as { kind?: unknown }).kind : undefined;
+  if (typeof own === 'string' && (ERROR_KINDS as readonly string[]).includes(own)) return own as ErrorKind;
   if (err instanceof Interrupted) return 'interrupted';
   if (err instanceof UsageError) return 'usage';
   // Subclasses first: an AuthError and a RateLimitError are ApiErrors too.

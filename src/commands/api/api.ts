@@ -7,6 +7,8 @@ import { choiceOption, defineCommand, listOption, requiredArg, textOption } from
 export default defineCommand({
   name: 'api',
   summary: 'Make a raw authenticated request to any path of the service',
+  // Any path: no schema, so --fields takes any name (matched without regard to case).
+  records: { list: true },
   args: { path: requiredArg('path', 'path below the base URL, e.g. /email/clients/campaigns') },
   options: {
     method: choiceOption('--method', '<method>', 'HTTP method (default: GET, or POST with --data)', ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], { short: '-X' }),

@@ -1,6 +1,6 @@
 // `email completion bash|zsh|fish`: prints the completion script, generated
 // from the same command definitions the program runs on.
-import { defineCommand, requiredArg } from '../define.js';
+import { defineCommand, requiredArg, type AnyCommand } from '../define.js';
 
 export default defineCommand({
   name: 'completion',
@@ -13,8 +13,18 @@ export default defineCommand({
     'source <(email completion bash)',
   ],
   async run({ shell }, ctx) {
-    const [{ completionScript }, { buildProgram }] = await Promise.all([import('../../completion/index.js'), import('../../program.js')]);
+    const [{ completionScript }, { buildProgram }, { COMMANDS }, { fieldNames }] = await Promise.all([
+      import('../../completion/index.js'),
+      import('../../program.js'),
+      import('../index.js'),
+      import('../../output/shape.js'),
+    ]);
+    // --fields completes the record's field names: read from each command's
+    // schema here, where generating the script may load them (help never does).
+    const fields = new Map<AnyCommand, readonly string[]>();
+    const commands = COMMANDS.flatMap((entry) => ('commands' in entry ? entry.commands : [entry]));
+    for (const def of commands) if (def.records?.schema) fields.set(def, fieldNames(await def.records.schema()));
     // Written as is: the script is code, not untrusted text to neutralise.
-    ctx.io.stdout.write(completionScript(shell, buildProgram()));
+    ctx.io.stdout.write(completionScript(shell, buildProgram(undefined, fields)));
   },
 });
