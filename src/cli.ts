@@ -60,6 +60,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
     const input = parseInput(definition, command.opts(), command.processedArgs);
     const shape = await parseShape(definition, command.opts(), globals.output);
+    await edges.usePager({ enabled: globals.pager, env: deps.env });
     const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
     const result = await definition.run(input, ctx);
     if (result && result.data !== undefined) await ctx.out.print(result.data, result.view);
@@ -92,11 +93,14 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     // refuses an unknown option) decide the error's form.
     const { json, output, debug } = program.opts();
     const jsonErrors = json === true || String(output ?? '').toLowerCase() === 'json';
+    // What stdout holds for the pager comes before the error line, as it was written.
+    await edges.finish();
     // The reader of stdout went away: whatever that made fail, the command
     // ends quietly with 0, as `head` expects (CLI.md "broken pipe").
     exitCode = edges.stdoutClosed ? ExitCode.ok : handleError(err, { io, jsonErrors, debug: debug === true, redactor, aborted: deps.signal?.aborted ?? false });
   } finally {
     await Promise.all(clients.map((c) => c.close()));
+    await edges.finish();
   }
   return exitCode;
 }
@@ -123,6 +127,7 @@ function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions {
     quiet: all.quiet,
     debug: all.debug,
     color,
+    pager: !all.noPager,
     timeoutMs: all.timeout === undefined ? undefined : all.timeout * 1000,
   };
 }

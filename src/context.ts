@@ -34,6 +34,8 @@ export interface GlobalOptions {
   quiet: boolean;
   debug: boolean;
   color: boolean;
+  /** False with --no-pager (CLI.md "pager"). */
+  pager: boolean;
   /** Per-request timeout given with --timeout, in milliseconds. */
   timeoutMs?: number;
 }
