@@ -638,6 +638,7 @@ complete -c email -n '__email_at \'webhooks trigger\'' -s h -l help -d 'show hel
 complete -c email -n '__email_at api' -s X -l method -x -a 'GET POST PUT DELETE PATCH' -d 'HTTP method (default: GET, or POST with --data)'
 complete -c email -n '__email_at api' -s d -l data -x -d 'request body: JSON, @file, or @- for stdin'
 complete -c email -n '__email_at api' -l query -x -d 'query parameter (repeat)'
+complete -c email -n '__email_at api' -l paginate -d 'GET every page of a paged answer (Results, PageNumber, NumberOfPages) and print all Results as one JSON array'
 complete -c email -n '__email_at api' -l fields -x -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at api' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at api' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'

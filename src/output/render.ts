@@ -38,8 +38,8 @@ export interface Output {
   readonly fields?: readonly string[];
   /** Prints a list (array) or one record (object) or a scalar. */
   print(data: unknown, view?: View): Promise<void>;
-  /** Prints records one by one, in order, without holding them all. */
-  stream(view?: View): RecordStream;
+  /** Prints records one by one, in order, without holding them all. `json`: JSON where the format is table (raw answers of `email api`). */
+  stream(view?: View, options?: { json?: boolean }): RecordStream;
   /** A plain line of data on stdout (e.g. a created id). */
   line(text: string): Promise<void>;
   /** JSON whatever the format (raw responses of `email api`, which have no table view). */
@@ -120,11 +120,12 @@ class Renderer implements Output {
     }
   }
 
-  stream(view?: View): RecordStream {
+  stream(view?: View, options: { json?: boolean } = {}): RecordStream {
     const shape = this.o.shape;
-    if (!shape) return this.recordStream(view);
+    const format = options.json && this.format === 'table' ? 'json' : this.format;
+    if (!shape) return this.recordStream(view, format);
     const { limit, fields, jq } = shape;
-    const inner = jq ? this.jqStream(jq) : this.recordStream(shapedView(view, shape));
+    const inner = jq ? this.jqStream(jq) : this.recordStream(shapedView(view, shape), format);
     let count = 0;
     return {
       write: async (record) => {
@@ -176,8 +177,7 @@ class Renderer implements Output {
     return this.write(this.o.isTTY ? neutralizeLines(lines) : lines);
   }
 
-  private recordStream(view?: View): RecordStream {
-    const format = this.o.format;
+  private recordStream(view: View | undefined, format: OutputFormat): RecordStream {
     let count = 0;
     let pending: unknown[] = [];
     let columns: Column[] | undefined;

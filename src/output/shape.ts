@@ -147,11 +147,30 @@ function shapeList(items: unknown[], shape: Shape): unknown[] {
   return shape.fields ? kept.map((item) => project(item, shape.fields!)) : kept;
 }
 
-/** One record reduced to `fields`, in their order; a field it lacks is null. */
+/**
+ * One record reduced to `fields`, in their order; a field it lacks is null.
+ * Keyed as the record spells the field (for `email api`, whose names are
+ * matched in the records themselves), else as given.
+ */
 export function project(record: unknown, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of fields) out[field] = pickField(record, field) ?? null;
+  for (const field of fields) out[spelledPath(record, field) ?? field] = pickField(record, field) ?? null;
   return out;
+}
+
+/** `path` as `record` spells it (`emailaddress` → `EmailAddress`), when its object steps are all there. */
+function spelledPath(record: unknown, path: string): string | undefined {
+  const spelled: string[] = [];
+  let value = record;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return spelled.length ? [...spelled, ...path.split('.').slice(spelled.length)].join('.') : undefined;
+    const object = value as Record<string, unknown>;
+    const key = part in object ? part : Object.keys(object).find((k) => k.toLowerCase() === part.toLowerCase());
+    if (key === undefined) return undefined;
+    spelled.push(key);
+    value = object[key];
+  }
+  return spelled.join('.');
 }
 
 /**
