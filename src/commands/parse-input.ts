@@ -44,6 +44,8 @@ export async function parseShape(def: AnyCommand, raw: Record<string, unknown>, 
   if (options.jq !== undefined && (format === 'csv' || format === 'ndjson')) {
     throw new UsageError(`--jq prints jq's results, one a line: leave out -o ${format}`);
   }
+  // Nothing asked for: nothing to load (startup of every read command, bench/startup).
+  if (options.fields === undefined && options.jq === undefined && options.limit === undefined) return undefined;
   const { resolveShape } = await import('../output/shape.js');
   return resolveShape(options, def.records.schema, async (expression) => (await import('../output/jq.js')).compileJq(expression));
 }
