@@ -62,12 +62,20 @@ export async function resolveShape(
 /** The asked names as the schema spells them; an unknown one is a usage error listing the known ones. */
 export function matchFields(asked: readonly string[], known: readonly string[]): string[] {
   const byLower = new Map(known.map((k) => [k.toLowerCase(), k]));
-  const unknown = asked.filter((a) => !byLower.has(a.toLowerCase()));
+  // A number step indexes an array (`RuleGroups.0.Rules`): matched as the field without it (`RuleGroups.Rules`).
+  const spelled = (name: string): string | undefined => {
+    const parts = name.split('.');
+    const named = byLower.get(parts.filter((p) => !/^\d+$/.test(p)).join('.').toLowerCase());
+    if (named === undefined || parts.every((p) => /^\d+$/.test(p))) return undefined;
+    const names = named.split('.');
+    return parts.map((p) => (/^\d+$/.test(p) ? p : names.shift()!)).join('.');
+  };
+  const unknown = asked.filter((a) => spelled(a) === undefined);
   if (unknown.length) {
     const which = unknown.length === 1 ? `unknown field "${unknown[0]}"` : `unknown fields ${unknown.map((u) => `"${u}"`).join(', ')}`;
     throw new UsageError(`--fields: ${which}; the fields are ${known.join(', ')}`);
   }
-  return asked.map((a) => byLower.get(a.toLowerCase())!);
+  return asked.map((a) => spelled(a)!);
 }
 
 // ---- field names from a zod (zod/mini) schema --------------------------------

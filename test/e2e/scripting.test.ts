@@ -55,6 +55,23 @@ describe('--fields', () => {
     expect(typeof record['Properties.Subject']).toBe('string');
   });
 
+  it("a dotted name over an array (history's Actions) collects the field of every element, in JSON and CSV", async () => {
+    const argv = ['subscribers', 'history', '--list', '11111111-1111-4111-8111-111111111111', '--email', 'ada@example.com', '--fields', 'name,actions.event'];
+    const json = await email([...argv, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([{ Name: 'Welcome to the Newsletter', 'Actions.Event': ['Open', 'Click'] }]);
+    const csv = await email([...argv, '-o', 'csv']);
+    expect(csv.stdout).toBe('Name,Actions.Event\r\nWelcome to the Newsletter,"[""Open"",""Click""]"\r\n');
+    const table = await email(argv);
+    expect(table.stdout).toBe('Welcome to the Newsletter\t["Open","Click"]\n');
+  });
+
+  it('a number step indexes an array (RuleGroups.0)', async () => {
+    const r = await email(['segments', 'get', '5e000000-0000-4000-8000-000000000013', '--fields', 'title,rulegroups.0.rules.clause', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual(['Title', 'RuleGroups.0.Rules.Clause']);
+  });
+
   it('applies to the records of a paged envelope (one page in JSON)', async () => {
     const r = await email(['campaigns', 'unsubscribes', CAMPAIGN, '--page-size', '10', '--fields', 'ipaddress,emailaddress', '--json']);
     expect(r.code, r.stderr).toBe(0);

@@ -15,6 +15,11 @@ describe('field names from a record schema', () => {
     expect(matchFields(['actions.event', 'NAME'], fieldNames(subscriberHistory))).toEqual(['Actions.Event', 'Name']);
     expect(() => matchFields(['Nope'], ['A', 'B'])).toThrow('--fields: unknown field "Nope"; the fields are A, B');
   });
+
+  it('a number step indexes an array and is kept, the names around it spelled as the schema does', () => {
+    expect(matchFields(['rulegroups.0.rules', 'actions.1'], ['RuleGroups', 'RuleGroups.Rules', 'Actions'])).toEqual(['RuleGroups.0.Rules', 'Actions.1']);
+    expect(() => matchFields(['0'], ['A'])).toThrow('unknown field "0"');
+  });
 });
 
 describe('projection', () => {
