@@ -33,10 +33,12 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
 
   const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
-    const [{ parseInput, parseOptions }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
+    const [{ parseInput, parseOptions, parseShape }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
     const input = parseInput(definition, command.opts(), command.processedArgs);
-    const ctx = createContext(guarded, globals, createOutput, redactor, (c) => clients.push(c));
+    const shape = await parseShape(definition, command.opts(), globals.output);
+    await edges.usePager({ enabled: globals.pager, env: deps.env });
+    const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
     const result = await definition.run(input, ctx);
     if (result && result.data !== undefined) await ctx.out.print(result.data, result.view);
     exitCode = (result && result.exitCode) ?? ExitCode.ok;
@@ -68,6 +70,8 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     // refuses an unknown option) decide the error's form.
     const { json, output, debug } = program.opts();
     const jsonErrors = json === true || String(output ?? '').toLowerCase() === 'json';
+    // What stdout holds for the pager comes before the error line, as it was written.
+    await edges.finish();
     // The reader of stdout went away: whatever that made fail, the command
     // ends quietly with 0, as `head` expects (CLI.md "broken pipe").
     const report = edges.stdoutClosed ? undefined : describeError(err, { aborted: deps.signal?.aborted ?? false, debug: debug === true });
@@ -75,6 +79,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     exitCode = report?.exitCode ?? ExitCode.ok;
   } finally {
     await Promise.all(clients.map((c) => c.close()));
+    await edges.finish();
   }
   return exitCode;
 }

@@ -41,6 +41,8 @@ export interface GlobalOptions {
   quiet: boolean;
   debug: boolean;
   color: boolean;
+  /** False with --no-pager (CLI.md "pager"). */
+  pager: boolean;
   /** Per-request timeout given with --timeout, in milliseconds. */
   timeoutMs?: number;
 }
@@ -113,6 +115,7 @@ export function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions
     quiet: all.quiet,
     debug: all.debug,
     color,
+    pager: !all.noPager,
     timeoutMs: all.timeout === undefined ? undefined : all.timeout * 1000,
   };
 }

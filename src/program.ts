@@ -8,7 +8,7 @@
 import { Argument, Command, CommanderError, Help, Option } from 'commander';
 import { completionCommand } from './commands/completion/completion.js';
 import { COMMANDS } from './commands/index.js';
-import type { AnyCommand, ArgDecl, GroupDefinition, OptionDecl } from './commands/define.js';
+import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { CLI_VERSION } from './core/version.js';
 
@@ -63,7 +63,10 @@ function commanderArgument(decl: ArgDecl): Argument {
   return argument;
 }
 
-function addCommand(parent: Command, def: AnyCommand, action: ActionFactory): Command {
+/** Field names by command, for completion scripts. */
+export type FieldNames = ReadonlyMap<AnyCommand, readonly string[]>;
+
+function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fields?: FieldNames): Command {
   // The summary lists the command in its group's help; its own help shows the description under it.
   const cmd = parent
     .command(def.name, { hidden: def.hidden })
@@ -74,6 +77,12 @@ function addCommand(parent: Command, def: AnyCommand, action: ActionFactory): Co
     if (decl.kind === 'id') cmd.addOption(new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`));
   }
   for (const decl of Object.values((def.options ?? {}) as Record<string, OptionDecl>)) cmd.addOption(commanderOption(decl));
+  for (const decl of Object.values(sharedOptions(def))) {
+    const option = commanderOption(decl);
+    // Completion scripts offer the record's field names (they are loaded from its schema only to generate them).
+    if (decl === RECORD_OPTIONS.fields && fields?.get(def)?.length) option.argChoices = [...fields.get(def)!];
+    cmd.addOption(option);
+  }
   if (def.examples.length) cmd.addHelpText('after', examplesHelp(def.examples));
   cmd.action(action(def));
   return cmd;
@@ -83,7 +92,7 @@ function isGroup(entry: AnyCommand | GroupDefinition): entry is GroupDefinition 
   return 'commands' in entry;
 }
 
-export function buildProgram(action: ActionFactory = () => async () => undefined): Command {
+export function buildProgram(action: ActionFactory = () => async () => undefined, fields?: FieldNames): Command {
   const program = new Command('email')
     .description('Operate the email-marketing and transactional-email service from the terminal and CI.')
     .version(CLI_VERSION, '-v, --version', 'print the version')
@@ -101,16 +110,16 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
 
   for (const entry of COMMANDS) {
     if (!isGroup(entry)) {
-      addCommand(program, entry, action);
+      addCommand(program, entry, action, fields);
       continue;
     }
     // A group called without a subcommand prints its help (commander does so
     // for a group without an action), like gh; an unknown subcommand is
     // named, with a suggestion.
     const group = program.command(entry.name).description(entry.summary);
-    for (const def of entry.commands) addCommand(group, def, action);
+    for (const def of entry.commands) addCommand(group, def, action, fields);
   }
-  addCommand(program, completionCommand(() => program), action);
+  addCommand(program, completionCommand((withFields) => buildProgram(undefined, withFields)), action);
   addHelpCommand(program);
   return program;
 }

@@ -130,8 +130,43 @@ export interface CommandDefinition<A extends Args = Args, O extends Options = Op
   /** Command lines shown under "Examples:"; each is run against the sandbox by test/e2e/help-examples.test.ts. */
   readonly examples: readonly string[];
   readonly hidden?: boolean;
+  /**
+   * The command prints records (CLI.md `--fields`, `--jq`, `--limit`): the
+   * program gives it those options, declared once below (RECORD_OPTIONS,
+   * LIST_OPTIONS), and the renderer applies them to whatever the command
+   * prints, so no command handles them itself.
+   */
+  readonly records?: RecordsTrait;
   /** Parsed, checked input in; data (or nothing, when it streamed its own output) and an exit code out. */
   run(input: Input<A, O>, ctx: Context): Promise<Result | void>;
+}
+
+export interface RecordsTrait {
+  /**
+   * The schema of one printed record (src/schemas/), loaded only when the
+   * command runs with --fields (or to generate completions): its field
+   * names are the ones --fields accepts. Without it (`email api`) any name is taken.
+   */
+  readonly schema?: () => Promise<unknown>;
+  /** A list (or a paged listing): --limit bounds it. */
+  readonly list?: boolean;
+}
+
+/** What every command that prints records has (CLI.md `--fields`, `--jq`). */
+export const RECORD_OPTIONS = {
+  fields: textOption('--fields', '<a,b,…>', 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'),
+  jq: textOption('--jq', '<expression>', 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'),
+};
+
+/** What every list and paged command has (CLI.md `--limit`). */
+export const LIST_OPTIONS = {
+  limit: intOption('--limit', '<n>', 'at most n records (a paged listing reads no page past the one that reaches n)', { min: 1 }),
+};
+
+/** The options a command gets from its traits, declared once for all (the program adds them; parse-input reads them). */
+export function sharedOptions(def: AnyCommand): Options {
+  if (!def.records) return {};
+  return def.records.list ? { ...RECORD_OPTIONS, ...LIST_OPTIONS } : { ...RECORD_OPTIONS };
 }
 
 export interface GroupDefinition {

@@ -16,4 +16,5 @@ export const GLOBAL_OPTIONS = {
   debug: switchOption('--debug', 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'),
   timeout: numberOption('--timeout', '<seconds>', 'per-request timeout in seconds (imports get a longer default than reads)', { min: 0, exclusiveMin: true }),
   noColor: switchOption('--no-color', 'disable colour (also NO_COLOR)'),
+  noPager: switchOption('--no-pager', 'never page output on a terminal (also EMAIL_PAGER=cat)'),
 };

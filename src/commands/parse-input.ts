@@ -7,7 +7,8 @@
 import { UsageError } from '../core/errors.js';
 import { isUuid, isValidEmail } from '../validation/email-address.js';
 import { isHttpUrl } from '../validation/option-checks.js';
-import type { AnyCommand, ArgDecl, OptionDecl, Options, TextCheck } from './define.js';
+import type { Shape } from '../output/shape.js';
+import { sharedOptions, type AnyCommand, type ArgDecl, type OptionDecl, type Options, type TextCheck } from './define.js';
 
 /** The name commander stores an option's value under (`--batch-size` → batchSize, `--no-color` → color). */
 function attributeName(flag: string): string {
@@ -30,6 +31,23 @@ export function parseInput(def: AnyCommand, raw: Record<string, unknown>, positi
     out[key] = parseArg(decl, positional[index], raw);
   });
   return out;
+}
+
+/**
+ * The shape of a command's output (--fields, --jq, --limit; src/output/shape.ts),
+ * checked before anything is sent: field names against the command's record
+ * schema, the jq expression compiled. The schema and jq load only when asked for.
+ */
+export async function parseShape(def: AnyCommand, raw: Record<string, unknown>, format: string): Promise<Shape | undefined> {
+  if (!def.records) return undefined;
+  const options = parseOptions(sharedOptions(def), raw) as { fields?: string; jq?: string; limit?: number };
+  if (options.jq !== undefined && (format === 'csv' || format === 'ndjson')) {
+    throw new UsageError(`--jq prints jq's results, one a line: leave out -o ${format}`);
+  }
+  // Nothing asked for: nothing to load (startup of every read command, bench/startup).
+  if (options.fields === undefined && options.jq === undefined && options.limit === undefined) return undefined;
+  const { resolveShape } = await import('../output/shape.js');
+  return resolveShape(options, def.records.schema, async (expression) => (await import('../output/jq.js')).compileJq(expression));
 }
 
 function parseArg(decl: ArgDecl, value: unknown, raw: Record<string, unknown>): unknown {

@@ -2,11 +2,14 @@
 // words a user sees (CLI.md "Exit codes", "errors"). src/output/error-report.ts
 // prints what this decides.
 import { CommanderError } from 'commander';
+import { errorKind, type ErrorKind } from './error-kind.js';
 import { ApiError, AuthError, CliError, ExitCode, UsageError } from './errors.js';
 
 /** What a failed command reports: its exit code, and the error as printed (human or JSON). */
 export interface ErrorReport {
   exitCode: number;
+  /** The stable word a script branches on (CLI.md "errors"; src/core/error-kind.ts). */
+  kind: ErrorKind;
   status?: number;
   code?: number;
   message: string;
@@ -20,6 +23,11 @@ export interface ErrorReport {
 
 /** undefined: nothing to print, exit 0 (help or version shown). */
 export function describeError(err: unknown, context: { aborted: boolean; debug: boolean }): ErrorReport | undefined {
+  const report = describe(err, context);
+  return report && { ...report, kind: errorKind(err, { aborted: context.aborted, exitCode: report.exitCode }) };
+}
+
+function describe(err: unknown, context: { aborted: boolean; debug: boolean }): Omit<ErrorReport, 'kind'> | undefined {
   if (err instanceof CommanderError) {
     // A bare group (or bare `email`) shows its help on stderr and exits 0, like gh.
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return undefined;

@@ -24,6 +24,13 @@ export interface PageWalk<P> {
   totalRecords?(page: P): number;
   /** Told when the walk stopped at that limit, with pages still claimed beyond it. */
   onRunaway?(stop: RunawayStop): void;
+  /**
+   * --limit (CLI.md): the walk wants this many records (needs `recordCount`).
+   * No page past the one that reaches it is requested: from page 1's size
+   * the walk knows how many pages that takes, and asks for more only when a
+   * page comes back short.
+   */
+  recordLimit?: number;
 }
 
 export interface RunawayStop {
@@ -61,6 +68,7 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
     inFlight.set(n, promise);
   };
   const records = (page: P) => (walk.recordCount ? walk.recordCount(page) : undefined);
+  const wanted = walk.recordLimit !== undefined && walk.recordCount ? walk.recordLimit : Number.POSITIVE_INFINITY;
   try {
     let first: P | undefined = await walk.fetchPage(1, controller.signal);
     let total = Math.max(1, walk.pageCount(first));
@@ -71,14 +79,17 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
     const claimed = walk.totalRecords?.(first);
     const firstTotal = claimed !== undefined && Number.isFinite(claimed) && claimed > 0 ? claimed : 0;
     const limit = claimed === undefined ? Number.POSITIVE_INFINITY : 2 * Math.max(firstTotal, read);
+    // The last page the limit needs, as far as page 1's size tells (pages of that size from here on).
+    const perPage = Math.max(1, read);
+    let lastNeeded = read >= wanted ? 1 : Number.isFinite(wanted) ? Math.ceil(wanted / perPage) : Number.POSITIVE_INFINITY;
     let next = 2;
     const fill = () => {
-      while (next <= total && inFlight.size < Math.max(1, walk.concurrency)) start(next++);
+      while (next <= Math.min(total, lastNeeded) && inFlight.size < Math.max(1, walk.concurrency)) start(next++);
     };
     fill();
     yield { pageNumber: 1, page: first, pageCount: total };
     first = undefined; // not held for the rest of the walk
-    for (let n = 2; n <= total; n++) {
+    for (let n = 2; n <= Math.min(total, lastNeeded); n++) {
       if (!inFlight.has(n)) start(n);
       const page = await inFlight.get(n)!;
       inFlight.delete(n);
@@ -86,6 +97,8 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
       if (count === 0) return; // the first empty page ends the walk
       read += count ?? 0;
       total = Math.max(total, walk.pageCount(page));
+      // Short of the limit at the last page it seemed to need (a short page): a few more.
+      if (n === lastNeeded && read < wanted) lastNeeded += Math.ceil((wanted - read) / perPage);
       const runaway = read >= limit && n < total;
       if (!runaway) fill();
       yield { pageNumber: n, page, pageCount: total };
@@ -93,6 +106,8 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
         walk.onRunaway?.({ recordsRead: read, firstTotal, pageNumber: n, pageCount: total });
         return;
       }
+      if (read >= wanted) return; // pages still in flight are cancelled below
+
     }
   } finally {
     walk.signal?.removeEventListener('abort', stopOnAbort);

@@ -67,11 +67,17 @@ export class GuardedStream implements Writable {
 
   constructor(
     /** The stream itself, for what must draw on it directly (ora's spinner). */
-    readonly raw: RawStream,
+    public raw: RawStream,
     private readonly filter: (text: string) => string,
     private readonly onClosed: () => void,
   ) {
     raw.on?.('error', () => this.close());
+  }
+
+  /** Writes go to `reader` from now on (the pager, which writes to the stream itself). */
+  readThrough(reader: RawStream): void {
+    this.raw = reader;
+    reader.on?.('error', () => this.close());
   }
 
   /** True once the stream failed (EPIPE, the reader went away): nothing more is written. */
@@ -133,6 +139,12 @@ export class GuardedStream implements Writable {
   }
 }
 
+export interface PagerSettings {
+  /** False with --no-pager. */
+  enabled: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
 export interface Edges {
   /** The command's IO with both output streams guarded. */
   io: IO;
@@ -142,12 +154,20 @@ export interface Edges {
   signal: AbortSignal;
   /** The reader of stdout went away: the command ends with exit 0 and prints nothing more. */
   readonly stdoutClosed: boolean;
+  /**
+   * Pages stdout from now on when it is a terminal and paging is on
+   * (src/output/pager.ts; loaded only then).
+   */
+  usePager(settings: PagerSettings): Promise<void>;
+  /** At the end of the command: what the pager holds is written, or the pager is waited for. */
+  finish(): Promise<void>;
 }
 
 export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
   const pipe = new AbortController();
   const stdout = new GuardedStream(io.stdout, (text) => text, () => pipe.abort(new BrokenPipe()));
   const stderr = new GuardedStream(io.stderr, neutralizeLines, () => undefined);
+  let pager: { finish(): Promise<void> } | undefined;
   return {
     io: { ...io, stdout, stderr },
     stdout,
@@ -155,6 +175,20 @@ export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
     signal: interrupt ? AbortSignal.any([interrupt, pipe.signal]) : pipe.signal,
     get stdoutClosed() {
       return stdout.closed;
+    },
+    async usePager(settings) {
+      // The real stream must be a terminal (process.stdout.isTTY); an injected stdout never is paged.
+      const terminal = io.stdout as RawStream & { rows?: number };
+      if (!settings.enabled || pager || terminal.isTTY !== true) return;
+      const { PagedStdout, pagerCommand } = await import('./pager.js');
+      const command = pagerCommand(settings.env);
+      if (!command) return;
+      const paged = new PagedStdout(terminal, command, settings.env);
+      pager = paged;
+      stdout.readThrough(paged);
+    },
+    async finish() {
+      await pager?.finish();
     },
   };
 }

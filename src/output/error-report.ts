@@ -11,7 +11,7 @@ export function printError(stderr: Writable, report: ErrorReport, options: { jso
   if (report.stack) stderr.write(`${redactor.redact(report.stack)}\n`);
   const message = redactor.redact(report.message);
   if (options.json) {
-    const error: Record<string, unknown> = { status: report.status ?? null, code: report.code ?? null, message };
+    const error: Record<string, unknown> = { kind: report.kind, status: report.status ?? null, code: report.code ?? null, message };
     if (report.resultData !== undefined) error.resultData = report.resultData;
     // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
     stderr.write(`${jsonForTerminal(redactor.redact(JSON.stringify({ error })))}\n`);

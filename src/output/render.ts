@@ -6,7 +6,8 @@
 // as `\uXXXX` escapes so it stays valid JSON. In a pipe or a file JSON and CSV
 // are the data unchanged (CSV keeps its formula guard).
 import { BrokenPipe, type Writable } from './edges.js';
-import { csvCell, jsonForTerminal, neutralize } from './sanitize.js';
+import { csvCell, jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
+import { project, shapeData, type Shape } from './shape.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 
@@ -32,10 +33,14 @@ export interface RecordStream {
 
 export interface Output {
   readonly format: OutputFormat;
+  /** --limit: at most this many records are printed; a paged walk reads no page past them (core/paginate.ts). */
+  readonly limit?: number;
+  /** --fields: the fields every printed record is reduced to (a command that reshapes records for its table leaves them as they are). */
+  readonly fields?: readonly string[];
   /** Prints a list (array) or one record (object) or a scalar. */
   print(data: unknown, view?: View): Promise<void>;
-  /** Prints records one by one, in order, without holding them all. */
-  stream(view?: View): RecordStream;
+  /** Prints records one by one, in order, without holding them all. `json`: JSON where the format is table (raw answers of `email api`). */
+  stream(view?: View, options?: { json?: boolean }): RecordStream;
   /** A plain line of data on stdout (e.g. a created id). */
   line(text: string): Promise<void>;
   /** JSON whatever the format (raw responses of `email api`, which have no table view). */
@@ -48,6 +53,8 @@ export interface OutputOptions {
   isTTY: boolean;
   color: boolean;
   columns?: number;
+  /** --fields, --jq, --limit (src/output/shape.ts), applied to everything printed. */
+  shape?: Shape;
 }
 
 export function createOutput(options: OutputOptions): Output {
@@ -56,10 +63,18 @@ export function createOutput(options: OutputOptions): Output {
 
 const TABLE_STREAM_CHUNK = 500;
 
+/** Records a stream hands jq at once when the expression runs per record (src/output/jq.ts). */
+const JQ_STREAM_CHUNK = 500;
+
 class Renderer implements Output {
   readonly format: OutputFormat;
+  readonly limit?: number;
+  readonly fields?: readonly string[];
   constructor(private readonly o: OutputOptions) {
-    this.format = o.format;
+    // --jq reads what -o json prints, and prints jq's results instead.
+    this.format = o.shape?.jq ? 'json' : o.format;
+    this.limit = o.shape?.limit;
+    this.fields = o.shape?.fields;
   }
 
   async line(text: string): Promise<void> {
@@ -69,10 +84,19 @@ class Renderer implements Output {
   }
 
   json(data: unknown): Promise<void> {
+    const shape = this.o.shape;
+    if (shape) data = shapeData(data, shape);
+    if (shape?.jq) return this.jqWrite(shape.jq.run(data));
     return this.write(`${this.jsonText(JSON.stringify(data ?? null, null, 2))}\n`);
   }
 
   async print(data: unknown, view?: View): Promise<void> {
+    const shape = this.o.shape;
+    if (shape) {
+      data = shapeData(data, shape);
+      view = shapedView(view, shape);
+    }
+    if (shape?.jq) return this.jqWrite(shape.jq.run(data));
     switch (this.o.format) {
       case 'json':
         return this.write(`${this.jsonText(JSON.stringify(data ?? null, null, 2))}\n`);
@@ -97,8 +121,64 @@ class Renderer implements Output {
     }
   }
 
-  stream(view?: View): RecordStream {
-    const format = this.o.format;
+  stream(view?: View, options: { json?: boolean } = {}): RecordStream {
+    const shape = this.o.shape;
+    const format = options.json && this.format === 'table' ? 'json' : this.format;
+    if (!shape) return this.recordStream(view, format);
+    const { limit, fields, jq } = shape;
+    const inner = jq ? this.jqStream(jq) : this.recordStream(shapedView(view, shape), format);
+    let count = 0;
+    return {
+      write: async (record) => {
+        // Past --limit, records are dropped: the walk that feeds them stops asking for pages (core/paginate.ts).
+        if (limit !== undefined && count >= limit) return;
+        count++;
+        await inner.write(fields ? project(record, fields) : record);
+      },
+      end: () => inner.end(),
+    };
+  }
+
+  /**
+   * Records through jq: per slice as they come when the expression runs per
+   * record, or all at the end when it needs the whole array (src/output/jq.ts).
+   */
+  private jqStream(jq: NonNullable<Shape['jq']>): RecordStream {
+    let buffer: unknown[] = [];
+    let scheduled: Promise<void> | undefined;
+    const flush = async () => {
+      scheduled = undefined;
+      const chunk = buffer;
+      buffer = [];
+      if (chunk.length) await this.jqWrite(jq.run(chunk));
+    };
+    return {
+      write: async (record) => {
+        buffer.push(record);
+        if (!jq.perRecord) return;
+        if (buffer.length >= JQ_STREAM_CHUNK) {
+          await scheduled;
+          return flush();
+        }
+        // What a page gave is written once its records are in: after the writes queued in this turn.
+        scheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
+      },
+      end: async () => {
+        await scheduled;
+        if (jq.perRecord) return flush();
+        await this.jqWrite(jq.run(buffer));
+        buffer = [];
+      },
+    };
+  }
+
+  private jqWrite(lines: string): Promise<void> {
+    if (!lines) return Promise.resolve();
+    // jq's raw strings are the service's text: on a terminal its controls are shown, not obeyed.
+    return this.write(this.o.isTTY ? neutralizeLines(lines) : lines);
+  }
+
+  private recordStream(view: View | undefined, format: OutputFormat): RecordStream {
     let count = 0;
     let pending: unknown[] = [];
     let columns: Column[] | undefined;
@@ -250,6 +330,18 @@ function indent(json: string): string {
     .join('\n');
 }
 
+/** With --fields, the columns are the fields, in their order; a command's column for the same field keeps its formatting. */
+function shapedView(view: View | undefined, shape: Shape): View | undefined {
+  if (!shape.fields) return view;
+  const own = view?.columns ? normalizeColumns(view.columns) : [];
+  return {
+    columns: shape.fields.map((field) => {
+      const column = own.find((c) => c.key.toLowerCase() === field.toLowerCase());
+      return column ? { ...column, key: field, header: field } : { key: field };
+    }),
+  };
+}
+
 function normalizeColumns(columns: (string | Column)[]): Column[] {
   return columns.map((c) => (typeof c === 'string' ? { key: c } : c));
 }
@@ -274,6 +366,8 @@ function csvColumns(rows: unknown[], view?: View): Column[] {
 
 export function pick(record: unknown, path: string): unknown {
   if (record === null || typeof record !== 'object') return path === 'value' ? record : undefined;
+  // A record reduced by --fields keeps dotted names as flat keys (`"Properties.Subject"`).
+  if (path.includes('.') && Object.hasOwn(record, path)) return (record as Record<string, unknown>)[path];
   let value: unknown = record;
   for (const part of path.split('.')) {
     if (value === null || typeof value !== 'object') return undefined;

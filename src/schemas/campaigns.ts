@@ -1,7 +1,7 @@
 // Responses of the campaign endpoints (service-spec.md "Campaigns" and the
 // resources they return). Loose objects: extra fields pass, values are never
 // rewritten (JSON output is the service's data unchanged).
-import { id, lenientInt, z } from './common.js';
+import { field, id, lenientInt, z } from './common.js';
 
 /**
  * "Create draft campaign": an object whose keys are the list or segment ids,
@@ -12,7 +12,7 @@ export const createCampaignResponse = z.union([id, z.record(z.string(), z.nullab
 export type CreateCampaignResponse = z.infer<typeof createCampaignResponse>;
 
 /** "Campaign unsubscriber record". */
-const unsubscriberRecord = z.looseObject({
+export const unsubscriberRecord = z.looseObject({
   EmailAddress: z.string(),
   ListID: z.optional(z.nullable(z.string())),
   Date: z.optional(z.nullable(z.string())),
@@ -50,13 +50,50 @@ export type UnsubscribesPage = z.infer<typeof unsubscribesPage>;
 /** "Campaign summary": counters and URLs. */
 export const campaignSummary = z.looseObject({
   Recipients: z.optional(z.nullable(lenientInt)),
+  TotalOpened: field,
+  Clicks: field,
+  Unsubscribed: field,
+  Bounced: field,
+  UniqueOpened: field,
+  SpamComplaints: field,
+  Forwards: field,
+  Likes: field,
+  Mentions: field,
+  WebVersionURL: field,
+  WebVersionTextURL: field,
+  WorldviewURL: field,
 });
 export type CampaignSummary = z.infer<typeof campaignSummary>;
 
 /** "Scheduled campaign" elements. */
-export const scheduledCampaigns = z.array(z.looseObject({ CampaignID: id, Name: z.optional(z.nullable(z.string())) }));
+export const scheduledCampaigns = z.array(
+  z.looseObject({
+    CampaignID: id,
+    Name: z.optional(z.nullable(z.string())),
+    Subject: field,
+    FromName: field,
+    FromEmail: field,
+    ReplyTo: field,
+    DateCreated: field,
+    PreviewURL: field,
+    PreviewTextURL: field,
+    DateScheduled: field,
+    ScheduledTimeZone: field,
+  }),
+);
 
-const sentCampaign = z.looseObject({ CampaignID: id, Name: z.optional(z.nullable(z.string())) });
+const sentCampaign = z.looseObject({
+  CampaignID: id,
+  Name: z.optional(z.nullable(z.string())),
+  Subject: field,
+  FromName: field,
+  FromEmail: field,
+  ReplyTo: field,
+  WebVersionURL: field,
+  WebVersionTextURL: field,
+  SentDate: field,
+  TotalRecipients: field,
+});
 export type SentCampaign = z.infer<typeof sentCampaign>;
 
 /**

@@ -27,6 +27,12 @@ export const dateTime = z
 /** Identifiers are UUIDs in the spec (32 hex digits from the real service), but we do not refuse a response over an id's shape. */
 export const id = z.string({ error: 'expected an id' }).check(z.minLength(1, 'expected an id'));
 
+/**
+ * A field the spec names but the client does not check: it is declared so
+ * that --fields knows its name (src/output/shape.ts), and passes whatever it holds.
+ */
+export const field = z.optional(z.unknown());
+
 /** Create calls answer a bare JSON string (service-spec.md "Endpoints"). */
 export const bareString = z.string();
 

@@ -1,6 +1,6 @@
 // Responses of the transactional endpoints (service-spec.md "Smart email list
 // element", "Smart email details", "Email statistics").
-import { id, lenientInt, z } from './common.js';
+import { field, id, lenientInt, z } from './common.js';
 
 export const smartEmailList = z.array(
   z.looseObject({ ID: id, Name: z.optional(z.nullable(z.string())), Status: z.optional(z.nullable(z.string())), CreatedAt: z.optional(z.nullable(z.string())) }),
@@ -8,16 +8,29 @@ export const smartEmailList = z.array(
 
 export const smartEmailDetails = z.looseObject({
   SmartEmailID: id,
-  Name: z.optional(z.nullable(z.string())),
+  CreatedAt: field,
   Status: z.optional(z.nullable(z.string())),
-  Properties: z.optional(z.nullable(z.looseObject({}))),
+  Name: z.optional(z.nullable(z.string())),
+  Properties: z.optional(
+    z.nullable(
+      z.looseObject({
+        From: field,
+        ReplyTo: field,
+        Subject: field,
+        Content: z.optional(z.nullable(z.looseObject({ Html: field, Text: field, EmailVariables: field, InlineCss: field }))),
+        TextPreviewUrl: field,
+        HtmlPreviewUrl: field,
+      }),
+    ),
+  ),
+  AddRecipientsToList: field,
 });
 
 const counter = z.optional(z.nullable(lenientInt));
 
 /** Query echo and counters. */
 export const emailStatistics = z.looseObject({
-  Query: z.optional(z.nullable(z.looseObject({}))),
+  Query: z.optional(z.nullable(z.looseObject({ Group: field, SmartEmailID: field, From: field, To: field, TimeZone: field }))),
   Sent: counter,
   Bounces: counter,
   Delivered: counter,

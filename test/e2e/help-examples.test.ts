@@ -5,7 +5,7 @@
 // part of a line after a pipe or redirect (`| jq length`, `> sent.csv`) is the
 // shell's business; the `email …` part before it runs. Examples that cannot
 // run here are listed below with the reason.
-import { mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +64,23 @@ async function collectExamples(): Promise<Example[]> {
       while (line.endsWith('\\') && i + 1 < lines.length) line = `${line.slice(0, -1).trimEnd()} ${lines[++i]!}`;
       line = line.slice(2);
       if (line.startsWith('email ')) examples.push({ command: path.join(' ') || '(root)', line });
+    }
+  }
+  return examples;
+}
+
+/** Guides whose `email …` lines in ```sh blocks run here too (issue 11: the scripting page's worked examples). */
+const GUIDES = ['docs/scripting.md'];
+
+function collectGuideExamples(): Example[] {
+  const examples: Example[] = [];
+  for (const guide of GUIDES) {
+    const text = readFileSync(new URL(`../../${guide}`, import.meta.url), 'utf8');
+    for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
+      for (const raw of block[1]!.split('\n')) {
+        const line = raw.trim().replace(/^\$ /, '');
+        if (line.startsWith('email ')) examples.push({ command: guide, line });
+      }
     }
   }
   return examples;
@@ -135,7 +152,7 @@ let examples: Example[];
 
 beforeAll(async () => {
   receiver = await startScriptedReceiver();
-  examples = await collectExamples();
+  examples = [...(await collectExamples()), ...collectGuideExamples()];
 }, 120_000);
 afterAll(async () => {
   await receiver.close();
@@ -150,12 +167,21 @@ describe('help examples', () => {
     for (const line of Object.keys(NOT_RUN)) expect(all.map((e) => e.line), line).toContain(line);
   }, 120_000);
 
+  it('the scripting guide has worked examples of --fields, --jq, --limit, the pager and api --paginate', () => {
+    const lines = collectGuideExamples().map((e) => e.line);
+    for (const needle of ['--fields', '--jq', '--limit', '--no-pager', '--paginate']) expect(lines.some((l) => l.includes(needle)), needle).toBe(true);
+  });
+
   it('runs every documented example against the sandbox with a documented exit code', async () => {
     const failures: string[] = [];
     for (const example of examples) {
       if (NOT_RUN[example.line]) continue;
       const outcome = await runExample(example.line);
       const allowed = EXPECTED_CODE.find(([re]) => re.test(example.line))?.[1] ?? [0];
+      // A guide's example shows output: an empty answer would show nothing.
+      if (GUIDES.includes(example.command) && outcome.code === 0 && outcome.stdout.trim() === '' && !/>/.test(example.line)) {
+        failures.push(`${example.line}\n    ran: email ${outcome.argv.join(' ')}\n    printed nothing`);
+      }
       if (!allowed.includes(outcome.code)) {
         failures.push(`${example.line}\n    ran: email ${outcome.argv.join(' ')}\n    exit ${outcome.code}: ${outcome.stderr.trim().split('\n').slice(0, 3).join(' | ')}`);
       }
@@ -164,7 +190,7 @@ describe('help examples', () => {
   }, 300_000);
 });
 
-async function runExample(line: string): Promise<{ code: number; stderr: string; argv: string[] }> {
+async function runExample(line: string): Promise<{ code: number; stdout: string; stderr: string; argv: string[] }> {
   const sandbox = await startSandbox({ port: 0 });
   try {
     const seed = sandbox.seed;
@@ -211,7 +237,7 @@ async function runExample(line: string): Promise<{ code: number; stderr: string;
       // Runs until Ctrl-C: started on a free port (the later --port wins where the example gives one), then stopped.
       const listen = await startListen(argv.slice(2), { cwd });
       const result = await listen.stop();
-      return { code: result.code, stderr: result.stderr, argv };
+      return { code: result.code, stdout: '', stderr: result.stderr, argv };
     }
     // A confirmation the example does not skip with --yes is answered yes at a terminal.
     const asks = /^(campaigns unschedule|segments clear-rules)$/.test(command) && !argv.includes('--yes');
@@ -222,7 +248,7 @@ async function runExample(line: string): Promise<{ code: number; stderr: string;
       stderrIsTTY: asks,
       prompt: { confirm: async () => true, secret: async () => sandbox.apiKey },
     });
-    return { code: result.code, stderr: result.stderr, argv };
+    return { code: result.code, stdout: result.stdout, stderr: result.stderr, argv };
   } finally {
     await sandbox.stop();
   }

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const HEAVY = ['undici', 'zod', 'conf', 'ora', 'csv-parse', 'cli-table3', 'chalk', 'ajv', 'fast-xml-parser'];
+const HEAVY = ['undici', 'zod', 'conf', 'ora', 'csv-parse', 'cli-table3', 'chalk', 'ajv', 'fast-xml-parser', 'jq-wasm'];
 
 interface Meta {
   outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
@@ -34,6 +34,21 @@ describe('startup guard', () => {
     }
     for (const heavy of HEAVY) expect(packages, heavy).not.toContain(heavy);
     expect([...packages]).toEqual(['commander']);
+  });
+
+  it('the jq engine loads only with --jq: its chunk is reached by one dynamic import, from src/output/jq.ts alone', () => {
+    const jqChunks = Object.keys(meta.outputs).filter((out) => Object.keys(meta.outputs[out]!.inputs).some((i) => i.includes('node_modules/jq-wasm/')));
+    expect(jqChunks.length).toBeGreaterThan(0);
+    const importers = Object.entries(meta.outputs).filter(([, o]) => o.imports.some((i) => jqChunks.includes(i.path)));
+    for (const [out, o] of importers) {
+      for (const i of o.imports.filter((x) => jqChunks.includes(x.path))) expect(i.kind, out).toBe('dynamic-import');
+      expect(Object.keys(o.inputs), out).toContain('src/output/jq.ts');
+    }
+    // …and src/output/jq.ts itself is reached only when --jq is given (parse-input's dynamic import).
+    const jqModule = Object.keys(meta.outputs).find((out) => 'src/output/jq.ts' in meta.outputs[out]!.inputs)!;
+    for (const [out, o] of Object.entries(meta.outputs)) {
+      for (const i of o.imports.filter((x) => x.path === jqModule)) expect(i.kind, out).toBe('dynamic-import');
+    }
   });
 
   it('bin/email answers a bare --version and --help without loading dist/cli.js', () => {

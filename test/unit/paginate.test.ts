@@ -197,3 +197,56 @@ describe('walkPages', () => {
     expect(seen).toEqual([1, 2]);
   });
 });
+
+describe('walkPages with a record limit (--limit)', () => {
+  /** Pages of `size` records out of `total`, answered at once; records which pages were asked for. */
+  function sizedPages(total: number, size: number, short?: { page: number; records: number }) {
+    const asked: number[] = [];
+    return {
+      asked,
+      fetchPage: async (n: number) => {
+        asked.push(n);
+        const records = short?.page === n ? short.records : Math.max(0, Math.min(size, total - (n - 1) * size));
+        return { records, pages: Math.ceil(total / size) };
+      },
+    };
+  }
+
+  it('asks for no page past the one that reaches the limit, even with a wide window', async () => {
+    const pages = sizedPages(1000, 10);
+    const seen: number[] = [];
+    for await (const { pageNumber } of walkPages({ fetchPage: pages.fetchPage, pageCount: (p) => p.pages, recordCount: (p) => p.records, concurrency: 8, recordLimit: 25 })) {
+      seen.push(pageNumber);
+    }
+    expect(seen).toEqual([1, 2, 3]);
+    expect(pages.asked.sort((a, b) => a - b)).toEqual([1, 2, 3]);
+  });
+
+  it('a limit within the first page asks for no other page', async () => {
+    const pages = sizedPages(1000, 10);
+    for await (const _ of walkPages({ fetchPage: pages.fetchPage, pageCount: (p) => p.pages, recordCount: (p) => p.records, concurrency: 8, recordLimit: 10 })) void _;
+    expect(pages.asked).toEqual([1]);
+  });
+
+  it('a short page makes it ask for one more, no further', async () => {
+    const pages = sizedPages(1000, 10, { page: 2, records: 4 });
+    for await (const _ of walkPages({ fetchPage: pages.fetchPage, pageCount: (p) => p.pages, recordCount: (p) => p.records, concurrency: 8, recordLimit: 25 })) void _;
+    expect(pages.asked.sort((a, b) => a - b)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('pages in flight beyond the limit are cancelled when the consumer stops', async () => {
+    const pages = controlledPages(() => 10);
+    const walking = (async () => {
+      for await (const { pageNumber } of walkPages({ fetchPage: (n, s) => pages.fetchPage(n, s), pageCount: (p) => p.pages, concurrency: 4 })) {
+        if (pageNumber === 2) break;
+      }
+    })();
+    pages.release(1);
+    await tick();
+    expect(pages.asked).toEqual([1, 2, 3, 4, 5]);
+    pages.release(2);
+    await walking;
+    // Page 6 started as page 2 was handed out (the window refills before a yield); all four stop.
+    expect(pages.aborted.sort()).toEqual([3, 4, 5, 6]);
+  });
+});

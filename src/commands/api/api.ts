@@ -2,23 +2,27 @@
 // gets the same retries, errors and output as every other command.
 import { UsageError } from '../../core/errors.js';
 import type { HttpMethod, QueryValue } from '../../core/http.js';
-import { choiceOption, defineCommand, listOption, requiredArg, textOption } from '../define.js';
+import { choiceOption, defineCommand, listOption, requiredArg, switchOption, textOption } from '../define.js';
 
 export default defineCommand({
   name: 'api',
   summary: 'Make a raw authenticated request to any path of the service',
+  // Any path: no schema, so --fields takes any name (matched without regard to case).
+  records: { list: true },
   args: { path: requiredArg('path', 'path below the base URL, e.g. /email/clients/campaigns') },
   options: {
     method: choiceOption('--method', '<method>', 'HTTP method (default: GET, or POST with --data)', ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], { short: '-X' }),
     data: textOption('--data', '<json>', 'request body: JSON, @file, or @- for stdin', { short: '-d' }),
     // No -q: -q is the global --quiet everywhere (CLI.md "api").
     query: listOption('--query', '<key=value>', 'query parameter (repeat)'),
+    paginate: switchOption('--paginate', 'GET every page of a paged answer (Results, PageNumber, NumberOfPages) and print all Results as one JSON array'),
   },
   examples: [
     'email api /email/clients/campaigns',
     'email api /email/campaigns/<id>/unsubscribes --query pagesize=10 --query orderfield=email',
     'email api -X POST /email/segments/<list-id> -d \'{"Title":"VIPs"}\'',
     'email api -X PUT "/email/subscribers/<list-id>?email=ada@example.com" -d @body.json',
+    'email api /email/campaigns/<id>/unsubscribes --query pagesize=1000 --paginate -o ndjson',
   ],
   async run(input, ctx) {
     const rawPath = input.path;
@@ -38,6 +42,12 @@ export default defineCommand({
       rawBody = JSON.stringify(doc);
     }
     const method: HttpMethod = input.method ?? (rawBody !== undefined ? 'POST' : 'GET');
+    if (input.paginate) {
+      if (method !== 'GET') throw new UsageError(`--paginate reads the pages of a GET, not a ${method}`);
+      if (Object.keys(query).some((k) => k.toLowerCase() === 'page')) throw new UsageError('--paginate walks every page from the first: leave out the page query parameter');
+      const { paginate } = await import('./paginate.js');
+      return paginate(ctx, path, query);
+    }
     const client = await ctx.api();
     const res = await client.send({
       method,

@@ -15,6 +15,7 @@ const COLUMNS: Column[] = [
 export default defineCommand({
   name: 'scheduled',
   summary: 'List scheduled campaigns',
+  records: { schema: async () => (await import('../../schemas/campaigns.js')).scheduledCampaigns, list: true },
   examples: ['email campaigns scheduled', 'email campaigns scheduled --json'],
   async run(_input, ctx) {
     const { listScheduledCampaigns } = await import('../../api/campaigns.js');

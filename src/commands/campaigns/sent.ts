@@ -16,6 +16,7 @@ const COLUMNS: Column[] = [
 export default defineCommand({
   name: 'sent',
   summary: 'List sent campaigns',
+  records: { schema: async () => (await import('../../schemas/campaigns.js')).sentCampaigns, list: true },
   examples: ['email campaigns sent', 'email campaigns sent -o csv > sent.csv'],
   async run(_input, ctx) {
     const { listSentCampaigns } = await import('../../api/campaigns.js');

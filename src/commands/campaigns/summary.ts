@@ -21,6 +21,7 @@ const COLUMNS: Column[] = [
 export default defineCommand({
   name: 'summary',
   summary: 'Show the summary of a sent campaign',
+  records: { schema: async () => (await import('../../schemas/campaigns.js')).campaignSummary },
   args: { campaign: idArg('campaign', 'campaign id') },
   examples: ['email campaigns summary <id>', 'email campaigns summary --campaign <id> --json'],
   async run({ campaign }, ctx) {

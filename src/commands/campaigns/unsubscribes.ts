@@ -16,6 +16,7 @@ import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption
 
 /** service-spec.md "Campaign unsubscribers": records per page, between 10 and 1000; otherwise 801. */
 const MAX_PAGE_SIZE = 1000;
+const MIN_PAGE_SIZE = 10;
 
 /**
  * Pages in flight at once during --all: as many as the client's keep-alive
@@ -36,6 +37,7 @@ const COLUMNS: Column[] = [
 export default defineCommand({
   name: 'unsubscribes',
   summary: 'List the addresses that unsubscribed through a campaign',
+  records: { schema: async () => (await import('../../schemas/campaigns.js')).unsubscriberRecord, list: true },
   args: { campaign: idArg('campaign', 'campaign id') },
   options: {
     since: textOption('--since', '<"YYYY-MM-DD HH:MM">', 'only unsubscribes on or after this moment (a day YYYY-MM-DD, or ISO YYYY-MM-DDTHH:MM, in the account time zone)'),
@@ -66,7 +68,12 @@ export default defineCommand({
     };
     if (input.all && query.page !== undefined) throw new UsageError('--all walks every page from the first: leave out --page');
     const client = await ctx.api();
-    if (input.all) return walkAll(ctx, client, input.campaign, { ...query, pagesize: query.pagesize ?? MAX_PAGE_SIZE });
+    // --limit without --page walks too, as far as the limit needs (CLI.md `--limit`), at a page size that fits it.
+    const limit = ctx.out.limit;
+    if (input.all || (limit !== undefined && query.page === undefined)) {
+      const pagesize = query.pagesize ?? (limit !== undefined ? Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, limit)) : MAX_PAGE_SIZE);
+      return walkAll(ctx, client, input.campaign, { ...query, pagesize });
+    }
 
     const page = await getUnsubscribesPage(client, input.campaign, query);
     // JSON: the service's envelope unchanged, so scripts get the paging fields too.
@@ -110,11 +117,13 @@ async function walkAll(ctx: Context, client: ApiClient, campaignId: string, quer
     totalRecords: (p) => toInt(p.TotalNumberOfRecords),
     concurrency: WALK_CONCURRENCY,
     signal: ctx.signal,
+    recordLimit: ctx.out.limit,
     onRunaway: (stop) =>
       ctx.log.warn(
         `the service kept reporting more unsubscribes (${stop.pageCount} pages at page ${stop.pageNumber}): stopped after ${stop.recordsRead} records, twice the ${stop.firstTotal} that page 1 reported. Run again for the rest.`,
       ),
   });
+  const limit = ctx.out.limit ?? Number.POSITIVE_INFINITY;
   for await (const { pageNumber, page } of walk) {
     pages++;
     const total = toInt(page.TotalNumberOfRecords);
@@ -134,9 +143,12 @@ async function walkAll(ctx: Context, client: ApiClient, campaignId: string, quer
         repeats++;
         continue;
       }
+      if (written >= limit) break;
       await stream.write(record);
       written++;
     }
+    // --limit reached: leaving the loop ends the walk and cancels the pages in flight (core/paginate.ts).
+    if (written >= limit) break;
     previous = page.Results;
     if (pages % GC_EVERY_PAGES === 0) collectGarbage?.();
   }

@@ -1,11 +1,11 @@
 // `email completion bash|zsh|fish`: prints the completion script, generated
-// from the same commander tree the program runs on. The program hands its
-// root in (program.ts adds this command last), as gh's completion command
-// reads cmd.Root(): no import of the program from here.
+// from the same command definitions the program runs on. The program hands in
+// a way to build its tree (program.ts adds this command last), as gh's
+// completion command reads cmd.Root(): no import of the program from here.
 import type { Command } from 'commander';
-import { defineCommand, requiredArg } from '../define.js';
+import { defineCommand, requiredArg, type AnyCommand } from '../define.js';
 
-export function completionCommand(root: () => Command) {
+export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonly string[]>) => Command) {
   return defineCommand({
     name: 'completion',
     summary: 'Print the shell completion script',
@@ -17,9 +17,18 @@ export function completionCommand(root: () => Command) {
       'source <(email completion bash)',
     ],
     async run({ shell }, ctx) {
-      const { completionScript } = await import('../../completion/index.js');
+      const [{ completionScript }, { COMMANDS }, { fieldNames }] = await Promise.all([
+        import('../../completion/index.js'),
+        import('../index.js'),
+        import('../../output/shape.js'),
+      ]);
+      // --fields completes the record's field names: read from each command's
+      // schema here, where generating the script may load them (help never does).
+      const fields = new Map<AnyCommand, readonly string[]>();
+      const commands = COMMANDS.flatMap((entry) => ('commands' in entry ? entry.commands : [entry]));
+      for (const def of commands) if (def.records?.schema) fields.set(def, fieldNames(await def.records.schema()));
       // Written as is: the script is code, not untrusted text to neutralise.
-      ctx.io.stdout.write(completionScript(shell, root()));
+      ctx.io.stdout.write(completionScript(shell, root(fields)));
     },
   });
 }

@@ -8,6 +8,7 @@ import { defineCommand, idArg } from '../define.js';
 export default defineCommand({
   name: 'get',
   summary: 'Show a segment with its rule groups and active subscriber count',
+  records: { schema: async () => (await import('../../schemas/segments.js')).segmentDetails },
   args: { segment: idArg('segment', 'segment id') },
   examples: ['email segments get <id>', 'email segments get --segment <id> --json'],
   async run({ segment: segmentId }, ctx) {
@@ -19,8 +20,8 @@ export default defineCommand({
       { key: 'Title', header: 'Title' },
       { key: 'ActiveSubscribers', header: 'Active subscribers' },
     ];
-    if (ctx.out.format === 'csv') return { data: segment, view: { columns: ['SegmentID', 'ListID', 'Title', 'ActiveSubscribers', 'RuleGroups'] } };
-    if (ctx.out.format !== 'table') return { data: segment };
+    if (ctx.out.format === 'csv' && !ctx.out.fields) return { data: segment, view: { columns: ['SegmentID', 'ListID', 'Title', 'ActiveSubscribers', 'RuleGroups'] } };
+    if (ctx.out.format !== 'table' || ctx.out.fields) return { data: segment };
     return { data: segment, view: { columns: [...base, ...ruleGroupRows(segment.RuleGroups)] } };
   },
 });

@@ -7,6 +7,7 @@ import { EMAIL_INVALID } from './codes.js';
 export default defineCommand({
   name: 'history',
   summary: "Show a subscriber's campaign history on a list",
+  records: { schema: async () => (await import('../../schemas/subscribers.js')).subscriberHistory, list: true },
   options: {
     list: idOption('--list', 'list id'),
     email: textOption('--email', '<addr>', 'email address', { required: true, check: 'email', code: EMAIL_INVALID }),
@@ -15,7 +16,7 @@ export default defineCommand({
   async run({ list, email }, ctx) {
     const { getSubscriberHistory } = await import('../../api/subscribers.js');
     const history = await getSubscriberHistory(await ctx.api(), list, email);
-    if (ctx.out.format !== 'table') return { data: history };
+    if (ctx.out.format !== 'table' || ctx.out.fields) return { data: history };
     const rows = history.flatMap((entry) => {
       const actions = entry.Actions?.length ? entry.Actions : [{}];
       return actions.map((action) => ({ Type: entry.Type, Name: entry.Name, ID: entry.ID, ...action }));

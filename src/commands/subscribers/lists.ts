@@ -6,6 +6,7 @@ import { EMAIL_INVALID } from './codes.js';
 export default defineCommand({
   name: 'lists',
   summary: 'Show the lists an address is on, with its state on each',
+  records: { schema: async () => (await import('../../schemas/subscribers.js')).listsForEmail, list: true },
   options: { email: textOption('--email', '<addr>', 'email address', { required: true, check: 'email', code: EMAIL_INVALID }) },
   examples: ['email subscribers lists --email ada@example.com', 'email subscribers lists --email ada@example.com --json'],
   async run({ email }, ctx) {

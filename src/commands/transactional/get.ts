@@ -27,6 +27,7 @@ const COLUMNS: Column[] = [
 export default defineCommand({
   name: 'get',
   summary: 'Show the details of a smart email',
+  records: { schema: async () => (await import('../../schemas/transactional.js')).smartEmailDetails },
   // service-spec.md "Transactional": the smart email id must be a valid GUID, else 925.
   args: { smartEmail: idArg('smart-email', 'smart email id', { code: INVALID_SMART_EMAIL_ID }) },
   examples: ['email transactional get <id>', 'email transactional get --smart-email <id> --json'],

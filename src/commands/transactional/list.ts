@@ -13,6 +13,7 @@ const COLUMNS: Column[] = [
 export default defineCommand({
   name: 'list',
   summary: 'List smart emails',
+  records: { schema: async () => (await import('../../schemas/transactional.js')).smartEmailList, list: true },
   options: { status: choiceOption('--status', '<status>', 'filter by status', SMART_EMAIL_STATUSES, { code: INVALID_STATUS }) },
   examples: ['email transactional list', 'email transactional list --status active --json'],
   async run({ status }, ctx) {

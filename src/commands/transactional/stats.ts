@@ -15,6 +15,7 @@ const STATS_DEFAULTS = {
 export default defineCommand({
   name: 'stats',
   summary: 'Show delivery and engagement statistics of transactional email',
+  records: { schema: async () => (await import('../../schemas/transactional.js')).emailStatistics },
   options: {
     group: textOption('--group', '<name>', 'classic email group name (not with --smart-email)'),
     // Checked by checkStatisticsQuery: with --group it is refused first (924), then as an id (925).

@@ -1,0 +1,93 @@
+// The pager (CLI.md "pager") on a real terminal: bin/email runs on a pty made
+// by `script -qec`, with a recording EMAIL_PAGER (a shell command that writes
+// what it reads to a file), against the sandbox.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { BIN, tempConfigDir } from '../helpers/cli.js';
+
+const CAMPAIGN = 'c0000000-0000-4000-8000-000000000001';
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(() => sandbox.stop());
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs `email <argv>` on a 20-row pty; `tail` is shell text after the command (e.g. `| cat`). Returns what the terminal showed and the exit code. */
+function onTerminal(argv: string[], env: Record<string, string>, tail = ''): Promise<{ screen: string; code: number }> {
+  const command = `stty rows 20 cols 100; ${quote(process.execPath)} ${quote(BIN)} ${argv.map(quote).join(' ')} ${tail}; echo "rc=$?"`;
+  return new Promise((resolve, reject) => {
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'PAGER' && k !== 'NO_COLOR' && k !== 'FORCE_COLOR'));
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...inherited, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_RETRY_BASE_MS: '5', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.on('data', (d) => (screen += d));
+    child.stderr.on('data', (d) => (screen += d));
+    child.on('error', reject);
+    child.on('close', () => {
+      const m = /rc=(\d+)/.exec(screen);
+      resolve({ screen, code: m ? Number(m[1]) : -1 });
+    });
+    child.stdin.end();
+  });
+}
+
+function recorder() {
+  const file = join(mkdtempSync(join(tmpdir(), 'email-pager-')), 'paged.txt');
+  return { file, command: `cat > ${quote(file)}` };
+}
+
+const TALL = ['campaigns', 'unsubscribes', CAMPAIGN, '--page-size', '50'];
+
+describe('pager', () => {
+  it('output taller than the terminal goes through EMAIL_PAGER', async () => {
+    const rec = recorder();
+    const r = await onTerminal(TALL, { EMAIL_PAGER: rec.command });
+    expect(r.code, r.screen).toBe(0);
+    const paged = readFileSync(rec.file, 'utf8');
+    // The whole table: 50 rows, a header and three rules.
+    expect(paged.trim().split('\n')).toHaveLength(54);
+    expect(r.screen).not.toContain('@example');
+  });
+
+  it('PAGER is used when EMAIL_PAGER is not set', async () => {
+    const rec = recorder();
+    const r = await onTerminal(TALL, { PAGER: rec.command });
+    expect(r.code).toBe(0);
+    expect(existsSync(rec.file)).toBe(true);
+  });
+
+  it('is not used with --no-pager, with EMAIL_PAGER=cat, in a pipe, or for output that fits', async () => {
+    for (const [argv, env, tail] of [
+      [[...TALL, '--no-pager'], {}, ''],
+      [TALL, { EMAIL_PAGER: 'cat' }, ''],
+      [TALL, {}, '| cat'],
+      [['campaigns', 'sent'], {}, ''],
+    ] as [string[], Record<string, string>, string][]) {
+      const rec = recorder();
+      const r = await onTerminal(argv, { PAGER: rec.command, ...env }, tail);
+      expect(r.code, `${argv.join(' ')} ${tail}`).toBe(0);
+      expect(existsSync(rec.file), `${argv.join(' ')} ${JSON.stringify(env)} ${tail}`).toBe(false);
+      expect(r.screen).toMatch(/@example|Welcome/);
+    }
+  });
+
+  it('a pager that quits early ends the command like a closed pipe: exit 0, no stack trace, no further pages asked for', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'email-pager-')), 'first-lines.txt');
+    const before = sandbox.requestCount();
+    // 250 pages of 10; the pager reads five lines and quits, as q in less.
+    const r = await onTerminal(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '10'], { EMAIL_PAGER: `head -n 5 > ${quote(file)}` });
+    expect(r.code, r.screen).toBe(0);
+    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(6);
+    expect(r.screen).not.toMatch(/error|Error|at .*\.js/);
+    expect(sandbox.requestCount() - before).toBeLessThan(250);
+  });
+});
