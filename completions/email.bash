@@ -105,104 +105,139 @@ _email_value_options() {
   esac
 }
 
-# How the value of an option is completed: choices:<words>, file or dir.
+# How the value of an option is completed: choices:<words>, file, dir or profile.
 _email_option_value() {
   case "$1|$2" in
+    '|--profile') echo profile ;;
     '|-o') echo 'choices:table json ndjson csv' ;;
     '|--output') echo 'choices:table json ndjson csv' ;;
+    'auth login|--profile') echo profile ;;
     'auth login|-o') echo 'choices:table json ndjson csv' ;;
     'auth login|--output') echo 'choices:table json ndjson csv' ;;
+    'auth logout|--profile') echo profile ;;
     'auth logout|-o') echo 'choices:table json ndjson csv' ;;
     'auth logout|--output') echo 'choices:table json ndjson csv' ;;
+    'auth status|--profile') echo profile ;;
     'auth status|-o') echo 'choices:table json ndjson csv' ;;
     'auth status|--output') echo 'choices:table json ndjson csv' ;;
+    'auth switch|--profile') echo profile ;;
     'auth switch|-o') echo 'choices:table json ndjson csv' ;;
     'auth switch|--output') echo 'choices:table json ndjson csv' ;;
     'subscribers add|--consent') echo 'choices:yes no' ;;
+    'subscribers add|--profile') echo profile ;;
     'subscribers add|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers add|--output') echo 'choices:table json ndjson csv' ;;
     'subscribers update|--consent') echo 'choices:yes no' ;;
+    'subscribers update|--profile') echo profile ;;
     'subscribers update|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers update|--output') echo 'choices:table json ndjson csv' ;;
     'subscribers import|--consent') echo 'choices:yes no unchanged' ;;
     'subscribers import|--failures') echo file ;;
     'subscribers import|--journal') echo file ;;
+    'subscribers import|--profile') echo profile ;;
     'subscribers import|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers import|--output') echo 'choices:table json ndjson csv' ;;
     'subscribers history|--fields') echo 'choices:ID Type Name Actions Actions.Event Actions.Date Actions.IPAddress Actions.Detail' ;;
+    'subscribers history|--profile') echo profile ;;
     'subscribers history|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers history|--output') echo 'choices:table json ndjson csv' ;;
     'subscribers lists|--fields') echo 'choices:ListID ListName SubscriberState DateSubscriberAdded' ;;
+    'subscribers lists|--profile') echo profile ;;
     'subscribers lists|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers lists|--output') echo 'choices:table json ndjson csv' ;;
     'customfields create|--type') echo 'choices:Text Number MultiSelectOne MultiSelectMany Date Country USState' ;;
+    'customfields create|--profile') echo profile ;;
     'customfields create|-o') echo 'choices:table json ndjson csv' ;;
     'customfields create|--output') echo 'choices:table json ndjson csv' ;;
+    'segments create|--profile') echo profile ;;
     'segments create|-o') echo 'choices:table json ndjson csv' ;;
     'segments create|--output') echo 'choices:table json ndjson csv' ;;
     'segments get|--fields') echo 'choices:ListID SegmentID Title ActiveSubscribers RuleGroups RuleGroups.Rules RuleGroups.Rules.RuleType RuleGroups.Rules.Clause' ;;
+    'segments get|--profile') echo profile ;;
     'segments get|-o') echo 'choices:table json ndjson csv' ;;
     'segments get|--output') echo 'choices:table json ndjson csv' ;;
+    'segments update|--profile') echo profile ;;
     'segments update|-o') echo 'choices:table json ndjson csv' ;;
     'segments update|--output') echo 'choices:table json ndjson csv' ;;
+    'segments add-rules|--profile') echo profile ;;
     'segments add-rules|-o') echo 'choices:table json ndjson csv' ;;
     'segments add-rules|--output') echo 'choices:table json ndjson csv' ;;
+    'segments clear-rules|--profile') echo profile ;;
     'segments clear-rules|-o') echo 'choices:table json ndjson csv' ;;
     'segments clear-rules|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns create|--profile') echo profile ;;
     'campaigns create|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns create|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns preview|--profile') echo profile ;;
     'campaigns preview|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns preview|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns unschedule|--profile') echo profile ;;
     'campaigns unschedule|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns unschedule|--output') echo 'choices:table json ndjson csv' ;;
     'campaigns unsubscribes|--order-field') echo 'choices:email name date' ;;
     'campaigns unsubscribes|--order-direction') echo 'choices:asc desc' ;;
     'campaigns unsubscribes|--fields') echo 'choices:EmailAddress ListID Date IPAddress' ;;
+    'campaigns unsubscribes|--profile') echo profile ;;
     'campaigns unsubscribes|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns unsubscribes|--output') echo 'choices:table json ndjson csv' ;;
     'campaigns summary|--fields') echo 'choices:Recipients TotalOpened Clicks Unsubscribed Bounced UniqueOpened SpamComplaints Forwards Likes Mentions WebVersionURL WebVersionTextURL WorldviewURL' ;;
+    'campaigns summary|--profile') echo profile ;;
     'campaigns summary|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns summary|--output') echo 'choices:table json ndjson csv' ;;
     'campaigns scheduled|--fields') echo 'choices:CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' ;;
+    'campaigns scheduled|--profile') echo profile ;;
     'campaigns scheduled|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns scheduled|--output') echo 'choices:table json ndjson csv' ;;
     'campaigns sent|--fields') echo 'choices:CampaignID Name Subject FromName FromEmail ReplyTo WebVersionURL WebVersionTextURL SentDate TotalRecipients' ;;
+    'campaigns sent|--profile') echo profile ;;
     'campaigns sent|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns sent|--output') echo 'choices:table json ndjson csv' ;;
+    'templates create|--profile') echo profile ;;
     'templates create|-o') echo 'choices:table json ndjson csv' ;;
     'templates create|--output') echo 'choices:table json ndjson csv' ;;
     'transactional list|--status') echo 'choices:all active draft' ;;
     'transactional list|--fields') echo 'choices:ID Name Status CreatedAt' ;;
+    'transactional list|--profile') echo profile ;;
     'transactional list|-o') echo 'choices:table json ndjson csv' ;;
     'transactional list|--output') echo 'choices:table json ndjson csv' ;;
     'transactional get|--fields') echo 'choices:SmartEmailID CreatedAt Status Name Properties Properties.From Properties.ReplyTo Properties.Subject Properties.Content Properties.Content.Html Properties.Content.Text Properties.Content.EmailVariables Properties.Content.InlineCss Properties.TextPreviewUrl Properties.HtmlPreviewUrl AddRecipientsToList' ;;
+    'transactional get|--profile') echo profile ;;
     'transactional get|-o') echo 'choices:table json ndjson csv' ;;
     'transactional get|--output') echo 'choices:table json ndjson csv' ;;
     'transactional stats|--timezone') echo 'choices:utc client' ;;
     'transactional stats|--fields') echo 'choices:Query Query.Group Query.SmartEmailID Query.From Query.To Query.TimeZone Sent Bounces Delivered Opened Clicked' ;;
+    'transactional stats|--profile') echo profile ;;
     'transactional stats|-o') echo 'choices:table json ndjson csv' ;;
     'transactional stats|--output') echo 'choices:table json ndjson csv' ;;
     'webhooks listen|--save') echo dir ;;
+    'webhooks listen|--profile') echo profile ;;
     'webhooks listen|-o') echo 'choices:table json ndjson csv' ;;
     'webhooks listen|--output') echo 'choices:table json ndjson csv' ;;
+    'webhooks replay|--profile') echo profile ;;
     'webhooks replay|-o') echo 'choices:table json ndjson csv' ;;
     'webhooks replay|--output') echo 'choices:table json ndjson csv' ;;
     'webhooks trigger|--type') echo 'choices:Subscribe Update Deactivate' ;;
     'webhooks trigger|--format') echo 'choices:json xml' ;;
+    'webhooks trigger|--profile') echo profile ;;
     'webhooks trigger|-o') echo 'choices:table json ndjson csv' ;;
     'webhooks trigger|--output') echo 'choices:table json ndjson csv' ;;
     'api|-X') echo 'choices:GET POST PUT DELETE PATCH' ;;
     'api|--method') echo 'choices:GET POST PUT DELETE PATCH' ;;
+    'api|--profile') echo profile ;;
     'api|-o') echo 'choices:table json ndjson csv' ;;
     'api|--output') echo 'choices:table json ndjson csv' ;;
     'sandbox|--state') echo file ;;
     'sandbox|--webhook-format') echo 'choices:json xml' ;;
+    'sandbox|--profile') echo profile ;;
     'sandbox|-o') echo 'choices:table json ndjson csv' ;;
     'sandbox|--output') echo 'choices:table json ndjson csv' ;;
+    'doctor|--profile') echo profile ;;
     'doctor|-o') echo 'choices:table json ndjson csv' ;;
     'doctor|--output') echo 'choices:table json ndjson csv' ;;
+    'completion|--profile') echo profile ;;
     'completion|-o') echo 'choices:table json ndjson csv' ;;
     'completion|--output') echo 'choices:table json ndjson csv' ;;
+    'help|--profile') echo profile ;;
     'help|-o') echo 'choices:table json ndjson csv' ;;
     'help|--output') echo 'choices:table json ndjson csv' ;;
   esac
@@ -211,7 +246,7 @@ _email_option_value() {
 # How a positional argument is completed.
 _email_positional() {
   case "$1" in
-    'auth switch') echo file ;;
+    'auth switch') echo profile ;;
     'subscribers import') echo file ;;
     'webhooks replay') echo file ;;
     completion) echo 'choices:bash zsh fish' ;;
@@ -224,6 +259,7 @@ _email_complete_value() {
     choices:*) COMPREPLY=($(compgen -W "${how#choices:}" -- "$cur")) ;;
     file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
+    profile) COMPREPLY=($(compgen -W "$(command email __profiles 2>/dev/null)" -- "$cur")) ;;
     *) COMPREPLY=() ;;
   esac
 }

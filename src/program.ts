@@ -45,6 +45,8 @@ function commanderOption(decl: OptionDecl): Option {
   if (decl.kind === 'choice') option.argChoices = [...decl.choices];
   if (decl.kind === 'text' && decl.suggest) option.argChoices = [...decl.suggest];
   if (decl.hidden) option.hideHelp();
+  // What the completion scripts complete the value with (profile names, files, directories).
+  if ((decl.kind === 'text' || decl.kind === 'list') && decl.complete) Object.assign(option, { complete: decl.complete });
   return option;
 }
 
@@ -60,6 +62,7 @@ function commanderArgument(decl: ArgDecl): Argument {
   const required = decl.required && decl.kind !== 'id';
   const argument = new Argument(required ? `<${name}>` : `[${name}]`, decl.kind === 'id' ? `${decl.description} (or ${decl.flag} <id>)` : decl.description);
   if (decl.choices) argument.argChoices = [...decl.choices];
+  if (decl.complete) Object.assign(argument, { complete: decl.complete });
   return argument;
 }
 

@@ -7,6 +7,7 @@ import campaigns from './campaigns/index.js';
 import customfields from './customfields/index.js';
 import type { AnyCommand, GroupDefinition } from './define.js';
 import doctor from './doctor/doctor.js';
+import profiles from './completion/profiles.js';
 import sandbox from './sandbox/sandbox.js';
 import segments from './segments/index.js';
 import subscribers from './subscribers/index.js';
@@ -26,4 +27,5 @@ export const COMMANDS: readonly (AnyCommand | GroupDefinition)[] = [
   api,
   sandbox,
   doctor,
+  profiles,
 ];

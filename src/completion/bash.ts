@@ -44,7 +44,7 @@ ${cases(valueOptionRows)}
   esac
 }
 
-# How the value of an option is completed: choices:<words>, file or dir.
+# How the value of an option is completed: choices:<words>, file, dir or profile.
 _email_option_value() {
   case "$1|$2" in
 ${valueRows.join('\n')}
@@ -64,6 +64,7 @@ _email_complete_value() {
     choices:*) COMPREPLY=($(compgen -W "\${how#choices:}" -- "$cur")) ;;
     file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
+    profile) COMPREPLY=($(compgen -W "$(command email __profiles 2>/dev/null)" -- "$cur")) ;;
     *) COMPREPLY=() ;;
   esac
 }

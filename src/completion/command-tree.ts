@@ -5,7 +5,8 @@
 import type { Argument, Command, Option } from 'commander';
 
 /** What a value is completed with. */
-export type ValueKind = { kind: 'choices'; values: string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'free' };
+/** `profile`: the stored profile names, which the scripts ask `email __profiles` for when completing. */
+export type ValueKind = { kind: 'choices'; values: string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'profile' } | { kind: 'free' };
 
 export interface OptionSpec {
   short?: string;
@@ -53,21 +54,27 @@ function optionSpec(option: Option): OptionSpec {
   const spec: OptionSpec = { description: firstLine(option.description) };
   if (option.short) spec.short = option.short;
   if (option.long) spec.long = option.long;
-  if (option.required || option.optional) spec.value = valueKind(option.argChoices, placeholder(option.flags));
+  if (option.required || option.optional) spec.value = valueKind(option.argChoices, placeholder(option.flags), completeOf(option));
   return spec;
 }
 
 function argumentKind(argument: Argument): ValueKind {
-  return valueKind(argument.argChoices, argument.name());
+  return valueKind(argument.argChoices, argument.name(), completeOf(argument));
+}
+
+/** What the definition declared the value is completed with (program.ts puts it on the commander option or argument). */
+function completeOf(item: Option | Argument): string | undefined {
+  return (item as { complete?: string }).complete;
 }
 
 function placeholder(flags: string): string {
   return /<([^>]+)>|\[([^\]]+)\]/.exec(flags)?.slice(1).find(Boolean) ?? '';
 }
 
-/** Choices when commander has them; files or directories when the value's name says so (`<file.csv>`, `<dir>`, `<saved-file...>`). */
-function valueKind(choices: string[] | undefined, name: string): ValueKind {
+/** Choices when commander has them; what the definition declared; else files or directories when the value's name says so (`<file.csv>`, `<dir>`). */
+function valueKind(choices: string[] | undefined, name: string, complete?: string): ValueKind {
   if (choices?.length) return { kind: 'choices', values: [...choices] };
+  if (complete === 'profile' || complete === 'file' || complete === 'dir') return { kind: complete };
   if (/^dir\b|directory/i.test(name)) return { kind: 'dir' };
   if (/file/i.test(name)) return { kind: 'file' };
   return { kind: 'free' };

@@ -23,6 +23,7 @@ export function fishScript(tree: CommandSpec): string {
     if (c.positional?.kind === 'choices') lines.push(`complete -c email ${at} -a ${fishWord(c.positional.values.join(' '))}`);
     if (c.positional?.kind === 'file') lines.push(`complete -c email ${at} -F`);
     if (c.positional?.kind === 'dir') lines.push(`complete -c email ${at} -a '(__fish_complete_directories)'`);
+    if (c.positional?.kind === 'profile') lines.push(`complete -c email ${at} -f -a '(command email __profiles 2>/dev/null)'`);
   }
 
   return `# fish completion for email. Generated from the command tree by
@@ -84,6 +85,7 @@ function fishOption(o: OptionSpec): string {
   if (o.value?.kind === 'choices') parts.push(`-x -a ${fishWord(o.value.values.join(' '))}`);
   else if (o.value?.kind === 'file') parts.push('-r -F');
   else if (o.value?.kind === 'dir') parts.push(`-x -a '(__fish_complete_directories)'`);
+  else if (o.value?.kind === 'profile') parts.push(`-x -a '(command email __profiles 2>/dev/null)'`);
   else if (o.value) parts.push('-x');
   parts.push(`-d ${fishWord(o.description)}`);
   return parts.join(' ');

@@ -26,7 +26,7 @@ export function commandReference(): string {
   const leaves: [path: string, def: AnyCommand][] = [];
   for (const entry of entries) {
     if ('commands' in entry) for (const def of entry.commands) leaves.push([`${entry.name} ${def.name}`, def]);
-    else leaves.push([entry.name, entry]);
+    else if (!entry.hidden) leaves.push([entry.name, entry]);
   }
   for (const [path, def] of leaves) out.push(`| [\`email ${path}\`](#email-${path.replace(/ /g, '-')}) | ${cell(def.summary)} |`);
   out.push('', '## Global options', '', 'On every command, before or after it.', '', ...optionTable(Object.values(GLOBAL_OPTIONS)));

@@ -63,6 +63,7 @@ _email_complete_value() {
     choices:*) local -a values; values=(\${=1#choices:}); compadd -a values ;;
     file) _files ;;
     dir) _files -/ ;;
+    profile) local -a profiles; profiles=(\${(f)"$(command email __profiles 2>/dev/null)"}); compadd -a profiles ;;
   esac
 }
 

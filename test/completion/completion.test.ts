@@ -4,7 +4,9 @@
 // packages (`apt-get install zsh fish`) and their tests are skipped, with a
 // message, where they are not installed.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMPLETION_FILES, SHELLS } from '../../src/completion/index.js';
@@ -146,3 +148,57 @@ describe.skipIf(!installed('fish'))('fish', () => {
 
 if (!installed('zsh')) console.warn('zsh is not installed (apt-get install zsh): its completion tests are skipped');
 if (!installed('fish')) console.warn('fish is not installed (apt-get install fish): its completion tests are skipped');
+
+// Issue 13.13: profile names are completed from the config (`email __profiles`, the real binary on PATH).
+describe('profile names', () => {
+  const configDir = mkdtempSync(join(tmpdir(), 'email-completion-profiles-'));
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ defaultProfile: 'prod', profiles: { prod: { baseUrl: 'https://a.example.com', apiKey: 'k-11111111' }, staging: { baseUrl: 'https://b.example.com', apiKey: 'k-22222222' } } }), { mode: 0o600 });
+  const env = { ...process.env, EMAIL_CONFIG_DIR: configDir, PATH: `${fileURLToPath(new URL('../../bin', import.meta.url))}:${process.env.PATH}` };
+  const PROFILE_CASES: [typed: string, completed: string[]][] = [
+    ['email auth switch st', ['staging']],
+    ['email campaigns sent --profile st', ['staging']],
+    ['email auth logout --profile ', ['prod', 'staging']],
+  ];
+
+  it('email __profiles prints the stored profile names, one a line, and nothing for a missing config', async () => {
+    expect((await runCli(['__profiles'], { env: { EMAIL_CONFIG_DIR: configDir } })).stdout).toBe('prod\nstaging\n');
+    const none = await runCli(['__profiles'], { env: { EMAIL_CONFIG_DIR: join(configDir, 'missing') } });
+    expect(none).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect((await runCli(['--help'])).stdout).not.toContain('__profiles');
+  });
+
+  it('bash', () => {
+    for (const [typed, completed] of PROFILE_CASES) {
+      const words = typed.split(' ');
+      const script = `source "$1"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _email; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const out = execFileSync('bash', ['--norc', '-c', script, 'bash', scriptPath('bash')], { encoding: 'utf8', env }).split('\n').filter(Boolean);
+      expect(out, typed).toEqual(completed);
+    }
+  });
+
+  it.skipIf(!installed('fish'))('fish', () => {
+    for (const [typed, completed] of PROFILE_CASES) {
+      const out = execFileSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C "${typed}"`, scriptPath('fish')], { encoding: 'utf8', env })
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]!);
+      expect(out, typed).toEqual(completed);
+    }
+  });
+
+  it.skipIf(!installed('zsh'))('zsh', () => {
+    const harness = `
+zmodload zsh/zpty
+zpty z 'TERM=dumb zsh -f -i'
+zpty -w z 'autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; complete-and-print() { zle complete-word; print -r -- "\${(U):-got}:\$BUFFER:END"; zle send-break }; zle -N complete-and-print; bindkey "^X" complete-and-print'
+for line in "$@"; do
+  zpty -w -n z "$line"$'\\x18'
+  zpty -r z out '*GOT:*:END*'
+  print -r -- "\${\${out##*GOT:}%%:END*}"
+done
+zpty -d z
+`;
+    const out = execFileSync('zsh', ['-f', '-c', harness, 'zsh', 'email auth switch st', 'email campaigns sent --profile st'], { encoding: 'utf8', env, timeout: 30_000 });
+    expect(out.split('\n').filter(Boolean).map((l) => l.trimEnd())).toEqual(['email auth switch staging', 'email campaigns sent --profile staging']);
+  });
+});

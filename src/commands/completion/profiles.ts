@@ -1,0 +1,22 @@
+// `email __profiles` (hidden): the stored profile names, one a line, for the
+// completion scripts (`email auth switch <TAB>`, `--profile <TAB>`). It reads
+// the config file only; a missing or refused config prints nothing, since a
+// completion must never print an error into the user's command line.
+import { defineCommand } from '../define.js';
+
+export default defineCommand({
+  name: '__profiles',
+  summary: 'Print the stored profile names, for shell completion',
+  hidden: true,
+  examples: [],
+  async run(_input, ctx) {
+    const { openConfig } = await import('../../core/config.js');
+    let names: string[];
+    try {
+      names = Object.keys((await openConfig(ctx.env)).read().profiles).sort();
+    } catch {
+      names = [];
+    }
+    for (const name of names) ctx.io.stdout.write(`${name}\n`);
+  },
+});
