@@ -43,7 +43,8 @@ function commandPaths(): string[][] {
   const program = buildProgram(() => async () => undefined);
   const paths: string[][] = [[]];
   const walk = (cmd: typeof program, path: string[]) => {
-    for (const sub of cmd.commands) {
+    // A hidden command (`__profiles`, for completion scripts) has no help to show examples in.
+    for (const sub of cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)) {
       paths.push([...path, sub.name()]);
       walk(sub, [...path, sub.name()]);
     }
