@@ -64,6 +64,11 @@ describe('the packed tarball', () => {
     }
   });
 
+  it('carries the notices of what a bundled package compiles in (jq, Oniguruma and decNumber inside jq-wasm)', () => {
+    const notices = readFileSync(join(prefix, 'node_modules', pkg.name, 'dist', 'THIRD_PARTY_NOTICES.md'), 'utf8');
+    for (const name of ['jq', 'Oniguruma', 'decNumber']) expect(notices, name).toMatch(new RegExp(`^## ${name}, inside jq-wasm — `, 'm'));
+  });
+
   it('declares its license, engines, and no runtime dependency to download', () => {
     expect(pkg.license).toBe('MIT');
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
