@@ -4,8 +4,8 @@
 // campaigns, ids as 32 hex digits without dashes. The sandbox keeps to the
 // spec, so these answers come from a scripted loopback server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { runCli } from './helpers/cli.js';
+import { startScriptedServer, type ScriptedServer } from './helpers/scripted-server.js';
 
 let server: ScriptedServer;
 beforeEach(async () => {

@@ -22,7 +22,7 @@ function staticClosure(meta: Meta, entry: string): Set<string> {
 }
 
 describe('startup guard', () => {
-  const meta = JSON.parse(readFileSync(new URL('../../dist/meta.json', import.meta.url), 'utf8')) as Meta;
+  const meta = JSON.parse(readFileSync(new URL('../dist/meta.json', import.meta.url), 'utf8')) as Meta;
 
   it('dist/cli.js statically reaches commander and our own code only', () => {
     const packages = new Set<string>();
@@ -37,17 +37,17 @@ describe('startup guard', () => {
   });
 
   it('bin/email answers a bare --version and --help without loading dist/cli.js', () => {
-    const bin = readFileSync(new URL('../../bin/email', import.meta.url), 'utf8');
+    const bin = readFileSync(new URL('../bin/email', import.meta.url), 'utf8');
     expect(bin).toMatch(/only === '--version'[\s\S]*dist\/version\.js[\s\S]*only === '--help'[\s\S]*dist\/help\.txt[\s\S]*dist\/cli\.js/);
-    expect(readFileSync(new URL('../../dist/version.js', import.meta.url), 'utf8')).toMatch(/^export const version = "/);
+    expect(readFileSync(new URL('../dist/version.js', import.meta.url), 'utf8')).toMatch(/^export const version = "/);
   });
 });
 
 describe('help fast path', () => {
   it('the prerendered root help is exactly what the program prints', async () => {
-    const { runCli } = await import('../helpers/cli.js');
+    const { runCli } = await import('./helpers/cli.js');
     const live = await runCli(['--help', '--no-color']);
     expect(live.code).toBe(0);
-    expect(readFileSync(new URL('../../dist/help.txt', import.meta.url), 'utf8')).toBe(live.stdout);
+    expect(readFileSync(new URL('../dist/help.txt', import.meta.url), 'utf8')).toBe(live.stdout);
   });
 });

@@ -5,9 +5,9 @@
 // before the wait starts, is then either there or not.
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli.js';
-import { tempConfigDir } from '../helpers/cli.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { run } from '../src/cli.js';
+import { tempConfigDir } from './helpers/cli.js';
+import { startScriptedServer, type ScriptedServer } from './helpers/scripted-server.js';
 
 let server: ScriptedServer;
 beforeEach(async () => {
