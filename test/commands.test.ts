@@ -9,11 +9,11 @@ import { mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import { openConfig } from '../../src/core/config.js';
-import { runCli } from '../helpers/cli.js';
-import { startListen, startScriptedReceiver, type ScriptedReceiver } from '../helpers/webhooks.js';
+import { buildProgram } from '../src/program.js';
+import { startSandbox } from '../src/sandbox/index.js';
+import { openConfig } from '../src/core/config.js';
+import { runCli } from './helpers/cli.js';
+import { startListen, startScriptedReceiver, type ScriptedReceiver } from './helpers/webhooks.js';
 
 /** Examples that cannot run against the sandbox, with why. */
 const NOT_RUN: Record<string, string> = {

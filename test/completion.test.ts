@@ -7,11 +7,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COMPLETION_FILES, SHELLS } from '../../src/completion/index.js';
-import { commandReference } from '../../src/completion/reference.js';
-import { runCli } from '../helpers/cli.js';
+import { COMPLETION_FILES, SHELLS } from '../src/completion/index.js';
+import { commandReference } from '../src/completion/reference.js';
+import { runCli } from './helpers/cli.js';
 
-const completionsDir = fileURLToPath(new URL('../../completions/', import.meta.url));
+const completionsDir = fileURLToPath(new URL('../completions/', import.meta.url));
 const scriptPath = (shell: keyof typeof COMPLETION_FILES) => `${completionsDir}${COMPLETION_FILES[shell]}`;
 
 function installed(shell: string): boolean {
@@ -32,7 +32,7 @@ const CASES: [typed: string, completed: string][] = [
 
 describe('docs/reference.md', () => {
   it('is generated from the command definitions (regenerate: npm run build && node scripts/gen-completions.mjs)', () => {
-    expect(readFileSync(fileURLToPath(new URL('../../docs/reference.md', import.meta.url)), 'utf8')).toBe(commandReference());
+    expect(readFileSync(fileURLToPath(new URL('../docs/reference.md', import.meta.url)), 'utf8')).toBe(commandReference());
   });
 
   it('names every command with its summary, arguments, options and examples', () => {

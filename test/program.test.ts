@@ -1,7 +1,7 @@
 // `email help <command…>` is `email <command…> --help`, at any depth; an
 // unknown command is exit 2 with a suggestion, as without `help` (issue 13.9).
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 
 describe('email help', () => {
   it('shows the help of a command two levels down, the same as --help', async () => {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import { InterruptHub } from '../../src/core/interrupts.js';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { waitFor } from './webhook-receiver.js';
+import { waitFor } from '../sandbox/webhook-receiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'email-sandbox-cmd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

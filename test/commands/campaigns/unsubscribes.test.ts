@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WALK_CONCURRENCY } from '../../src/commands/campaigns/unsubscribes.js';
-import { SEED_CAMPAIGN_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { runCli } from '../helpers/cli.js';
-import { startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
-import { record, startPagedServer } from '../helpers/commands-paged-server.js';
+import { WALK_CONCURRENCY } from '../../../src/commands/campaigns/unsubscribes.js';
+import { SEED_CAMPAIGN_IDS } from '../../../src/sandbox/seed-campaigns.js';
+import { runCli } from '../../helpers/cli.js';
+import { startCommandSandbox, type CommandSandbox } from '../../helpers/commands-sandbox.js';
+import { record, startPagedServer } from '../../helpers/commands-paged-server.js';
 
 let s: CommandSandbox;
 const WELCOME = SEED_CAMPAIGN_IDS.welcome;

@@ -8,10 +8,10 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/cli.js';
-import { startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
-import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
+import { runCli } from '../../helpers/cli.js';
+import { startCommandSandbox, type CommandSandbox } from '../../helpers/commands-sandbox.js';
+import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
 let s: CommandSandbox;

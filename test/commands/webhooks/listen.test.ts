@@ -5,12 +5,12 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS, startSandbox } from '../../src/sandbox/index.js';
-import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
-import { encodeDelivery } from '../../src/webhooks/encode.js';
-import type { WebhookDelivery } from '../../src/webhooks/events.js';
-import { syntheticEvents } from '../../src/webhooks/synthetic.js';
-import { post, postWithHeaders, startListen, startScriptedReceiver, waitUntil, type RunningListen } from '../helpers/webhooks.js';
+import { SEED_LIST_IDS, startSandbox } from '../../../src/sandbox/index.js';
+import { toXml as sandboxXml } from '../../../src/sandbox/webhooks.js';
+import { encodeDelivery } from '../../../src/webhooks/encode.js';
+import type { WebhookDelivery } from '../../../src/webhooks/events.js';
+import { syntheticEvents } from '../../../src/webhooks/synthetic.js';
+import { post, postWithHeaders, startListen, startScriptedReceiver, waitUntil, type RunningListen } from '../../helpers/webhooks.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -68,7 +68,7 @@ describe('webhooks listen', () => {
   });
 
   it('--events refuses an unknown type with exit 2, naming the types', async () => {
-    const { runCli } = await import('../helpers/cli.js');
+    const { runCli } = await import('../../helpers/cli.js');
     const r = await runCli(['webhooks', 'listen', '--port', '0', '--events', 'Subscribe,Bounce']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--events: "Bounce" is not an event type; the types are Subscribe, Update, Deactivate/);

@@ -4,9 +4,9 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeDelivery } from '../../src/webhooks/decode.js';
-import { runCli } from '../helpers/cli.js';
-import { post, startListen, startScriptedReceiver, type ScriptedReceiver } from '../helpers/webhooks.js';
+import { decodeDelivery } from '../../../src/webhooks/decode.js';
+import { runCli } from '../../helpers/cli.js';
+import { post, startListen, startScriptedReceiver, type ScriptedReceiver } from '../../helpers/webhooks.js';
 
 const LIST = '22222222-2222-4222-8222-222222222222';
 const cleanups: (() => Promise<unknown>)[] = [];
