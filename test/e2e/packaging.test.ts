@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const work = mkdtempSync(join(tmpdir(), 'email-packaging-'));
 const prefix = join(work, 'prefix');
@@ -49,7 +49,7 @@ describe('the packed tarball', () => {
   });
 
   it('carries the licence notice of every library bundled into dist/, nested copies included', async () => {
-    const { bundledPackageDirs } = await import('../scripts/third-party-notices.mjs');
+    const { bundledPackageDirs } = await import('../../scripts/third-party-notices.mjs');
     const dirs: string[] = bundledPackageDirs(JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')));
     expect(dirs.length).toBeGreaterThan(10);
     // The installed copy, not the checkout's: this is what reaches users.
