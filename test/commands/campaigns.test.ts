@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { SEED_CAMPAIGN_IDS, SEED_SEGMENT_IDS } from '../../src/sandbox/seed-campaigns.js';
 import { runCli } from '../helpers/cli.js';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
 let s: CommandSandbox;

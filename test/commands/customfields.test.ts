@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 
 let s: CommandSandbox;
 const LIST = SEED_LIST_IDS.customers;

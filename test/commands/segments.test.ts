@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { SEED_SEGMENT_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 
 let s: CommandSandbox;
 const LIST = SEED_LIST_IDS.newsletter;

@@ -3,7 +3,7 @@
 // with exit 2, the service's code and nothing sent.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
 let s: CommandSandbox;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 
 let s: CommandSandbox;
 const HTML = 'https://content.example.com/t.html';

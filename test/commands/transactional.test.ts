@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_SMART_EMAIL_PARAM } from '../../src/api/transactional.js';
 import { SEED_SMART_EMAIL_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 
 let s: CommandSandbox;
 const RESET = SEED_SMART_EMAIL_IDS.passwordReset;

@@ -1,7 +1,7 @@
 // Issue 13.1: in human mode, a coded error's ResultData is shown under it
 // (277's rule problems, 371's recipients, 210's summary), not only with --json.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 
 const LIST = '11111111-1111-4111-8111-111111111111';
 let s: CommandSandbox;

@@ -12,7 +12,7 @@ import { fetchLocalContent, isContentUrl, isLoopbackUrl } from '../../src/sandbo
 import { MAX_LINK_LENGTH } from '../../src/sandbox/content/links.js';
 import { checkTemplateHtml } from '../../src/sandbox/content/template-html.js';
 import { missingFromZip, zipEntryNames } from '../../src/sandbox/content/zip-files.js';
-import { zipOf } from './content-fixtures.js';
+import { zipOf } from '../helpers/content-fixtures.js';
 
 const codes = (problems: { code: number }[]) => problems.map((p) => p.code);
 const firstCampaignCode = (html: string) => checkCampaignHtml(html)[0]?.code;

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, StateFileError, startSandbox } from '../../src/sandbox/index.js';
 import { readStateFile } from '../../src/sandbox/store.js';
-import { bundleSandbox } from './bundle.js';
+import { bundleSandbox } from '../helpers/sandbox-bundle.js';
 import { withSandbox } from './sandbox-client.js';
 import { startReceiver, waitFor } from './webhook-receiver.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALK_CONCURRENCY } from '../../../src/commands/campaigns/unsubscribes.js';
 import { SEED_CAMPAIGN_IDS } from '../../../src/sandbox/seed-campaigns.js';
 import { runCli } from '../../helpers/cli.js';
-import { startCommandSandbox, type CommandSandbox } from '../../helpers/commands-sandbox.js';
+import { startCommandSandbox, type CommandSandbox } from '../../helpers/sandbox.js';
 import { record, startPagedServer } from '../../helpers/commands-paged-server.js';
 
 let s: CommandSandbox;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
 import { runCli } from '../../helpers/cli.js';
-import { startCommandSandbox, type CommandSandbox } from '../../helpers/commands-sandbox.js';
+import { startCommandSandbox, type CommandSandbox } from '../../helpers/sandbox.js';
 import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.newsletter;

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { CREATED_CAMPAIGN_HEADER } from '../../src/sandbox/routes/campaigns.js';
-import { SEED_CAMPAIGN_IDS, SEED_SEGMENT_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { startContentServer, type ContentServer } from './content-fixtures.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
+import { CREATED_CAMPAIGN_HEADER } from '../../../src/sandbox/routes/campaigns.js';
+import { SEED_CAMPAIGN_IDS, SEED_SEGMENT_IDS } from '../../../src/sandbox/seed-campaigns.js';
+import { startContentServer, type ContentServer } from '../../helpers/content-fixtures.js';
+import { withSandbox, type SandboxClient } from '../sandbox-client.js';
 
 const C = SEED_CAMPAIGN_IDS;
 const NEWSLETTER = SEED_LIST_IDS.newsletter;

@@ -1,8 +1,8 @@
 // Custom field definitions and values (service-spec.md "Custom field value"
 // rules 1-4, "Custom field definition").
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
+import { withSandbox, type SandboxClient } from '../sandbox-client.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 

@@ -2,9 +2,9 @@
 // "Segments", codes 272-284): one test per produced code, and membership
 // computed from the list's subscribers.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { SEED_SEGMENT_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
+import { SEED_SEGMENT_IDS } from '../../../src/sandbox/seed-campaigns.js';
+import { withSandbox, type SandboxClient } from '../sandbox-client.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 const S = SEED_SEGMENT_IDS;

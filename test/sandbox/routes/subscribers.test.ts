@@ -1,7 +1,7 @@
 // Subscriber endpoints over HTTP: answer shapes and what they do to the state.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from '../../src/sandbox/index.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from '../../../src/sandbox/index.js';
+import { withSandbox, type SandboxClient } from '../sandbox-client.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 const CUSTOMERS = SEED_LIST_IDS.customers;

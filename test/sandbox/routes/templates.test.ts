@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startContentServer, zipOf, type ContentServer } from './content-fixtures.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { startContentServer, zipOf, type ContentServer } from '../../helpers/content-fixtures.js';
+import { withSandbox, type SandboxClient } from '../sandbox-client.js';
 
 let content: ContentServer;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 // Transactional endpoints over HTTP (service-spec.md "Endpoints" →
 // "Transactional (smart) emails", codes 920-926, 932, 993, 994).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { STATISTICS_SMART_EMAIL_PARAM } from '../../src/sandbox/routes/transactional.js';
-import { SEED_SMART_EMAIL_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
+import { STATISTICS_SMART_EMAIL_PARAM } from '../../../src/sandbox/routes/transactional.js';
+import { SEED_SMART_EMAIL_IDS } from '../../../src/sandbox/seed-campaigns.js';
+import { withSandbox, type SandboxClient } from '../sandbox-client.js';
 
 const E = SEED_SMART_EMAIL_IDS;
 const MISSING = '99999999-9999-4999-8999-999999999999';
