@@ -9,17 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkClock, MIN_NODE_VERSION } from '../../src/commands/doctor/checks.js';
 import { openConfig } from '../../src/core/config.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { useRunningSandbox } from '../helpers/sandbox.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+const sandbox = useRunningSandbox({}, 'all');
 
 interface Check {
   check: string;

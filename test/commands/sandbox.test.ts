@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import { InterruptHub } from '../../src/core/interrupts.js';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { waitFor } from '../sandbox/webhook-receiver.js';
+import { waitUntil } from '../helpers/webhooks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'email-sandbox-cmd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +39,7 @@ function start(args: string[]) {
 describe('email sandbox', () => {
   it('prints exactly one JSON line when ready, serves, and exits 0 on Ctrl-C', async () => {
     const s = start(['--port', '0', '--json']);
-    await waitFor(() => s.out().includes('\n'), 'the ready line');
+    await waitUntil(() => s.out().includes('\n'), 'the ready line');
     const lines = s.out().trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     const ready = JSON.parse(lines[0]);
@@ -56,7 +56,7 @@ describe('email sandbox', () => {
 
   it('prints a readable summary with the URL, key and seeded lists', async () => {
     const s = start(['--port', '0', '--api-key', 'my-key']);
-    await waitFor(() => s.err().includes('Ctrl-C'), 'the summary');
+    await waitUntil(() => s.err().includes('Ctrl-C'), 'the summary');
     expect(s.out()).toMatch(/Sandbox listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(s.out()).toContain('API key: my-key');
     expect(s.out()).toContain('Newsletter');
@@ -68,7 +68,7 @@ describe('email sandbox', () => {
   it('saves the state file on stop and continues from it', async () => {
     const state = join(dir, 'cmd-state.json');
     const first = start(['--port', '0', '--json', '--state', 'cmd-state.json']);
-    await waitFor(() => first.out().includes('\n'), 'the ready line');
+    await waitUntil(() => first.out().includes('\n'), 'the ready line');
     const { baseUrl } = JSON.parse(first.out());
     await fetch(`${baseUrl}/email/subscribers/${SEED_LIST_IDS.customers}`, {
       method: 'POST',
@@ -80,7 +80,7 @@ describe('email sandbox', () => {
     expect(readFileSync(state, 'utf8')).toContain('persisted@example.com');
 
     const second = start(['--port', '0', '--json', '--state', state]);
-    await waitFor(() => second.out().includes('\n'), 'the ready line');
+    await waitUntil(() => second.out().includes('\n'), 'the ready line');
     const answer = await fetch(`${JSON.parse(second.out()).baseUrl}/email/clients/listsforemail?email=persisted@example.com`, {
       headers: { Authorization: 'Bearer sandbox-key' },
     });
@@ -91,7 +91,7 @@ describe('email sandbox', () => {
 
   it('warns on stderr when --host is not a loopback address: its key is fixed and public', async () => {
     const s = start(['--port', '0', '--host', '0.0.0.0', '--json']);
-    await waitFor(() => s.out().includes('\n'), 'the ready line');
+    await waitUntil(() => s.out().includes('\n'), 'the ready line');
     s.controller.abort();
     expect(await s.exit).toBe(0);
     expect(JSON.parse(s.out()).apiKey).toBe('sandbox-key');
@@ -102,13 +102,13 @@ describe('email sandbox', () => {
 
   it('warns for a non-loopback --host with a key of your own too (it travels unencrypted), and not at all on loopback', async () => {
     const exposed = start(['--port', '0', '--host', '0.0.0.0', '--api-key', 'my-key', '--json']);
-    await waitFor(() => exposed.out().includes('\n'), 'the ready line');
+    await waitUntil(() => exposed.out().includes('\n'), 'the ready line');
     exposed.controller.abort();
     expect(await exposed.exit).toBe(0);
     expect(exposed.err()).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine: requests and the API key travel unencrypted \(http\), so anyone who can reach this port or watch the network can use the sandbox$/m);
     for (const host of ['127.0.0.1', 'localhost']) {
       const local = start(['--port', '0', '--host', host, '--json']);
-      await waitFor(() => local.out().includes('\n'), 'the ready line');
+      await waitUntil(() => local.out().includes('\n'), 'the ready line');
       local.controller.abort();
       expect(await local.exit).toBe(0);
       expect(local.err()).not.toMatch(/warning/);
@@ -147,7 +147,7 @@ describe('email sandbox', () => {
 
   it('refuses a port in use with exit 2', async () => {
     const first = start(['--port', '0', '--json']);
-    await waitFor(() => first.out().includes('\n'), 'the ready line');
+    await waitUntil(() => first.out().includes('\n'), 'the ready line');
     const port = new URL(JSON.parse(first.out()).baseUrl).port;
     const second = start(['--port', port]);
     expect(await second.exit).toBe(2);
@@ -167,7 +167,7 @@ describe('bin/email sandbox (built bundle)', () => {
     });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    await waitFor(() => out.includes('\n'), 'the ready line', 20_000);
+    await waitUntil(() => out.includes('\n'), 'the ready line', 20_000);
     const { baseUrl } = JSON.parse(out);
     expect((await fetch(`${baseUrl}/email/clients/listsforemail?email=ada@example.com`, { headers: { Authorization: 'Bearer sandbox-key' } })).status).toBe(200);
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

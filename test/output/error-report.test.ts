@@ -1,16 +1,10 @@
 // Issue 13.1: in human mode, a coded error's ResultData is shown under it
 // (277's rule problems, 371's recipients, 210's summary), not only with --json.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { useCommandSandbox } from '../helpers/sandbox.js';
 
 const LIST = '11111111-1111-4111-8111-111111111111';
-let s: CommandSandbox;
-beforeAll(async () => {
-  s = await startCommandSandbox();
-});
-afterAll(async () => {
-  await s.stop();
-});
+const s = useCommandSandbox();
 
 describe('a coded error with ResultData, in human mode', () => {
   it('277: every rule problem is named under the error, with its group and rule', async () => {

@@ -1,22 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WALK_CONCURRENCY } from '../../../src/commands/campaigns/unsubscribes.js';
 import { SEED_CAMPAIGN_IDS } from '../../../src/sandbox/seed-campaigns.js';
 import { runCli } from '../../helpers/cli.js';
-import { startCommandSandbox, type CommandSandbox } from '../../helpers/sandbox.js';
+import { useCommandSandbox } from '../../helpers/sandbox.js';
 import { record, startPagedServer } from '../../helpers/commands-paged-server.js';
 
-let s: CommandSandbox;
 const WELCOME = SEED_CAMPAIGN_IDS.welcome;
 /** The sandbox's default: 2,500 unsubscribes for the first sent campaign. */
 const RECORDS = 2_500;
 const base = ['campaigns', 'unsubscribes', '--campaign', WELCOME];
 
-beforeAll(async () => {
-  s = await startCommandSandbox({ unsubscribesPerCampaign: RECORDS });
-});
-afterAll(() => s.stop());
+const s = useCommandSandbox({ unsubscribesPerCampaign: RECORDS });
 
 const keyOf = (r: { EmailAddress: string; Date: string }) => `${r.EmailAddress} ${r.Date}`;
 

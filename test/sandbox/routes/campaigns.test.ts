@@ -10,7 +10,7 @@ import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
 import { CREATED_CAMPAIGN_HEADER } from '../../../src/sandbox/routes/campaigns.js';
 import { SEED_CAMPAIGN_IDS, SEED_SEGMENT_IDS } from '../../../src/sandbox/seed-campaigns.js';
 import { startContentServer, type ContentServer } from '../../helpers/content-fixtures.js';
-import { withSandbox, type SandboxClient } from '../sandbox-client.js';
+import { type SandboxClient, useSandbox, withSandbox } from '../../helpers/sandbox.js';
 
 const C = SEED_CAMPAIGN_IDS;
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
@@ -23,13 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => content.close());
 
-let c: SandboxClient;
-beforeEach(async () => {
-  c = await withSandbox();
-});
-afterEach(async () => {
-  await c.sandbox.stop();
-});
+const c = useSandbox();
 
 function expectCoded(answer: { status: number; body: any; text?: string }, code: number) {
   expect(answer.status, answer.text).toBe(400);

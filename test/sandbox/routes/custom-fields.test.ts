@@ -1,18 +1,12 @@
 // Custom field definitions and values (service-spec.md "Custom field value"
 // rules 1-4, "Custom field definition").
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
-import { withSandbox, type SandboxClient } from '../sandbox-client.js';
+import { useSandbox } from '../../helpers/sandbox.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 
-let c: SandboxClient;
-beforeEach(async () => {
-  c = await withSandbox();
-});
-afterEach(async () => {
-  await c.sandbox.stop();
-});
+const c = useSandbox();
 
 const fields = (email: string) => c.sandbox.state().lists[NEWSLETTER].Subscribers[email].CustomFields;
 const update = (email: string, CustomFields: unknown[]) =>

@@ -1,22 +1,16 @@
 // Segment endpoints over HTTP (service-spec.md "Segment", "Endpoints" →
 // "Segments", codes 272-284): one test per produced code, and membership
 // computed from the list's subscribers.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
 import { SEED_SEGMENT_IDS } from '../../../src/sandbox/seed-campaigns.js';
-import { withSandbox, type SandboxClient } from '../sandbox-client.js';
+import { useSandbox } from '../../helpers/sandbox.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 const S = SEED_SEGMENT_IDS;
 const MISSING = '99999999-9999-4999-8999-999999999999';
 
-let c: SandboxClient;
-beforeEach(async () => {
-  c = await withSandbox();
-});
-afterEach(async () => {
-  await c.sandbox.stop();
-});
+const c = useSandbox();
 
 function expectCoded(answer: { status: number; body: any }, code: number) {
   expect(answer.status).toBe(400);

@@ -5,9 +5,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContentServer, zipOf, type ContentServer } from '../../helpers/content-fixtures.js';
-import { withSandbox, type SandboxClient } from '../sandbox-client.js';
+import { useSandbox } from '../../helpers/sandbox.js';
 
 let content: ContentServer;
 beforeAll(async () => {
@@ -15,13 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => content.close());
 
-let c: SandboxClient;
-beforeEach(async () => {
-  c = await withSandbox();
-});
-afterEach(async () => {
-  await c.sandbox.stop();
-});
+const c = useSandbox();
 
 function expectCoded(answer: { status: number; body: any; text: string }, code: number) {
   expect(answer.status, answer.text).toBe(400);

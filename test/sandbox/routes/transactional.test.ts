@@ -1,22 +1,16 @@
 // Transactional endpoints over HTTP (service-spec.md "Endpoints" →
 // "Transactional (smart) emails", codes 920-926, 932, 993, 994).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
 import { STATISTICS_SMART_EMAIL_PARAM } from '../../../src/sandbox/routes/transactional.js';
 import { SEED_SMART_EMAIL_IDS } from '../../../src/sandbox/seed-campaigns.js';
-import { withSandbox, type SandboxClient } from '../sandbox-client.js';
+import { useSandbox } from '../../helpers/sandbox.js';
 
 const E = SEED_SMART_EMAIL_IDS;
 const MISSING = '99999999-9999-4999-8999-999999999999';
 const NOW = new Date('2025-06-15T12:00:00Z');
 
-let c: SandboxClient;
-beforeEach(async () => {
-  c = await withSandbox({ now: () => NOW });
-});
-afterEach(async () => {
-  await c.sandbox.stop();
-});
+const c = useSandbox({ now: () => NOW });
 
 function expectCoded(answer: { status: number; body: any; text: string }, code: number) {
   expect(answer.status, answer.text).toBe(400);
