@@ -130,8 +130,8 @@ describe('auth login stores a key only after a 2xx check', () => {
     const server = await startScriptedServer();
     const dir = join(scratch(), 'cfg');
     try {
-      // The check is a read and is retried: every attempt answers 503.
-      server.reply(...Array.from({ length: 10 }, () => ({ status: 503, body: { Code: 500, Message: 'down' } })));
+      // The check is a read and is retried: every attempt answers 503 (spare replies: the retries are not counted here).
+      server.spare(...Array.from({ length: 10 }, () => ({ status: 503, body: { Code: 500, Message: 'down' } })));
       const r = await runCli(['auth', 'login', '--base-url', server.url, '--with-key'], { env: { EMAIL_CONFIG_DIR: dir }, stdin: 'a-key-that-is-long-enough' });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/nothing was stored/i);
