@@ -23,6 +23,8 @@ const scratch = () => mkdtempSync(join(tmpdir(), 'email-auth-test-'));
 const mode = (path: string) => statSync(path).mode & 0o7777;
 const posix = process.platform !== 'win32';
 
+if (!posix) console.warn('not a POSIX system: the tests of the config directory\'s modes are skipped');
+if (process.getuid?.() !== 0) console.warn('not run as root: the test of a symlink to another user\'s directory is skipped (only root can make a directory another user owns)');
 describe.runIf(posix)('the config directory', () => {
   it('an existing directory others can write to (1777) is refused with its name; its mode is unchanged and nothing is created in it', async () => {
     const dir = join(scratch(), 'shared');

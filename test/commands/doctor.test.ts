@@ -185,6 +185,7 @@ const openssl = (() => {
   }
 })();
 
+if (!openssl) console.warn('openssl is not installed: the doctor tests over TLS are skipped (they make their certificates with it)');
 describe.skipIf(!openssl)('email doctor over TLS (loopback https)', () => {
   let dir: string;
   let server: HttpsServer;

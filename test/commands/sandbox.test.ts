@@ -1,6 +1,6 @@
 // `email sandbox` run in-process through the CLI entry with injected IO.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import { InterruptHub } from '../../src/core/interrupts.js';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
+import { requireBuild } from '../helpers/cli.js';
 import { waitUntil } from '../helpers/webhooks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'email-sandbox-cmd-'));
@@ -159,8 +160,8 @@ describe('email sandbox', () => {
 
 describe('bin/email sandbox (built bundle)', () => {
   const bin = new URL('../../bin/email', import.meta.url);
-  const built = existsSync(new URL('../../dist/cli.js', import.meta.url));
-  it.skipIf(!built)('stops cleanly with exit 0 on SIGINT', async () => {
+  it('stops cleanly with exit 0 on SIGINT', async () => {
+    requireBuild();
     const child = spawn(process.execPath, [fileURLToPath(bin), 'sandbox', '--port', '0', '--json'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, EMAIL_CONFIG_DIR: dir },
