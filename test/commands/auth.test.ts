@@ -5,19 +5,13 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/core/config.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/cli.js';
+import { useRunningSandbox } from '../helpers/sandbox.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+const sandbox = useRunningSandbox({}, 'all');
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'email-auth-test-'));
 const mode = (path: string) => statSync(path).mode & 0o7777;
