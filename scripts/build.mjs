@@ -53,7 +53,7 @@ writeFileSync(new URL('../dist/version.js', import.meta.url), `export const vers
   if (code !== 0 || !help.includes('Usage: email')) throw new Error(`rendering the root help failed (exit ${code})`);
   writeFileSync(new URL('../dist/help.txt', import.meta.url), help);
 }
-// The licence notices of every bundled library ship with the program (checked by test/packaging.test.ts).
+// The licence notices of every bundled library ship with the program (checked by test/e2e/packaging.test.ts).
 writeFileSync(new URL('../dist/THIRD_PARTY_NOTICES.md', import.meta.url), thirdPartyNotices(new URL('..', import.meta.url).pathname, result.metafile));
 // The startup guard test reads this to prove --help loads no heavy module.
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));

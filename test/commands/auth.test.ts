@@ -5,24 +5,20 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/core/config.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/cli.js';
+import { useRunningSandbox } from '../helpers/sandbox.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+const sandbox = useRunningSandbox({}, 'all');
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'email-auth-test-'));
 const mode = (path: string) => statSync(path).mode & 0o7777;
 const posix = process.platform !== 'win32';
 
+if (!posix) console.warn('not a POSIX system: the tests of the config directory\'s modes are skipped');
+if (process.getuid?.() !== 0) console.warn('not run as root: the test of a symlink to another user\'s directory is skipped (only root can make a directory another user owns)');
 describe.runIf(posix)('the config directory', () => {
   it('an existing directory others can write to (1777) is refused with its name; its mode is unchanged and nothing is created in it', async () => {
     const dir = join(scratch(), 'shared');
@@ -130,8 +126,8 @@ describe('auth login stores a key only after a 2xx check', () => {
     const server = await startScriptedServer();
     const dir = join(scratch(), 'cfg');
     try {
-      // The check is a read and is retried: every attempt answers 503.
-      server.reply(...Array.from({ length: 10 }, () => ({ status: 503, body: { Code: 500, Message: 'down' } })));
+      // The check is a read and is retried: every attempt answers 503 (spare replies: the retries are not counted here).
+      server.spare(...Array.from({ length: 10 }, () => ({ status: 503, body: { Code: 500, Message: 'down' } })));
       const r = await runCli(['auth', 'login', '--base-url', server.url, '--with-key'], { env: { EMAIL_CONFIG_DIR: dir }, stdin: 'a-key-that-is-long-enough' });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/nothing was stored/i);

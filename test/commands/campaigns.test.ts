@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { SEED_CAMPAIGN_IDS, SEED_SEGMENT_IDS } from '../../src/sandbox/seed-campaigns.js';
 import { runCli } from '../helpers/cli.js';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, useCommandSandbox } from '../helpers/sandbox.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 
-let s: CommandSandbox;
 const C = SEED_CAMPAIGN_IDS;
 
-beforeAll(async () => {
-  s = await startCommandSandbox();
-});
-afterAll(() => s.stop());
+const s = useCommandSandbox();
 
 let serial = 0;
 /** A create command line that passes every client-side check; `overrides` replace or drop (undefined) flags. */

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, useCommandSandbox } from '../helpers/sandbox.js';
 
-let s: CommandSandbox;
 const LIST = SEED_LIST_IDS.customers;
 
-beforeAll(async () => {
-  s = await startCommandSandbox();
-});
-afterAll(() => s.stop());
+const s = useCommandSandbox();
 
 describe('customfields create', () => {
   it('sends the definition to POST /email/lists/{listId}/customfields and prints the generated key', async () => {

@@ -1,18 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { SEED_SEGMENT_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { useCommandSandbox } from '../helpers/sandbox.js';
 
-let s: CommandSandbox;
 const LIST = SEED_LIST_IDS.newsletter;
 
-beforeAll(async () => {
-  s = await startCommandSandbox();
-});
-afterAll(() => s.stop());
+const s = useCommandSandbox();
 
 async function createSegment(title: string, ...groups: string[]): Promise<string> {
   const r = await s.email(['segments', 'create', '--list', LIST, '--title', title, ...groups.flatMap((g) => ['--group', g])]);

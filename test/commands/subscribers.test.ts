@@ -1,18 +1,12 @@
 // subscribers add, update, history and lists, in-process against the sandbox:
 // the request on the wire, the output, and every client-side check refused
 // with exit 2, the service's code and nothing sent.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, useCommandSandbox } from '../helpers/sandbox.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
-let s: CommandSandbox;
-beforeEach(async () => {
-  s = await startCommandSandbox();
-});
-afterEach(async () => {
-  await s.stop();
-});
+const s = useCommandSandbox({}, 'each');
 
 describe('subscribers add', () => {
   it('posts the subscriber with repeated --field as MultiSelectMany items, ISO dates as yyyy/mm/dd, and prints the id', async () => {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { jsonError, useCommandSandbox } from '../helpers/sandbox.js';
 
-let s: CommandSandbox;
 const HTML = 'https://content.example.com/t.html';
 const ZIP = 'https://content.example.com/t.zip';
 
-beforeAll(async () => {
-  s = await startCommandSandbox();
-});
-afterAll(() => s.stop());
+const s = useCommandSandbox();
 
 describe('templates create', () => {
   it('POSTs Name, HtmlPageURL and ZipFileURL to /email/templates and prints the template id', async () => {

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STATS_SMART_EMAIL_PARAM } from '../../src/api/transactional.js';
 import { SEED_SMART_EMAIL_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { jsonError, startCommandSandbox, type CommandSandbox } from '../helpers/commands-sandbox.js';
+import { jsonError, useCommandSandbox } from '../helpers/sandbox.js';
 
-let s: CommandSandbox;
 const RESET = SEED_SMART_EMAIL_IDS.passwordReset;
 
-beforeAll(async () => {
-  s = await startCommandSandbox();
-});
-afterAll(() => s.stop());
+const s = useCommandSandbox();
 
 describe('transactional list', () => {
   it('GETs /email/transactional/smartEmail with the status asked for, and shows id, name, status, created', async () => {

@@ -4,17 +4,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
+import { useRunningSandbox } from '../helpers/sandbox.js';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+const sandbox = useRunningSandbox({ host: '127.0.0.1' }, 'all');
 
 it('talks to http://localhost:<port> without asking the resolver for "localhost"', async () => {
   const preload = join(mkdtempSync(join(tmpdir(), 'email-lookup-')), 'count-lookups.cjs');

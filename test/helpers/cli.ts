@@ -2,7 +2,7 @@
 // run() with injected IO (fast, for command tests), or as a real `bin/email`
 // subprocess (end-to-end, exactly as a CI script would).
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -11,6 +11,18 @@ import { run } from '../../src/cli.js';
 import type { Prompt } from '../../src/context.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/email', import.meta.url));
+const BUILT_CLI = new URL('../../dist/cli.js', import.meta.url);
+
+/**
+ * Fails, saying how to build, when bin/email's bundle is missing: a subprocess
+ * test without a build is a failure, never a skip.
+ */
+export function requireBuild(built: URL = BUILT_CLI): void {
+  if (!existsSync(built)) {
+    const path = fileURLToPath(built).replace(`${fileURLToPath(new URL('../../', import.meta.url))}`, '');
+    throw new Error(`${path} is missing: run \`npm run build\` first (npm test builds before it tests); bin/email runs the bundle in dist/`);
+  }
+}
 
 export interface CliResult {
   code: number;
@@ -64,6 +76,7 @@ export interface SpawnOptions {
 
 /** Spawns `bin/email <argv>` (the built bundle: `npm test` builds first). */
 export function spawnCli(argv: string[], options: SpawnOptions = {}): Promise<CliResult> {
+  requireBuild();
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
     // The developer's own EMAIL_* settings must not leak into a test.

@@ -1,7 +1,9 @@
 // A small loopback HTTP server whose answers a test scripts one by one, for
 // the HTTP core's own behaviour (retries, timeouts, error shapes) where the
 // exact wire response matters. Every request is recorded. An unscripted
-// request is answered 500 naming itself, so a test cannot pass by accident.
+// request is answered 500 naming itself, and close() fails when a scripted
+// reply was never used, so a test cannot pass by accident either way. A test
+// that scripts more replies than it may need on purpose says so with spare().
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -20,19 +22,23 @@ export type Reply =
 export interface ScriptedServer {
   url: string;
   calls: RecordedCall[];
+  /** Replies to the next requests, in order; each must be used before close(). */
   reply(...replies: Reply[]): void;
+  /** Replies that may go unused (e.g. retries a test allows but does not count on), queued like reply(). */
+  spare(...replies: Reply[]): void;
+  /** Closes the server; fails naming the replies of reply() that no request used. */
   close(): Promise<void>;
 }
 
 export async function startScriptedServer(): Promise<ScriptedServer> {
-  const queue: Reply[] = [];
+  const queue: { reply: Reply; spare: boolean }[] = [];
   const calls: RecordedCall[] = [];
   const hanging = new Set<ServerResponse>();
   const server = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
     calls.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-    const next = queue.shift();
+    const next = queue.shift()?.reply;
     if (!next) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 500, message: `unscripted request ${req.method} ${req.url}` }));
@@ -56,11 +62,21 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
-    reply: (...replies) => queue.push(...replies),
+    reply: (...replies) => queue.push(...replies.map((reply) => ({ reply, spare: false }))),
+    spare: (...replies) => queue.push(...replies.map((reply) => ({ reply, spare: true }))),
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      const unused = queue.filter((q) => !q.spare).map((q) => describeReply(q.reply));
+      queue.length = 0;
+      if (unused.length) {
+        throw new Error(`${unused.length} scripted ${unused.length === 1 ? 'reply was' : 'replies were'} never used: ${unused.join(', ')} (a test that may leave replies unused scripts them with spare())`);
+      }
     },
   };
+}
+
+function describeReply(reply: Reply): string {
+  return 'drop' in reply ? 'drop' : 'hang' in reply ? 'hang' : String(reply.status);
 }

@@ -1,6 +1,8 @@
-// Test helpers for the webhooks commands: `email webhooks listen` run
-// in-process with captured output and a stop button, a loopback receiver that
-// answers with scripted statuses (and can hold a request open), and a poster.
+// Test helpers for webhooks: `email webhooks listen` run in-process with
+// captured output and a stop button, the one loopback receiver of the tests
+// (it records every request and answers with scripted statuses, can hold a
+// request open; the sandbox's deliveries and the trigger command's requests
+// both go to it), and posters.
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -155,13 +157,25 @@ export interface RecordedRequest {
   /** Every header as received. */
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** The body as UTF-8 text. */
+  text: string;
+  /** The parsed body of a JSON request (undefined for XML or a body that is not JSON). */
+  json: any;
+  /** The status answered. */
+  status: number;
+  /** performance.now() when the request headers arrived. */
+  startedAt: number;
 }
 
 export interface ScriptedReceiver {
   url: string;
   requests: RecordedRequest[];
-  /** Statuses for the next requests, in order; after them, 200. */
+  /** Statuses for the next requests, in order; after them, the status of respondWith (200 unless set). */
   script(...statuses: number[]): void;
+  /** The status answered once the scripted ones are used (default 200). */
+  respondWith(status: number): void;
+  /** The events of the JSON requests answered with a 2xx status, in order. */
+  acceptedEvents(): any[];
   /** Headers to send with every answer (e.g. a Location for a scripted 302). */
   answerHeaders(headers: Record<string, string>): void;
   /** Holds every request open until release() (a slow target). */
@@ -175,15 +189,28 @@ export interface ScriptedReceiver {
 export async function startScriptedReceiver(): Promise<ScriptedReceiver> {
   const requests: RecordedRequest[] = [];
   let statuses: number[] = [];
+  let otherwise = 200;
   let extraHeaders: Record<string, string> = {};
   let holding = false;
   let held: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
+    const startedAt = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], headers: req.headers, body: Buffer.concat(chunks) });
-      const status = statuses.shift() ?? 200;
+      const body = Buffer.concat(chunks);
+      const text = body.toString('utf8');
+      const contentType = req.headers['content-type'];
+      let json: any;
+      if (contentType?.includes('json')) {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+      }
+      const status = statuses.shift() ?? otherwise;
+      requests.push({ path: req.url ?? '', contentType, headers: req.headers, body, text, json, status, startedAt });
       const answer = () => res.writeHead(status, extraHeaders).end();
       if (holding) held.push(answer);
       else answer();
@@ -197,6 +224,10 @@ export async function startScriptedReceiver(): Promise<ScriptedReceiver> {
     script: (...s) => {
       statuses = s;
     },
+    respondWith: (status) => {
+      otherwise = status;
+    },
+    acceptedEvents: () => requests.filter((r) => r.status < 300 && r.json).flatMap((r) => r.json.Events),
     answerHeaders: (h) => {
       extraHeaders = h;
     },

@@ -9,10 +9,10 @@
 // address (missing or badly formed)". Cases the spec leaves open (quoted local
 // parts, address literals, single-label domains, non-ASCII) are the sandbox's
 // documented choices (docs/sandbox.md "Addresses") and stay out of the table.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isServiceAddress } from '../../src/sandbox/address.js';
 import { isValidEmail } from '../../src/validation/email-address.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const label63 = 'l'.repeat(63);
 
@@ -59,11 +59,7 @@ describe('the sandbox address check agrees with the spec', () => {
   });
 
   // The same table through HTTP: the service's own verdict, code 1 or not.
-  let c: SandboxClient;
-  beforeAll(async () => {
-    c = await withSandbox();
-  });
-  afterAll(() => c.sandbox.stop());
+  const c = useSandbox({}, 'all');
 
   it('answers lists-for-email with code 1 exactly for the addresses the table refuses', async () => {
     for (const [address, accepted] of TABLE) {

@@ -1,21 +1,15 @@
 // One request per coded error and status of the subscriber side, lists and
 // custom fields, auth and faults: the "produced by" column of the code table in
 // docs/sandbox-codes.md points here.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { useSandbox, withSandbox } from '../helpers/sandbox.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 const EARLY = SEED_LIST_IDS.earlyAccess;
 const MISSING_LIST = '99999999-9999-4999-8999-999999999999';
 
-let c: SandboxClient;
-beforeEach(async () => {
-  c = await withSandbox();
-});
-afterEach(async () => {
-  await c.sandbox.stop();
-});
+const c = useSandbox();
 
 const person = (email: string, extra: Record<string, unknown> = {}) => ({
   EmailAddress: email,

@@ -1,6 +1,6 @@
 // Faults on demand: --latency, --fail-rate, --rate-limit and failNext().
 import { afterEach, describe, expect, it } from 'vitest';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { withSandbox, type SandboxClient } from '../helpers/sandbox.js';
 
 const READ = '/email/clients/listsforemail?email=ada@example.com';
 const clients: SandboxClient[] = [];

@@ -1,19 +1,13 @@
 // Identifiers in paths and bodies of the wrong shape on the campaign side
 // (service-spec.md "Conventions": identifiers are UUIDs; "Errors": a generic
 // 400 for an invalid request).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_CAMPAIGN_IDS, SEED_SEGMENT_IDS, SEED_SMART_EMAIL_IDS } from '../../src/sandbox/seed-campaigns.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const MISSING_LIST = '99999999-9999-4999-8999-999999999999';
 
-let c: SandboxClient;
-beforeEach(async () => {
-  c = await withSandbox();
-});
-afterEach(async () => {
-  await c.sandbox.stop();
-});
+const c = useSandbox();
 
 const addBody = (email: string) => ({ EmailAddress: email, Name: 'Someone', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
 const importBody = (entries: unknown[]) => ({ Subscribers: entries, Resubscribe: false, QueueSubscriptionBasedAutoResponders: false });

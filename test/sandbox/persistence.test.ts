@@ -8,9 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, StateFileError, startSandbox } from '../../src/sandbox/index.js';
 import { readStateFile } from '../../src/sandbox/store.js';
-import { bundleSandbox } from './bundle.js';
-import { withSandbox } from './sandbox-client.js';
-import { startReceiver, waitFor } from './webhook-receiver.js';
+import { bundleSandbox } from '../helpers/sandbox-bundle.js';
+import { withSandbox } from '../helpers/sandbox.js';
+import { startScriptedReceiver, waitUntil } from '../helpers/webhooks.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 let dir: string;
@@ -49,7 +49,7 @@ describe('state file', () => {
     const c = await withSandbox({ statePath: path });
     try {
       await c.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'soon@example.com', Name: 'Soon', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
-      await waitFor(() => {
+      await waitUntil(() => {
         try {
           return readFileSync(path, 'utf8').includes('soon@example.com');
         } catch {
@@ -110,19 +110,19 @@ describe('state file', () => {
 
   it('keeps undelivered webhook events across a restart and delivers them afterwards', async () => {
     const path = statePath('webhooks.json');
-    const receiver = await startReceiver();
+    const receiver = await startScriptedReceiver();
     try {
       receiver.respondWith(500);
       const webhooks = [{ listId: NEWSLETTER, url: receiver.url, format: 'json' as const }];
       const first = await withSandbox({ statePath: path, webhooks, webhookIntervalMs: 20 });
       await first.call('POST', `/email/subscribers/${NEWSLETTER}`, { EmailAddress: 'later@example.com', Name: 'L', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false });
-      await waitFor(() => receiver.deliveries.length >= 1, 'a failed delivery');
+      await waitUntil(() => receiver.requests.length >= 1, 'a failed delivery');
       await first.sandbox.stop();
       receiver.respondWith(200);
       const second = await withSandbox({ statePath: path, webhooks, webhookIntervalMs: 20 });
       try {
         expect(second.sandbox.webhooks()).toHaveLength(1);
-        await waitFor(() => receiver.acceptedEvents().length === 1, 'the delivery after restart');
+        await waitUntil(() => receiver.acceptedEvents().length === 1, 'the delivery after restart');
         expect(receiver.acceptedEvents()[0].EmailAddress).toBe('later@example.com');
       } finally {
         await second.sandbox.stop();
@@ -202,7 +202,7 @@ describe('SIGKILL', () => {
         }
       })();
       // Kill once writes are under way, at a different moment each round.
-      await waitFor(() => roundAcknowledged >= 2000, 'two acknowledged imports', 20_000);
+      await waitUntil(() => roundAcknowledged >= 2000, 'two acknowledged imports', 20_000);
       await new Promise((r) => setTimeout(r, 50 + round * 113));
       await killed(child);
       stop = true;

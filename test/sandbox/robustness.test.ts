@@ -4,9 +4,10 @@
 // table below sends every route bodies of the wrong JSON type at every field,
 // then whole bodies that are not what any route expects.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { SEED_CAMPAIGN_IDS, SEED_SEGMENT_IDS, SEED_SMART_EMAIL_IDS } from '../../src/sandbox/seed-campaigns.js';
+import { useRunningSandbox } from '../helpers/sandbox.js';
 
 const L = SEED_LIST_IDS.newsletter;
 const SEGMENT = SEED_SEGMENT_IDS.newsletterRecentExample;
@@ -76,14 +77,8 @@ const rawBodies: Buffer[] = [
   JSON.stringify({ __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } }),
 ].map((text) => Buffer.from(text)).concat([Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), Buffer.from([0xc3])]);
 
-let sandbox: RunningSandbox;
 const internalErrors: string[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, recordRequests: false, onInternalError: (error, method, path) => internalErrors.push(`${method} ${path}: ${String(error)}`) });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+const sandbox = useRunningSandbox({ recordRequests: false, onInternalError: (error, method, path) => internalErrors.push(`${method} ${path}: ${String(error)}`) }, 'all');
 
 interface RawAnswer {
   status: number;

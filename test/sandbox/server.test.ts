@@ -1,17 +1,11 @@
 // The HTTP shell: routing, recording, body handling, robustness, concurrency.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox } from '../../src/sandbox/index.js';
 import { RequestLog } from '../../src/sandbox/server.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { useSandbox, withSandbox } from '../helpers/sandbox.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
-let client: SandboxClient;
-beforeAll(async () => {
-  client = await withSandbox();
-});
-afterAll(async () => {
-  await client.sandbox.stop();
-});
+const client = useSandbox({}, 'all');
 
 describe('routing', () => {
   it('answers an unknown route with a 404 status body naming the method and path', async () => {

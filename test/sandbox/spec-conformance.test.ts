@@ -2,19 +2,13 @@
 // accepted what service-spec.md's schemas refuse: "Subscriber", "Custom field
 // value", "Import request", "Custom field definition". Each refusal is a
 // generic 400 (the spec gives no code) and changes nothing.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 
-let c: SandboxClient;
-beforeEach(async () => {
-  c = await withSandbox();
-});
-afterEach(async () => {
-  await c.sandbox.stop();
-});
+const c = useSandbox();
 
 const subscribers = () => c.sandbox.state().lists[NEWSLETTER].Subscribers;
 

@@ -2,28 +2,26 @@
 // checking the next state, the other effects and the webhook events.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { withSandbox, type SandboxClient } from './sandbox-client.js';
-import { startReceiver, waitFor, type Receiver } from './webhook-receiver.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { startScriptedReceiver, waitUntil, type ScriptedReceiver } from '../helpers/webhooks.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 const EARLY = SEED_LIST_IDS.earlyAccess;
 
-let c: SandboxClient;
-let receiver: Receiver;
+let receiver: ScriptedReceiver;
 beforeEach(async () => {
-  receiver = await startReceiver();
-  c = await withSandbox({
-    webhookIntervalMs: 10,
-    webhooks: [
-      { listId: NEWSLETTER, url: receiver.url, format: 'json' },
-      { listId: EARLY, url: receiver.url, format: 'json' },
-    ],
-  });
+  receiver = await startScriptedReceiver();
 });
 afterEach(async () => {
-  await c.sandbox.stop();
   await receiver.close();
 });
+const c = useSandbox(() => ({
+  webhookIntervalMs: 10,
+  webhooks: [
+    { listId: NEWSLETTER, url: receiver.url, format: 'json' },
+    { listId: EARLY, url: receiver.url, format: 'json' },
+  ],
+}));
 
 const sub = (listId: string, email: string) => c.sandbox.state().lists[listId].Subscribers[email];
 const body = (email: string, extra: Record<string, unknown> = {}) => ({
@@ -37,14 +35,14 @@ const body = (email: string, extra: Record<string, unknown> = {}) => ({
 
 /** Waits until the events are delivered, then returns the types received. */
 async function eventTypes(count: number): Promise<string[]> {
-  await waitFor(() => receiver.acceptedEvents().length >= count, `${count} webhook events`);
+  await waitUntil(() => receiver.acceptedEvents().length >= count, `${count} webhook events`);
   return receiver.acceptedEvents().map((e) => `${e.Type} ${e.EmailAddress}`);
 }
 
 /** A marker event that proves nothing else was queued before it. */
 async function eventsUpTo(marker: string): Promise<string[]> {
   await c.call('POST', `/email/subscribers/${NEWSLETTER}`, body(marker));
-  await waitFor(() => receiver.acceptedEvents().some((e) => e.EmailAddress === marker), 'the marker event');
+  await waitUntil(() => receiver.acceptedEvents().some((e) => e.EmailAddress === marker), 'the marker event');
   return receiver.acceptedEvents().map((e) => `${e.Type} ${e.EmailAddress}`).filter((e) => !e.endsWith(marker));
 }
 

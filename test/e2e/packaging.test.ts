@@ -1,0 +1,130 @@
+// Packaging (issue 6): `npm pack` gives a tarball that installs into an empty
+// prefix and runs from there, carrying only what the program needs. The
+// build bundles every library into dist/, so the package has no runtime
+// dependencies and installs without any network at all (--offline).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const work = mkdtempSync(join(tmpdir(), 'email-packaging-'));
+const prefix = join(work, 'prefix');
+const bin = join(prefix, 'node_modules', '.bin', 'email');
+
+/** The caller's npm settings (npm test sets npm_config_*) must not steer the install. */
+const cleanEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(npm_|EMAIL_)/i.test(k)) env[k] = v;
+  return { ...env, HOME: work, EMAIL_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
+};
+const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const email = (args: string[], env: Record<string, string> = {}) => execFileSync(bin, args, { cwd: work, env: { ...cleanEnv(), ...env }, encoding: 'utf8' });
+
+let files: string[];
+let installOutput = '';
+let tarball: string;
+
+beforeAll(() => {
+  // --ignore-scripts: pack the dist/ that `npm test` just built, without rebuilding it under other running tests.
+  const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root));
+  files = packed.files.map((f: { path: string }) => f.path);
+  tarball = join(work, packed.filename);
+  const network = pkg.dependencies && Object.keys(pkg.dependencies).length ? '--prefer-offline' : '--offline';
+  const install = spawnSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', network, tarball], { cwd: work, env: cleanEnv(), encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${install.stderr}`);
+  installOutput = `${install.stdout}${install.stderr}`;
+}, 180_000);
+
+describe('the packed tarball', () => {
+  it('holds the program, completions, README, LICENSE and package.json, and nothing from src, test, bench or scripts', () => {
+    for (const required of ['package.json', 'README.md', 'LICENSE', 'bin/email', 'dist/cli.js', 'dist/THIRD_PARTY_NOTICES.md', 'dist/sandbox.js', 'dist/version.js', 'dist/help.txt', 'completions/email.bash', 'completions/_email', 'completions/email.fish']) {
+      expect(files, required).toContain(required);
+    }
+    const unwanted = files.filter((f) => /^(src|test|bench|scripts|node_modules|\.bench-tmp)\//.test(f) || f.endsWith('.map') || f === 'dist/meta.json' || f.endsWith('.ts'));
+    expect(unwanted).toEqual([]);
+  });
+
+  it('carries the licence notice of every library bundled into dist/, nested copies included', async () => {
+    const { bundledPackageDirs } = await import('../../scripts/third-party-notices.mjs');
+    const dirs: string[] = bundledPackageDirs(JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')));
+    expect(dirs.length).toBeGreaterThan(10);
+    // The installed copy, not the checkout's: this is what reaches users.
+    const notices = readFileSync(join(prefix, 'node_modules', pkg.name, 'dist', 'THIRD_PARTY_NOTICES.md'), 'utf8');
+    for (const dir of dirs) {
+      const dep = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+      const heading = `## ${dep.name} ${dep.version} — `;
+      expect(notices, dir).toContain(heading);
+      // The section holds licence text (a copyright line or the licence's own words), not just a name.
+      const section = notices.slice(notices.indexOf(heading)).split('\n## ')[0]!;
+      expect(section, dir).toMatch(/copyright|permission/i);
+    }
+  });
+
+  it('carries the notices of what a bundled package compiles in (jq, Oniguruma and decNumber inside jq-wasm)', () => {
+    const notices = readFileSync(join(prefix, 'node_modules', pkg.name, 'dist', 'THIRD_PARTY_NOTICES.md'), 'utf8');
+    for (const name of ['jq', 'Oniguruma', 'decNumber']) expect(notices, name).toMatch(new RegExp(`^## ${name}, inside jq-wasm — `, 'm'));
+  });
+
+  it('declares its license, engines, and no runtime dependency to download', () => {
+    expect(pkg.license).toBe('MIT');
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    expect(pkg.engines.node).toMatch(/^>=20\./);
+    expect(pkg.dependencies ?? {}).toEqual({});
+    // No script runs when the tarball is installed, and none is declared for
+    // it (a checkout builds dist/ on bin/email's first run; scripts/ is not shipped).
+    expect(pkg.scripts.preinstall ?? pkg.scripts.install ?? pkg.scripts.postinstall).toBeUndefined();
+    expect(pkg.files).not.toContain('scripts/');
+  });
+
+  it('installs without running or declaring any script npm asks about (issue 13.18)', () => {
+    expect(installOutput).not.toMatch(/install-scripts|allowScripts/);
+    const installed = JSON.parse(readFileSync(join(prefix, 'node_modules', pkg.name, 'package.json'), 'utf8'));
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(installed.scripts?.[script], script).toBeUndefined();
+  });
+
+  it("the installed README's links to docs/ resolve there (issue 13.17)", () => {
+    const installed = join(prefix, 'node_modules', pkg.name);
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8').replace(/```[\s\S]*?```/g, '');
+    const targets = [...readme.matchAll(/\]\(([^)\s#]+)[^)]*\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
+    expect(targets.length).toBeGreaterThan(3);
+    for (const target of targets) expect(existsSync(join(installed, target)), target).toBe(true);
+  });
+
+  it('installs into an empty prefix and runs `email --version` and `email sandbox --help` from there', () => {
+    expect(email(['--version'])).toBe(`${pkg.version}\n`);
+    expect(email(['sandbox', '--help'])).toMatch(/^Usage: email sandbox \[options\]/);
+    expect(email(['completion', 'bash'])).toBe(readFileSync(join(root, 'completions', 'email.bash'), 'utf8'));
+  });
+
+  describe('against the installed sandbox', () => {
+    let sandbox: ReturnType<typeof spawn>;
+    let baseUrl: string;
+    let apiKey: string;
+    beforeAll(async () => {
+      sandbox = spawn(bin, ['sandbox', '--port', '0', '--json'], { cwd: work, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const ready = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        sandbox.stdout!.on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        sandbox.on('error', reject);
+        sandbox.on('close', (code) => reject(new Error(`sandbox exited ${code}`)));
+      });
+      ({ baseUrl, apiKey } = JSON.parse(ready));
+    });
+    afterAll(() => {
+      sandbox?.kill('SIGINT');
+    });
+
+    it('runs a command that talks HTTP (doctor) with only the installed files', () => {
+      const checks = JSON.parse(email(['doctor', '--json'], { EMAIL_BASE_URL: baseUrl, EMAIL_API_KEY: apiKey }));
+      expect(checks.map((c: { status: string }) => c.status)).not.toContain('fail');
+      expect(checks.find((c: { check: string }) => c.check === 'api key').status).toBe('ok');
+    });
+  });
+});

@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { createOutput, type Output } from '../../src/output/render.js';
+import { BrokenPipe } from '../../src/output/edges.js';
+import { csvCell, jsonForTerminal, neutralize, neutralizeLines, spreadsheetSafe } from '../../src/output/sanitize.js';
+import type { OutputFormat } from '../../src/output/render.js';
+
+function capture(format: OutputFormat, isTTY = false): { out: Output; text: () => string } {
+  let text = '';
+  const out = createOutput({ format, isTTY, color: false, columns: 100, stdout: { write: (s) => ((text += String(s)), true) } });
+  return { out, text: () => text };
+}
+
+const rows = [
+  { EmailAddress: 'ada@example.com', Name: 'Ada', Count: 3, Nested: { a: 1 } },
+  { EmailAddress: 'bo@example.com', Name: 'Bo\tTab', Count: '4', Nested: null },
+];
+
+describe('renderer', () => {
+  it('json prints the service data unchanged', async () => {
+    const { out, text } = capture('json');
+    await out.print(rows);
+    expect(JSON.parse(text())).toEqual(rows);
+  });
+
+  it('ndjson prints one record a line', async () => {
+    const { out, text } = capture('ndjson');
+    await out.print(rows);
+    const lines = text().trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(rows);
+  });
+
+  it('csv has a header of field names and escapes', async () => {
+    const { out, text } = capture('csv');
+    await out.print([{ A: 'x,y', B: 'say "hi"', C: '=HYPERLINK("http://evil")', D: -5, E: '-5' }]);
+    expect(text()).toBe('A,B,C,D,E\r\n"x,y","say ""hi""","\'=HYPERLINK(""http://evil"")",-5,-5\r\n');
+  });
+
+  it('table in a pipe is tab-separated without header or borders, and neutralises tabs in cells', async () => {
+    const { out, text } = capture('table', false);
+    await out.print(rows, { columns: ['EmailAddress', 'Name', 'Count'] });
+    expect(text()).toBe('ada@example.com\tAda\t3\nbo@example.com\tBo\\tTab\t4\n');
+  });
+
+  it('table on a terminal is bordered with a header', async () => {
+    const { out, text } = capture('table', true);
+    await out.print(rows, { columns: [{ key: 'EmailAddress', header: 'Email' }, 'Name'] });
+    expect(text()).toContain('┌');
+    expect(text()).toMatch(/│ Email\s+│ Name\s+│/);
+    expect(text()).toContain('ada@example.com');
+  });
+
+  it('table neutralises escape sequences from the service', async () => {
+    const { out, text } = capture('table', true);
+    await out.print([{ Name: 'evil\u001b[2J\u001b]0;title\u0007\u009b31m\u202eabc' }]);
+    expect(text()).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    expect(text()).toContain('evil\\x1b[2J');
+  });
+
+  it('a single record prints as Field/Value pairs', async () => {
+    const { out, text } = capture('table', false);
+    await out.print({ Recipients: 10, Clicks: 2 });
+    expect(text()).toBe('Recipients\t10\nClicks\t2\n');
+  });
+
+  it('stream writes one valid JSON array incrementally, and [] when empty', async () => {
+    const { out, text } = capture('json');
+    const s = out.stream();
+    for (const r of rows) await s.write(r);
+    await s.end();
+    expect(JSON.parse(text())).toEqual(rows);
+    const empty = capture('json');
+    const e = empty.out.stream();
+    await e.end();
+    expect(JSON.parse(empty.text())).toEqual([]);
+  });
+
+  it('a table on a terminal rules off the header only, not every row', async () => {
+    const { out, text } = capture('table', true);
+    await out.print(rows, { columns: ['EmailAddress', 'Name'] });
+    const lines = text().trimEnd().split('\n');
+    expect(lines.map((l) => l[0])).toEqual(['┌', '│', '├', '│', '│', '└']);
+  });
+
+  it('a long stream on a terminal is one table: one top border, one header rule, one bottom border; (no results) when empty', async () => {
+    const { out, text } = capture('table', true);
+    const s = out.stream({ columns: ['EmailAddress', 'Name'] });
+    for (let i = 0; i < 1234; i++) await s.write({ EmailAddress: `p${i}@example.com`, Name: `P ${i}` });
+    await s.end();
+    const lines = text().trimEnd().split('\n');
+    expect(lines[0]![0]).toBe('┌');
+    expect(lines.at(-1)![0]).toBe('└');
+    expect(lines.filter((l) => l.startsWith('├'))).toHaveLength(1);
+    const data = lines.filter((l) => /^│ p\d+@/.test(l));
+    expect(data).toHaveLength(1234);
+    expect(data.at(-1)).toMatch(/^│ p1233@example\.com\s+│ P 1233\s+│$/);
+    // The columns keep one width from the first chunk to the last.
+    expect(new Set(lines.map((l) => l.length)).size).toBe(1);
+    const empty = capture('table', true);
+    const e = empty.out.stream({ columns: ['EmailAddress'] });
+    await e.end();
+    expect(empty.text()).toBe('(no results)\n');
+  });
+
+  it('stream csv writes the header once', async () => {
+    const { out, text } = capture('csv');
+    const s = out.stream();
+    await s.write({ A: 1 });
+    await s.write({ A: 2 });
+    await s.end();
+    expect(text()).toBe('A\r\n1\r\n2\r\n');
+  });
+});
+
+describe('formats written to a terminal', () => {
+  const hostile = [{ 'Na\u001b[2Jme': 'a\u001b]52;c;QQ==\u0007 \u009b31m \u202eb\u2028c' }];
+
+  it('table headers from the data are neutralised', async () => {
+    const { out, text } = capture('table', true);
+    await out.print(hostile);
+    expect(text()).not.toMatch(/[\u001b\u0007\u009b\u202e\u2028]/);
+    expect(text()).toContain('Na\\x1b[2Jme');
+  });
+
+  it.each(['json', 'ndjson'] as const)('%s escapes C1, bidi and separator characters inside strings and stays the same data', async (format) => {
+    const { out, text } = capture(format, true);
+    await out.print(hostile);
+    expect(text()).not.toMatch(/[\u001b\u0007\u009b\u202e\u2028]/);
+    expect(text()).toContain('\\u009b31m \\u202eb\\u2028c');
+    const parsed = format === 'json' ? JSON.parse(text()) : JSON.parse(text().trim());
+    expect(parsed).toEqual(format === 'json' ? hostile : hostile[0]);
+  });
+
+  it('a JSON stream is escaped the same way', async () => {
+    const { out, text } = capture('json', true);
+    const s = out.stream();
+    await s.write(hostile[0]);
+    await s.end();
+    expect(text()).not.toMatch(/[\u001b\u009b\u202e]/);
+    expect(JSON.parse(text())).toEqual(hostile);
+  });
+
+  it('csv cells and headers are neutralised on a terminal and unchanged in a pipe', async () => {
+    const tty = capture('csv', true);
+    await tty.out.print(hostile);
+    expect(tty.text()).not.toMatch(/[\u001b\u0007\u009b\u202e\u2028]/);
+    const pipe = capture('csv', false);
+    await pipe.out.print(hostile);
+    expect(pipe.text()).toBe(`${Object.keys(hostile[0]!)[0]}\r\n${Object.values(hostile[0]!)[0]}\r\n`);
+  });
+
+  it('json in a pipe is the data byte for byte as JSON.stringify writes it', async () => {
+    const { out, text } = capture('json', false);
+    await out.print(hostile);
+    expect(text()).toBe(`${JSON.stringify(hostile, null, 2)}\n`);
+  });
+});
+
+describe('a stdout whose reader went away', () => {
+  it('makes the next write reject with BrokenPipe, even one waiting for drain', async () => {
+    let closed = false;
+    let drain: (() => void) | undefined;
+    const stdout = {
+      write: () => false,
+      once: (_: 'drain', listener: () => void) => void (drain = listener),
+      get closed() {
+        return closed;
+      },
+    };
+    const out = createOutput({ format: 'ndjson', isTTY: false, color: false, stdout });
+    const waiting = out.print({ a: 1 });
+    closed = true;
+    drain!();
+    await expect(waiting).rejects.toBeInstanceOf(BrokenPipe);
+    await expect(out.print({ a: 2 })).rejects.toBeInstanceOf(BrokenPipe);
+  });
+});
+
+describe('sanitisers', () => {
+  it('neutralize makes every control character visible', () => {
+    expect(neutralize('a\nb\rc\u0000d\u007f')).toBe('a\\nb\\rc\\x00d\\x7f');
+  });
+  it('neutralizeLines keeps line breaks and nothing else', () => {
+    expect(neutralizeLines('a\nb\rc\u001b[2J\u009b\u202e')).toBe('a\nb\\rc\\x1b[2J\\x9b\\u202e');
+  });
+  it('jsonForTerminal escapes what JSON.stringify leaves raw, and keeps the value', () => {
+    const value = { s: 'x\u007f\u0085\u009b\u061c\u200e\u2028\u2029\u202e\u2066' };
+    const text = jsonForTerminal(JSON.stringify(value, null, 2));
+    expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+  it('spreadsheetSafe prefixes formulas but keeps numbers', () => {
+    expect(spreadsheetSafe('=1+1')).toBe("'=1+1");
+    expect(spreadsheetSafe('+49 170')).toBe("'+49 170");
+    expect(spreadsheetSafe('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(spreadsheetSafe('-3.5')).toBe('-3.5');
+    expect(csvCell('plain')).toBe('plain');
+  });
+});
+
+describe('table columns marked fixed', () => {
+  it('are never shrunk to fit the terminal; the other columns give way', async () => {
+    let text = '';
+    const out = createOutput({ format: 'table', isTTY: true, color: false, columns: 60, stdout: { write: (s) => ((text += String(s)), true) } });
+    const id = 'c0000000-0000-4000-8000-000000000001';
+    await out.print([{ ID: id, Name: 'A rather long campaign name that cannot fit' }], { columns: [{ key: 'ID', fixed: true }, { key: 'Name' }] });
+    expect(text).toContain(id);
+    expect(text).toContain('…');
+    expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+  });
+});
