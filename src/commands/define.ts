@@ -127,7 +127,7 @@ export interface CommandDefinition<A extends Args = Args, O extends Options = Op
   readonly description?: string;
   readonly args?: A;
   readonly options?: O;
-  /** Command lines shown under "Examples:"; each is run against the sandbox by test/e2e/help-examples.test.ts. */
+  /** Command lines shown under "Examples:"; each is run against the sandbox by test/commands.test.ts. */
   readonly examples: readonly string[];
   readonly hidden?: boolean;
   /**

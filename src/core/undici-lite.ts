@@ -3,7 +3,7 @@
 // classes, so we import those three modules directly. Measured on 2026-11-23
 // (`email api /email/clients/scheduled` against a loopback sandbox, medians of
 // 15 paired whole-process runs on the 2-core machine): 117 ms this way, 140 ms
-// importing undici's index (0.82×). The version is pinned by the lock file; test/unit/http
+// importing undici's index (0.82×). The version is pinned by the lock file; test/core/http
 // exercises this path on every run, so an undici upgrade that moves them fails loudly.
 import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import apiRequest from 'undici/lib/api/api-request.js';
