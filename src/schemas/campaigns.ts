@@ -1,7 +1,8 @@
 // Responses of the campaign endpoints (service-spec.md "Campaigns" and the
 // resources they return). Loose objects: extra fields pass, values are never
 // rewritten (JSON output is the service's data unchanged).
-import { field, id, lenientInt, z } from './common.js';
+import * as z from 'zod/mini';
+import { field, id, lenientInt } from './common.js';
 
 /**
  * "Create draft campaign": an object whose keys are the list or segment ids,

@@ -1,5 +1,6 @@
 // Responses of the segment endpoints (service-spec.md "Segment", "Segments").
-import { id, lenientInt, z } from './common.js';
+import * as z from 'zod/mini';
+import { id, lenientInt } from './common.js';
 
 /** "Create segment": 201, a JSON string (the new segment identifier). */
 export const createSegmentResponse = id;

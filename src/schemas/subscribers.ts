@@ -1,7 +1,8 @@
 // Responses of the subscriber endpoints (service-spec.md "Subscribers" and the
 // resources they return). Loose objects: extra fields pass, values are never
 // rewritten (JSON output is the service's data unchanged).
-import { dateTime, id, lenientInt, z } from './common.js';
+import * as z from 'zod/mini';
+import { dateTime, id, lenientInt } from './common.js';
 
 /** "Add subscriber" answers 201 with a JSON string identifying the subscriber. */
 export const addSubscriberResponse = z.unknown();

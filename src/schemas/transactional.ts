@@ -1,6 +1,7 @@
 // Responses of the transactional endpoints (service-spec.md "Smart email list
 // element", "Smart email details", "Email statistics").
-import { field, id, lenientInt, z } from './common.js';
+import * as z from 'zod/mini';
+import { field, id, lenientInt } from './common.js';
 
 export const smartEmailList = z.array(
   z.looseObject({ ID: id, Name: z.optional(z.nullable(z.string())), Status: z.optional(z.nullable(z.string())), CreatedAt: z.optional(z.nullable(z.string())) }),

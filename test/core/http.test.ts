@@ -2,7 +2,7 @@
 // shapes of the service, validation at the boundary, and the key never shown.
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from '../../src/schemas/common.js';
+import * as z from 'zod/mini';
 import { ApiClient, MAX_ANSWER_BYTES } from '../../src/core/http.js';
 import { AnswerTooLargeError, ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, UnexpectedResponseError } from '../../src/core/errors.js';
 import { openConfig } from '../../src/core/config.js';

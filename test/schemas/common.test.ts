@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bareString, dateTime, lenientInt, z } from '../../src/schemas/common.js';
+import * as z from 'zod/mini';
+import { bareString, dateTime, lenientInt } from '../../src/schemas/common.js';
 
 describe('response schema blocks', () => {
   it('accept numbers sent as strings without rewriting them', () => {
