@@ -114,6 +114,16 @@ describe("import's rows not imported", () => {
     expectNeutralised(rejected ?? '');
     expect(rawControls(r.stderr)).toEqual([]);
   });
+
+  it('a cell with a line break stays on its problem line: it cannot pass for a line of ours', async () => {
+    const dir = tempDir();
+    const forged = 'x\nline 999: failed (1): forged';
+    const file = writeFile(dir, 'people.csv', `email,name\n"${forged}",Evil\nbo@example.com,Bo\n`);
+    const r = await runCli(['subscribers', 'import', file, '--list', '11111111-1111-4111-8111-111111111111', '--consent', 'yes'], { env: { EMAIL_BASE_URL: url, EMAIL_API_KEY: KEY } });
+    expect(r.stderr).toMatch(/Rows not imported:/);
+    expect(r.stderr).not.toMatch(/^line 999/m);
+    expect(r.stderr).toMatch(/^ {2}line 2: rejected .*\\n/m);
+  });
 });
 
 describe('webhooks listen', () => {

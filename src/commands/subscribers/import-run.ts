@@ -15,6 +15,7 @@ import { runImport, type ImportOptions, type ImportSummary, type PlanReport, typ
 import { openInput, parseEncoding } from '../../import/input.js';
 import { describeColumn } from '../../import/mapping.js';
 import type { Column } from '../../output/render.js';
+import { neutralize } from '../../output/sanitize.js';
 import { createProgress, progressMode } from '../../output/progress.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
 import type { ImportInput } from './import.js';
@@ -202,7 +203,8 @@ class ImportFailed extends CliError {
 function reportProblems(shown: RowProblem[], summary: ImportSummary, ctx: Context): void {
   const total = summary.failed + summary.rejected + summary.duplicates;
   if (total === 0 || ctx.globals.quiet) return;
-  const lines = shown.map((p) => `  line ${p.line}: ${p.outcome}${p.code && p.code !== p.outcome ? ` (${p.code})` : ''}: ${p.message}${p.email ? ` <${p.email}>` : ''}`);
+  // The message and the address come from the file or the service: neutralised whole, so a line break in a cell shows as \n and cannot start a line of its own.
+  const lines = shown.map((p) => `  line ${p.line}: ${p.outcome}${p.code && p.code !== p.outcome ? ` (${p.code})` : ''}: ${neutralize(`${p.message}${p.email ? ` <${p.email}>` : ''}`)}`);
   ctx.log.info(`Rows not imported:\n${lines.join('\n')}`);
   if (total > shown.length) {
     ctx.log.info(summary.failuresFile ? `  … ${total - shown.length} more; every one is in ${summary.failuresFile}` : `  … ${total - shown.length} more; --failures <file.csv> writes every one with its original columns`);
