@@ -51,6 +51,15 @@ describe('startup guard', () => {
     }
   });
 
+  it("a read loads zod's validation only, not its 264 KB of locales (schemas import zod/mini's namespace themselves)", () => {
+    const zodOutputs = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes('node_modules/zod/')));
+    expect(zodOutputs.length).toBeGreaterThan(0);
+    for (const [out, o] of zodOutputs) {
+      expect(Object.keys(o.inputs).filter((i) => i.includes('zod/v4/locales/')), out).toEqual([]);
+      expect((o as unknown as { bytes: number }).bytes, out).toBeLessThan(64 * 1024);
+    }
+  });
+
   it('bin/email answers a bare --version and --help without loading dist/cli.js', () => {
     const bin = readFileSync(new URL('../bin/email', import.meta.url), 'utf8');
     expect(bin).toMatch(/only === '--version'[\s\S]*dist\/version\.js[\s\S]*only === '--help'[\s\S]*dist\/help\.txt[\s\S]*dist\/cli\.js/);
