@@ -19,7 +19,7 @@ export default defineCommand({
     // No -q: -q is the global --quiet everywhere (CLI.md "api").
     query: listOption('--query', '<key=value>', 'query parameter (repeat)'),
     paginate: switchOption('--paginate', 'GET every page of a paged answer (Results, PageNumber, NumberOfPages) and print all Results as one JSON array'),
-    concurrency: intOption('--concurrency', '<n>', 'pages in flight at once with --paginate (1..32)', { min: 1, max: 32, default: WALK_CONCURRENCY }),
+    concurrency: intOption('--concurrency', '<n>', 'pages in flight at once with --paginate', { min: 1, max: 32, default: WALK_CONCURRENCY }),
   },
   examples: [
     'email api /email/clients/campaigns',

@@ -51,7 +51,7 @@ export default defineCommand({
     orderField: choiceOption('--order-field', '<field>', 'sort field', ORDER_FIELDS, { code: 802 }),
     orderDirection: choiceOption('--order-direction', '<dir>', 'sort direction', ORDER_DIRECTIONS, { code: 803 }),
     all: switchOption('--all', 'walk every page and print all records as one stream'),
-    concurrency: intOption('--concurrency', '<n>', `pages in flight at once with --all (1..${MAX_CONCURRENCY})`, { min: 1, max: MAX_CONCURRENCY, default: WALK_CONCURRENCY }),
+    concurrency: intOption('--concurrency', '<n>', 'pages in flight at once with --all', { min: 1, max: MAX_CONCURRENCY, default: WALK_CONCURRENCY }),
   },
   examples: [
     'email campaigns unsubscribes <id>',
