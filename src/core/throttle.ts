@@ -217,7 +217,13 @@ export class Throttle {
     // Paced: cut the pace. Unpaced (no limit stated before): cut what the service let
     // through over the wait it names (at least a second), the rate it allows, roughly.
     const spanMs = Math.max(1000, pauseMs);
-    const base = Number.isFinite(this.rate) ? this.rate : Math.max(1, (this.successesSince(now - spanMs) * 1000) / spanMs);
+    const letThrough = this.successesSince(now - spanMs);
+    if (!Number.isFinite(this.rate) && letThrough === 0 && !Number.isFinite(this.ceiling)) {
+      // Nothing to measure the limit by (the first request was refused): wait, and measure on the next 429.
+      this.log(`429: every request waits ${secs(pauseMs)} (one shared pause); no pace yet: nothing got through to measure it by`);
+      return;
+    }
+    const base = Number.isFinite(this.rate) ? this.rate : Math.max(1, (letThrough * 1000) / spanMs);
     this.rate = Math.max(MIN_RATE, Math.min(CUT * base, RATE_SHARE * this.ceiling));
     this.rateAtCut = this.rate;
     this.lastCutAt = now;

@@ -185,6 +185,20 @@ describe('Throttle', () => {
     expect(next).toHaveLength(1);
   });
 
+  it('pauses without choosing a pace when a 429 comes before anything got through to measure the limit by', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 4, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, tooMany(), 2000);
+    expect(throttle.stats.ratePerSecond).toBe(Number.POSITIVE_INFINITY);
+    const next = ask(throttle, 2, clock, { retry: true });
+    await clock.advance(1999);
+    expect(next).toHaveLength(0);
+    await clock.advance(1);
+    expect(next).toHaveLength(2);
+  });
+
   it('keeps --concurrency as the ceiling on requests in flight', async () => {
     const clock = new FakeClock();
     const throttle = new Throttle({ maxInFlight: 3, clock });
