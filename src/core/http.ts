@@ -180,8 +180,10 @@ export class ApiClient {
       this.debug(`  ${decision.reason}`);
       const rateLimited = failure.kind === 'status' && failure.status === 429;
       if (ticket && failure.kind === 'status') {
-        // One shared pause for every request of the walk: the wait this 429 names (or the backoff chosen when it names none).
-        const pauseMs = rateLimited ? (decision.retry ? decision.delayMs : decision.capExceeded?.wantedMs) : undefined;
+        // One shared pause for every request of the walk: the wait this 429 names (or the backoff chosen
+        // when it names none). None when this request gives up (a wait past the retry cap): the others
+        // then meet their own 429 and give up too, rather than sit out a wait nobody retries after.
+        const pauseMs = rateLimited ? (decision.retry ? decision.delayMs : 0) : undefined;
         throttle!.done(ticket, { status: failure.status, headers: failure.headers }, pauseMs);
       }
       if (!decision.retry) {

@@ -49,6 +49,22 @@ describe('against the sandbox with --rate-limit (X-RateLimit-* on every answer)'
     expect(refused, `429 answers of ${r.sent.length} requests`).toBeLessThanOrEqual(1);
   });
 
+  it('an import whose 429s ask for a wait past the retry cap stops at once instead of sitting the wait out', async () => {
+    s = await startCommandSandbox();
+    s.sandbox.failNext({ method: 'POST', path: /\/import$/, status: 429, retryAfterSeconds: 600, times: 1000 });
+    const dir = tempDir();
+    writeFile(dir, 'people.csv', peopleCsv(80));
+    const r = await s.email(['subscribers', 'import', 'people.csv', '--list', SEED_LIST_IDS.newsletter, '--batch-size', '10', '--concurrency', '4', '--json'], {
+      cwd: dir,
+      env: { EMAIL_RETRY_MAX_WAIT_MS: '60000' },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/more than the retry cap allows/);
+    const summary = JSON.parse(r.stdout);
+    expectCountsAddUp(summary);
+    expect(summary.new).toBe(0);
+  });
+
   it('--debug shows the pace the flow control chose', async () => {
     s = await startCommandSandbox({ rateLimitPerSecond: 20, unsubscribesPerCampaign: 30 });
     const r = await s.email(['campaigns', 'unsubscribes', SEED_CAMPAIGN_IDS.welcome, '--all', '--page-size', '10', '--json', '--debug']);
