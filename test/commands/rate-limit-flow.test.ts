@@ -47,6 +47,9 @@ describe('against the sandbox with --rate-limit (X-RateLimit-* on every answer)'
     expect(new Set(records.map((x) => x.EmailAddress)).size).toBe(100);
     const refused = r.sent.filter((x) => x.status === 429).length;
     expect(refused, `429 answers of ${r.sent.length} requests`).toBeLessThanOrEqual(2);
+    // In page order: the same records as one page of 100.
+    const whole = await s.email(['campaigns', 'unsubscribes', SEED_CAMPAIGN_IDS.welcome, '--page-size', '100', '--json']);
+    expect(records).toEqual(JSON.parse(whole.stdout).Results);
   });
 
   it('an import whose 429s ask for a wait past the retry cap stops at once instead of sitting the wait out', async () => {
