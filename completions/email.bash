@@ -43,7 +43,7 @@ _email_options() {
     'campaigns create') printf '%s\n' --name --subject --from-name --from-email --reply-to --html-url --text-url --list --segment --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns preview') printf '%s\n' --campaign --to --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns unschedule') printf '%s\n' --campaign -y --yes --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --all --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --all --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns summary') printf '%s\n' --campaign --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns scheduled') printf '%s\n' --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns sent') printf '%s\n' --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
@@ -57,7 +57,7 @@ _email_options() {
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'webhooks replay') printf '%s\n' --to --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    api) printf '%s\n' -X --method -d --data --query --paginate --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    api) printf '%s\n' -X --method -d --data --query --paginate --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     doctor) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     completion) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
@@ -86,7 +86,7 @@ _email_value_options() {
     'campaigns create') printf '%s\n' --name --subject --from-name --from-email --reply-to --html-url --text-url --list --segment --profile --base-url -o --output --timeout ;;
     'campaigns preview') printf '%s\n' --campaign --to --profile --base-url -o --output --timeout ;;
     'campaigns unschedule') printf '%s\n' --campaign --profile --base-url -o --output --timeout ;;
-    'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --fields --jq --limit --profile --base-url -o --output --timeout ;;
+    'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'campaigns summary') printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout ;;
     'campaigns scheduled') printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'campaigns sent') printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout ;;
@@ -97,7 +97,7 @@ _email_value_options() {
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --profile --base-url -o --output --timeout ;;
     'webhooks replay') printf '%s\n' --to --interval --profile --base-url -o --output --timeout ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url -o --output --timeout ;;
-    api) printf '%s\n' -X --method -d --data --query --fields --jq --limit --profile --base-url -o --output --timeout ;;
+    api) printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url -o --output --timeout ;;
     doctor) printf '%s\n' --profile --base-url -o --output --timeout ;;
     completion) printf '%s\n' --profile --base-url -o --output --timeout ;;

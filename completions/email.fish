@@ -66,7 +66,7 @@ function __email_value_options
         case 'campaigns unschedule'
             printf '%s\n' --campaign --profile --base-url -o --output --timeout
         case 'campaigns unsubscribes'
-            printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --fields --jq --limit --profile --base-url -o --output --timeout
+            printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
         case 'campaigns summary'
             printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns scheduled'
@@ -88,7 +88,7 @@ function __email_value_options
         case 'webhooks trigger'
             printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url -o --output --timeout
         case api
-            printf '%s\n' -X --method -d --data --query --fields --jq --limit --profile --base-url -o --output --timeout
+            printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
         case sandbox
             printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url -o --output --timeout
         case doctor
@@ -465,6 +465,7 @@ complete -c email -n '__email_at \'campaigns unsubscribes\'' -l page-size -x -d 
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l order-field -x -a 'email name date' -d 'sort field'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l order-direction -x -a 'asc desc' -d 'sort direction'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l all -d 'walk every page and print all records as one stream'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -l concurrency -x -d 'pages in flight at once with --all (default: 8)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l fields -x -a 'EmailAddress ListID Date IPAddress' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
@@ -644,6 +645,7 @@ complete -c email -n '__email_at api' -s X -l method -x -a 'GET POST PUT DELETE 
 complete -c email -n '__email_at api' -s d -l data -x -d 'request body: JSON, @file, or @- for stdin'
 complete -c email -n '__email_at api' -l query -x -d 'query parameter (repeat)'
 complete -c email -n '__email_at api' -l paginate -d 'GET every page of a paged answer (Results, PageNumber, NumberOfPages) and print all Results as one JSON array'
+complete -c email -n '__email_at api' -l concurrency -x -d 'pages in flight at once with --paginate (default: 8)'
 complete -c email -n '__email_at api' -l fields -x -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at api' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at api' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'

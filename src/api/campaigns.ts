@@ -1,5 +1,6 @@
 // service-spec.md "Campaigns".
 import type { ApiClient, RawResponse, WriteAnswer } from '../core/http.js';
+import type { Throttle } from '../core/throttle.js';
 import {
   campaignSummary,
   createCampaignResponse,
@@ -40,14 +41,20 @@ export function unscheduleCampaign(client: ApiClient, campaignId: string): Promi
 }
 
 /** GET /email/campaigns/{id}/unsubscribes: one page of the paged result envelope. */
-export function getUnsubscribesPage(client: ApiClient, campaignId: string, query: UnsubscribesQuery, signal?: AbortSignal): Promise<UnsubscribesPage> {
+export function getUnsubscribesPage(
+  client: ApiClient,
+  campaignId: string,
+  query: UnsubscribesQuery,
+  options: { signal?: AbortSignal; throttle?: Throttle } = {},
+): Promise<UnsubscribesPage> {
   return client.request({
     method: 'GET',
     path: `${campaignPath(campaignId)}/unsubscribes`,
     query: { ...query },
     schema: unsubscribesPage,
     idempotent: true,
-    signal,
+    signal: options.signal,
+    throttle: options.throttle,
   });
 }
 

@@ -19,6 +19,7 @@ import { Redactor } from './redact.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 import { CLI_VERSION } from './version.js';
 import { decideRetry, defaultRetryPolicy, sleep, type Failure, type RetryPolicy } from './retry.js';
+import type { Throttle, ThrottleTicket } from './throttle.js';
 
 
 /** What the core needs of a schema: zod (classic or mini) schemas fit. */
@@ -80,6 +81,12 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Called before each retry, e.g. to count retries in an import summary. */
   onRetry?: (reason: string, delayMs: number) => void;
+  /**
+   * The flow control of a walker with requests in flight (core/throttle.ts):
+   * each attempt waits for its turn, and a 429's retry waits on the shared
+   * pause the throttle sets instead of a wait of its own.
+   */
+  throttle?: Throttle;
 }
 
 /**
@@ -146,15 +153,22 @@ export class ApiClient {
   async send(opts: RequestOptions<unknown>): Promise<RawResponse> {
     const state = { retries: 0, rateLimitRetries: 0, waitedMs: 0 };
     const path = this.fullPath(opts.path, opts.query);
+    const { throttle } = opts;
     for (;;) {
       let failure: Failure;
       let finalError: Error;
+      let ticket: ThrottleTicket | undefined;
+      if (throttle) ticket = await throttle.acquire({ retry: state.retries + state.rateLimitRetries > 0, signal: this.combinedSignal(opts.signal) });
       try {
         const res = await this.once(opts, path);
-        if (res.status < 400) return res;
+        if (res.status < 400) {
+          if (ticket) throttle!.done(ticket, res);
+          return res;
+        }
         finalError = this.errorFor(opts.method, opts.path, res);
         failure = { kind: 'status', status: res.status, headers: res.headers, message: finalError.message };
       } catch (err) {
+        if (ticket) throttle!.done(ticket);
         if (!(err instanceof NetworkError)) throw err;
         finalError = err;
         failure =
@@ -164,6 +178,14 @@ export class ApiClient {
       }
       const decision = decideRetry(failure, opts.idempotent, state, this.policy, this.now());
       this.debug(`  ${decision.reason}`);
+      const rateLimited = failure.kind === 'status' && failure.status === 429;
+      if (ticket && failure.kind === 'status') {
+        // One shared pause for every request of the walk: the wait this 429 names (or the backoff chosen
+        // when it names none). None when this request gives up (a wait past the retry cap): the others
+        // then meet their own 429 and give up too, rather than sit out a wait nobody retries after.
+        const pauseMs = rateLimited ? (decision.retry ? decision.delayMs : 0) : undefined;
+        throttle!.done(ticket, { status: failure.status, headers: failure.headers }, pauseMs);
+      }
       if (!decision.retry) {
         if (decision.capExceeded && finalError instanceof ApiError && finalError.status === 429) {
           throw new RateLimitError({
@@ -178,11 +200,17 @@ export class ApiClient {
       }
       opts.onRetry?.(decision.reason, decision.delayMs);
       this.announceWait(failure, decision.delayMs, opts.method, opts.path);
-      if (failure.kind === 'status' && failure.status === 429) state.rateLimitRetries++;
+      if (rateLimited) state.rateLimitRetries++;
       else state.retries++;
       state.waitedMs += decision.delayMs;
-      await sleep(decision.delayMs, this.combinedSignal(opts.signal));
+      // Under a throttle the retry of a 429 waits in throttle.acquire(), on the shared pause.
+      if (!(rateLimited && throttle)) await sleep(decision.delayMs, this.combinedSignal(opts.signal));
     }
+  }
+
+  /** The --debug sink (lines redacted), for the flow control of a walk (core/throttle.ts). */
+  get debugSink(): ((line: string) => void) | undefined {
+    return this.options.debug ? (line) => this.debug(line) : undefined;
   }
 
   async close(): Promise<void> {

@@ -8,14 +8,26 @@
 // A walk is bounded whatever the service claims (ENGINEERING.md habit 12,
 // CLI.md "--all"): it ends at the first empty page, and a total that keeps
 // growing stops it once it has read twice the first page's total.
+//
+// The pages' requests share one flow control (core/throttle.ts, CLI.md "flow
+// control"): paced under the service's rate limit, one shared pause per 429,
+// `concurrency` the ceiling on requests in flight.
+import { Throttle } from './throttle.js';
 
 export interface PageWalk<P> {
-  /** Fetches one page (1-based). The signal aborts when the walk stops early or fails. */
-  fetchPage(pageNumber: number, signal: AbortSignal): Promise<P>;
+  /**
+   * Fetches one page (1-based). The signal aborts when the walk stops early or
+   * fails; the request goes through the throttle (RequestOptions.throttle).
+   */
+  fetchPage(pageNumber: number, signal: AbortSignal, throttle: Throttle): Promise<P>;
   /** How many pages the walk must cover, as a page reports it. */
   pageCount(page: P): number;
-  /** Pages in flight or waiting at once (≥ 1). */
+  /** Pages in flight or waiting at once (≥ 1); the ceiling on requests in flight. */
   concurrency: number;
+  /** The walk's flow control, when the caller already sent a request through it; otherwise one is made. */
+  throttle?: Throttle;
+  /** --debug sink for the flow control's rate changes. */
+  debug?: (line: string) => void;
   /** Aborts the walk (Ctrl-C, or the reader of stdout went away). */
   signal?: AbortSignal;
   /** Records on a page. With it, the walk ends at the first page that has none, whatever the page count says. */
@@ -61,8 +73,9 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
   const stopOnAbort = () => controller.abort(walk.signal?.reason);
   walk.signal?.addEventListener('abort', stopOnAbort, { once: true });
   const inFlight = new Map<number, Promise<P>>();
+  const throttle = walk.throttle ?? new Throttle({ maxInFlight: walk.concurrency, debug: walk.debug });
   const start = (n: number) => {
-    const promise = walk.fetchPage(n, controller.signal);
+    const promise = walk.fetchPage(n, controller.signal, throttle);
     // A page that fails while an earlier one is awaited is reported when its turn comes; until then it must not count as unhandled.
     promise.catch(() => undefined);
     inFlight.set(n, promise);
@@ -70,7 +83,7 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
   const records = (page: P) => (walk.recordCount ? walk.recordCount(page) : undefined);
   const wanted = walk.recordLimit !== undefined && walk.recordCount ? walk.recordLimit : Number.POSITIVE_INFINITY;
   try {
-    let first: P | undefined = await walk.fetchPage(1, controller.signal);
+    let first: P | undefined = await walk.fetchPage(1, controller.signal, throttle);
     let total = Math.max(1, walk.pageCount(first));
     let read = records(first) ?? 0;
     // An empty first page: nothing more to ask for, whatever the page count says.

@@ -16,6 +16,7 @@ import { stat } from 'node:fs/promises';
 import { importPath, type ImportFlags } from '../api/subscribers.js';
 import { UsageError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
+import { Throttle } from '../core/throttle.js';
 import type { Consent } from '../validation/subscriber-fields.js';
 import { Batcher, type Batch } from './batches.js';
 import { Dedupe } from './dedupe.js';
@@ -148,6 +149,8 @@ class ImportRun {
   private readonly batcher: Batcher;
   private readonly dispatch: Dispatcher<Batch>;
   private readonly streak = new FailureStreak();
+  /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
+  private readonly throttle: Throttle | undefined;
   private readingDone = false;
   private stopping = false;
   private stoppedBy: string | undefined;
@@ -166,6 +169,7 @@ class ImportRun {
     rowsEstimate: number,
   ) {
     this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator });
+    this.throttle = hooks.client && !o.dryRun ? new Throttle({ maxInFlight: o.concurrency, debug: hooks.client.debugSink }) : undefined;
     this.dispatch = new Dispatcher<Batch>({
       concurrency: o.concurrency,
       work: (batch, signal) => this.handle(batch, signal),
@@ -246,6 +250,7 @@ class ImportRun {
       failuresFile: this.failures?.path,
       journal: this.journal?.keeps(allAcknowledged) ? this.journal.path : undefined,
       stoppedBy: this.stoppedBy,
+      flow: this.throttle?.stats,
     });
     return { summary, error: this.error, interrupted: this.hooks.stopSignal?.aborted === true && !this.error };
   }
@@ -326,6 +331,7 @@ class ImportRun {
       flags: this.o.flags,
       timeoutMs: this.o.timeoutMs,
       signal,
+      throttle: this.throttle,
       onRetry: () => {
         this.tally.retries++;
         batch.retries++;

@@ -43,6 +43,10 @@ export interface ImportSummary {
   duplicates: number;
   batches: number;
   retries: number;
+  /** Answers 429 (rate limited), each retried after the shared pause (CLI.md "flow control"). */
+  rateLimited: number;
+  /** Time the requests were held back by the service's rate limit: its pauses and the pace. */
+  waitedMs: number;
   elapsedMs: number;
   resumed: boolean;
   service: ServiceTotals;
@@ -189,6 +193,7 @@ export class Tally {
     failuresFile?: string;
     journal?: string;
     stoppedBy?: string;
+    flow?: { rateLimited: number; waitedMs: number };
   }): ImportSummary {
     const c = this.counts;
     const outcomes = c.new + c.existing + c.failed + c.rejected + c.duplicates;
@@ -198,6 +203,8 @@ export class Tally {
       ...c,
       batches: this.batchesDone,
       retries: this.retries,
+      rateLimited: end.flow?.rateLimited ?? 0,
+      waitedMs: end.flow?.waitedMs ?? 0,
       elapsedMs,
       resumed: end.resumed,
       service: { ...this.service },

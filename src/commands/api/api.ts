@@ -2,7 +2,10 @@
 // gets the same retries, errors and output as every other command.
 import { UsageError } from '../../core/errors.js';
 import type { HttpMethod, QueryValue } from '../../core/http.js';
-import { choiceOption, defineCommand, listOption, requiredArg, switchOption, textOption } from '../define.js';
+import { choiceOption, defineCommand, intOption, listOption, requiredArg, switchOption, textOption } from '../define.js';
+
+/** Pages in flight at once with --paginate: the keep-alive pool's size, as for `campaigns unsubscribes --all` (bench/unsubscribes). */
+const WALK_CONCURRENCY = 8;
 
 export default defineCommand({
   name: 'api',
@@ -16,6 +19,7 @@ export default defineCommand({
     // No -q: -q is the global --quiet everywhere (CLI.md "api").
     query: listOption('--query', '<key=value>', 'query parameter (repeat)'),
     paginate: switchOption('--paginate', 'GET every page of a paged answer (Results, PageNumber, NumberOfPages) and print all Results as one JSON array'),
+    concurrency: intOption('--concurrency', '<n>', 'pages in flight at once with --paginate', { min: 1, max: 32, default: WALK_CONCURRENCY }),
   },
   examples: [
     'email api /email/clients/campaigns',
@@ -46,7 +50,7 @@ export default defineCommand({
       if (method !== 'GET') throw new UsageError(`--paginate reads the pages of a GET, not a ${method}`);
       if (Object.keys(query).some((k) => k.toLowerCase() === 'page')) throw new UsageError('--paginate walks every page from the first: leave out the page query parameter');
       const { paginate } = await import('./paginate.js');
-      return paginate(ctx, path, query);
+      return paginate(ctx, path, query, input.concurrency);
     }
     const client = await ctx.api();
     const res = await client.send({

@@ -7,17 +7,17 @@
 // one a line), through the renderer's stream, so --fields, --jq and --limit apply.
 import type { Context } from '../../context.js';
 import type { QueryValue } from '../../core/http.js';
+import { Throttle } from '../../core/throttle.js';
 import { isPagedEnvelope } from '../../output/shape.js';
-
-/** Pages in flight at once: the keep-alive pool's size, as for `campaigns unsubscribes --all` (bench/unsubscribes). */
-const WALK_CONCURRENCY = 8;
 
 type Envelope = { Results: unknown[]; NumberOfPages?: unknown; TotalNumberOfRecords?: unknown };
 
-export async function paginate(ctx: Context, path: string, query: Record<string, QueryValue[]>): Promise<void> {
-  const [client, { walkPages }] = await Promise.all([ctx.api(), import('../../core/paginate.js')]);
+export async function paginate(ctx: Context, path: string, query: Record<string, QueryValue[]>, concurrency: number): Promise<void> {
+  const [client, { walkPages }] = await Promise.all([ctx.api(concurrency > 8 ? { connections: concurrency } : undefined), import('../../core/paginate.js')]);
+  // One flow control for page 1 and the walk (CLI.md "flow control"): page 1's answer sets the pace.
+  const throttle = new Throttle({ maxInFlight: concurrency, debug: client.debugSink });
   const fetchPage = async (page: number, signal?: AbortSignal) => {
-    const res = await client.send({ method: 'GET', path, query: { ...query, page: [String(page)] }, idempotent: true, signal });
+    const res = await client.send({ method: 'GET', path, query: { ...query, page: [String(page)] }, idempotent: true, signal, throttle });
     return res.data;
   };
   // Page 1 tells whether the answer is paged at all; it is the walk's first page too.
@@ -41,7 +41,8 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
     pageCount: (p) => count(p.NumberOfPages),
     recordCount: (p) => p.Results.length,
     totalRecords: (p) => count(p.TotalNumberOfRecords),
-    concurrency: WALK_CONCURRENCY,
+    concurrency,
+    throttle,
     signal: ctx.signal,
     recordLimit: ctx.out.limit,
     onRunaway: (stop) =>

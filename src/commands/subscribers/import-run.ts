@@ -344,6 +344,10 @@ function summaryColumns(s: ImportSummary): Column[] {
   columns.push({ key: 'batches', header: s.dryRun ? 'Batches (would send)' : 'Batches', format: number });
   if (!s.dryRun) {
     columns.push({ key: 'retries', header: 'Retries', format: number });
+    // CLI.md "flow control": what riding the service's rate limit cost, when it cost anything.
+    if (s.rateLimited || s.waitedMs >= 1000) {
+      columns.push({ key: 'rateLimited', header: 'Rate limit', format: (v) => `${number(v)} answers 429; requests held ${(s.waitedMs / 1000).toFixed(1)} s by the limit` });
+    }
     columns.push({ key: 'serviceTotals', header: 'Service totals' });
   }
   if (s.resumed) columns.push({ key: 'resumedBatches', header: 'From the journal', format: (v) => `${number(v)} batches (not sent again)` });

@@ -1,0 +1,300 @@
+// Flow control for the walkers with requests in flight at once (CLI.md "flow
+// control": the import's batches, --all, api --paginate). A service that
+// answers in milliseconds is limited per second, not per connection, so the
+// number in flight alone cannot keep under its limit: this paces the request
+// RATE as well, the way TCP paces its window (AIMD).
+//
+// - Slow start: the first request goes alone. Its answer decides the pace: a
+//   stated limit (X-RateLimit-Limit over the window X-RateLimit-Reset shows)
+//   paces requests evenly at RATE_SHARE of it; no limit stated, no 429: the
+//   window opens to --concurrency, unpaced, so a fast service loses nothing
+//   (a doubling ramp would cost the unlimited `--all` bench 1–2 round trips
+//   of its ~13, bench/unsubscribes).
+// - A 429: ONE shared pause of the wait the service named, during which no
+//   request starts (the one refused is retried after it, first in line), and
+//   the rate is cut multiplicatively (CUT) from what the service let through
+//   lately. Answers to requests sent before the cut do not cut again.
+// - Each answer that succeeds raises the rate additively, up to the stated
+//   limit when there is one.
+// --concurrency stays the ceiling on requests in flight. The clock and timers
+// are injectable, so the tests run on a fake clock.
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface ThrottleClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realClock: ThrottleClock = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface ThrottleOptions {
+  /** --concurrency: the most requests in flight. */
+  maxInFlight: number;
+  clock?: ThrottleClock;
+  /** --debug sink: the rate changes. */
+  debug?: (line: string) => void;
+}
+
+/**
+ * Share of a stated limit paced at. Even spacing at 100 % lets a window of a
+ * fixed-window limiter catch one request too many when arrivals jitter by a
+ * few ms; at 95 % it takes 5 % of the window (50 ms in a one-second window)
+ * of jitter. bench/ratelimit: 0.9–1.0 of the allowance used, no 429 at 5/s.
+ */
+export const RATE_SHARE = 0.95;
+/** Multiplicative decrease after a 429. */
+export const CUT = 0.75;
+/** Additive increase per successful answer, as a share of the reference rate (the stated limit, else the rate at the last cut). */
+export const RAISE_SHARE = 0.03;
+/** Slowest pace, requests per second: the pause, not the pace, carries a long wait. */
+const MIN_RATE = 0.2;
+/** Successes remembered to measure what the service let through before a 429. */
+const RECENT_SUCCESSES = 512;
+
+export interface ThrottleStats {
+  /** Answers 429 seen. */
+  rateLimited: number;
+  /** Wall time during which a request was ready to go but held by a pause or the pace (not by --concurrency). */
+  waitedMs: number;
+  /** The pace now, requests per second (Infinity: unpaced). */
+  ratePerSecond: number;
+}
+
+export interface ThrottleTicket {
+  readonly startedAt: number;
+  /** Its answer was seen (done() was called). */
+  settled: boolean;
+}
+
+interface Waiter {
+  resolve(ticket: ThrottleTicket): void;
+  reject(reason: unknown): void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+export class Throttle {
+  private readonly clock: ThrottleClock;
+  private readonly max: number;
+  private inFlight = 0;
+  /** Requests allowed in flight: 1 until the first answer (slow start), then --concurrency. */
+  private window = 1;
+  private rate = Number.POSITIVE_INFINITY;
+  /** The stated limit, requests per second (Infinity: none stated). */
+  private ceiling = Number.POSITIVE_INFINITY;
+  private statedLimit: number | undefined;
+  private windowMs = 0;
+  private rateAtCut = 0;
+  private lastCutAt = Number.NEGATIVE_INFINITY;
+  private lastStartAt = Number.NEGATIVE_INFINITY;
+  private pausedUntil = Number.NEGATIVE_INFINITY;
+  private answered = false;
+  private lastLoggedRate = Number.POSITIVE_INFINITY;
+  private readonly retries: Waiter[] = [];
+  private readonly fresh: Waiter[] = [];
+  private timer: unknown;
+  private heldSince: number | undefined;
+  private readonly successes: number[] = [];
+  private successIndex = 0;
+  private rateLimitedCount = 0;
+  private waited = 0;
+
+  constructor(private readonly options: ThrottleOptions) {
+    this.clock = options.clock ?? realClock;
+    this.max = Math.max(1, Math.floor(options.maxInFlight));
+  }
+
+  get stats(): ThrottleStats {
+    const held = this.heldSince === undefined ? 0 : this.clock.now() - this.heldSince;
+    return { rateLimited: this.rateLimitedCount, waitedMs: Math.round(this.waited + held), ratePerSecond: this.rate };
+  }
+
+  /**
+   * Waits for a turn: no shared pause, a place in flight, and the paced
+   * moment. A retry goes before requests not yet sent, so a refused page or
+   * batch does not fall behind the ones after it.
+   */
+  acquire(opts: { retry?: boolean; signal?: AbortSignal } = {}): Promise<ThrottleTicket> {
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<ThrottleTicket>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal };
+      const queue = opts.retry ? this.retries : this.fresh;
+      if (signal) {
+        waiter.onAbort = () => {
+          const at = queue.indexOf(waiter);
+          if (at >= 0) queue.splice(at, 1);
+          reject(signal.reason);
+          this.pump();
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /**
+   * The answer to a ticket's request: its status and headers, or undefined
+   * when none came (a dropped connection, a timeout). For a 429, `pauseMs` is
+   * the wait the service named (or the backoff chosen when it named none).
+   */
+  done(ticket: ThrottleTicket, answer?: { status: number; headers: Headers }, pauseMs?: number): void {
+    if (ticket.settled) return;
+    ticket.settled = true;
+    this.inFlight--;
+    const now = this.clock.now();
+    if (answer) {
+      this.readLimit(answer.headers);
+      if (answer.status === 429) this.rateLimited(ticket, now, pauseMs ?? 1000);
+      else if (answer.status < 400) this.succeeded(now);
+      if (!this.answered) {
+        this.answered = true;
+        // Slow start ends with the first answer: a limit it stated (or a 429) set the pace; the window opens.
+        this.window = this.max;
+      }
+    }
+    this.pump();
+  }
+
+  // ---- the rate ----------------------------------------------------------------------
+
+  /** X-RateLimit-Limit requests per window; the window is the longest X-RateLimit-Reset seen (seconds from now, or an epoch time). */
+  private readLimit(headers: Headers): void {
+    const limit = numberHeader(headers, 'x-ratelimit-limit');
+    const reset = numberHeader(headers, 'x-ratelimit-reset');
+    if (limit === undefined || limit <= 0) return;
+    if (reset !== undefined && reset > 0) {
+      // Services send seconds until the reset or an epoch time in seconds (as core/retry.ts reads it).
+      const ms = reset > 1_000_000_000 ? reset * 1000 - Date.now() : reset * 1000;
+      if (ms > this.windowMs) this.windowMs = Math.ceil(ms / 1000) * 1000;
+    }
+    if (this.windowMs <= 0) return;
+    const ceiling = (limit * 1000) / this.windowMs;
+    if (limit === this.statedLimit && ceiling === this.ceiling) return;
+    this.statedLimit = limit;
+    this.ceiling = ceiling;
+    const paced = RATE_SHARE * ceiling;
+    const before = this.rate;
+    // A new limit: pace at it, unless a cut is still being recovered from.
+    if (!(this.rate < paced && this.lastCutAt > Number.NEGATIVE_INFINITY)) this.rate = paced;
+    this.log(`the service allows ${limit} requests per ${this.windowMs / 1000} s (X-RateLimit-Limit, X-RateLimit-Reset): pacing at ${fmt(this.rate)} requests/s${before !== this.rate && Number.isFinite(before) ? ` (was ${fmt(before)})` : ''}`);
+    this.lastLoggedRate = this.rate;
+  }
+
+  private succeeded(now: number): void {
+    if (this.successes.length < RECENT_SUCCESSES) this.successes.push(now);
+    else this.successes[this.successIndex++ % RECENT_SUCCESSES] = now;
+    if (!Number.isFinite(this.rate)) return;
+    const cap = RATE_SHARE * this.ceiling;
+    if (this.rate >= cap) return;
+    const reference = Number.isFinite(this.ceiling) ? this.ceiling : Math.max(1, this.rateAtCut);
+    this.rate = Math.min(cap, this.rate + RAISE_SHARE * reference);
+    // Told at the cap, or every 25 % up: not on each answer.
+    if (this.rate >= cap || this.rate >= this.lastLoggedRate * 1.25) {
+      this.log(`raising the pace to ${fmt(this.rate)} requests/s`);
+      this.lastLoggedRate = this.rate;
+    }
+  }
+
+  private rateLimited(ticket: ThrottleTicket, now: number, pauseMs: number): void {
+    this.rateLimitedCount++;
+    const until = now + Math.max(0, pauseMs);
+    const extended = until > this.pausedUntil;
+    if (extended) this.pausedUntil = until;
+    // Sent before the last cut: it was refused under the old pace, which is already cut.
+    if (ticket.startedAt < this.lastCutAt) {
+      if (extended) this.log(`429 again: the shared pause now ends in ${secs(until - now)}`);
+      return;
+    }
+    const before = this.rate;
+    // Paced: cut the pace. Unpaced (no limit stated before): cut what the service let
+    // through over the wait it names (at least a second), the rate it allows, roughly.
+    const spanMs = Math.max(1000, pauseMs);
+    const letThrough = this.successesSince(now - spanMs);
+    if (!Number.isFinite(this.rate) && letThrough === 0 && !Number.isFinite(this.ceiling)) {
+      // Nothing to measure the limit by (the first request was refused): wait, and measure on the next 429.
+      this.log(`429: every request waits ${secs(pauseMs)} (one shared pause); no pace yet: nothing got through to measure it by`);
+      return;
+    }
+    const base = Number.isFinite(this.rate) ? this.rate : Math.max(1, (letThrough * 1000) / spanMs);
+    this.rate = Math.max(MIN_RATE, Math.min(CUT * base, RATE_SHARE * this.ceiling));
+    this.rateAtCut = this.rate;
+    this.lastCutAt = now;
+    this.lastLoggedRate = this.rate;
+    this.log(
+      `429: every request waits ${secs(pauseMs)} (one shared pause); pace ${Number.isFinite(before) ? fmt(before) : 'unpaced'} → ${fmt(this.rate)} requests/s`,
+    );
+  }
+
+  private successesSince(from: number): number {
+    let n = 0;
+    for (const t of this.successes) if (t > from) n++;
+    return n;
+  }
+
+  // ---- the queue ---------------------------------------------------------------------
+
+  /** Starts whoever may start now; otherwise sets one timer for the moment the next may. */
+  private pump(): void {
+    if (this.timer !== undefined) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    for (;;) {
+      const queue = this.retries.length ? this.retries : this.fresh;
+      const now = this.clock.now();
+      if (queue.length === 0) {
+        this.endHold(now);
+        return;
+      }
+      // Held by --concurrency: not a wait on the rate limit.
+      if (this.inFlight >= this.window) {
+        this.endHold(now);
+        return;
+      }
+      const interval = Number.isFinite(this.rate) ? 1000 / this.rate : 0;
+      const at = Math.max(this.pausedUntil, this.lastStartAt + interval);
+      if (at > now) {
+        this.heldSince ??= now;
+        this.timer = this.clock.setTimeout(() => {
+          this.timer = undefined;
+          this.pump();
+        }, Math.ceil(at - now));
+        return;
+      }
+      this.endHold(now);
+      const waiter = queue.shift()!;
+      if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
+      this.inFlight++;
+      this.lastStartAt = now;
+      waiter.resolve({ startedAt: now, settled: false });
+    }
+  }
+
+  private endHold(now: number): void {
+    if (this.heldSince === undefined) return;
+    this.waited += now - this.heldSince;
+    this.heldSince = undefined;
+  }
+
+  private log(line: string): void {
+    this.options.debug?.(`  flow: ${line}`);
+  }
+}
+
+function numberHeader(headers: Headers, name: string): number | undefined {
+  const raw = headers[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Number(value);
+}
+
+const fmt = (rate: number) => (rate >= 10 ? rate.toFixed(0) : rate.toFixed(1));
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -1,0 +1,363 @@
+// The flow control of core/throttle.ts: on a fake clock (no real waits), then
+// in the walkers that use it, against the sandbox and a loopback server.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
+import { SEED_CAMPAIGN_IDS } from '../../src/sandbox/seed-campaigns.js';
+import { runCli } from '../helpers/cli.js';
+import { startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
+import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { CUT, RATE_SHARE, Throttle, type ThrottleClock, type ThrottleTicket } from '../../src/core/throttle.js';
+
+/** A clock whose time moves only when the test says so, running the timers that fall due. */
+class FakeClock implements ThrottleClock {
+  private time = 0;
+  private timers: { at: number; fn: () => void; id: number }[] = [];
+  private nextId = 1;
+  now(): number {
+    return this.time;
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.push({ at: this.time + ms, fn, id });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers = this.timers.filter((t) => t.id !== handle);
+  }
+  /** Moves time forward by ms, running each timer at its moment. */
+  async advance(ms: number): Promise<void> {
+    const end = this.time + ms;
+    for (;;) {
+      await flush();
+      this.timers.sort((a, b) => a.at - b.at);
+      const next = this.timers[0];
+      if (!next || next.at > end) break;
+      this.timers.shift();
+      this.time = next.at;
+      next.fn();
+    }
+    this.time = end;
+    await flush();
+  }
+}
+
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+const ok = { status: 200, headers: {} };
+const limited = (limit: number, resetSeconds: number, remaining = 0) => ({
+  status: 200,
+  headers: { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetSeconds) },
+});
+const tooMany = (headers: Record<string, string> = {}) => ({ status: 429, headers });
+
+/** Asks for n turns at once; records when each started. */
+function ask(throttle: Throttle, n: number, clock: FakeClock, opts: { retry?: boolean } = {}) {
+  const started: { at: number; ticket: ThrottleTicket }[] = [];
+  for (let i = 0; i < n; i++) {
+    void throttle.acquire(opts).then((ticket) => started.push({ at: clock.now(), ticket }));
+  }
+  return started;
+}
+
+describe('Throttle', () => {
+  it('sends the first request alone, then opens the window to --concurrency when no limit is stated', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 4, clock });
+    const started = ask(throttle, 6, clock);
+    await clock.advance(0);
+    expect(started).toHaveLength(1);
+    await clock.advance(10);
+    throttle.done(started[0]!.ticket, ok);
+    await clock.advance(0);
+    // Four in flight at once, unpaced: the fast path is not slowed.
+    expect(started).toHaveLength(5);
+    expect(new Set(started.slice(1).map((s) => s.at))).toEqual(new Set([10]));
+    expect(throttle.stats.ratePerSecond).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('paces evenly at a share of the limit X-RateLimit-Limit and X-RateLimit-Reset state', async () => {
+    const clock = new FakeClock();
+    const lines: string[] = [];
+    const throttle = new Throttle({ maxInFlight: 8, clock, debug: (l) => lines.push(l) });
+    const started = ask(throttle, 11, clock);
+    await clock.advance(0);
+    await clock.advance(5);
+    throttle.done(started[0]!.ticket, limited(5, 1, 4));
+    // Each answer comes back at once; the pace, not the window, holds the rest.
+    for (let t = 0; t < 3000; t += 1) {
+      for (const s of started) if (!s.ticket.settled) throttle.done(s.ticket, limited(5, 1));
+      await clock.advance(1);
+    }
+    expect(started).toHaveLength(11);
+    const interval = 1000 / (RATE_SHARE * 5);
+    const gaps = started.slice(1).map((s, i) => s.at - started[i]!.at);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(Math.floor(interval));
+    // Never more than the limit in any one-second span.
+    for (const s of started) expect(started.filter((o) => o.at >= s.at && o.at < s.at + 1000).length).toBeLessThanOrEqual(5);
+    expect(lines.join('\n')).toMatch(/allows 5 requests per 1 s .*pacing at 4\.8 requests\/s/);
+    expect(throttle.stats.waitedMs).toBeGreaterThan(0);
+  });
+
+  it('meets a 429 with one shared pause: nothing starts until it ends, and the refused request goes first', async () => {
+    const clock = new FakeClock();
+    const lines: string[] = [];
+    const throttle = new Throttle({ maxInFlight: 8, clock, debug: (l) => lines.push(l) });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, ok);
+    const burst = ask(throttle, 7, clock);
+    await clock.advance(0);
+    expect(burst).toHaveLength(7);
+    // Two succeed, five are refused, naming a 1 s wait: one pause, one cut.
+    await clock.advance(5);
+    throttle.done(burst[0]!.ticket, ok);
+    throttle.done(burst[1]!.ticket, ok);
+    for (const s of burst.slice(2)) throttle.done(s.ticket, tooMany(), 1000);
+    expect(throttle.stats.rateLimited).toBe(5);
+    expect(lines.filter((l) => l.includes('one shared pause'))).toHaveLength(1);
+    const later = ask(throttle, 2, clock);
+    const retried = ask(throttle, 1, clock, { retry: true });
+    await clock.advance(990);
+    expect(later).toHaveLength(0);
+    expect(retried).toHaveLength(0);
+    await clock.advance(10);
+    expect(retried).toHaveLength(1);
+    expect(retried[0]!.at).toBe(1005);
+    // Paced after the pause, from what the service let through (3 in the last second), cut.
+    const rate = throttle.stats.ratePerSecond;
+    expect(rate).toBeCloseTo(CUT * 3, 5);
+    await clock.advance(Math.ceil(1000 / rate) + 1);
+    expect(later).toHaveLength(1);
+  });
+
+  it('takes the limit from a 429 that alone carries the headers, and paces at it after the pause', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 8, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, ok);
+    const burst = ask(throttle, 7, clock);
+    await clock.advance(2);
+    for (const s of burst) throttle.done(s.ticket, s === burst[0] ? ok : tooMany({ 'x-ratelimit-limit': '2', 'x-ratelimit-reset': '1' }), 1000);
+    expect(throttle.stats.ratePerSecond).toBeLessThanOrEqual(RATE_SHARE * 2);
+    expect(throttle.stats.ratePerSecond).toBeGreaterThan(1);
+  });
+
+  it('raises the pace additively as answers succeed, up to the stated limit', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 2, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, limited(10, 1));
+    const one = ask(throttle, 1, clock);
+    await clock.advance(200);
+    throttle.done(one[0]!.ticket, tooMany(), 500);
+    const cut = throttle.stats.ratePerSecond;
+    expect(cut).toBeLessThan(RATE_SHARE * 10);
+    let previous = cut;
+    for (let i = 0; i < 60; i++) {
+      const s = ask(throttle, 1, clock);
+      await clock.advance(2000);
+      throttle.done(s[0]!.ticket, limited(10, 1));
+      const now = throttle.stats.ratePerSecond;
+      expect(now).toBeGreaterThanOrEqual(previous);
+      expect(now - previous).toBeLessThanOrEqual(0.3 + 1e-9);
+      previous = now;
+    }
+    expect(previous).toBeCloseTo(RATE_SHARE * 10, 5);
+  });
+
+  it('does not cut again for answers to requests sent before the cut', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 8, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, limited(8, 1));
+    const burst = ask(throttle, 3, clock);
+    await clock.advance(1000);
+    expect(burst).toHaveLength(3);
+    throttle.done(burst[0]!.ticket, tooMany(), 1000);
+    const once = throttle.stats.ratePerSecond;
+    throttle.done(burst[1]!.ticket, tooMany(), 1500);
+    throttle.done(burst[2]!.ticket, tooMany(), 1000);
+    expect(throttle.stats.ratePerSecond).toBe(once);
+    // The longer wait named by a later 429 extends the shared pause.
+    const next = ask(throttle, 1, clock, { retry: true });
+    await clock.advance(1499);
+    expect(next).toHaveLength(0);
+    await clock.advance(1);
+    expect(next).toHaveLength(1);
+  });
+
+  it('pauses without choosing a pace when a 429 comes before anything got through to measure the limit by', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 4, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, tooMany(), 2000);
+    expect(throttle.stats.ratePerSecond).toBe(Number.POSITIVE_INFINITY);
+    const next = ask(throttle, 2, clock, { retry: true });
+    await clock.advance(1999);
+    expect(next).toHaveLength(0);
+    await clock.advance(1);
+    expect(next).toHaveLength(2);
+  });
+
+  it('keeps --concurrency as the ceiling on requests in flight', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 3, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, ok);
+    const rest = ask(throttle, 10, clock);
+    await clock.advance(1000);
+    expect(rest).toHaveLength(3);
+    throttle.done(rest[0]!.ticket, ok);
+    await clock.advance(0);
+    expect(rest).toHaveLength(4);
+  });
+
+  it('lets a waiting request go when its signal aborts', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 1, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    const controller = new AbortController();
+    const waiting = throttle.acquire({ signal: controller.signal });
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    throttle.done(first[0]!.ticket, ok);
+    const next = ask(throttle, 1, clock);
+    await clock.advance(0);
+    expect(next).toHaveLength(1);
+  });
+});
+
+// CLI.md "flow control": the walkers with requests in flight at once (import,
+// --all, api --paginate) ride a service's rate limit instead of hammering it:
+// paced, one shared pause per 429, and every row or record exactly once.
+// Counts of 429 answers only, never durations (those live in bench/ratelimit).
+let s: CommandSandbox | undefined;
+afterEach(async () => {
+  await s?.stop();
+  s = undefined;
+});
+
+describe('against the sandbox with --rate-limit (X-RateLimit-* on every answer)', () => {
+  it('an import at --concurrency 8 is paced under the limit: at most two 429s (a loaded machine), every row imported once', async () => {
+    s = await startCommandSandbox({ rateLimitPerSecond: 5 });
+    const dir = tempDir();
+    writeFile(dir, 'people.csv', peopleCsv(100));
+    const r = await s.email(['subscribers', 'import', 'people.csv', '--list', SEED_LIST_IDS.newsletter, '--batch-size', '10', '--concurrency', '8', '--json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: 100, new: 100, failed: 0 });
+    const sent = importRequests(s.sandbox);
+    const refused = sent.filter((x) => x.request.status === 429).length;
+    expect(refused, `429 answers of ${sent.length} requests`).toBeLessThanOrEqual(2);
+    expect(summary.rateLimited).toBe(refused);
+    // Every row acknowledged exactly once.
+    const acknowledged = sent.filter((x) => x.request.status === 200).flatMap((x) => x.body.Subscribers.map((sub) => sub.EmailAddress));
+    expect(acknowledged).toHaveLength(100);
+    expect(new Set(acknowledged).size).toBe(100);
+    expect(listAddresses(s.sandbox, SEED_LIST_IDS.newsletter).has('person99@example.com')).toBe(true);
+  });
+
+  it('campaigns unsubscribes --all is paced under the limit: at most two 429s, every record once, in order', async () => {
+    s = await startCommandSandbox({ rateLimitPerSecond: 5, unsubscribesPerCampaign: 100 });
+    const r = await s.emailSent(['campaigns', 'unsubscribes', SEED_CAMPAIGN_IDS.welcome, '--all', '--page-size', '10', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const records = JSON.parse(r.stdout) as { EmailAddress: string }[];
+    expect(records).toHaveLength(100);
+    expect(new Set(records.map((x) => x.EmailAddress)).size).toBe(100);
+    const refused = r.sent.filter((x) => x.status === 429).length;
+    expect(refused, `429 answers of ${r.sent.length} requests`).toBeLessThanOrEqual(2);
+    // In page order: the same records as one page of 100.
+    const whole = await s.email(['campaigns', 'unsubscribes', SEED_CAMPAIGN_IDS.welcome, '--page-size', '100', '--json']);
+    expect(records).toEqual(JSON.parse(whole.stdout).Results);
+  });
+
+  it('an import whose 429s ask for a wait past the retry cap stops at once instead of sitting the wait out', async () => {
+    s = await startCommandSandbox();
+    s.sandbox.failNext({ method: 'POST', path: /\/import$/, status: 429, retryAfterSeconds: 600, times: 1000 });
+    const dir = tempDir();
+    writeFile(dir, 'people.csv', peopleCsv(80));
+    const r = await s.email(['subscribers', 'import', 'people.csv', '--list', SEED_LIST_IDS.newsletter, '--batch-size', '10', '--concurrency', '4', '--json'], {
+      cwd: dir,
+      env: { EMAIL_RETRY_MAX_WAIT_MS: '60000' },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/more than the retry cap allows/);
+    const summary = JSON.parse(r.stdout);
+    expectCountsAddUp(summary);
+    expect(summary.new).toBe(0);
+  });
+
+  it('--debug shows the pace the flow control chose', async () => {
+    s = await startCommandSandbox({ rateLimitPerSecond: 20, unsubscribesPerCampaign: 30 });
+    const r = await s.email(['campaigns', 'unsubscribes', SEED_CAMPAIGN_IDS.welcome, '--all', '--page-size', '10', '--json', '--debug']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/flow: the service allows 20 requests per 1 s .*pacing at 19 requests\/s/);
+  });
+});
+
+/**
+ * A paged listing limited to `limit` requests per one-second window that says
+ * so only when it refuses: the 429 carries the X-RateLimit-* headers, the
+ * message and Retry-After; a 200 carries none of them.
+ */
+async function startQuietLimitedServer(limit: number, pages: number, perPage: number) {
+  let windowStart = 0;
+  let used = 0;
+  const statuses: number[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now - (now % 1000);
+      used = 0;
+    }
+    if (used >= limit) {
+      statuses.push(429);
+      const body = JSON.stringify({ status: 429, message: 'API call limit exceeded. Retry in 1 seconds.' });
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1', 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' });
+      res.end(body);
+      return;
+    }
+    used++;
+    statuses.push(200);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const Results = page <= pages ? Array.from({ length: perPage }, (_, i) => ({ n: (page - 1) * perPage + i })) : [];
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ Results, ResultsOrderedBy: 'n', OrderDirection: 'asc', PageNumber: page, PageSize: perPage, RecordsOnThisPage: Results.length, TotalNumberOfRecords: pages * perPage, NumberOfPages: pages }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    statuses,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('against a service that states its limit only with the 429', () => {
+  it('api --paginate meets one burst of 429s, then rides the limit: every record once, in order', async () => {
+    const server = await startQuietLimitedServer(10, 40, 5);
+    try {
+      const r = await runCli(['api', '/email/things', '--paginate', '--json'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' } });
+      expect(r.code, r.stderr).toBe(0);
+      const records = JSON.parse(r.stdout) as { n: number }[];
+      expect(records.map((x) => x.n)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+      const refused = server.statuses.filter((x) => x === 429).length;
+      // Before the limit is known the eight pages in flight can all be refused, once; after the shared pause, paced
+      // (a stray 429 or two allowed for a loaded machine). Without the flow control: 17 of 57 requests.
+      expect(refused, `429 answers of ${server.statuses.length} requests`).toBeLessThanOrEqual(10);
+    } finally {
+      await server.close();
+    }
+  });
+});
