@@ -122,7 +122,7 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
     const group = program.command(entry.name).description(entry.summary);
     for (const def of entry.commands) addCommand(group, def, action, fields);
   }
-  addCommand(program, completionCommand((withFields) => buildProgram(undefined, withFields)), action);
+  addCommand(program, completionCommand((withFields) => buildProgram(undefined, withFields), COMMANDS), action);
   addHelpCommand(program);
   return program;
 }

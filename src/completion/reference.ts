@@ -9,9 +9,12 @@ import { GLOBAL_OPTIONS } from '../commands/globals.js';
 import { COMMANDS } from '../commands/index.js';
 
 export function commandReference(): string {
-  const entries: (AnyCommand | GroupDefinition)[] = [...COMMANDS, completionCommand(() => {
-    throw new Error('the reference does not need the program');
-  })];
+  const entries: (AnyCommand | GroupDefinition)[] = [
+    ...COMMANDS,
+    completionCommand(() => {
+      throw new Error('the reference does not need the program');
+    }, COMMANDS),
+  ];
   const out: string[] = [
     '# Command reference',
     '',
@@ -56,7 +59,10 @@ function optionTable(options: readonly OptionDecl[]): string[] {
     const flags = `${o.short ? `${o.short}, ` : ''}${o.flag}${o.kind === 'switch' ? '' : ` ${o.placeholder}`}`;
     const notes: string[] = [];
     if (o.kind === 'choice') notes.push(`one of ${o.choices.join(', ')}`);
-    if (o.kind === 'int') notes.push(o.max !== undefined ? `${o.min}..${o.max}` : `at least ${o.min}`);
+    if (o.kind === 'int') {
+      const range = o.max !== undefined ? `${o.min}..${o.max}` : `at least ${o.min}`;
+      if (!o.description.includes(range)) notes.push(range);
+    }
     if (o.kind === 'list') notes.push('repeatable');
     if ('required' in o && o.required) notes.push('required');
     if ('default' in o && o.default !== undefined) notes.push(`default ${o.default}`);

@@ -1,6 +1,7 @@
 // Checks of the campaign-side request bodies that the request alone allows
 // (service-spec.md "Draft campaign", "Send campaign preview", "Template"),
 // with the service's codes, so a mistake costs no round trip.
+import { INVALID_PREVIEW_RECIPIENTS } from '../api/enums.js';
 import { UsageError } from '../core/errors.js';
 import { isValidEmail } from './email-address.js';
 import { checkEmail, checkHttpUrl, checkUuid, requireText } from './option-checks.js';
@@ -78,7 +79,7 @@ export function draftCampaignFrom(opts: DraftCampaignInput): DraftCampaign {
 // ---- previews (service-spec.md "Send campaign preview", "Limits") -----------
 
 const NO_PREVIEW_RECIPIENTS = 370;
-export const INVALID_PREVIEW_RECIPIENTS = 371;
+
 const TOO_MANY_PREVIEW_RECIPIENTS = 374;
 /** "Preview recipients per call: 15" (374). */
 const MAX_PREVIEW_RECIPIENTS = 15;

@@ -3,9 +3,8 @@
 import { UsageError } from '../core/errors.js';
 import { requireText } from './option-checks.js';
 
-/** "DataType: string enum … Any other value gives error 259." */
-export const DATA_TYPES = ['Text', 'Number', 'MultiSelectOne', 'MultiSelectMany', 'Date', 'Country', 'USState'] as const;
-export type DataType = (typeof DATA_TYPES)[number];
+import type { DataType } from '../api/enums.js';
+
 const MULTI_VALUED: readonly DataType[] = ['MultiSelectOne', 'MultiSelectMany'];
 
 const CUSTOM_FIELD_CODES = {

@@ -1,5 +1,6 @@
 // Query parameters of the reading operations, checked before sending with the
 // codes of service-spec.md "Coded errors by area" → Reading operations.
+import { INVALID_SMART_EMAIL_ID, type OrderDirection, type OrderField, type StatsTimeZone } from '../api/enums.js';
 import { UsageError } from '../core/errors.js';
 import { checkUuid } from './option-checks.js';
 
@@ -7,10 +8,6 @@ import { checkUuid } from './option-checks.js';
 
 const INVALID_DATE = 5;
 
-export const ORDER_FIELDS = ['email', 'name', 'date'] as const;
-export const ORDER_DIRECTIONS = ['asc', 'desc'] as const;
-export type OrderField = (typeof ORDER_FIELDS)[number];
-export type OrderDirection = (typeof ORDER_DIRECTIONS)[number];
 
 /** True when y-m-d is a day of the calendar (no 2024-02-30). */
 function isCalendarDay(y: number, m: number, d: number): boolean {
@@ -52,15 +49,8 @@ export interface UnsubscribesQuery {
 const INVALID_FROM_DATE = 920;
 const FROM_AFTER_TO = 921;
 const INVALID_TO_DATE = 922;
-export const INVALID_TIME_ZONE = 923;
 const GROUP_AND_SMART_EMAIL = 924;
-export const INVALID_SMART_EMAIL_ID = 925;
-export const INVALID_STATUS = 932;
 
-export const SMART_EMAIL_STATUSES = ['all', 'active', 'draft'] as const;
-export const STATS_TIME_ZONES = ['utc', 'client'] as const;
-export type SmartEmailStatus = (typeof SMART_EMAIL_STATUSES)[number];
-export type StatsTimeZone = (typeof STATS_TIME_ZONES)[number];
 
 /** `from` / `to`: "date YYYY-MM-DD". */
 export function checkDay(value: unknown, flag: string, code: number): string | undefined {

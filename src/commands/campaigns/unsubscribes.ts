@@ -11,7 +11,8 @@ import type { ApiClient } from '../../core/http.js';
 import { UsageError } from '../../core/errors.js';
 import type { Column } from '../../output/render.js';
 import type { UnsubscribesPage } from '../../schemas/campaigns.js';
-import { ORDER_DIRECTIONS, ORDER_FIELDS, type UnsubscribesQuery } from '../../validation/query-params.js';
+import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../api/enums.js';
+import type { UnsubscribesQuery } from '../../validation/query-params.js';
 import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption } from '../define.js';
 
 /** service-spec.md "Campaign unsubscribers": records per page, between 10 and 1000; otherwise 801. */

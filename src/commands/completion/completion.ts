@@ -3,9 +3,9 @@
 // a way to build its tree (program.ts adds this command last), as gh's
 // completion command reads cmd.Root(): no import of the program from here.
 import type { Command } from 'commander';
-import { defineCommand, requiredArg, type AnyCommand } from '../define.js';
+import { defineCommand, requiredArg, type AnyCommand, type GroupDefinition } from '../define.js';
 
-export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonly string[]>) => Command) {
+export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonly string[]>) => Command, all: readonly (AnyCommand | GroupDefinition)[]) {
   return defineCommand({
     name: 'completion',
     summary: 'Print the shell completion script',
@@ -17,15 +17,11 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
       'source <(email completion bash)',
     ],
     async run({ shell }, ctx) {
-      const [{ completionScript }, { COMMANDS }, { fieldNames }] = await Promise.all([
-        import('../../completion/index.js'),
-        import('../index.js'),
-        import('../../output/shape.js'),
-      ]);
+      const [{ completionScript }, { fieldNames }] = await Promise.all([import('../../completion/index.js'), import('../../output/shape.js')]);
       // --fields completes the record's field names: read from each command's
       // schema here, where generating the script may load them (help never does).
       const fields = new Map<AnyCommand, readonly string[]>();
-      const commands = COMMANDS.flatMap((entry) => ('commands' in entry ? entry.commands : [entry]));
+      const commands = all.flatMap((entry) => ('commands' in entry ? entry.commands : [entry]));
       for (const def of commands) if (def.records?.schema) fields.set(def, fieldNames(await def.records.schema()));
       // Written as is: the script is code, not untrusted text to neutralise.
       ctx.io.stdout.write(completionScript(shell, root(fields)));

@@ -1,6 +1,6 @@
 // email customfields create: POST /email/lists/{listId}/customfields
 // (service-spec.md "Create custom field"); prints the generated Key.
-import { DATA_TYPES } from '../../validation/custom-field-definition.js';
+import { DATA_TYPES, INVALID_DATA_TYPE } from '../../api/enums.js';
 import { choiceOption, defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 
 export default defineCommand({
@@ -11,7 +11,7 @@ export default defineCommand({
     // Blank or missing names are refused by customFieldFrom with the service's 254.
     name: textOption('--name', '<FieldName>', 'field name (the key is generated from it)'),
     // service-spec.md "Custom field definition": any other DataType gives 259.
-    type: choiceOption('--type', '<DataType>', 'data type', DATA_TYPES, { required: true, code: 259 }),
+    type: choiceOption('--type', '<DataType>', 'data type', DATA_TYPES, { required: true, code: INVALID_DATA_TYPE }),
     option: listOption('--option', '<o>', 'an option of a MultiSelectOne or MultiSelectMany field (repeat)'),
     visible: switchOption('--visible', 'show the field in the preference center'),
   },

@@ -2,7 +2,6 @@
 // line per rule group, its rules joined by OR (groups are ANDed); JSON is the
 // service's data unchanged.
 import type { Column } from '../../output/render.js';
-import { describeRuleGroup } from '../../validation/rule-groups.js';
 import { defineCommand, idArg } from '../define.js';
 
 export default defineCommand({
@@ -12,7 +11,7 @@ export default defineCommand({
   args: { segment: idArg('segment', 'segment id') },
   examples: ['email segments get <id>', 'email segments get --segment <id> --json'],
   async run({ segment: segmentId }, ctx) {
-    const { getSegment } = await import('../../api/segments.js');
+    const [{ getSegment }, { describeRuleGroup }] = await Promise.all([import('../../api/segments.js'), import('../../validation/rule-groups.js')]);
     const segment = await getSegment(await ctx.api(), segmentId);
     const base: Column[] = [
       { key: 'SegmentID', header: 'Segment' },
@@ -22,12 +21,12 @@ export default defineCommand({
     ];
     if (ctx.out.format === 'csv' && !ctx.out.fields) return { data: segment, view: { columns: ['SegmentID', 'ListID', 'Title', 'ActiveSubscribers', 'RuleGroups'] } };
     if (ctx.out.format !== 'table' || ctx.out.fields) return { data: segment };
-    return { data: segment, view: { columns: [...base, ...ruleGroupRows(segment.RuleGroups)] } };
+    return { data: segment, view: { columns: [...base, ...ruleGroupRows(segment.RuleGroups, describeRuleGroup)] } };
   },
 });
 
 /** "Rules" for the first group, "AND" for each further one: the rows read as the membership condition. */
-function ruleGroupRows(groups: unknown): Column[] {
+function ruleGroupRows(groups: unknown, describeRuleGroup: (group: unknown) => string): Column[] {
   if (!Array.isArray(groups) || groups.length === 0) return [{ key: 'RuleGroups', header: 'Rules', format: () => '(none)' }];
   return groups.map((_, i) => ({
     key: `RuleGroups.${i}`,

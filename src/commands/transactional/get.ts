@@ -2,7 +2,7 @@
 // (service-spec.md "Smart email details"). The table leaves out the HTML and
 // text bodies (long); JSON carries everything.
 import type { Column } from '../../output/render.js';
-import { INVALID_SMART_EMAIL_ID } from '../../validation/query-params.js';
+import { INVALID_SMART_EMAIL_ID } from '../../api/enums.js';
 import { defineCommand, idArg } from '../define.js';
 
 const COLUMNS: Column[] = [
