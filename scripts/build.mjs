@@ -28,6 +28,7 @@ const result = await build({
   },
   logLevel: 'warning',
   metafile: true,
+  plugins: [withoutUndiciHttp2()],
 });
 // docs/reference.md's generator, for scripts/gen-completions.mjs only (not
 // shipped). Built on its own: as a third entry of the split build it would
@@ -42,6 +43,22 @@ await build({
   target: 'node20',
   logLevel: 'warning',
 });
+/**
+ * undici's HTTP/2 client requires node:http2 when it is loaded, which every
+ * command that talks to the service then paid for, though the pool never
+ * enables HTTP/2. A stub takes its place in the bundle (src/core/undici-h2-stub.cjs).
+ */
+function withoutUndiciHttp2() {
+  return {
+    name: 'without-undici-http2',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+        /undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: new URL('../src/core/undici-h2-stub.cjs', import.meta.url).pathname } : undefined,
+      );
+    },
+  };
+}
+
 // bin/email answers a bare --version from this file without loading the program.
 writeFileSync(new URL('../dist/version.js', import.meta.url), `export const version = ${JSON.stringify(pkg.version)};\n`);
 // The root help, rendered by the program itself, for bin/email's fast path.
