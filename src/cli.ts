@@ -115,7 +115,6 @@ export async function main(): Promise<void> {
   });
   // …nor is its being handled later worth a warning (only a BrokenPipe gets that far).
   process.on('rejectionHandled', () => undefined);
-  const { createTerminalPrompt } = await import('./prompt.js');
   // A command whose promise never settles would let node run out of work and
   // exit 0, as if it had succeeded: a CI script must see a failure instead.
   let settled = false;
@@ -138,7 +137,11 @@ export async function main(): Promise<void> {
     cwd: process.cwd(),
     signal: controller.signal,
     interrupts,
-    prompt: createTerminalPrompt(),
+    // The terminal prompt is loaded only by a command that asks something.
+    prompt: {
+      secret: async (question) => (await import('./prompt.js')).createTerminalPrompt().secret(question),
+      confirm: async (question) => (await import('./prompt.js')).createTerminalPrompt().confirm(question),
+    },
     heap: () => import('./core/heap.js'),
   });
   settled = true;
