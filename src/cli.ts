@@ -54,7 +54,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     writeErr: (s: string) => void io.stderr.write(s),
     getOutHelpWidth: () => HELP_WIDTH,
     getErrHelpWidth: () => HELP_WIDTH,
-    // Commander's own usage errors: one line, exit 2 (we print it in handleError).
+    // Commander's own usage errors: one line, exit 2 (printed by printError below).
     outputError: () => undefined,
   };
   program.configureOutput(output);
