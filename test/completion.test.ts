@@ -62,12 +62,47 @@ describe('completion scripts', () => {
   });
 });
 
+type Env = NodeJS.ProcessEnv;
+
+/** The words bash's script offers for the last word of a typed line. */
+function bashComplete(typed: string, env?: Env): string[] {
+  const words = typed.split(' ');
+  const script = `source "$1"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMP_LINE='${typed}'; COMP_POINT=\${#COMP_LINE}; _email; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  return execFileSync('bash', ['--norc', '-c', script, 'bash', scriptPath('bash')], { encoding: 'utf8', env }).split('\n').filter(Boolean);
+}
+
+/** What fish offers for a typed line. */
+function fishComplete(typed: string, env?: Env): string[] {
+  return execFileSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C "${typed}"`, scriptPath('fish')], { encoding: 'utf8', env })
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]!);
+}
+
+/**
+ * Drives an interactive zsh on a pseudo-terminal: a widget bound to ^X runs
+ * completion and then accepts the line, and a stub `email` function prints
+ * what it got (the scripts call the real binary as `command email`).
+ * Returns each line as completed.
+ */
+function zshCompleteAll(lines: string[], env?: Env): string[] {
+  const harness = `
+zmodload zsh/zpty
+zpty z 'TERM=dumb zsh -f -i'
+zpty -w z 'autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; email() { print -r -- "\${(U):-ran}:email \$*:END" }; complete-and-run() { zle complete-word; zle accept-line }; zle -N complete-and-run; bindkey "^X" complete-and-run'
+for line in "$@"; do
+  zpty -w -n z "$line"$'\\x18'
+  zpty -r z out '*RAN:email*:END*'
+  print -r -- "\${\${out##*RAN:email }%%:END*}"
+done
+zpty -d z
+`;
+  const out = execFileSync('zsh', ['-f', '-c', harness, 'zsh', ...lines], { encoding: 'utf8', env, timeout: 30_000 });
+  return out.split('\n').filter(Boolean).map((l) => `email ${l}`.trimEnd());
+}
+
 describe('bash', () => {
-  const complete = (typed: string): string[] => {
-    const words = typed.split(' ');
-    const script = `source "$1"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMP_LINE='${typed}'; COMP_POINT=\${#COMP_LINE}; _email; printf '%s\\n' "\${COMPREPLY[@]}"`;
-    return execFileSync('bash', ['--norc', '-c', script, 'bash', scriptPath('bash')], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  };
+  const complete = (typed: string) => bashComplete(typed);
 
   it('loads without error and registers _email for email', () => {
     const r = spawnSync('bash', ['--norc', '-c', 'source "$1" && complete -p email', 'bash', scriptPath('bash')], { encoding: 'utf8' });
@@ -96,24 +131,6 @@ describe('bash', () => {
 });
 
 describe.skipIf(!installed('zsh'))('zsh', () => {
-  // Drives an interactive zsh on a pseudo-terminal: a widget bound to ^X runs
-  // completion and then accepts the line, and a stub `email` prints what it got.
-  const completeAll = (lines: string[]): string[] => {
-    const harness = `
-zmodload zsh/zpty
-zpty z 'TERM=dumb zsh -f -i'
-zpty -w z 'autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; email() { print -r -- "\${(U):-ran}:email \$*:END" }; complete-and-run() { zle complete-word; zle accept-line }; zle -N complete-and-run; bindkey "^X" complete-and-run'
-for line in "$@"; do
-  zpty -w -n z "$line"$'\\x18'
-  zpty -r z out '*RAN:email*:END*'
-  print -r -- "\${\${out##*RAN:email }%%:END*}"
-done
-zpty -d z
-`;
-    const out = execFileSync('zsh', ['-f', '-c', harness, 'zsh', ...lines], { encoding: 'utf8', timeout: 30_000 });
-    return out.split('\n').filter(Boolean).map((l) => `email ${l}`.trimEnd());
-  };
-
   it('loads without error after compinit', () => {
     const r = spawnSync('zsh', ['-f', '-c', `autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; print -r -- $_comps[email]`], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -122,16 +139,12 @@ zpty -d z
 
   it(`completes ${CASES.map(([t]) => `"${t}<TAB>"`).join(', ')}`, () => {
     const expected = CASES.map(([typed, completed]) => `${typed.slice(0, typed.lastIndexOf(' ') + 1)}${completed}`);
-    expect(completeAll(CASES.map(([typed]) => typed))).toEqual(expected);
+    expect(zshCompleteAll(CASES.map(([typed]) => typed))).toEqual(expected);
   });
 });
 
 describe.skipIf(!installed('fish'))('fish', () => {
-  const complete = (typed: string): string[] =>
-    execFileSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C "${typed}"`, scriptPath('fish')], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.split('\t')[0]!);
+  const complete = (typed: string) => fishComplete(typed);
 
   it('loads without error', () => {
     const r = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]', scriptPath('fish')], { encoding: 'utf8' });
@@ -168,37 +181,14 @@ describe('profile names', () => {
   });
 
   it('bash', () => {
-    for (const [typed, completed] of PROFILE_CASES) {
-      const words = typed.split(' ');
-      const script = `source "$1"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _email; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const out = execFileSync('bash', ['--norc', '-c', script, 'bash', scriptPath('bash')], { encoding: 'utf8', env }).split('\n').filter(Boolean);
-      expect(out, typed).toEqual(completed);
-    }
+    for (const [typed, completed] of PROFILE_CASES) expect(bashComplete(typed, env), typed).toEqual(completed);
   });
 
   it.skipIf(!installed('fish'))('fish', () => {
-    for (const [typed, completed] of PROFILE_CASES) {
-      const out = execFileSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C "${typed}"`, scriptPath('fish')], { encoding: 'utf8', env })
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[0]!);
-      expect(out, typed).toEqual(completed);
-    }
+    for (const [typed, completed] of PROFILE_CASES) expect(fishComplete(typed, env), typed).toEqual(completed);
   });
 
   it.skipIf(!installed('zsh'))('zsh', () => {
-    const harness = `
-zmodload zsh/zpty
-zpty z 'TERM=dumb zsh -f -i'
-zpty -w z 'autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; complete-and-print() { zle complete-word; print -r -- "\${(U):-got}:\$BUFFER:END"; zle send-break }; zle -N complete-and-print; bindkey "^X" complete-and-print'
-for line in "$@"; do
-  zpty -w -n z "$line"$'\\x18'
-  zpty -r z out '*GOT:*:END*'
-  print -r -- "\${\${out##*GOT:}%%:END*}"
-done
-zpty -d z
-`;
-    const out = execFileSync('zsh', ['-f', '-c', harness, 'zsh', 'email auth switch st', 'email campaigns sent --profile st'], { encoding: 'utf8', env, timeout: 30_000 });
-    expect(out.split('\n').filter(Boolean).map((l) => l.trimEnd())).toEqual(['email auth switch staging', 'email campaigns sent --profile staging']);
+    expect(zshCompleteAll(['email auth switch st', 'email campaigns sent --profile st'], env)).toEqual(['email auth switch staging', 'email campaigns sent --profile staging']);
   });
 });
