@@ -7,11 +7,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WALK_CONCURRENCY } from '../../src/commands/campaigns/unsubscribes.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
 import { record, startPagedServer } from '../helpers/commands-paged-server.js';
 import { post, startScriptedReceiver, waitUntil } from '../helpers/webhooks.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
 const CAMPAIGN = '33333333-3333-4333-8333-333333333333';
 const LIST = '22222222-2222-4222-8222-222222222222';
@@ -21,10 +22,7 @@ function deliveryBody(n: number): string {
   return JSON.stringify({ Events: [event(1), event(2)], ListID: LIST });
 }
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 interface Spawned {
   child: ChildProcessWithoutNullStreams;

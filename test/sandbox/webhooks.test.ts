@@ -1,17 +1,15 @@
 // Webhook deliveries (service-spec.md "Events"): batching, interval, retry,
 // deactivation, JSON and XML bodies.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, type RunningSandbox } from '../../src/sandbox/index.js';
 import { withSandbox, type SandboxClient } from '../helpers/sandbox.js';
 import { startScriptedReceiver, waitUntil, type ScriptedReceiver } from '../helpers/webhooks.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 const CUSTOMERS = SEED_LIST_IDS.customers;
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 async function setup(options: Parameters<typeof withSandbox>[0], format: 'json' | 'xml' = 'json', listId: string = NEWSLETTER) {
   const receiver = await startScriptedReceiver();

@@ -4,19 +4,17 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox } from '../../../src/sandbox/index.js';
 import { toXml as sandboxXml } from '../../../src/sandbox/webhooks.js';
 import { encodeDelivery } from '../../../src/webhooks/encode.js';
 import type { WebhookDelivery } from '../../../src/webhooks/events.js';
 import { syntheticEvents } from '../../../src/webhooks/synthetic.js';
 import { post, postWithHeaders, startListen, startScriptedReceiver, waitUntil, type RunningListen } from '../../helpers/webhooks.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 async function listen(args: string[], options?: Parameters<typeof startListen>[1]): Promise<RunningListen> {
   const l = await startListen(args, options);

@@ -3,15 +3,13 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
 import { post, startListen, startScriptedReceiver, type ScriptedReceiver } from '../../helpers/webhooks.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const LIST = '22222222-2222-4222-8222-222222222222';
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 async function receiver(): Promise<ScriptedReceiver> {
   const r = await startScriptedReceiver();

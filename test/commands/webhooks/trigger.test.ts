@@ -1,15 +1,13 @@
 // `email webhooks trigger` against a loopback receiver: batching like the
 // service, each request's status reported, exit codes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeDelivery } from '../../../src/webhooks/decode.js';
 import { runCli } from '../../helpers/cli.js';
 import { startListen, startScriptedReceiver, type ScriptedReceiver } from '../../helpers/webhooks.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const LIST = '22222222-2222-4222-8222-222222222222';
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 async function receiver(): Promise<ScriptedReceiver> {
   const r = await startScriptedReceiver();
