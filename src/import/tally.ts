@@ -182,19 +182,12 @@ export class Tally {
     report({ rowsRead: this.rowsRead, totalRows, bytesRead, totalBytes, inFlight, retries: this.retries, batchesDone: this.batchesDone, elapsedMs: now - this.started });
   }
 
-  summary(end: {
-    complete: boolean;
-    dryRun: boolean;
-    resumed: boolean;
-    input: string;
-    list: string;
-    delimiter: string;
-    encoding: string;
-    failuresFile?: string;
-    journal?: string;
-    stoppedBy?: string;
-    flow?: { rateLimited: number; waitedMs: number };
-  }): ImportSummary {
+  /** What the run knows and the tally does not: how it ended, where it read and wrote, the flow control's figures. */
+  summary(
+    end: Pick<ImportSummary, 'complete' | 'dryRun' | 'resumed' | 'input' | 'list' | 'delimiter' | 'encoding' | 'failuresFile' | 'journal' | 'stoppedBy'> & {
+      flow?: Pick<ImportSummary, 'rateLimited' | 'waitedMs'>;
+    },
+  ): ImportSummary {
     const c = this.counts;
     const outcomes = c.new + c.existing + c.failed + c.rejected + c.duplicates;
     const elapsedMs = Math.round(performance.now() - this.started);
