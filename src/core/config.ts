@@ -7,7 +7,6 @@
 // as it opens) only to write. The resolver returns the key together with
 // where it came from.
 import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { lookup as dnsLookup } from 'node:dns';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
@@ -256,31 +255,6 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
   }
   const baseUrl = checkBaseUrl(resolved.baseUrl, input.insecureHttp, resolved.baseUrlSource ?? '--base-url');
   return { ...resolved, baseUrl, baseUrlSource: resolved.baseUrlSource ?? '--base-url', notes };
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
-
-/**
- * The `lookup` of the HTTP client's connections: `localhost` is answered here
- * (127.0.0.1, then ::1) and never reaches the system resolver, which could ask
- * a DNS server (CLI.md "--base-url": loopback `localhost` is never looked up
- * in DNS, so plain http to it keeps the key on this machine). Every other
- * name goes to dns.lookup as usual.
- */
-export function loopbackAwareLookup(hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void {
-  if (hostname.toLowerCase() !== 'localhost') {
-    dnsLookup(hostname, options as never, callback as never);
-    return;
-  }
-  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
-  const addresses = [
-    { address: '127.0.0.1', family: 4 },
-    { address: '::1', family: 6 },
-  ].filter((a) => family === 0 || a.family === family);
-  process.nextTick(() => {
-    if (options.all) callback(null, addresses);
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
-import { loopbackAwareLookup } from './config.js';
+import { loopbackAwareLookup } from './loopback.js';
 import { Redactor } from './redact.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 import { CLI_VERSION } from './version.js';
@@ -123,7 +123,7 @@ export class ApiClient {
     this.policy = { ...defaultRetryPolicy, ...options.retry };
     this.pool = new Pool(this.baseUrl.origin, {
       connections: options.connections ?? DEFAULT_CONNECTIONS,
-      // `localhost` never goes to the resolver (core/config.ts loopbackAwareLookup).
+      // `localhost` never goes to the resolver (core/loopback.ts loopbackAwareLookup).
       connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup },
       keepAliveTimeout: 10_000,
     });
