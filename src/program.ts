@@ -95,7 +95,39 @@ function isGroup(entry: AnyCommand | GroupDefinition): entry is GroupDefinition 
   return 'commands' in entry;
 }
 
-export function buildProgram(action: ActionFactory = () => async () => undefined, fields?: FieldNames): Command {
+/**
+ * The top-level command or group that argv names (`campaigns` in
+ * `email -o json campaigns sent`), when that is certain: the first word that
+ * is neither an option nor the value of a global option taking one. Anything
+ * unusual (`--`, combined short flags, an unknown word) gives undefined.
+ */
+export function entryNamed(argv: readonly string[]): string | undefined {
+  const valued = new Set<string>();
+  for (const decl of Object.values(GLOBAL_OPTIONS) as OptionDecl[]) {
+    if (decl.kind === 'switch') continue;
+    valued.add(decl.flag);
+    if (decl.short) valued.add(decl.short);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return undefined;
+    if (word.startsWith('-')) {
+      if (valued.has(word)) i++;
+      continue;
+    }
+    return COMMANDS.some((entry) => entry.name === word) ? word : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The commander tree. With `only`, the tree holds that top-level entry alone
+ * (plus `help` and `completion`): what a run that argv names it can reach
+ * (entryNamed), built in a fraction of the time of all of them (group help
+ * 1.29× → 1.25× `node -e 0`, see the commit). test/program.test.ts checks
+ * that every command's help and parse are the same either way.
+ */
+export function buildProgram(action: ActionFactory = () => async () => undefined, fields?: FieldNames, only?: string): Command {
   const program = new Command('email')
     .description('Operate the email-marketing and transactional-email service from the terminal and CI.')
     .version(CLI_VERSION, '-v, --version', 'print the version')
@@ -112,6 +144,7 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
   for (const decl of Object.values(GLOBAL_OPTIONS)) program.addOption(commanderOption(decl));
 
   for (const entry of COMMANDS) {
+    if (only !== undefined && entry.name !== only) continue;
     if (!isGroup(entry)) {
       addCommand(program, entry, action, fields);
       continue;

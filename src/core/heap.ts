@@ -10,8 +10,9 @@
 // These set process-wide V8 flags, so nothing calls them when merely loaded:
 // the process entry (main() in src/cli.ts) hands this module to commands as
 // the optional `ctx.heap` capability, and in-process runs (tests) go without.
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { setV8Flag } from './v8-flags.js';
 
 let collector: (() => void) | undefined;
 
@@ -23,7 +24,7 @@ export interface HeapTuning {
 
 /** Returns a function that runs a full garbage collection. */
 export function compactHeapForStreaming(): () => void {
-  setFlagsFromString('--semi-space-growth-factor=1');
+  setV8Flag('--semi-space-growth-factor=1', '--semi-space-growth-factor=2');
   return collector ?? exposeGc();
 }
 
@@ -46,7 +47,7 @@ export function boundedHeapForImport(options: { semiSpaceBytes: number; rowsBetw
       const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
       if (!young || young.space_size >= options.semiSpaceBytes) {
         capped = true;
-        setFlagsFromString('--semi-space-growth-factor=1');
+        setV8Flag('--semi-space-growth-factor=1', '--semi-space-growth-factor=2');
       }
     }
     rowsSince += rows;
@@ -58,7 +59,7 @@ export function boundedHeapForImport(options: { semiSpaceBytes: number; rowsBetw
 }
 
 function exposeGc(): () => void {
-  setFlagsFromString('--expose-gc');
+  setV8Flag('--expose-gc', '--no-expose-gc');
   // Exposed to new contexts only once the flag is set.
   collector = runInNewContext('gc') as () => void;
   return collector;

@@ -9,7 +9,7 @@ import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import apiRequest from 'undici/lib/api/api-request.js';
 import undiciErrors from 'undici/lib/core/errors.js';
 import type { Dispatcher, Pool as PoolType, errors as ErrorsType } from 'undici';
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flag } from './v8-flags.js';
 
 // undici parses responses with llhttp compiled to WebAssembly on the first
 // connection. V8 then optimises every wasm function on background threads, and
@@ -17,7 +17,9 @@ import { setFlagsFromString } from 'node:v8';
 // the baseline compiler is plenty; it must be chosen before the module is
 // compiled. Measured as above: 114 ms with --liftoff-only, 187 ms without
 // (0.61×); bench/startup.bench.mjs's read-command ratio carries it.
-setFlagsFromString('--liftoff-only');
+// Its V8 default is restored with the two flags it turned off by implication
+// (tested in test/launch.test.ts: a cache made after a read is accepted).
+setV8Flag('--liftoff-only', '--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
 
 export const Pool = PoolImpl as unknown as typeof PoolType;
 export const errors = undiciErrors as unknown as typeof ErrorsType;

@@ -169,7 +169,8 @@ export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
   const stderr = new GuardedStream(io.stderr, neutralizeLines, () => undefined);
   let pager: { finish(): Promise<void> } | undefined;
   return {
-    io: { ...io, stdout, stderr },
+    // Inherits from io rather than copying it: a copy would read main()'s lazy stdin getters.
+    io: Object.assign(Object.create(io) as IO, { stdout, stderr }),
     stdout,
     stderr,
     signal: interrupt ? AbortSignal.any([interrupt, pipe.signal]) : pipe.signal,
