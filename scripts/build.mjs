@@ -107,7 +107,15 @@ function siblingBundles() {
   return {
     name: 'sibling-bundles',
     setup(b) {
-      b.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: `./vendor/${args.path}.cjs`, external: true }));
+      // Through an ES module shim: imported straight from our code (an ES module
+      // to esbuild, "type": "module"), the bundle's default export would be its
+      // whole exports object, as Node gives a CommonJS module's.
+      b.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendor' }));
+      b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
+        contents: `export * from './vendor/${args.path}.cjs'; export { default } from './vendor/${args.path}.cjs';`,
+        resolveDir: dist,
+      }));
+      b.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
       b.onResolve({ filter: /[\\/]sandbox[\\/]index\.js$/ }, (args) => (args.importer.includes('src/commands/') ? { path: './sandbox.cjs', external: true } : undefined));
       b.onResolve({ filter: /^jq-wasm\/inline$/ }, () => ({ path: './jq.cjs', external: true }));
     },

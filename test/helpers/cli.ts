@@ -11,7 +11,7 @@ import { run } from '../../src/cli.js';
 import type { Prompt } from '../../src/context.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/email', import.meta.url));
-const BUILT_CLI = new URL('../../dist/cli.js', import.meta.url);
+const BUILT_CLI = new URL('../../dist/cli.cjs', import.meta.url);
 
 /**
  * Fails, saying how to build, when bin/email's bundle is missing: a subprocess
