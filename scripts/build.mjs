@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from './third-party-notices.mjs';
 
@@ -33,10 +33,17 @@ const require = createRequire(import.meta.url);
 rmSync(dist, { recursive: true, force: true });
 
 // Libraries that only some commands use (saving a key, the import, webhooks,
-// a spinner on a terminal) and that share nothing with the rest: in bundles of
-// their own, they are not read or compiled by the commands that do not use them.
-// dist/cli.cjs went from 980 KB to ?? KB; `email campaigns --help` ?.
-const VENDORED = ['conf', 'ora', 'csv-parse', 'fast-xml-parser'];
+// a spinner on a terminal, and undici, which help never needs) and that share
+// nothing with the rest: in bundles of their own, with caches of their own,
+// they are not read, compiled or deserialized by commands that do not use them.
+// name → the entry of its bundle, and the import that our code reaches it by
+const VENDORED = {
+  conf: { entry: 'conf', imported: /^conf$/ },
+  ora: { entry: 'ora', imported: /^ora$/ },
+  'csv-parse': { entry: 'csv-parse', imported: /^csv-parse$/ },
+  'fast-xml-parser': { entry: 'fast-xml-parser', imported: /^fast-xml-parser$/ },
+  undici: { entry: './src/core/undici-parts.ts', imported: /^\.\/undici-parts\.js$/ },
+};
 
 const common = {
   bundle: true,
@@ -62,7 +69,9 @@ const program = await build({
   plugins: [withoutUndiciHttp2(), commanderWithoutChildProcess(), siblingBundles()],
 });
 const vendors = await Promise.all(
-  VENDORED.map((name) => build({ ...common, entryPoints: { [`vendor/${name}`]: fileURLToPath(import.meta.resolve(name)) } })),
+  Object.entries(VENDORED).map(([name, { entry }]) =>
+    build({ ...common, entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) }, plugins: [withoutUndiciHttp2()] }),
+  ),
 );
 const sandbox = await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, sourcemap: 'linked' });
 const jq = await build({ ...common, entryPoints: { jq: require.resolve('jq-wasm/inline') } });
@@ -102,7 +111,7 @@ function commanderWithoutChildProcess() {
   };
 }
 
-/** The sandbox, jq and VENDORED are bundles of their own, required from dist/cli.cjs when a command needs them. */
+/** The sandbox, jq and the VENDORED libraries are bundles of their own, required from dist/cli.cjs when a command needs them. */
 function siblingBundles() {
   return {
     name: 'sibling-bundles',
@@ -110,7 +119,7 @@ function siblingBundles() {
       // Through an ES module shim: imported straight from our code (an ES module
       // to esbuild, "type": "module"), the bundle's default export would be its
       // whole exports object, as Node gives a CommonJS module's.
-      b.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendor' }));
+      for (const [name, { imported }] of Object.entries(VENDORED)) b.onResolve({ filter: imported }, () => ({ path: name, namespace: 'vendor' }));
       b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
         contents: `export * from './vendor/${args.path}.cjs'; export { default } from './vendor/${args.path}.cjs';`,
         resolveDir: dist,
@@ -124,9 +133,9 @@ function siblingBundles() {
 
 // bin/email answers a bare --version and --help from these files without loading the program.
 writeFileSync(join(dist, 'version.txt'), `${pkg.version}\n`);
-const { loadProgram, writeCodeCache } = require(join(dist, 'launch.cjs'));
-const cliFile = join(dist, 'cli.cjs');
-const { exports: cli, script } = loadProgram(cliFile, { env: {}, userDir: null });
+const { BundleLoader } = require(join(dist, 'launch.cjs'));
+const loader = new BundleLoader({ env: {}, userDir: null });
+const cli = loader.load(join(dist, 'cli.cjs'));
 {
   const { code, stdout } = await runInProcess(['--help'], {});
   if (code !== 0 || !stdout.includes('Usage: email')) throw new Error(`rendering the root help failed (exit ${code})`);
@@ -135,7 +144,13 @@ const { exports: cli, script } = loadProgram(cliFile, { env: {}, userDir: null }
 await warmCodeCache();
 // A read set --liftoff-only (src/core/undici-lite.ts): V8 would refuse a cache made under it in a run that starts without.
 cli.restoreV8Flags();
-writeCodeCache(script, cliFile, dist, 0o644);
+// The bundles the warm-up did not reach get a cache of their top-level code.
+for (const bundle of ['sandbox.cjs', 'jq.cjs', ...Object.keys(VENDORED).map((name) => `vendor/${name}.cjs`)]) loader.load(join(dist, bundle));
+for (const bundle of loader.loaded.values()) writeCodeCache(bundle, 0o644);
+
+function writeCodeCache(bundle, mode) {
+  require(join(dist, 'launch.cjs')).writeCodeCache(bundle.script, bundle.file, dirname(bundle.file), mode);
+}
 
 // The licence notices of every bundled library ship with the program (checked by test/e2e/packaging.test.ts).
 const metafile = mergeMetafiles([program.metafile, sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);

@@ -29,19 +29,12 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 
 const MAGIC = 'email-compile-cache 1';
 
 export type CacheSource = 'beside' | 'user' | undefined;
-
-export interface LoadedProgram<T> {
-  exports: T;
-  script: Script;
-  /** Where the cache V8 accepted came from; undefined when the bundle was compiled from source. */
-  cache: CacheSource;
-}
 
 export interface LoadOptions {
   env?: Readonly<Record<string, string | undefined>>;
@@ -111,38 +104,75 @@ function readCache(path: string, source: Stats): Buffer | undefined {
 }
 
 /**
- * Compiles and runs a CommonJS bundle as Node's own loader would (the same
- * wrapper, `require` relative to the file), with the first cache that was
- * made from this file and that V8 accepts.
+ * Loads the program's bundles: dist/cli.cjs, and the bundles it requires by a
+ * relative path (dist/vendor/undici.cjs, dist/sandbox.cjs…), each compiled
+ * and run as Node's own loader would (the same wrapper, `require` relative to
+ * the file, once per file), with the first cache made from that very file
+ * that V8 accepts.
  */
-export function loadProgram<T>(file: string, options: LoadOptions = {}): LoadedProgram<T> {
-  const env = options.env ?? process.env;
-  const stats = statSync(file);
-  const source = readFileSync(file, 'utf8');
-  const name = cacheFileName(file);
-  const candidates: [CacheSource, string][] = [];
-  if (!cacheDisabled(env)) {
-    candidates.push(['beside', join(dirname(file), name)]);
-    const userDir = options.userDir === undefined ? userCacheDir(env) : options.userDir;
-    if (userDir && isPrivateDir(userDir)) candidates.push(['user', join(userDir, name)]);
+export class BundleLoader {
+  readonly loaded = new Map<string, LoadedBundle>();
+  private readonly env: Readonly<Record<string, string | undefined>>;
+  private readonly userDir: string | undefined;
+
+  constructor(options: LoadOptions = {}) {
+    this.env = options.env ?? process.env;
+    const userDir = options.userDir === undefined ? userCacheDir(this.env) : options.userDir;
+    this.userDir = userDir ?? undefined;
   }
-  let script: Script | undefined;
-  let cache: CacheSource;
-  for (const [where, path] of candidates) {
-    const cachedData = readCache(path, stats);
-    if (!cachedData) continue;
-    script = compile(file, source, cachedData);
-    if (!script.cachedDataRejected) {
-      cache = where;
-      break;
+
+  load<T>(file: string): T {
+    const known = this.loaded.get(file);
+    if (known) return known.exports as T;
+    const stats = statSync(file);
+    const source = readFileSync(file, 'utf8');
+    const name = cacheFileName(file);
+    const candidates: [CacheSource, string][] = [];
+    if (!cacheDisabled(this.env)) {
+      candidates.push(['beside', join(dirname(file), name)]);
+      if (this.userDir && isPrivateDir(this.userDir)) candidates.push(['user', join(this.userDir, name)]);
     }
+    let script: Script | undefined;
+    let cache: CacheSource;
+    for (const [where, path] of candidates) {
+      const cachedData = readCache(path, stats);
+      if (!cachedData) continue;
+      script = compile(file, source, cachedData);
+      if (!script.cachedDataRejected) {
+        cache = where;
+        break;
+      }
+    }
+    // After a rejection V8 has compiled the script from source: that one runs.
+    script ??= compile(file, source, undefined);
+    const module = { exports: {} as unknown };
+    const bundle: LoadedBundle = { file, script, cache, exports: undefined };
+    this.loaded.set(file, bundle);
+    const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+    try {
+      wrapper.call(module.exports, module.exports, this.requireFrom(file), module, file, dirname(file));
+    } catch (err) {
+      this.loaded.delete(file);
+      throw err;
+    }
+    bundle.exports = module.exports;
+    return module.exports as T;
   }
-  // After a rejection V8 has compiled the script from source: that one runs.
-  script ??= compile(file, source, undefined);
-  const module = { exports: {} as T };
-  const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
-  wrapper.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-  return { exports: module.exports, script, cache };
+
+  /** Node's require for anything but a sibling bundle (`./vendor/undici.cjs`), which this loader loads. */
+  private requireFrom(file: string): NodeJS.Require {
+    const nodeRequire = createRequire(file);
+    const load = (id: string): unknown => (/^\.\.?\/.*\.cjs$/.test(id) ? this.load(resolve(dirname(file), id)) : nodeRequire(id));
+    return Object.assign(load, nodeRequire) as NodeJS.Require;
+  }
+}
+
+export interface LoadedBundle {
+  file: string;
+  script: Script;
+  /** Where the cache V8 accepted came from; undefined when the bundle was compiled from source. */
+  cache: CacheSource;
+  exports: unknown;
 }
 
 function compile(file: string, source: string, cachedData: Buffer | undefined): Script {
@@ -191,23 +221,26 @@ interface ProgramExports {
 }
 
 /**
- * bin/email's entry: loads dist/cli.cjs and runs main(). When no cache was
- * usable, the code compiled during this run is saved in the user's cache
- * directory as the process exits, for the next run.
+ * bin/email's entry: loads dist/cli.cjs and runs main(). The bundles that ran
+ * without a usable cache get one in the user's cache directory as the
+ * process exits, for the next run.
  */
 export function launch(file: string): Promise<void> {
   const env = process.env;
   const userDir = cacheDisabled(env) ? undefined : userCacheDir(env);
-  const { exports, script, cache } = loadProgram<ProgramExports>(file, { env, userDir: userDir ?? null });
-  if (cache === undefined && userDir) {
+  const loader = new BundleLoader({ env, userDir: userDir ?? null });
+  const program = loader.load<ProgramExports>(file);
+  if (userDir) {
     process.once('exit', () => {
       try {
-        exports.restoreV8Flags();
-        if (prepareUserDir(userDir)) writeCodeCache(script, file, userDir);
+        const uncached = [...loader.loaded.values()].filter((bundle) => bundle.cache === undefined);
+        if (!uncached.length || !prepareUserDir(userDir)) return;
+        program.restoreV8Flags();
+        for (const bundle of uncached) writeCodeCache(bundle.script, bundle.file, userDir);
       } catch {
         // A cache is a shortcut: the next run compiles from source again.
       }
     });
   }
-  return exports.main();
+  return program.main();
 }

@@ -5,9 +5,7 @@
 // 15 paired whole-process runs on the 2-core machine): 117 ms this way, 140 ms
 // importing undici's index (0.82×). The version is pinned by the lock file; test/core/http
 // exercises this path on every run, so an undici upgrade that moves them fails loudly.
-import PoolImpl from 'undici/lib/dispatcher/pool.js';
-import apiRequest from 'undici/lib/api/api-request.js';
-import undiciErrors from 'undici/lib/core/errors.js';
+import { apiRequest, PoolImpl, undiciErrors } from './undici-parts.js';
 import type { Dispatcher, Pool as PoolType, errors as ErrorsType } from 'undici';
 import { setV8Flag } from './v8-flags.js';
 

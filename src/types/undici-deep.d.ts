@@ -1,4 +1,4 @@
-// Deep imports of undici's CommonJS modules (see src/core/undici-lite.ts); typed there by casts.
+// Deep imports of undici's CommonJS modules (src/core/undici-parts.ts, see src/core/undici-lite.ts); typed there by casts.
 declare module 'undici/lib/dispatcher/pool.js' {
   const Pool: unknown;
   export default Pool;
