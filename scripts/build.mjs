@@ -124,7 +124,7 @@ function siblingBundles() {
         contents: `export * from './vendor/${args.path}.cjs'; export { default } from './vendor/${args.path}.cjs';`,
         resolveDir: dist,
       }));
-      b.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+      b.onResolve({ filter: /^\.\/vendor\//, namespace: 'vendor' }, (args) => ({ path: args.path, external: true }));
       b.onResolve({ filter: /[\\/]sandbox[\\/]index\.js$/ }, (args) => (args.importer.includes('src/commands/') ? { path: './sandbox.cjs', external: true } : undefined));
       b.onResolve({ filter: /^jq-wasm\/inline$/ }, () => ({ path: './jq.cjs', external: true }));
     },
