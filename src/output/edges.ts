@@ -30,6 +30,7 @@ export interface Writable {
 
 export interface IO {
   stdout: Writable;
+  /** A getter in main(): Node creates process.stderr when it is first read (see there). */
   stderr: Writable;
   stdin: Readable;
   stdoutIsTTY: boolean;
@@ -64,20 +65,31 @@ interface RawStream extends Writable {
 export class GuardedStream implements Writable {
   private isClosed = false;
   private readonly drainWaiters = new Set<() => void>();
+  private stream: RawStream | undefined;
 
   constructor(
-    /** The stream itself, for what must draw on it directly (ora's spinner). */
-    public raw: RawStream,
+    /** The stream, or how to get it when it is first written to (main() gives process.stderr so: see there). */
+    private readonly open: RawStream | (() => RawStream),
     private readonly filter: (text: string) => string,
     private readonly onClosed: () => void,
   ) {
-    raw.on?.('error', () => this.close());
+    if (typeof open !== 'function') this.use(open);
+  }
+
+  /** The stream itself, for what must draw on it directly (ora's spinner). */
+  get raw(): RawStream {
+    if (!this.stream) this.use((this.open as () => RawStream)());
+    return this.stream!;
   }
 
   /** Writes go to `reader` from now on (the pager, which writes to the stream itself). */
   readThrough(reader: RawStream): void {
-    this.raw = reader;
-    reader.on?.('error', () => this.close());
+    this.use(reader);
+  }
+
+  private use(stream: RawStream): void {
+    this.stream = stream;
+    stream.on?.('error', () => this.close());
   }
 
   /** True once the stream failed (EPIPE, the reader went away): nothing more is written. */
@@ -166,11 +178,14 @@ export interface Edges {
 export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
   const pipe = new AbortController();
   const stdout = new GuardedStream(io.stdout, (text) => text, () => pipe.abort(new BrokenPipe()));
-  const stderr = new GuardedStream(io.stderr, neutralizeLines, () => undefined);
+  // main() gives stderr as a getter, read when first written to: a command
+  // that writes nothing there never creates process.stderr.
+  const lazyStderr = Object.getOwnPropertyDescriptor(io, 'stderr')?.get !== undefined;
+  const stderr = new GuardedStream(lazyStderr ? () => io.stderr : io.stderr, neutralizeLines, () => undefined);
   let pager: { finish(): Promise<void> } | undefined;
   return {
-    // Inherits from io rather than copying it: a copy would read main()'s lazy stdin getters.
-    io: Object.assign(Object.create(io) as IO, { stdout, stderr }),
+    // Inherits from io rather than copying it: a copy would read main()'s getters.
+    io: Object.create(io, { stdout: { value: stdout, enumerable: true }, stderr: { value: stderr, enumerable: true } }) as IO,
     stdout,
     stderr,
     signal: interrupt ? AbortSignal.any([interrupt, pipe.signal]) : pipe.signal,
