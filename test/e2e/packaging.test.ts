@@ -3,7 +3,7 @@
 // build bundles every library into dist/, so the package has no runtime
 // dependencies and installs without any network at all (--offline).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,10 +41,28 @@ beforeAll(() => {
 
 describe('the packed tarball', () => {
   it('holds the program, completions, README, LICENSE and package.json, and nothing from src, test, bench or scripts', () => {
-    for (const required of ['package.json', 'README.md', 'LICENSE', 'bin/email', 'dist/cli.js', 'dist/THIRD_PARTY_NOTICES.md', 'dist/sandbox.js', 'dist/version.js', 'dist/help.txt', 'completions/email.bash', 'completions/_email', 'completions/email.fish']) {
+    for (const required of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'bin/email',
+      'bin/package.json',
+      'dist/launch.cjs',
+      'dist/cli.cjs',
+      'dist/vendor/undici.cjs',
+      'dist/THIRD_PARTY_NOTICES.md',
+      'dist/sandbox.cjs',
+      'dist/jq.cjs',
+      'dist/version.txt',
+      'dist/help.txt',
+      'completions/email.bash',
+      'completions/_email',
+      'completions/email.fish',
+    ]) {
       expect(files, required).toContain(required);
     }
-    const unwanted = files.filter((f) => /^(src|test|bench|scripts|node_modules|\.bench-tmp)\//.test(f) || f.endsWith('.map') || f === 'dist/meta.json' || f.endsWith('.ts'));
+    // The build's code caches are left out: they are checked against the files' times, which npm does not keep (src/launch.ts).
+    const unwanted = files.filter((f) => /^(src|test|bench|scripts|node_modules|\.bench-tmp)\//.test(f) || /\.(map|cache|ts)$/.test(f) || f === 'dist/meta.json');
     expect(unwanted).toEqual([]);
   });
 
@@ -98,6 +116,19 @@ describe('the packed tarball', () => {
     expect(email(['--version'])).toBe(`${pkg.version}\n`);
     expect(email(['sandbox', '--help'])).toMatch(/^Usage: email sandbox \[options\]/);
     expect(email(['completion', 'bash'])).toBe(readFileSync(join(root, 'completions', 'email.bash'), 'utf8'));
+  });
+
+  it("keeps its code cache in the user's cache directory, private, written once and then used (src/launch.ts)", () => {
+    // HOME is the work directory (cleanEnv); no cache is installed with the package, so this run makes it.
+    expect(email(['campaigns', '--help'])).toMatch(/^Usage: email campaigns/);
+    const dir = join(work, '.cache', 'email-cli');
+    const cache = join(dir, `cli.cjs.${process.versions.v8}-${process.arch}.cache`);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(cache).mode & 0o777).toBe(0o600);
+    // A cache V8 accepted is not written again: the same file (a new one would be renamed into place).
+    const before = statSync(cache).ino;
+    expect(email(['campaigns', '--help'])).toMatch(/^Usage: email campaigns/);
+    expect(statSync(cache).ino).toBe(before);
   });
 
   describe('against the installed sandbox', () => {
