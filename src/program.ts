@@ -97,24 +97,25 @@ function isGroup(entry: AnyCommand | GroupDefinition): entry is GroupDefinition 
 
 /**
  * The top-level command or group that argv names (`campaigns` in
- * `email -o json campaigns sent`), when that is certain: the first word that
- * is neither an option nor the value of a global option taking one. Anything
- * unusual (`--`, combined short flags, an unknown word) gives undefined.
+ * `email -o json campaigns sent`), when that is certain: the first word,
+ * after nothing but global options and their values. Anything else before it
+ * (`-h`, which asks for the root's help; an unknown option; `--`) or an
+ * unknown word gives undefined, and the whole program is built.
  */
 export function entryNamed(argv: readonly string[]): string | undefined {
+  const switches = new Set<string>();
   const valued = new Set<string>();
   for (const decl of Object.values(GLOBAL_OPTIONS) as OptionDecl[]) {
-    if (decl.kind === 'switch') continue;
-    valued.add(decl.flag);
-    if (decl.short) valued.add(decl.short);
+    const flags = decl.short ? [decl.flag, decl.short] : [decl.flag];
+    for (const flag of flags) (decl.kind === 'switch' ? switches : valued).add(flag);
   }
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
-    if (word === '--') return undefined;
-    if (word.startsWith('-')) {
+    if (switches.has(word) || valued.has(word.split('=')[0]!)) {
       if (valued.has(word)) i++;
       continue;
     }
+    if (word.startsWith('-')) return undefined;
     return COMMANDS.some((entry) => entry.name === word) ? word : undefined;
   }
   return undefined;

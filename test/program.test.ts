@@ -1,6 +1,9 @@
 // `email help <command…>` is `email <command…> --help`, at any depth; an
 // unknown command is exit 2 with a suggestion, as without `help` (issue 13.9).
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../src/commands/index.js';
+import { buildProgram, entryNamed } from '../src/program.js';
 import { runCli } from './helpers/cli.js';
 
 describe('email help', () => {
@@ -41,5 +44,53 @@ describe('one list of values in help and in errors', () => {
     const listed = /must be one of ([\w, -]+) \(got/.exec(refused.stderr)![1]!;
     expect(listed.split(', ')).toHaveLength(5);
     expect(help).toContain(listed);
+  });
+});
+
+// A run builds only the top-level entry its argv names (src/program.ts,
+// for start-up): nothing it can reach may differ from the whole tree.
+describe('the program built for one entry', () => {
+  const paths = (cmd: Command, prefix: string[] = []): string[][] =>
+    cmd.commands.flatMap((sub) => [[...prefix, sub.name()], ...paths(sub, [...prefix, sub.name()])]);
+  const find = (root: Command, path: string[]) => path.reduce<Command | undefined>((cmd, word) => cmd?.commands.find((c) => c.name() === word), root);
+  const full = buildProgram();
+  const entries = COMMANDS.map((entry) => entry.name);
+
+  it('holds, for every command under an entry, the same help, options and arguments as the whole program', () => {
+    let compared = 0;
+    for (const path of paths(full).filter((p) => entries.includes(p[0]!))) {
+      const focused = find(buildProgram(undefined, undefined, path[0]), path);
+      const whole = find(full, path)!;
+      expect(focused, path.join(' ')).toBeDefined();
+      expect(focused!.helpInformation(), path.join(' ')).toBe(whole.helpInformation());
+      expect(focused!.options.map((o) => o.flags), path.join(' ')).toEqual(whole.options.map((o) => o.flags));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(40);
+  });
+
+  it('is chosen only when argv surely names an entry: after global options and their values, not after --', () => {
+    expect(entryNamed(['campaigns', 'sent'])).toBe('campaigns');
+    expect(entryNamed(['-o', 'json', '--profile', 'work', 'campaigns', 'sent'])).toBe('campaigns');
+    expect(entryNamed(['--json', 'api', '/x'])).toBe('api');
+    expect(entryNamed(['--timeout=5', 'campaigns'])).toBe('campaigns');
+    expect(entryNamed(['--profile', 'campaigns', 'sent'])).toBe(undefined); // 'campaigns' is the profile's name; 'sent' is no entry
+    expect(entryNamed(['help', 'campaigns'])).toBe(undefined);
+    expect(entryNamed(['campains'])).toBe(undefined);
+    expect(entryNamed(['--', 'campaigns'])).toBe(undefined);
+    // The root's own flags ask for the root: `email -h campaigns` prints the program's help, listing every command.
+    for (const flag of ['-h', '--help', '-v', '--version', '--bogus', '-qo']) expect(entryNamed([flag, 'campaigns']), flag).toBe(undefined);
+    expect(entryNamed([])).toBe(undefined);
+  });
+
+  it('`email -h campaigns` is the root help, with every command (the root asked, not the group)', async () => {
+    const r = await runCli(['-h', 'campaigns']);
+    expect(r.stdout).toBe((await runCli(['--help'])).stdout);
+  });
+
+  it('parses global options given before the entry as the whole program does', async () => {
+    const viaFocus = await runCli(['-o', 'json', 'campaigns', '--help']);
+    const whole = await runCli(['help', 'campaigns']);
+    expect(viaFocus.stdout).toBe(whole.stdout);
   });
 });

@@ -78,3 +78,47 @@ describe('the edges of the process', () => {
     expect(isBrokenPipe(edges.signal.reason)).toBe(false);
   });
 });
+
+// main() gives stdin and stderr as getters: Node creates process.stdin and
+// process.stderr when first read, loading net or tty (src/cli.ts), so a run
+// that does not use them must not read them.
+describe('stdin and stderr given as getters', () => {
+  function lazyIo(out: PipeLike, err: PipeLike) {
+    const opened: string[] = [];
+    const value: IO = {
+      stdout: out,
+      get stderr() {
+        opened.push('stderr');
+        return err;
+      },
+      get stdin() {
+        opened.push('stdin');
+        return new PassThrough();
+      },
+      stdoutIsTTY: false,
+      get stderrIsTTY() {
+        opened.push('stderrIsTTY');
+        return false;
+      },
+      get stdinIsTTY() {
+        opened.push('stdinIsTTY');
+        return false;
+      },
+    };
+    return { value, opened };
+  }
+
+  it("are read by neither a group's help nor a command that prints its data, and stderr is read when first written to", async () => {
+    const { run } = await import('../../src/cli.js');
+    const out = new PipeLike();
+    const err = new PipeLike();
+    const { value, opened } = lazyIo(out, err);
+    expect(await run(['campaigns', '--help'], { io: value, env: {}, cwd: process.cwd() })).toBe(0);
+    expect(out.written).toMatch(/^Usage: email campaigns/);
+    expect(await run(['completion', 'bash'], { io: value, env: {}, cwd: process.cwd() })).toBe(0);
+    expect(opened).toEqual([]);
+    expect(await run(['campaigns', 'nope'], { io: value, env: {}, cwd: process.cwd() })).toBe(2);
+    expect(opened).toContain('stderr');
+    expect(err.written).toMatch(/unknown command 'nope'/);
+  });
+});
