@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox, SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from '../dist/sandbox.js';
+import { startSandbox, SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from '../dist/sandbox.cjs';
 
 const bin = fileURLToPath(new URL('../bin/email', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'email-ratelimit-bench-'));

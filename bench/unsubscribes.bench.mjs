@@ -19,7 +19,7 @@ import { mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../dist/sandbox.js';
+import { startSandbox } from '../dist/sandbox.cjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LATENCY_MS = 50;
