@@ -128,8 +128,10 @@ export async function main(): Promise<void> {
   let stderrOpened = false;
   const code = await run(process.argv.slice(2), {
     // Node creates process.stdin and process.stderr when they are first read,
-    // loading net for a pipe or tty for a terminal (1.2 ms for stdin, measured
-    // 2026-11-23): only a command that reads stdin or writes to stderr pays.
+    // loading net for a pipe or tty for a terminal: only a command that reads
+    // stdin or writes to stderr pays. `email campaigns --help > file` with
+    // stderr a pipe: 0.981-0.987× (medians of 60 paired runs, 2026-11-23);
+    // nothing when stdout is a pipe too, which loads net anyway.
     io: {
       stdout: process.stdout,
       get stderr() {
