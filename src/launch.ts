@@ -15,8 +15,12 @@
 //   made by another V8, or with other V8 flags, or for a source of another
 //   length (script.cachedDataRejected).
 // - V8 does not compare the source's content, so the cache's header records
-//   the size and modification time of the bundle it was made from, as
-//   Python's .pyc files do; an edited or rebuilt bundle no longer matches.
+//   the size, modification time and change time of the bundle it was made
+//   from (Python's .pyc files record the first two). npm dates every file it
+//   installs 1985-10-26, and a new release's bundle can have the old one's
+//   length: the change time, which no tool sets, is what differs then.
+//   The file's name carries a hash of the bundle's path, so that two
+//   installations do not take turns overwriting one cache.
 // - Two places are tried: next to the bundle, where the build writes one (a
 //   checkout), then the user's cache directory, which the program fills when
 //   it ran without a usable cache (an installed package: its files carry the
@@ -33,7 +37,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 
-const MAGIC = 'email-compile-cache 1';
+const MAGIC = 'email-compile-cache 2';
 
 export type CacheSource = 'beside' | 'user' | undefined;
 
@@ -43,9 +47,16 @@ export interface LoadOptions {
   userDir?: string | null;
 }
 
-/** The cache file's name for this V8 and architecture. */
+/** The cache file's name: the bundle's, a hash of its path, this V8 and architecture. */
 export function cacheFileName(file: string): string {
-  return `${basename(file)}.${process.versions.v8}-${process.arch}.cache`;
+  return `${basename(file)}.${pathHash(file)}.${process.versions.v8}-${process.arch}.cache`;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: names apart the caches of bundles at different paths (node:crypto would cost a run 1 ms to load). */
+function pathHash(path: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /** Where an installed program keeps its code cache: the platform's per-user cache directory. */
@@ -88,7 +99,7 @@ export function isPrivateDir(dir: string): boolean {
 }
 
 function header(source: Stats): string {
-  return `${MAGIC} ${source.size} ${source.mtimeMs}\n`;
+  return `${MAGIC} ${source.size} ${source.mtimeMs} ${source.ctimeMs}\n`;
 }
 
 /** The V8 data of a cache file made from this very source, or undefined. */

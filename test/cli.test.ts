@@ -9,14 +9,16 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheFileName } from '../src/launch.js';
 import { BIN, requireBuild } from './helpers/cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TRACER = fileURLToPath(new URL('./helpers/trace-startup.cjs', import.meta.url));
-const CACHE = `.${process.versions.v8}-${process.arch}.cache`;
+/** The code cache the build wrote beside a bundle, e.g. dist/cli.cjs.<hash>.<v8>-<arch>.cache. */
+const cache = (bundle: string) => join(dirname(bundle), cacheFileName(join(root, bundle)));
 /** Node modules no run below may load: each costs a millisecond or more, and none is needed (a pipe for stdout brings net and stream). */
 const NEVER = ['child_process', 'http2', 'https', 'tls', 'crypto', 'zlib', 'worker_threads', 'readline', 'sqlite', 'dgram'];
 /** …and these only once a command talks to the service. */
@@ -73,7 +75,7 @@ describe('startup guard: what each run loads', () => {
 
   it("a group's help reads the program bundle and its code cache, nothing else", async () => {
     const { read, builtins } = await trace(['campaigns', '--help']);
-    expect(read).toEqual(['bin/email', 'dist/launch.cjs', 'dist/cli.cjs', `dist/cli.cjs${CACHE}`]);
+    expect(read).toEqual(['bin/email', 'dist/launch.cjs', 'dist/cli.cjs', cache('dist/cli.cjs')]);
     for (const name of [...NEVER, ...NOT_FOR_HELP]) expect(builtins, name).not.toContain(name);
   });
 
@@ -83,7 +85,7 @@ describe('startup guard: what each run loads', () => {
       ['api', '/email/clients/scheduled'],
     ]) {
       const { read, builtins } = await trace(args);
-      expect(read, args.join(' ')).toEqual(['bin/email', 'dist/launch.cjs', 'dist/cli.cjs', `dist/cli.cjs${CACHE}`, 'dist/vendor/undici.cjs', `dist/vendor/undici.cjs${CACHE}`]);
+      expect(read, args.join(' ')).toEqual(['bin/email', 'dist/launch.cjs', 'dist/cli.cjs', cache('dist/cli.cjs'), 'dist/vendor/undici.cjs', cache('dist/vendor/undici.cjs')]);
       for (const name of NEVER) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
     }
   });

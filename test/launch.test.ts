@@ -2,14 +2,14 @@
 // a cache, so each case runs the built dist/launch.cjs in child processes:
 // one makes a cache, the next says what it used and what the code returned.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from './helpers/cli.js';
-import { userCacheDir } from '../src/launch.js';
+import { cacheFileName, userCacheDir } from '../src/launch.js';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const launch = join(dist, 'launch.cjs');
@@ -65,7 +65,7 @@ describe('the code cache', () => {
   it('is used from beside the bundles once written there; each sibling bundle is loaded once, with its own', () => {
     const dir = programDir();
     expect(drive(dir, { WRITE: 'beside' })).toEqual({ value: 'one:lib:true', bundles: { 'program.cjs': null, 'lib.cjs': null } });
-    expect(readdirSync(dir).filter((f) => f.endsWith('.cache'))).toEqual([`program.cjs.${process.versions.v8}-${process.arch}.cache`]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.cache'))).toEqual([cacheFileName(join(dir, 'program.cjs'))]);
     expect(drive(dir)).toEqual({ value: 'one:lib:true', bundles: { 'program.cjs': 'beside', 'lib.cjs': 'beside' } });
   });
 
@@ -78,11 +78,30 @@ describe('the code cache', () => {
     expect(drive(dir)).toEqual({ value: 'two:lib:true', bundles: { 'program.cjs': null, 'lib.cjs': 'beside' } });
   });
 
+  it('is not used for a bundle replaced by one of the same size and modification time, as npm installs a new release', () => {
+    const dir = programDir('one');
+    const file = join(dir, 'program.cjs');
+    const NPM_DATE = 499162500; // 1985-10-26T08:15:00Z, the time npm gives every file it packs
+    utimesSync(file, NPM_DATE, NPM_DATE);
+    drive(dir, { WRITE: 'beside' });
+    const before = statSync(file);
+    writeFileSync(file, `exports.value = () => 'two:' + require('./vendor/lib.cjs').name + ':' + (require('./vendor/lib.cjs') === require('./vendor/lib.cjs'));\n`);
+    utimesSync(file, NPM_DATE, NPM_DATE);
+    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+    expect(statSync(file).size).toBe(before.size);
+    expect(drive(dir)).toEqual({ value: 'two:lib:true', bundles: { 'program.cjs': null, 'lib.cjs': 'beside' } });
+  });
+
+  it('is named apart for bundles at different paths, so two installations keep a cache each', () => {
+    expect(cacheFileName('/usr/lib/node_modules/email-cli/dist/cli.cjs')).not.toBe(cacheFileName('/home/a/email/dist/cli.cjs'));
+    expect(cacheFileName('/a/dist/cli.cjs')).toMatch(new RegExp(`^cli\\.cjs\\.[0-9a-f]{8}\\.${process.versions.v8.replace(/\./g, '\\.')}-${process.arch}\\.cache$`));
+  });
+
   it("is used from the user's cache directory when there is none beside the bundles", () => {
     const dir = programDir();
     const cache = privateDir();
     drive(dir, { USER_DIR: cache, WRITE: 'user' });
-    expect(statSync(join(cache, `program.cjs.${process.versions.v8}-${process.arch}.cache`)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(cache, cacheFileName(join(dir, 'program.cjs')))).mode & 0o777).toBe(0o600);
     expect(drive(dir, { USER_DIR: cache })).toEqual({ value: 'one:lib:true', bundles: { 'program.cjs': 'user', 'lib.cjs': 'user' } });
   });
 

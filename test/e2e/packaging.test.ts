@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheFileName } from '../../src/launch.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -122,7 +123,7 @@ describe('the packed tarball', () => {
     // HOME is the work directory (cleanEnv); no cache is installed with the package, so this run makes it.
     expect(email(['campaigns', '--help'])).toMatch(/^Usage: email campaigns/);
     const dir = join(work, '.cache', 'email-cli');
-    const cache = join(dir, `cli.cjs.${process.versions.v8}-${process.arch}.cache`);
+    const cache = join(dir, cacheFileName(join(prefix, 'node_modules', pkg.name, 'dist', 'cli.cjs')));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(cache).mode & 0o777).toBe(0o600);
     // A cache V8 accepted is not written again: the same file (a new one would be renamed into place).
