@@ -140,6 +140,7 @@ writeFileSync(join(dist, 'version.txt'), `${pkg.version}\n`);
 const { BundleLoader } = require(join(dist, 'launch.cjs'));
 const loader = new BundleLoader({ env: {}, userDir: null });
 const cli = loader.load(join(dist, 'cli.cjs'));
+loader.around = cli.withDefaultV8Flags; // as src/launch.ts's launch() does
 {
   const { code, stdout } = await runInProcess(['--help'], {});
   if (code !== 0 || !stdout.includes('Usage: email')) throw new Error(`rendering the root help failed (exit ${code})`);

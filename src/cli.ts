@@ -18,7 +18,7 @@ import { buildProgram, entryNamed, type ActionFactory } from './program.js';
 
 export type { RunDeps };
 // For the code cache made at the end of a run (src/launch.ts, scripts/build.mjs).
-export { restoreV8Flags } from './core/v8-flags.js';
+export { restoreV8Flags, withDefaultV8Flags } from './core/v8-flags.js';
 
 const HELP_WIDTH = 80;
 

@@ -124,6 +124,12 @@ function readCache(path: string, source: Stats): Buffer | undefined {
  */
 export class BundleLoader {
   readonly loaded = new Map<string, LoadedBundle>();
+  /**
+   * Runs each compile. launch() sets the program's withDefaultV8Flags once it
+   * is loaded (src/core/v8-flags.ts): V8 takes a cache only under the flags
+   * it was made under, and a bundle may be loaded after a read changed some.
+   */
+  around: <T>(compile: () => T) => T = (compile) => compile();
   private readonly env: Readonly<Record<string, string | undefined>>;
   private readonly userDir: string | undefined;
 
@@ -149,14 +155,14 @@ export class BundleLoader {
     for (const [where, path] of candidates) {
       const cachedData = readCache(path, stats);
       if (!cachedData) continue;
-      script = compile(file, source, cachedData);
+      script = this.around(() => compile(file, source, cachedData));
       if (!script.cachedDataRejected) {
         cache = where;
         break;
       }
     }
     // After a rejection V8 has compiled the script from source: that one runs.
-    script ??= compile(file, source, undefined);
+    script ??= this.around(() => compile(file, source, undefined));
     const module = { exports: {} as unknown };
     const bundle: LoadedBundle = { file, script, cache, exports: undefined };
     this.loaded.set(file, bundle);
@@ -230,6 +236,7 @@ interface ProgramExports {
   main(): Promise<void>;
   /** Puts back the V8 flags the run changed (src/core/v8-flags.ts): a cache made under them would be refused next time. */
   restoreV8Flags(): void;
+  withDefaultV8Flags<T>(compile: () => T): T;
 }
 
 /**
@@ -242,6 +249,7 @@ export function launch(file: string): Promise<void> {
   const userDir = cacheDisabled(env) ? undefined : userCacheDir(env);
   const loader = new BundleLoader({ env, userDir: userDir ?? null });
   const program = loader.load<ProgramExports>(file);
+  loader.around = program.withDefaultV8Flags;
   if (userDir) {
     process.once('exit', () => {
       try {

@@ -6,7 +6,7 @@
 // their code caches) and the Node modules beyond a bare `node`. The bundles'
 // contents come from the build's metafile (dist/meta.json).
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -27,6 +27,8 @@ const NOT_FOR_HELP = ['http', 'net', 'dns', 'v8', 'assert', 'diagnostics_channel
 interface Trace {
   read: string[];
   builtins: string[];
+  /** The run's HOME: a cache the run wrote for the next one would be under .cache/ here. */
+  home: string;
 }
 
 const server = createServer((_req, res) => {
@@ -42,13 +44,14 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** Runs bin/email with the tracer, stdout a file as in `email … > out` (a pipe would bring net and stream to every run alike). */
-function trace(args: string[]): Promise<Trace> {
+function trace(args: string[], stdin?: string): Promise<Trace> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trace-'));
   const out = join(dir, 'trace.json');
   const env = { PATH: process.env.PATH, HOME: dir, TRACE_OUT: out, EMAIL_CONFIG_DIR: dir, EMAIL_API_KEY: 'k-12345678', EMAIL_BASE_URL: baseUrl };
   const stdout = openSync(join(dir, 'stdout'), 'w');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', TRACER, BIN, ...args], { env, stdio: ['ignore', stdout, 'pipe'] });
+    const child = spawn(process.execPath, ['-r', TRACER, BIN, ...args], { env, stdio: [stdin === undefined ? 'ignore' : 'pipe', stdout, 'pipe'] });
+    child.stdin?.end(stdin);
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
@@ -56,7 +59,7 @@ function trace(args: string[]): Promise<Trace> {
       closeSync(stdout);
       if (code !== 0) return reject(new Error(`email ${args.join(' ')} exited ${code}: ${stderr}`));
       const trace = JSON.parse(readFileSync(out, 'utf8')) as Trace;
-      resolve({ read: trace.read.map((f) => relative(root, f)), builtins: trace.builtins });
+      resolve({ read: trace.read.map((f) => relative(root, f)), builtins: trace.builtins, home: dir });
     });
   });
 }
@@ -88,6 +91,13 @@ describe('startup guard: what each run loads', () => {
       expect(read, args.join(' ')).toEqual(['bin/email', 'dist/launch.cjs', 'dist/cli.cjs', cache('dist/cli.cjs'), 'dist/vendor/undici.cjs', cache('dist/vendor/undici.cjs')]);
       for (const name of NEVER) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
     }
+  });
+
+  it("a bundle loaded after a read takes the build's cache too: auth login checks the key, then loads conf; nothing is written for the next run", async () => {
+    const { read, home } = await trace(['auth', 'login', '--base-url', baseUrl, '--with-key'], 'k-12345678\n');
+    expect(read).toContain('dist/vendor/conf.cjs');
+    expect(read).toContain(cache('dist/vendor/conf.cjs'));
+    expect(existsSync(join(home, '.cache'))).toBe(false);
   });
 });
 

@@ -171,9 +171,42 @@ process.stdout.write(JSON.stringify([...loader.loaded.values()].map((b) => b.cac
     // Without the build's caches beside it: only the user's directory counts here.
     const dir = mkdtempSync(join(work, 'dist-'));
     mkdirSync(join(dir, 'vendor'));
-    for (const file of ['cli.cjs', 'vendor/undici.cjs']) copyFileSync(join(dist, file), join(dir, file));
+    for (const file of ['cli.cjs', 'vendor/undici.cjs', 'vendor/conf.cjs']) copyFileSync(join(dist, file), join(dir, file));
     return dir;
   }
+
+  // conf is loaded after a read in `auth login` (the key is checked first):
+  // its bundle is compiled while --liftoff-only is set.
+  const READ_THEN_LOAD = `
+const { join } = require('node:path');
+const { BundleLoader, writeCodeCache } = require(process.env.LAUNCH);
+const loader = new BundleLoader({ userDir: process.env.USER_DIR });
+const cli = loader.load(join(process.env.DIR, 'cli.cjs'));
+if (process.env.AROUND) loader.around = cli.withDefaultV8Flags;
+const sink = { write: () => true };
+const io = { stdout: sink, stderr: sink, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+const env = { EMAIL_BASE_URL: process.env.BASE_URL, EMAIL_API_KEY: 'k-12345678', EMAIL_CONFIG_DIR: process.env.USER_DIR };
+if (process.env.WRITE) {
+  loader.load(join(process.env.DIR, 'vendor', 'undici.cjs'));
+  loader.load(join(process.env.DIR, 'vendor', 'conf.cjs'));
+  for (const b of loader.loaded.values()) writeCodeCache(b.script, b.file, process.env.USER_DIR);
+  process.stdout.write('[]');
+} else {
+  cli.run(['api', '/email/clients/scheduled'], { io, env, cwd: process.cwd() }).then(() => {
+    loader.load(join(process.env.DIR, 'vendor', 'conf.cjs'));
+    process.stdout.write(JSON.stringify([...loader.loaded.values()].map((b) => b.cache ?? null)));
+  });
+}
+`;
+
+  it('is taken by a bundle loaded after a read, compiled with the flags at their defaults', async () => {
+    const dir = copyOfTheProgram();
+    const cache = privateDir();
+    await runAsync(READ_THEN_LOAD, dir, cache, { WRITE: '1' });
+    expect(await runAsync(READ_THEN_LOAD, dir, cache, { AROUND: '1' })).toEqual(['user', 'user', 'user']);
+    // Without: conf's cache is refused (V8 compares the flags when it takes a cache, too).
+    expect(await runAsync(READ_THEN_LOAD, dir, cache)).toEqual(['user', 'user', null]);
+  });
 
   function run(script: string, dir: string, cache: string, env: Record<string, string> = {}): unknown {
     const out = execFileSync(process.execPath, ['-e', script], {
