@@ -101,8 +101,8 @@ function withoutUndiciHttp2() {
 
 /**
  * commander requires node:child_process when it is loaded, for executable
- * subcommands, which email never declares; with it came net, dgram and the
- * child-process internals on every run (src/core/commander-child-process.cjs).
+ * subcommands, which email never declares: a stand-in takes its place
+ * (src/core/commander-child-process.cjs, with the figure that pays for it).
  */
 function commanderWithoutChildProcess() {
   return {
@@ -137,7 +137,7 @@ function siblingBundles() {
 
 // bin/email answers a bare --version and --help from these files without loading the program.
 writeFileSync(join(dist, 'version.txt'), `${pkg.version}\n`);
-const { BundleLoader } = require(join(dist, 'launch.cjs'));
+const { BundleLoader, writeCodeCache } = require(join(dist, 'launch.cjs'));
 const loader = new BundleLoader({ env: {}, userDir: null });
 const cli = loader.load(join(dist, 'cli.cjs'));
 loader.around = cli.withDefaultV8Flags; // as src/launch.ts's launch() does
@@ -151,11 +151,8 @@ await warmCodeCache();
 cli.restoreV8Flags();
 // The bundles the warm-up did not reach get a cache of their top-level code.
 for (const bundle of ['sandbox.cjs', 'jq.cjs', ...Object.keys(VENDORED).map((name) => `vendor/${name}.cjs`)]) loader.load(join(dist, bundle));
-for (const bundle of loader.loaded.values()) writeCodeCache(bundle, 0o644);
-
-function writeCodeCache(bundle, mode) {
-  require(join(dist, 'launch.cjs')).writeCodeCache(bundle.script, bundle.file, dirname(bundle.file), mode);
-}
+// Beside each bundle, as readable as the bundle itself.
+for (const bundle of loader.loaded.values()) writeCodeCache(bundle.script, bundle.file, dirname(bundle.file), 0o644);
 
 // The licence notices of every bundled library ship with the program (checked by test/e2e/packaging.test.ts).
 const metafile = mergeMetafiles([program.metafile, sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
