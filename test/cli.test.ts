@@ -128,6 +128,12 @@ describe('startup guard: what each bundle holds', () => {
     expect([...new Set([...reached].map(packageOf).filter(Boolean))]).toEqual(['commander']);
   });
 
+  it('no bundle the loader runs calls import(): a vm.Script has no ES module loader (src/launch.ts; the build turns them into requires)', () => {
+    const bundles = Object.keys(meta.outputs).filter((out) => out.endsWith('.cjs'));
+    expect(bundles.length).toBeGreaterThan(5);
+    for (const out of bundles) expect(readFileSync(join(root, out), 'utf8').match(/[^\w$.]import\(/g), out).toBe(null);
+  });
+
   it('the jq engine is reached only from src/output/jq.ts, which only --jq loads', () => {
     const importers = Object.entries(meta.inputs).filter(([, i]) => i.imports.some((x) => x.path === './jq.cjs'));
     expect(importers.map(([input]) => input)).toEqual(['src/output/jq.ts']);
