@@ -149,13 +149,13 @@ loader.around = cli.withDefaultV8Flags; // as src/launch.ts's launch() does
 await warmCodeCache();
 // A read set --liftoff-only (src/core/undici-lite.ts): V8 would refuse a cache made under it in a run that starts without.
 cli.restoreV8Flags();
+const metafile = mergeMetafiles([program.metafile, sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
 // The bundles the warm-up did not reach get a cache of their top-level code.
-for (const bundle of ['sandbox.cjs', 'jq.cjs', ...Object.keys(VENDORED).map((name) => `vendor/${name}.cjs`)]) loader.load(join(dist, bundle));
+for (const out of Object.keys(metafile.outputs).filter((o) => o.endsWith('.cjs'))) loader.load(fileURLToPath(new URL(out, root)));
 // Beside each bundle, as readable as the bundle itself.
 for (const bundle of loader.loaded.values()) writeCodeCache(bundle.script, bundle.file, dirname(bundle.file), 0o644);
 
 // The licence notices of every bundled library ship with the program (checked by test/e2e/packaging.test.ts).
-const metafile = mergeMetafiles([program.metafile, sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
 writeFileSync(join(dist, 'THIRD_PARTY_NOTICES.md'), thirdPartyNotices(fileURLToPath(root), metafile));
 // The startup guard tests read this: which modules each bundle holds, and how they import each other.
 writeFileSync(join(dist, 'meta.json'), JSON.stringify(metafile));

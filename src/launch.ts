@@ -130,13 +130,16 @@ export class BundleLoader {
    * it was made under, and a bundle may be loaded after a read changed some.
    */
   around: <T>(compile: () => T) => T = (compile) => compile();
-  private readonly env: Readonly<Record<string, string | undefined>>;
-  private readonly userDir: string | undefined;
+  /** Whether caches are read at all (not with NODE_DISABLE_COMPILE_CACHE). */
+  private readonly enabled: boolean;
+  /** The user's cache directory, when caches are enabled and there is one. */
+  readonly userDir: string | undefined;
 
   constructor(options: LoadOptions = {}) {
-    this.env = options.env ?? process.env;
-    const userDir = options.userDir === undefined ? userCacheDir(this.env) : options.userDir;
-    this.userDir = userDir ?? undefined;
+    const env = options.env ?? process.env;
+    this.enabled = !cacheDisabled(env);
+    const userDir = options.userDir === undefined ? userCacheDir(env) : options.userDir;
+    this.userDir = (this.enabled && userDir) || undefined;
   }
 
   load<T>(file: string): T {
@@ -144,16 +147,10 @@ export class BundleLoader {
     if (known) return known.exports as T;
     const stats = statSync(file);
     const source = readFileSync(file, 'utf8');
-    const name = cacheFileName(file);
-    const candidates: [CacheSource, string][] = [];
-    if (!cacheDisabled(this.env)) {
-      candidates.push(['beside', join(dirname(file), name)]);
-      if (this.userDir && isPrivateDir(this.userDir)) candidates.push(['user', join(this.userDir, name)]);
-    }
     let script: Script | undefined;
     let cache: CacheSource;
-    for (const [where, path] of candidates) {
-      const cachedData = readCache(path, stats);
+    for (const [where, dir] of this.cacheDirs(file)) {
+      const cachedData = readCache(join(dir, cacheFileName(file)), stats);
       if (!cachedData) continue;
       script = this.around(() => compile(file, source, cachedData));
       if (!script.cachedDataRejected) {
@@ -175,6 +172,13 @@ export class BundleLoader {
     }
     bundle.exports = module.exports;
     return module.exports as T;
+  }
+
+  /** Where a cache of `file` may be, in order; the user's directory is checked only if the one beside the bundle did not serve. */
+  private *cacheDirs(file: string): Generator<[CacheSource, string]> {
+    if (!this.enabled) return;
+    yield ['beside', dirname(file)];
+    if (this.userDir && isPrivateDir(this.userDir)) yield ['user', this.userDir];
   }
 
   /** Node's require for anything but a sibling bundle (`./vendor/undici.cjs`), which this loader loads. */
@@ -245,11 +249,10 @@ interface ProgramExports {
  * process exits, for the next run.
  */
 export function launch(file: string): Promise<void> {
-  const env = process.env;
-  const userDir = cacheDisabled(env) ? undefined : userCacheDir(env);
-  const loader = new BundleLoader({ env, userDir: userDir ?? null });
+  const loader = new BundleLoader();
   const program = loader.load<ProgramExports>(file);
   loader.around = program.withDefaultV8Flags;
+  const { userDir } = loader;
   if (userDir) {
     process.once('exit', () => {
       try {
