@@ -1,7 +1,7 @@
 // The code cache of src/launch.ts. V8 decides in a process whether it takes
 // a cache, so each case runs the built dist/launch.cjs in child processes:
 // one makes a cache, the next says what it used and what the code returned.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -144,7 +144,8 @@ describe("the program's cache after a read", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const READ_THEN_CACHE = `
+  // What each script below starts with: the loader, the program, and read() to run one `email api` read against the server above.
+  const PROGRAM = `
 const { join } = require('node:path');
 const { BundleLoader, writeCodeCache } = require(process.env.LAUNCH);
 const loader = new BundleLoader({ userDir: process.env.USER_DIR });
@@ -152,19 +153,35 @@ const cli = loader.load(join(process.env.DIR, 'cli.cjs'));
 const sink = { write: () => true };
 const io = { stdout: sink, stderr: sink, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
 const env = { EMAIL_BASE_URL: process.env.BASE_URL, EMAIL_API_KEY: 'k-12345678', EMAIL_CONFIG_DIR: process.env.USER_DIR };
-cli.run(['api', '/email/clients/scheduled'], { io, env, cwd: process.cwd() }).then((code) => {
+const read = () => cli.run(['api', '/email/clients/scheduled'], { io, env, cwd: process.cwd() });
+const writeAll = () => { for (const b of loader.loaded.values()) writeCodeCache(b.script, b.file, process.env.USER_DIR); };
+const caches = () => [...loader.loaded.values()].map((b) => b.cache ?? null);
+`;
+  const READ_THEN_CACHE = `${PROGRAM}
+read().then((code) => {
   if (process.env.RESTORE) cli.restoreV8Flags();
-  for (const b of loader.loaded.values()) writeCodeCache(b.script, b.file, process.env.USER_DIR);
+  writeAll();
   process.stdout.write(JSON.stringify({ code, bundles: [...loader.loaded.keys()].map((f) => f.slice(process.env.DIR.length)) }));
 });
 `;
-  const REPORT = `
-const { join } = require('node:path');
-const { BundleLoader } = require(process.env.LAUNCH);
-const loader = new BundleLoader({ userDir: process.env.USER_DIR });
-loader.load(join(process.env.DIR, 'cli.cjs'));
+  const REPORT = `${PROGRAM}
 loader.load(join(process.env.DIR, 'vendor', 'undici.cjs'));
-process.stdout.write(JSON.stringify([...loader.loaded.values()].map((b) => b.cache ?? null)));
+process.stdout.write(JSON.stringify(caches()));
+`;
+  // Caches for the program, undici and conf, made with no flag changed.
+  const CACHE_ALL = `${PROGRAM}
+for (const bundle of ['undici.cjs', 'conf.cjs']) loader.load(join(process.env.DIR, 'vendor', bundle));
+writeAll();
+process.stdout.write('[]');
+`;
+  // conf is loaded after a read in `auth login` (the key is checked first):
+  // its bundle is compiled while --liftoff-only is set.
+  const READ_THEN_LOAD = `${PROGRAM}
+if (process.env.AROUND) loader.around = cli.withDefaultV8Flags;
+read().then(() => {
+  loader.load(join(process.env.DIR, 'vendor', 'conf.cjs'));
+  process.stdout.write(JSON.stringify(caches()));
+});
 `;
 
   function copyOfTheProgram(): string {
@@ -175,65 +192,8 @@ process.stdout.write(JSON.stringify([...loader.loaded.values()].map((b) => b.cac
     return dir;
   }
 
-  // conf is loaded after a read in `auth login` (the key is checked first):
-  // its bundle is compiled while --liftoff-only is set.
-  const READ_THEN_LOAD = `
-const { join } = require('node:path');
-const { BundleLoader, writeCodeCache } = require(process.env.LAUNCH);
-const loader = new BundleLoader({ userDir: process.env.USER_DIR });
-const cli = loader.load(join(process.env.DIR, 'cli.cjs'));
-if (process.env.AROUND) loader.around = cli.withDefaultV8Flags;
-const sink = { write: () => true };
-const io = { stdout: sink, stderr: sink, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-const env = { EMAIL_BASE_URL: process.env.BASE_URL, EMAIL_API_KEY: 'k-12345678', EMAIL_CONFIG_DIR: process.env.USER_DIR };
-if (process.env.WRITE) {
-  loader.load(join(process.env.DIR, 'vendor', 'undici.cjs'));
-  loader.load(join(process.env.DIR, 'vendor', 'conf.cjs'));
-  for (const b of loader.loaded.values()) writeCodeCache(b.script, b.file, process.env.USER_DIR);
-  process.stdout.write('[]');
-} else {
-  cli.run(['api', '/email/clients/scheduled'], { io, env, cwd: process.cwd() }).then(() => {
-    loader.load(join(process.env.DIR, 'vendor', 'conf.cjs'));
-    process.stdout.write(JSON.stringify([...loader.loaded.values()].map((b) => b.cache ?? null)));
-  });
-}
-`;
-
-  it('is taken by a bundle loaded after a read, compiled with the flags at their defaults', async () => {
-    const dir = copyOfTheProgram();
-    const cache = privateDir();
-    await runAsync(READ_THEN_LOAD, dir, cache, { WRITE: '1' });
-    expect(await runAsync(READ_THEN_LOAD, dir, cache, { AROUND: '1' })).toEqual(['user', 'user', 'user']);
-    // Without: conf's cache is refused (V8 compares the flags when it takes a cache, too).
-    expect(await runAsync(READ_THEN_LOAD, dir, cache)).toEqual(['user', 'user', null]);
-  });
-
-  function run(script: string, dir: string, cache: string, env: Record<string, string> = {}): unknown {
-    const out = execFileSync(process.execPath, ['-e', script], {
-      env: { PATH: process.env.PATH, LAUNCH: launch, DIR: `${dir}/`, USER_DIR: cache, BASE_URL: baseUrl, ...env },
-      encoding: 'utf8',
-    });
-    return JSON.parse(out);
-  }
-
-  it('is accepted by the next run once the flags are put back', async () => {
-    const dir = copyOfTheProgram();
-    const cache = privateDir();
-    const read = await runAsync(READ_THEN_CACHE, dir, cache, { RESTORE: '1' });
-    expect(read).toEqual({ code: 0, bundles: ['cli.cjs', 'vendor/undici.cjs'] });
-    expect(run(REPORT, dir, cache)).toEqual(['user', 'user']);
-  });
-
-  it('…and refused without putting them back (what this guards against)', async () => {
-    const dir = copyOfTheProgram();
-    const cache = privateDir();
-    await runAsync(READ_THEN_CACHE, dir, cache);
-    expect(run(REPORT, dir, cache)).toEqual([null, null]);
-  });
-
-  // The read talks to this process's server, so the child must not block the event loop.
-  async function runAsync(script: string, dir: string, cache: string, env: Record<string, string> = {}): Promise<unknown> {
-    const { execFile } = await import('node:child_process');
+  // A read talks to this process's server, so the child runs without blocking the event loop.
+  function run(script: string, dir: string, cache: string, env: Record<string, string> = {}): Promise<unknown> {
     return new Promise((resolve, reject) => {
       execFile(
         process.execPath,
@@ -243,4 +203,28 @@ if (process.env.WRITE) {
       );
     });
   }
+
+  it('is accepted by the next run once the flags are put back', async () => {
+    const dir = copyOfTheProgram();
+    const cache = privateDir();
+    const read = await run(READ_THEN_CACHE, dir, cache, { RESTORE: '1' });
+    expect(read).toEqual({ code: 0, bundles: ['cli.cjs', 'vendor/undici.cjs'] });
+    expect(await run(REPORT, dir, cache)).toEqual(['user', 'user']);
+  });
+
+  it('…and refused without putting them back (what this guards against)', async () => {
+    const dir = copyOfTheProgram();
+    const cache = privateDir();
+    await run(READ_THEN_CACHE, dir, cache);
+    expect(await run(REPORT, dir, cache)).toEqual([null, null]);
+  });
+
+  it('is taken by a bundle loaded after a read, compiled with the flags at their defaults', async () => {
+    const dir = copyOfTheProgram();
+    const cache = privateDir();
+    await run(CACHE_ALL, dir, cache);
+    expect(await run(READ_THEN_LOAD, dir, cache, { AROUND: '1' })).toEqual(['user', 'user', 'user']);
+    // Without: conf's cache is refused (V8 compares the flags when it takes a cache, too).
+    expect(await run(READ_THEN_LOAD, dir, cache)).toEqual(['user', 'user', null]);
+  });
 });
