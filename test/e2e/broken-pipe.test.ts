@@ -91,8 +91,7 @@ describe('a walk whose reader goes away', () => {
 
 describe('other commands whose reader goes away', () => {
   it('webhooks replay … | head -1: no further delivery is sent, exit 0', async () => {
-    const receiver = await startScriptedReceiver();
-    cleanups.push(() => receiver.close());
+    const receiver = await startScriptedReceiver(cleanups);
     const dir = mkdtempSync(join(tmpdir(), 'email-pipe-replay-'));
     const files: string[] = [];
     for (let i = 0; i < 40; i++) {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli.js';
 import type { Writable } from '../../src/output/edges.js';
+import type { Cleanups } from './cleanups.js';
 import { tempConfigDir, type CliResult } from './cli.js';
 
 export interface RunningListen {
@@ -186,7 +187,8 @@ export interface ScriptedReceiver {
   close(): Promise<void>;
 }
 
-export async function startScriptedReceiver(): Promise<ScriptedReceiver> {
+/** Starts the receiver; given a test file's cleanups (test/helpers/cleanups.ts), it is closed after the test. */
+export async function startScriptedReceiver(cleanups?: Cleanups): Promise<ScriptedReceiver> {
   const requests: RecordedRequest[] = [];
   let statuses: number[] = [];
   let otherwise = 200;
@@ -218,7 +220,7 @@ export async function startScriptedReceiver(): Promise<ScriptedReceiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const receiver: ScriptedReceiver = {
     url: `http://127.0.0.1:${port}/hooks`,
     requests,
     script: (...s) => {
@@ -247,6 +249,8 @@ export async function startScriptedReceiver(): Promise<ScriptedReceiver> {
         server.closeAllConnections();
       }),
   };
+  cleanups?.push(() => receiver.close());
+  return receiver;
 }
 
 /** Polls until the check passes (no fixed sleeps in tests). */

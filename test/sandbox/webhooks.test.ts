@@ -12,9 +12,9 @@ const CUSTOMERS = SEED_LIST_IDS.customers;
 const cleanups = useCleanups();
 
 async function setup(options: Parameters<typeof withSandbox>[0], format: 'json' | 'xml' = 'json', listId: string = NEWSLETTER) {
-  const receiver = await startScriptedReceiver();
+  const receiver = await startScriptedReceiver(cleanups);
   const client = await withSandbox({ ...options, webhooks: [{ listId, url: receiver.url, format }] });
-  cleanups.push(() => receiver.close(), () => client.sandbox.stop());
+  cleanups.push(() => client.sandbox.stop());
   return { receiver, client };
 }
 

@@ -129,8 +129,7 @@ describe('webhooks listen', () => {
   });
 
   it('--forward-to relays the untouched body and Content-Type and reports the target status', async () => {
-    const target = await startScriptedReceiver();
-    cleanups.push(() => target.close());
+    const target = await startScriptedReceiver(cleanups);
     target.script(202, 500);
     const l = await listen(['--forward-to', target.url]);
     const xml = encodeDelivery('xml', sample).body;
@@ -147,8 +146,7 @@ describe('webhooks listen', () => {
   });
 
   it('--forward-to relays the delivery headers too, without the hop-by-hop ones', async () => {
-    const target = await startScriptedReceiver();
-    cleanups.push(() => target.close());
+    const target = await startScriptedReceiver(cleanups);
     const l = await listen(['--forward-to', target.url]);
     const answer = await postWithHeaders(`${l.url}/hooks`, JSON.stringify(sample), {
       'content-type': 'application/json',
@@ -171,10 +169,8 @@ describe('webhooks listen', () => {
   });
 
   it.each([302, 307])('--forward-to never follows a %i: the other server is not contacted and the delivery counts as not accepted', async (status) => {
-    const elsewhere = await startScriptedReceiver();
-    cleanups.push(() => elsewhere.close());
-    const target = await startScriptedReceiver();
-    cleanups.push(() => target.close());
+    const elsewhere = await startScriptedReceiver(cleanups);
+    const target = await startScriptedReceiver(cleanups);
     target.script(status, status);
     target.answerHeaders({ location: elsewhere.url });
     const l = await listen(['--forward-to', target.url, '-o', 'ndjson']);
@@ -226,8 +222,7 @@ describe('webhooks listen', () => {
   });
 
   it('answers 200 while the forward target has not answered yet', async () => {
-    const target = await startScriptedReceiver();
-    cleanups.push(() => target.close());
+    const target = await startScriptedReceiver(cleanups);
     target.hold();
     const l = await listen(['--forward-to', target.url]);
     expect((await post(l.url, JSON.stringify(sample), 'application/json')).status).toBe(200);

@@ -5,17 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { post, startListen, startScriptedReceiver, type ScriptedReceiver } from '../../helpers/webhooks.js';
+import { post, startListen, startScriptedReceiver } from '../../helpers/webhooks.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const LIST = '22222222-2222-4222-8222-222222222222';
 const cleanups = useCleanups();
-
-async function receiver(): Promise<ScriptedReceiver> {
-  const r = await startScriptedReceiver();
-  cleanups.push(() => r.close());
-  return r;
-}
 
 describe('webhooks replay', () => {
   it('resends deliveries saved by listen, untouched and with their content type, in the order given', async () => {
@@ -27,7 +21,7 @@ describe('webhooks replay', () => {
     const files = readdirSync(dir).sort().map((f) => join(dir, f));
     expect(files).toHaveLength(2);
 
-    const r = await receiver();
+    const r = await startScriptedReceiver(cleanups);
     const result = await runCli(['webhooks', 'replay', ...files, '--to', r.url, '--json']);
     expect(result.code).toBe(0);
     expect(r.requests.map((q) => q.contentType)).toEqual(['application/xml', 'application/json']);
@@ -45,7 +39,7 @@ describe('webhooks replay', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(good, JSON.stringify({ Events: [], ListID: LIST }));
     writeFileSync(bad, '{"Events": [');
-    const r = await receiver();
+    const r = await startScriptedReceiver(cleanups);
     const missing = await runCli(['webhooks', 'replay', good, join(dir, 'nope.json'), '--to', r.url]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error: cannot read .*nope\.json: no such file$/m);
@@ -59,7 +53,7 @@ describe('webhooks replay', () => {
     const dir = mkdtempSync(join(tmpdir(), 'email-replay-sniff-'));
     const file = join(dir, 'delivery.txt');
     writeFileSync(file, `<Webhook><Events/><ListID>${LIST}</ListID></Webhook>`);
-    const r = await receiver();
+    const r = await startScriptedReceiver(cleanups);
     expect((await runCli(['webhooks', 'replay', file, '--to', r.url])).code).toBe(0);
     expect(r.requests[0]!.contentType).toBe('application/xml');
     // and the listener accepts it

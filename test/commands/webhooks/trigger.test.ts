@@ -3,21 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { decodeDelivery } from '../../../src/webhooks/decode.js';
 import { runCli } from '../../helpers/cli.js';
-import { startListen, startScriptedReceiver, type ScriptedReceiver } from '../../helpers/webhooks.js';
+import { startListen, startScriptedReceiver } from '../../helpers/webhooks.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const LIST = '22222222-2222-4222-8222-222222222222';
 const cleanups = useCleanups();
 
-async function receiver(): Promise<ScriptedReceiver> {
-  const r = await startScriptedReceiver();
-  cleanups.push(() => r.close());
-  return r;
-}
-
 describe('webhooks trigger', () => {
   it('sends 2,500 Update events as requests of 1000, 1000 and 500 and reports each status', async () => {
-    const r = await receiver();
+    const r = await startScriptedReceiver(cleanups);
     const result = await runCli(['webhooks', 'trigger', '--to', r.url, '--type', 'Update', '--count', '2500', '--list', LIST, '--json']);
     expect(result.code).toBe(0);
     const deliveries = r.requests.map((req) => decodeDelivery(req.body, req.contentType).delivery);
@@ -35,7 +29,7 @@ describe('webhooks trigger', () => {
   });
 
   it('sends XML with Content-Type application/xml in the documented shape', async () => {
-    const r = await receiver();
+    const r = await startScriptedReceiver(cleanups);
     const result = await runCli(['webhooks', 'trigger', '--to', r.url, '--format', 'xml', '--type', 'Deactivate', '--count', '3', '--list', LIST]);
     expect(result.code).toBe(0);
     expect(r.requests).toHaveLength(1);
@@ -56,7 +50,7 @@ describe('webhooks trigger', () => {
   });
 
   it('exits 3 when some requests are refused and 1 when all are', async () => {
-    const r = await receiver();
+    const r = await startScriptedReceiver(cleanups);
     r.script(200, 500);
     const partial = await runCli(['webhooks', 'trigger', '--to', r.url, '--count', '3', '--batch-size', '2']);
     expect(partial.code).toBe(3);
@@ -74,7 +68,7 @@ describe('webhooks trigger', () => {
   });
 
   it('reports a receiver that is not there and exits 1', async () => {
-    const r = await receiver();
+    const r = await startScriptedReceiver(cleanups);
     const url = r.url;
     await r.close();
     const result = await runCli(['webhooks', 'trigger', '--to', url, '--json']);
@@ -83,7 +77,7 @@ describe('webhooks trigger', () => {
   });
 
   it('refuses bad flags with exit 2 and sends nothing', async () => {
-    const r = await receiver();
+    const r = await startScriptedReceiver(cleanups);
     for (const args of [
       ['--list', 'not-a-uuid'],
       ['--type', 'Unsubscribe'],
