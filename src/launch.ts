@@ -85,7 +85,7 @@ function cacheDisabled(env: Readonly<Record<string, string | undefined>>): boole
 }
 
 /** A directory only the user can write to (POSIX): not a link, owned by them, no group or other write bit. */
-export function isPrivateDir(dir: string): boolean {
+function isPrivateDir(dir: string): boolean {
   let st: Stats;
   try {
     st = lstatSync(dir);

@@ -4,7 +4,7 @@
 // they reach a command's `run` through `ctx.globals`, never through argv.
 import { choiceOption, numberOption, switchOption, textOption } from './define.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 
 export const GLOBAL_OPTIONS = {
   profile: textOption('--profile', '<name>', 'profile to use (env EMAIL_PROFILE)', { complete: 'profile' }),

@@ -3,7 +3,7 @@
 // decided from the error alone (and whether the command was interrupted).
 import { ApiError, AuthError, CliError, ExitCode, Interrupted, NetworkError, PartialFailure, RateLimitError, UsageError } from './errors.js';
 
-export const ERROR_KINDS = ['usage', 'auth', 'service', 'network', 'rate-limit', 'interrupted', 'partial'] as const;
+const ERROR_KINDS = ['usage', 'auth', 'service', 'network', 'rate-limit', 'interrupted', 'partial'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export function errorKind(err: unknown, context: { aborted?: boolean; exitCode?: number } = {}): ErrorKind {

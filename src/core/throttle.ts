@@ -51,7 +51,7 @@ export const RATE_SHARE = 0.95;
 /** Multiplicative decrease after a 429. */
 export const CUT = 0.75;
 /** Additive increase per successful answer, as a share of the reference rate (the stated limit, else the rate at the last cut). */
-export const RAISE_SHARE = 0.03;
+const RAISE_SHARE = 0.03;
 /** Slowest pace, requests per second: the pause, not the pace, carries a long wait. */
 const MIN_RATE = 0.2;
 /** Successes remembered to measure what the service let through before a 429. */

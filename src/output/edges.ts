@@ -62,7 +62,7 @@ interface RawStream extends Writable {
 }
 
 /** One end of the process: writes go through `filter`; a failed or closed stream swallows what follows. */
-export class GuardedStream implements Writable {
+class GuardedStream implements Writable {
   private isClosed = false;
   private readonly drainWaiters = new Set<() => void>();
   private stream: RawStream | undefined;

@@ -37,7 +37,7 @@ const RESULT_DATA_LINES = 12;
  * of a 371, the counts and failures of a 210, and any other object as
  * `Key: value` lines.
  */
-export function resultDataLines(data: unknown): string[] {
+function resultDataLines(data: unknown): string[] {
   if (data === undefined || data === null || data === '') return [];
   const lines: string[] = [];
   const items = Array.isArray(data) ? data : [data];

@@ -22,7 +22,7 @@ export interface JqFilter {
 }
 
 /** jq failed while running (e.g. `.a.b` on a number): the data was fetched, so not a usage error's exit 2. */
-export class JqRunError extends CliError {
+class JqRunError extends CliError {
   readonly exitCode = ExitCode.failure;
   readonly kind = 'usage';
   constructor(message: string) {

@@ -14,7 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable as NodeWritable } from 'node:stream';
 
-export const DEFAULT_PAGER = 'less -FRX';
+const DEFAULT_PAGER = 'less -FRX';
 
 /** Rows assumed when the terminal does not say (a pty without a size). */
 const FALLBACK_ROWS = 24;

@@ -364,7 +364,7 @@ function csvColumns(rows: unknown[], view?: View): Column[] {
   return tableColumns(rows, view);
 }
 
-export function pick(record: unknown, path: string): unknown {
+function pick(record: unknown, path: string): unknown {
   if (record === null || typeof record !== 'object') return path === 'value' ? record : undefined;
   // A record reduced by --fields keeps dotted names as flat keys (`"Properties.Subject"`).
   if (path.includes('.') && Object.hasOwn(record, path)) return (record as Record<string, unknown>)[path];

@@ -186,7 +186,7 @@ function spelledPath(record: unknown, path: string): string | undefined {
  * regard to case; over an array a name step collects it from every element
  * (`Actions.Event`), a number step indexes it (`RuleGroups.0`).
  */
-export function pickField(value: unknown, path: string): unknown {
+function pickField(value: unknown, path: string): unknown {
   return pickParts(value, path.split('.'));
 }
 

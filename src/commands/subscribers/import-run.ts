@@ -175,7 +175,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
  * row was rejected before sending (nothing was sent). Duplicates are not
  * failures: their address was imported with an earlier row.
  */
-export function importOutcome(summary: ImportSummary): CliError | undefined {
+function importOutcome(summary: ImportSummary): CliError | undefined {
   const notImported = summary.failed + summary.rejected;
   if (notImported === 0) return undefined;
   const imported = summary.new + summary.existing;
