@@ -97,11 +97,10 @@ function* allCommands(cmd: import('commander').Command): Generator<import('comma
 export async function main(): Promise<void> {
   const controller = new AbortController();
   const interrupts = new InterruptHub();
-  let presses = 0;
   const interrupt = () => {
-    presses++;
-    if (interrupts.fire()) return;
-    if (presses > 1) process.exit(ExitCode.interrupted);
+    const press = interrupts.fire();
+    if (press.handled || press.repeated) return;
+    if (press.count > 1) process.exit(ExitCode.interrupted);
     controller.abort(new Error('interrupted'));
   };
   // SIGTERM (a CI job cancelled, `kill`) gets the same orderly stop as Ctrl-C:

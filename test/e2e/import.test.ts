@@ -106,6 +106,38 @@ describe('interrupted imports', () => {
     await resumeAndCheck(acknowledged);
   });
 
+  it('two SIGINTs a few ms apart (timeout, a CI runner: the process, then its group) are one interruption: the batches in flight finish and are journaled', async () => {
+    const run = startImport();
+    await waitForJournaledBatches(3);
+    run.child.kill('SIGINT');
+    // Apart enough that the process sees two signals (two pending ones would merge into one), well under 100 ms.
+    await new Promise((r) => setTimeout(r, 25));
+    run.child.kill('SIGINT');
+    const code = await run.exited;
+    const { stdout, stderr } = run.output();
+    expect(code, stderr).toBe(130);
+    expect(stderr).not.toContain('abandoning');
+    const partial = JSON.parse(stdout);
+    expectCountsAddUp(partial);
+    // Every request that reached the service was answered and journaled: nothing was abandoned in flight.
+    expect(importRequests(sandbox).length).toBe(journaledBatches().length);
+    expect(partial.new + partial.existing).toBe(journaledBatches().length * BATCH);
+    await resumeAndCheck(journaledBatches());
+  });
+
+  it('an interrupted import under --json ends stderr with the JSON error of kind "interrupted"', async () => {
+    const run = startImport();
+    await waitForJournaledBatches(2);
+    run.child.kill('SIGINT');
+    const code = await run.exited;
+    const { stderr } = run.output();
+    expect(code, stderr).toBe(130);
+    const last = stderr.trimEnd().split('\n').at(-1)!;
+    const error = JSON.parse(last).error;
+    expect(error.kind).toBe('interrupted');
+    expect(error.message).toContain('--resume');
+  });
+
   it('prints only the summary when all goes well: no progress off a terminal, nothing on stderr', async () => {
     const r = await spawnCli(args(), { cwd: dir, env });
     expect(r.code).toBe(0);

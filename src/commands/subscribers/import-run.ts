@@ -8,7 +8,7 @@
 // interrupted (journal saved).
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { CliError, ExitCode, PartialFailure, UsageError } from '../../core/errors.js';
+import { CliError, ExitCode, Interrupted, PartialFailure, UsageError } from '../../core/errors.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
@@ -148,12 +148,12 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     throw error;
   }
   if (interrupted) {
-    ctx.log.warn(
+    // An error, not a warning: under --json stderr then ends with {"error":{"kind":"interrupted",…}} (CLI.md "machine mode").
+    throw new Interrupted(
       summary.journal
         ? `interrupted: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
-        : 'interrupted before any batch was acknowledged',
+        : 'interrupted before any batch was acknowledged: a new run sends every row',
     );
-    return 130;
   }
   if (summary.unacknowledgedBatches > 0) {
     ctx.log.warn(
