@@ -7,6 +7,9 @@
 // - against the sandbox with --latency 50, --concurrency 4 ≥ 3 × faster than 1;
 // - every summary adds up: rows = new + existing + failed + rejected + duplicates.
 // Medians of BENCH_RUNS runs (default 3). Loopback only.
+// BENCH_BASELINE=<checkout> (built with `npm run build`) also runs that
+// checkout's bin/email in the same rounds, interleaved, and prints both
+// builds' figures and their ratios: the before-and-after of a change, in one run.
 import { spawn } from 'node:child_process';
 import { closeSync, createReadStream, createWriteStream, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -21,6 +24,7 @@ const BIG = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const SMALL = BIG / 10;
 const LIST = '11111111-1111-4111-8111-111111111111';
 const bin = fileURLToPath(new URL('../bin/email', import.meta.url));
+const baselineBin = process.env.BENCH_BASELINE ? join(process.env.BENCH_BASELINE, 'bin', 'email') : undefined;
 const work = mkdtempSync(join(tmpdir(), 'email-import-bench-'));
 
 const median = (xs) => {
@@ -114,12 +118,12 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const instantUrl = `http://127.0.0.1:${server.address().port}`;
 
 /** Runs bin/email (with its peak RSS reported at exit); resolves with wall time, peak RSS and the JSON summary. */
-function email(args, env) {
+function email(args, env, program = bin) {
   // Peak RSS of the command itself, printed by the process as it exits (getrusage via process.resourceUsage()).
   const report = "import { writeSync } from 'node:fs'; process.on('exit', () => writeSync(2, '\\nMAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));";
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(report)}`, bin, ...args], {
+    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(report)}`, program, ...args], {
       cwd: work,
       env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: join(work, 'config'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -158,6 +162,7 @@ const importArgs = (file, concurrency) => ['subscribers', 'import', file, '--lis
 const floors = [];
 const bigRuns = [];
 const smallRuns = [];
+const baselineRuns = [];
 for (let run = 0; run < RUNS; run++) {
   floors.push(await floor(bigCsv));
   const big = await email(importArgs('big.csv', 4), { EMAIL_BASE_URL: instantUrl, EMAIL_API_KEY: 'bench-key' });
@@ -166,6 +171,12 @@ for (let run = 0; run < RUNS; run++) {
   const small = await email(importArgs('small.csv', 4), { EMAIL_BASE_URL: instantUrl, EMAIL_API_KEY: 'bench-key' });
   checkSummary(small.summary, SMALL);
   smallRuns.push(small);
+  if (baselineBin) {
+    const env = { EMAIL_BASE_URL: instantUrl, EMAIL_API_KEY: 'bench-key' };
+    const before = { floor: await floor(bigCsv), big: await email(importArgs('big.csv', 4), env, baselineBin), small: await email(importArgs('small.csv', 4), env, baselineBin) };
+    baselineRuns.push(before);
+    console.log(`run ${run + 1} (baseline): floor ${fmt(before.floor)} rows/s; ${fmt((BIG * 1000) / before.big.ms)} rows/s, peak RSS ${before.big.rss.toFixed(0)} MB; ${fmt(SMALL)} rows peak RSS ${before.small.rss.toFixed(0)} MB`);
+  }
   console.log(
     `run ${run + 1}: floor ${fmt(floors[run])} rows/s; ${fmt(BIG)} rows in ${(big.ms / 1000).toFixed(2)} s = ${fmt((BIG * 1000) / big.ms)} rows/s, peak RSS ${big.rss.toFixed(0)} MB; ` +
       `${fmt(SMALL)} rows peak RSS ${small.rss.toFixed(0)} MB`,
@@ -185,6 +196,13 @@ console.log(`floor (csv-parse array mode + batches + JSON.stringify, no network)
 console.log(`import through bin/email, --concurrency 4, loopback server answering at once: median ${fmt(throughput)} rows/s (wall time, start to exit)`);
 console.log(`ratio to the floor measured just before each import: ${ratios.map((x) => x.toFixed(2)).join(', ')} (median ${ratio.toFixed(2)}; ratio of the medians ${(throughput / floorMedian).toFixed(2)})`);
 console.log(`peak RSS: median ${rssBig.toFixed(0)} MB at ${fmt(BIG)} rows, ${rssSmall.toFixed(0)} MB at ${fmt(SMALL)} rows (ratio ${(rssBig / rssSmall).toFixed(2)})`);
+if (baselineBin) {
+  const beforeRatio = median(baselineRuns.map((r) => (BIG * 1000) / r.big.ms / r.floor));
+  const beforeBig = median(baselineRuns.map((r) => r.big.rss));
+  const beforeSmall = median(baselineRuns.map((r) => r.small.rss));
+  console.log(`baseline ${process.env.BENCH_BASELINE}: rows/s ÷ floor median ${beforeRatio.toFixed(2)}, peak RSS ${beforeBig.toFixed(0)} MB at ${fmt(BIG)} rows, ${beforeSmall.toFixed(0)} MB at ${fmt(SMALL)}`);
+  console.log(`this build ÷ baseline: rows/s ÷ floor ${(ratio / beforeRatio).toFixed(3)}, peak RSS ${(rssBig / beforeBig).toFixed(3)} at ${fmt(BIG)} rows, ${(rssSmall / beforeSmall).toFixed(3)} at ${fmt(SMALL)}`);
+}
 bar('import throughput', throughput >= 150_000, `${fmt(throughput)} rows/s vs ≥ 150,000`);
 bar('import throughput vs floor', ratio >= 0.7, `median ${ratio.toFixed(2)} × the floor measured before each run (floor median ${fmt(floorMedian)} rows/s) vs ≥ 0.70`);
 bar('import peak RSS', rssBig <= 160, `${rssBig.toFixed(0)} MB at ${fmt(BIG)} rows vs ≤ 160`);
