@@ -339,7 +339,7 @@ class ImportRun {
     });
     if (answer.kind === 'abandoned') return;
     if (answer.kind === 'acknowledged') {
-      const { record, emails, unmatched } = batchRecord(batch, answer.result);
+      const { record, emails, unmatched } = batchRecord(batch, answer.result, this.hooks.client!);
       if (unmatched && !this.unmatchedNoticed) {
         this.unmatchedNoticed = true;
         this.hooks.onNotice?.('the service reported a failure for an address that is not in the batch; it is not counted against any row');
