@@ -109,6 +109,13 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       throw hinted(new UsageError(`${input.name} is empty: there is no header row`), 'The first line names the columns, e.g. "email,name"; nothing was sent.');
     }
     const plan = planMapping(header, o.map, input.name, { onlyMapped: o.onlyMapped });
+    // Every row would be refused (214), one line each: refused once here, as a missing address column is (CLI.md "--consent").
+    if (plan.consentColumn < 0 && o.consent === undefined) {
+      throw hinted(
+        new UsageError(`${input.name} has no consent column, and no --consent was given: the service refuses a subscriber without ConsentToTrack`, 214),
+        'Give --consent yes|no|unchanged for every row, or name the column with --map "<Column>=ConsentToTrack". Nothing was sent.',
+      );
+    }
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header });
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {

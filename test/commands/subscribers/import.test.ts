@@ -113,6 +113,25 @@ describe('files that cannot be imported: exit 2, nothing sent', () => {
     writeFile(dir, 'people.csv', 'name,company\nAda,Engines\n');
     await refused('people.csv', /people\.csv: no email column; the columns are "name", "company"/);
   });
+  it('no consent column and no --consent: one error naming --consent, before anything is sent, also with --dry-run (issue 17.6)', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(5400, { header: 'email,name,Company,Opt In' }));
+    for (const more of [[], ['--dry-run'], ['--json']]) {
+      const r = await refused('people.csv', /people\.csv has no consent column, and no --consent was given/, ...more);
+      if (more[0] === '--json') {
+        expect(JSON.parse(r.stderr)).toMatchObject({ error: { kind: 'usage', code: 214 } });
+        continue;
+      }
+      expect(r.stderr).toMatch(/^error 214: people\.csv has no consent column/);
+      expect(r.stderr.trim().split('\n').length, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/\nhint: Give --consent yes\|no\|unchanged for every row, or name the column with --map "<Column>=ConsentToTrack"/);
+    }
+    expect(readdirSync(dir)).toEqual(['people.csv']);
+    // Either way out imports the file.
+    const given = await jsonImport('people.csv', '--consent', 'yes');
+    expect(given.summary).toMatchObject({ rows: 5400, new: 5400 });
+    const mapped = await jsonImport('people.csv', '--map', 'Opt In=ConsentToTrack');
+    expect(mapped.summary).toMatchObject({ rows: 5400, existing: 5400 });
+  });
   it('an empty file', async () => {
     writeFile(dir, 'empty.csv', '');
     await refused('empty.csv', /empty\.csv is empty: there is no header row/);
@@ -206,7 +225,7 @@ describe('messy CSV files', () => {
   });
 
   it('a header-only file: nothing to send, exit 0', async () => {
-    writeFile(dir, 'header.csv', 'email,name\r\n');
+    writeFile(dir, 'header.csv', 'email,name,Consent\r\n');
     const { code, summary } = await jsonImport('header.csv');
     expect(code).toBe(0);
     expect(summary).toMatchObject({ rows: 0, batches: 0 });
