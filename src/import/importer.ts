@@ -24,7 +24,7 @@ import { Dispatcher } from './dispatch.js';
 import { FailuresFile, refuseFailuresClash } from './failures.js';
 import type { ImportInput } from './input.js';
 import { JournalSession, type JournalOptions } from './journal.js';
-import { planMapping, type ColumnPlan, type MappingPlan } from './mapping.js';
+import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { BLANK, RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
@@ -117,6 +117,8 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       );
     }
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header });
+    const unmapped = unmappedColumnsNotice(plan);
+    if (unmapped) hooks.onNotice?.(unmapped);
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {
       journal = await JournalSession.open(o.journalPath, { resume: o.resume, input, options: journalOptions(o, plan, shape), onNotice: hooks.onNotice });

@@ -164,6 +164,24 @@ function listHeaders(header: string[]): string {
   return header.length > 20 ? `${shown.join(', ')} and ${header.length - 20} more` : shown.join(', ') || '(none)';
 }
 
+/** Columns the unmapped-columns notice names at most: a wide export keeps it one readable line. */
+const UNMAPPED_SHOWN = 10;
+
+/**
+ * The notice before the first batch (CLI.md "Import input") naming the columns
+ * that become custom fields only because nothing maps them (source 'rest'):
+ * an export's vendor columns (LEID, EUID, OPTIN_IP) are otherwise sent
+ * silently, and the service ignores keys the list does not have. Undefined
+ * when there are none; columns --map sends as custom fields are not named.
+ */
+export function unmappedColumnsNotice(plan: MappingPlan): string | undefined {
+  const names = plan.columns.filter((c) => c.source === 'rest').map((c) => c.header.trim());
+  if (names.length === 0) return undefined;
+  const shown = names.slice(0, UNMAPPED_SHOWN).join(', ') + (names.length > UNMAPPED_SHOWN ? ` (… and ${names.length - UNMAPPED_SHOWN} more)` : '');
+  if (names.length === 1) return `1 column becomes a custom field because nothing maps it: ${shown}; --only-mapped ignores it, or --map "${names[0]}=-"`;
+  return `${names.length} columns become custom fields because nothing maps them: ${shown}; --only-mapped ignores them, or --map "${names[0]}=-" one by one`;
+}
+
 /** One line per column for people: `Email Address → EmailAddress (recognised)`. */
 export function describeColumn(c: ColumnPlan): string {
   const target = c.target === 'CustomField' ? `custom field ${c.key}` : c.target === 'ignore' ? 'ignored' : c.target;

@@ -263,6 +263,26 @@ describe('messy CSV files', () => {
     expect(body.Subscribers[0]).toMatchObject({ Name: 'Ada Lovelace', CustomFields: [] });
   });
 
+  it('names once on stderr the columns that become custom fields because nothing maps them, with the way out (issue 17.7)', async () => {
+    writeFile(dir, 'mailchimp.csv', 'Email Address,First Name,Last Name,MEMBER_RATING,LEID,EUID,OPTIN_IP,Consent\nada@example.com,Ada,Lovelace,5,1,2,1.2.3.4,yes\nbob@example.com,Bob,B,2,3,4,,yes\n');
+    const r = await jsonImport('mailchimp.csv', '--batch-size', '1');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      'warning: 4 columns become custom fields because nothing maps them: MEMBER_RATING, LEID, EUID, OPTIN_IP; --only-mapped ignores them, or --map "MEMBER_RATING=-" one by one\n',
+    );
+    // Not with --only-mapped, nor for columns --map sends as custom fields on purpose.
+    expect((await jsonImport('mailchimp.csv', '--only-mapped')).stderr).toBe('');
+    const mapped = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--map', 'OPTIN_IP=OPTIN_IP');
+    expect(mapped.stderr).toBe('');
+    const one = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--dry-run');
+    expect(one.stderr).toBe('warning: 1 column becomes a custom field because nothing maps it: OPTIN_IP; --only-mapped ignores it, or --map "OPTIN_IP=-"\n');
+    // A wide file: the list is capped, still one line.
+    const vendor = Array.from({ length: 40 }, (_, i) => `V${i + 1}`);
+    writeFile(dir, 'wide.csv', `email,Consent,${vendor.join(',')}\nw@example.com,yes,${vendor.map(() => 'x').join(',')}\n`);
+    const wide = await jsonImport('wide.csv');
+    expect(wide.stderr).toBe(`warning: 40 columns become custom fields because nothing maps them: ${vendor.slice(0, 10).join(', ')} (… and 30 more); --only-mapped ignores them, or --map "V1=-" one by one\n`);
+  });
+
   it('says it is reading standard input, and how to end it, when that is a terminal (issue 13.8)', async () => {
     const atTerminal = await s.email([...importArgs('-'), '--dry-run'], { cwd: dir, stdin: peopleCsv(2), stdinIsTTY: true, env: {} });
     expect(atTerminal.code, atTerminal.stderr).toBe(0);
@@ -464,7 +484,7 @@ describe('outcomes an operator can act on', () => {
 
   it('--json: a 401 is one error, and the summary shows no row failed', async () => {
     writeFile(dir, 'people.csv', peopleCsv(2500));
-    const r = await s.email([...importArgs('people.csv', '--concurrency', '2'), '--json'], { cwd: dir, env: { EMAIL_API_KEY: 'wrong-key-1234' } });
+    const r = await s.email([...importArgs('people.csv', '--concurrency', '2', '--map', 'Company=Company'), '--json'], { cwd: dir, env: { EMAIL_API_KEY: 'wrong-key-1234' } });
     expect(r.code, r.stderr).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ new: 0, failed: 0, complete: false });
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
