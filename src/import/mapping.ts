@@ -29,6 +29,12 @@ export interface MappingPlan {
   nameColumns: number[];
   /** -1 when no column carries ConsentToTrack. */
   consentColumn: number;
+  /**
+   * The Outcome column of a failures file of an earlier import (the last
+   * block of FAILURE_COLUMNS, not given a target by --map): its `duplicate`
+   * rows are not sent (rows.ts). -1 for any other file.
+   */
+  outcomeColumn: number;
   fieldColumns: { index: number; key: string }[];
 }
 
@@ -89,11 +95,17 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
   const mapped = (target: TargetKind) => [...chosen.values()].some((c) => c.target === target);
   const free = (i: number) => !chosen.has(i);
 
-  // A failures file of an earlier import: its four trailing columns are ours, not the user's data.
-  if (width > FAILURE_COLUMNS.length && FAILURE_COLUMNS.every((name, k) => header[width - FAILURE_COLUMNS.length + k]?.trim() === name)) {
-    for (let i = width - FAILURE_COLUMNS.length; i < width; i++) {
+  // A failures file of an earlier import: its four trailing columns are ours, not the user's data. The
+  // failures file of a failures file ends in two such blocks (and so on): every block is ours, and the
+  // last one says what became of each row in the latest import.
+  let outcomeColumn = -1;
+  const block = FAILURE_COLUMNS.length;
+  for (let end = width; end > block && FAILURE_COLUMNS.every((name, k) => header[end - block + k]?.trim() === name); end -= block) {
+    for (let i = end - block; i < end; i++) {
       if (free(i)) chosen.set(i, { index: i, header: header[i]!, target: 'ignore', source: 'failures file' });
     }
+    const outcome = end - block + FAILURE_COLUMNS.indexOf('Outcome');
+    if (end === width && chosen.get(outcome)?.source === 'failures file') outcomeColumn = outcome;
   }
 
   const normalized = header.map(normalizeHeader);
@@ -148,6 +160,7 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
     emailColumn: emails[0]!.index,
     nameColumns: columns.filter((c) => c.target === 'Name').map((c) => c.index),
     consentColumn: consents[0]?.index ?? -1,
+    outcomeColumn,
     fieldColumns: columns.filter((c) => c.target === 'CustomField').map((c) => ({ index: c.index, key: c.key! })),
   };
 }
