@@ -213,6 +213,11 @@ export class ApiClient {
     return this.options.debug ? (line) => this.debug(line) : undefined;
   }
 
+  /** Text the service sent back, with the key masked (CLI.md "secrets": an answer may echo it). */
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+
   async close(): Promise<void> {
     await this.pool.close().catch(() => undefined);
   }

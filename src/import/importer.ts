@@ -24,7 +24,7 @@ import { Dispatcher } from './dispatch.js';
 import { FailuresFile, refuseFailuresClash } from './failures.js';
 import type { ImportInput } from './input.js';
 import { JournalSession, type JournalOptions } from './journal.js';
-import { planMapping, type ColumnPlan, type MappingPlan } from './mapping.js';
+import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { BLANK, RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
@@ -109,7 +109,16 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       throw hinted(new UsageError(`${input.name} is empty: there is no header row`), 'The first line names the columns, e.g. "email,name"; nothing was sent.');
     }
     const plan = planMapping(header, o.map, input.name, { onlyMapped: o.onlyMapped });
+    // Every row would be refused (214), one line each: refused once here, as a missing address column is (CLI.md "--consent").
+    if (plan.consentColumn < 0 && o.consent === undefined) {
+      throw hinted(
+        new UsageError(`${input.name} has no consent column, and no --consent was given: the service refuses a subscriber without ConsentToTrack`, 214),
+        'Give --consent yes|no|unchanged for every row, or name the column with --map "<Column>=ConsentToTrack". Nothing was sent.',
+      );
+    }
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header });
+    const unmapped = unmappedColumnsNotice(plan);
+    if (unmapped) hooks.onNotice?.(unmapped);
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {
       journal = await JournalSession.open(o.journalPath, { resume: o.resume, input, options: journalOptions(o, plan, shape), onNotice: hooks.onNotice });
@@ -339,7 +348,7 @@ class ImportRun {
     });
     if (answer.kind === 'abandoned') return;
     if (answer.kind === 'acknowledged') {
-      const { record, emails, unmatched } = batchRecord(batch, answer.result);
+      const { record, emails, unmatched } = batchRecord(batch, answer.result, this.hooks.client!);
       if (unmatched && !this.unmatchedNoticed) {
         this.unmatchedNoticed = true;
         this.hooks.onNotice?.('the service reported a failure for an address that is not in the batch; it is not counted against any row');

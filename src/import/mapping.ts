@@ -29,6 +29,12 @@ export interface MappingPlan {
   nameColumns: number[];
   /** -1 when no column carries ConsentToTrack. */
   consentColumn: number;
+  /**
+   * The Outcome column of a failures file of an earlier import (the last
+   * block of FAILURE_COLUMNS, not given a target by --map): its `duplicate`
+   * rows are not sent (rows.ts). -1 for any other file.
+   */
+  outcomeColumn: number;
   fieldColumns: { index: number; key: string }[];
 }
 
@@ -89,11 +95,17 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
   const mapped = (target: TargetKind) => [...chosen.values()].some((c) => c.target === target);
   const free = (i: number) => !chosen.has(i);
 
-  // A failures file of an earlier import: its four trailing columns are ours, not the user's data.
-  if (width > FAILURE_COLUMNS.length && FAILURE_COLUMNS.every((name, k) => header[width - FAILURE_COLUMNS.length + k]?.trim() === name)) {
-    for (let i = width - FAILURE_COLUMNS.length; i < width; i++) {
+  // A failures file of an earlier import: its four trailing columns are ours, not the user's data. The
+  // failures file of a failures file ends in two such blocks (and so on): every block is ours, and the
+  // last one says what became of each row in the latest import.
+  let outcomeColumn = -1;
+  const block = FAILURE_COLUMNS.length;
+  for (let end = width; end > block && FAILURE_COLUMNS.every((name, k) => header[end - block + k]?.trim() === name); end -= block) {
+    for (let i = end - block; i < end; i++) {
       if (free(i)) chosen.set(i, { index: i, header: header[i]!, target: 'ignore', source: 'failures file' });
     }
+    const outcome = end - block + FAILURE_COLUMNS.indexOf('Outcome');
+    if (end === width && chosen.get(outcome)?.source === 'failures file') outcomeColumn = outcome;
   }
 
   const normalized = header.map(normalizeHeader);
@@ -148,6 +160,7 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
     emailColumn: emails[0]!.index,
     nameColumns: columns.filter((c) => c.target === 'Name').map((c) => c.index),
     consentColumn: consents[0]?.index ?? -1,
+    outcomeColumn,
     fieldColumns: columns.filter((c) => c.target === 'CustomField').map((c) => ({ index: c.index, key: c.key! })),
   };
 }
@@ -162,6 +175,24 @@ function findColumn(header: string[], column: string): number {
 function listHeaders(header: string[]): string {
   const shown = header.slice(0, 20).map((h) => `"${h}"`);
   return header.length > 20 ? `${shown.join(', ')} and ${header.length - 20} more` : shown.join(', ') || '(none)';
+}
+
+/** Columns the unmapped-columns notice names at most: a wide export keeps it one readable line. */
+const UNMAPPED_SHOWN = 10;
+
+/**
+ * The notice before the first batch (CLI.md "Import input") naming the columns
+ * that become custom fields only because nothing maps them (source 'rest'):
+ * an export's vendor columns (LEID, EUID, OPTIN_IP) are otherwise sent
+ * silently, and the service ignores keys the list does not have. Undefined
+ * when there are none; columns --map sends as custom fields are not named.
+ */
+export function unmappedColumnsNotice(plan: MappingPlan): string | undefined {
+  const names = plan.columns.filter((c) => c.source === 'rest').map((c) => c.header.trim());
+  if (names.length === 0) return undefined;
+  const shown = names.slice(0, UNMAPPED_SHOWN).join(', ') + (names.length > UNMAPPED_SHOWN ? ` (… and ${names.length - UNMAPPED_SHOWN} more)` : '');
+  if (names.length === 1) return `1 column becomes a custom field because nothing maps it: ${shown}; --only-mapped ignores it, or --map "${names[0]}=-"`;
+  return `${names.length} columns become custom fields because nothing maps them: ${shown}; --only-mapped ignores them, or --map "${names[0]}=-" one by one`;
 }
 
 /** One line per column for people: `Email Address → EmailAddress (recognised)`. */

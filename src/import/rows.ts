@@ -19,6 +19,16 @@ interface RowOptions {
 /** Returned by build() for a row whose cells are all empty: skipped like a blank line, not counted as a row. */
 export const BLANK = null;
 
+/**
+ * The problemCode of a row that a failures file of an earlier import lists as
+ * a duplicate (its Outcome column): not sent, so it cannot overwrite the row
+ * that was imported before it (CLI.md "--failures"). Not a refusal: the tally
+ * counts the row as a duplicate.
+ */
+export const LISTED_DUPLICATE = 'listed-duplicate';
+const LISTED_DUPLICATE_MESSAGE =
+  'listed as a duplicate by the failures file of an earlier import (its address was imported from an earlier row): not sent; empty its Outcome cell to send it';
+
 /** An entry of the import request, property order fixed (one hidden class for every entry). */
 export interface ImportEntry {
   EmailAddress: string;
@@ -37,6 +47,7 @@ export class RowBuilder {
   private readonly emailColumn: number;
   private readonly nameColumns: number[];
   private readonly consentColumn: number;
+  private readonly outcomeColumn: number;
   private readonly fields: { index: number; key: string }[];
   private readonly width: number;
   private readonly defaultConsent: Consent | undefined;
@@ -46,6 +57,7 @@ export class RowBuilder {
     this.emailColumn = plan.emailColumn;
     this.nameColumns = plan.nameColumns;
     this.consentColumn = plan.consentColumn;
+    this.outcomeColumn = plan.outcomeColumn;
     this.width = plan.width;
     this.fields = plan.fieldColumns;
     this.defaultConsent = options.consent;
@@ -54,6 +66,8 @@ export class RowBuilder {
 
   /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
   build(record: string[]): ImportEntry | undefined | typeof BLANK {
+    // -1 for any file but a failures file: one comparison per row.
+    if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
     const email = (record[this.emailColumn] ?? '').trim();
     if (email === '') {
       if (isBlank(record)) return BLANK;
@@ -126,6 +140,11 @@ export class RowBuilder {
     this.problemMessage = message;
     return undefined;
   }
+}
+
+/** The Outcome cell failures.ts writes for a duplicate, also as a spreadsheet may have re-cased or padded it. */
+function isDuplicateOutcome(cell: string | undefined): boolean {
+  return cell === 'duplicate' || (cell !== undefined && cell.trim().toLowerCase() === 'duplicate');
 }
 
 function isBlank(record: string[]): boolean {

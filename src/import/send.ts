@@ -50,8 +50,11 @@ export async function sendBatch(batch: Batch, o: SendOptions): Promise<BatchAnsw
  * up to its TotalNewSubscribers, the rest as existing, so the counts always
  * add up to the rows. `emails`: the addresses of the refused rows, as the
  * service named them; `unmatched`: failures naming no row of the batch.
+ * Each row message passes `client.redact` here, where it enters the import:
+ * a service or proxy that echoes the key in it (CLI.md "secrets") reaches
+ * neither stderr, nor the failures file, nor the journal, nor --json.
  */
-export function batchRecord(batch: Batch, result: ImportResult): { record: BatchRecord; emails: string[]; unmatched: number } {
+export function batchRecord(batch: Batch, result: ImportResult, client: Pick<ApiClient, 'redact'>): { record: BatchRecord; emails: string[]; unmatched: number } {
   const failures: [number, string, string][] = [];
   const emails: string[] = [];
   const details = result.FailureDetails ?? [];
@@ -64,7 +67,7 @@ export function batchRecord(batch: Batch, result: ImportResult): { record: Batch
         unmatched++;
         return;
       }
-      failures.push([position, detail.Code === undefined || detail.Code === null ? '' : String(detail.Code), detail.Message ?? '']);
+      failures.push([position, detail.Code === undefined || detail.Code === null ? '' : String(detail.Code), detail.Message ? client.redact(detail.Message) : '']);
       emails.push(detail.EmailAddress ?? '');
     });
   }

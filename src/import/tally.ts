@@ -6,6 +6,7 @@
 import type { Batch } from './batches.js';
 import type { FailureOutcome, FailuresFile } from './failures.js';
 import type { BatchRecord } from './journal.js';
+import { LISTED_DUPLICATE } from './rows.js';
 
 export interface ImportProgress {
   rowsRead: number;
@@ -41,6 +42,11 @@ export interface ImportSummary {
   failed: number;
   rejected: number;
   duplicates: number;
+  /**
+   * Of the duplicates: rows the input, a failures file of an earlier import,
+   * lists as duplicates (its Outcome column); not sent (CLI.md "--failures").
+   */
+  duplicatesFromFailuresFile: number;
   batches: number;
   retries: number;
   /** Answers 429 (rate limited), each retried after the shared pause (CLI.md "flow control"). */
@@ -98,6 +104,7 @@ export class Tally {
   blankLines = 0;
   retries = 0;
   private readonly counts = { new: 0, existing: 0, failed: 0, rejected: 0, duplicates: 0 };
+  private duplicatesFromFailuresFile = 0;
   private readonly service: ServiceTotals = { TotalUniqueEmailsSubmitted: 0, TotalExistingSubscribers: 0, TotalNewSubscribers: 0 };
   private readonly codes: Record<string, number> = {};
   private batchesDone = 0;
@@ -119,6 +126,13 @@ export class Tally {
   }
 
   rejected(record: readonly string[], line: number, code: string, message: string): void {
+    if (code === LISTED_DUPLICATE) {
+      // Not sent, as a duplicate found in this file is: written to --failures as a duplicate again, so the round trip repeats.
+      this.counts.duplicates++;
+      this.duplicatesFromFailuresFile++;
+      this.problem(record, line, 'duplicate', 'duplicate', message);
+      return;
+    }
     this.counts.rejected++;
     this.problem(record, line, 'rejected', code, message);
   }
@@ -194,6 +208,7 @@ export class Tally {
     return {
       rows: outcomes + (end.dryRun ? this.wouldSend : 0),
       ...c,
+      duplicatesFromFailuresFile: this.duplicatesFromFailuresFile,
       batches: this.batchesDone,
       retries: this.retries,
       rateLimited: end.flow?.rateLimited ?? 0,

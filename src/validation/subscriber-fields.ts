@@ -78,8 +78,11 @@ interface FieldProblem {
  * value that is sent as it is.)
  * - Dates (service-spec.md "Custom field value" rules 2 and 3): year-first
  *   `yyyy/mm/dd` or ISO `yyyy-mm-dd` is sent as `yyyy/mm/dd`; `0000-00-00`
- *   (clear) is sent as is; `dd/mm/yyyy` and `mm/dd/yyyy` are refused, since
- *   nobody can tell which one was meant. The list's field types cannot be
+ *   (clear) is sent as is. `dd/mm/yyyy` and `mm/dd/yyyy` (with / . or -) are
+ *   sent year first when only one reading is a calendar date (15/03/1990) or
+ *   both name the same day (03/03/1990), refused as ambiguous when both are
+ *   dates and differ (03/04/1990: nobody can tell which was meant), and as
+ *   no date when neither is (CLI.md "Import input"). The list's field types cannot be
  *   read through the API ("Fields of the subscriber list resource itself:
  *   not shown"), so any value shaped like a date is treated as one.
  * - At most 250 characters ("Limits").
@@ -146,22 +149,31 @@ function normalizeDate(key: string, value: string): string | FieldProblem {
     if (sep === 47 && value.length === 10) return value;
     return `${year.toString().padStart(4, '0')}/${pad2(month)}/${pad2(day)}`;
   }
-  // dd/mm/yyyy or mm/dd/yyyy (with / . or -): ambiguous
+  // dd/mm/yyyy or mm/dd/yyyy (with / . or -): read the one way that is a date, ambiguous only when both are and differ.
   const [a, i] = digits(value, 0, 1, 2);
   if (i < 0) return value;
   const sep = value.charCodeAt(i);
   if (sep !== 47 && sep !== 46 && sep !== 45) return value;
   const [b, j] = digits(value, i + 1, 1, 2);
   if (j < 0 || value.charCodeAt(j) !== sep) return value;
-  const [ambiguousYear, k] = digits(value, j + 1, 4, 4);
+  const [slashedYear, k] = digits(value, j + 1, 4, 4);
   if (k !== value.length) return value;
-  const dayFirst = `${ambiguousYear}/${pad2(b)}/${pad2(a)}`;
-  const monthFirst = `${ambiguousYear}/${pad2(a)}/${pad2(b)}`;
-  return {
-    code: 'ambiguous-date',
-    message: `${key} "${value}" is ambiguous (dd/mm/yyyy or mm/dd/yyyy); write dates year first, e.g. ${dayFirst === monthFirst ? dayFirst : `${dayFirst} or ${monthFirst}`}`,
-  };
+  const dayFirst = isRealDate(slashedYear, b, a);
+  const monthFirst = isRealDate(slashedYear, a, b);
+  const yyyy = slashedYear.toString().padStart(4, '0');
+  // Only dates are ever suggested or sent (issue 17.5: 15/03/1990 once suggested 1990/15/03).
+  if (dayFirst && monthFirst && a !== b) {
+    return {
+      code: 'ambiguous-date',
+      message: `${key} "${value}" is ambiguous (${a} ${MONTHS[b - 1]} or ${b} ${MONTHS[a - 1]}?); write it year first: ${yyyy}/${pad2(b)}/${pad2(a)} or ${yyyy}/${pad2(a)}/${pad2(b)}`,
+    };
+  }
+  if (dayFirst) return `${yyyy}/${pad2(b)}/${pad2(a)}`;
+  if (monthFirst) return `${yyyy}/${pad2(a)}/${pad2(b)}`;
+  return { code: 'invalid-date', message: `${key} "${value}" is not a date, read as day/month/year or as month/day/year` };
 }
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);

@@ -22,6 +22,17 @@ describe('npm run demo', () => {
     expect(r.stdout).toContain('Line,Outcome,Code,Message');
     expect(r.stdout).not.toContain('\x1b');
     expect(r.stderr).not.toContain('\x1b');
+    // What the import says it did not import agrees with the failures file the demo shows (issue 17.4).
+    const listed = r.stdout
+      .split('Line,Outcome,Code,Message')[1]!
+      .split('\n')
+      .filter((line) => /,\d+,(failed|rejected|duplicate),/.test(line));
+    const said = /error: ([\d,]+) of [\d,]+ rows not imported \([^)]*\): see \S+, which also lists ([\d,]+) duplicates/.exec(r.stderr);
+    expect(said, r.stderr).not.toBeNull();
+    const count = (text: string) => Number(text.replace(/,/g, ''));
+    expect(count(said![1]!) + count(said![2]!)).toBe(listed.length);
+    const outcomes = (name: string) => listed.filter((line) => new RegExp(`,\\d+,${name},`).test(line)).length;
+    expect(r.stdout).toContain(`   ${listed.length} rows: ${outcomes('failed')} failed, ${outcomes('rejected')} rejected, ${outcomes('duplicate')} duplicates`);
   }, 120_000);
 
   it('honours FORCE_COLOR like the tool does', () => {

@@ -188,6 +188,16 @@ describe('outcomes of rows', () => {
   });
 });
 
+describe('columns that become custom fields because nothing maps them (issue 17.7)', () => {
+  it('are named once, before the first batch is sent', async () => {
+    const notices: { message: string; sentBefore: number }[] = [];
+    const csv = ['email,Consent,LEID,EUID', ...Array.from({ length: 30 }, (_, i) => `p${i}@example.com,yes,${i},e${i}`)].join('\n');
+    await importFile(csv, { batchSize: 10 }, { onNotice: (message) => notices.push({ message, sentBefore: importRequests(sandbox).length }) });
+    expect(notices).toEqual([{ message: expect.stringMatching(/^2 columns become custom fields because nothing maps them: LEID, EUID; --only-mapped/), sentBefore: 0 }]);
+    expect(importRequests(sandbox)).toHaveLength(3);
+  });
+});
+
 describe('faults in the middle', () => {
   it('waits out a 429 and retries 500s and a dropped connection: every row imported once, retries counted', async () => {
     let queued = false;
@@ -330,9 +340,10 @@ describe('stopping and resuming', () => {
 describe('an input that changes during the import', () => {
   it('is named in a warning at the end (here: its size); an unchanged one is not', async () => {
     const notices: string[] = [];
-    await importFile(peopleCsv(3000), {}, { onNotice: (m) => notices.push(m) });
+    // Company is mapped on purpose: no notice of columns that nothing maps.
+    await importFile(peopleCsv(3000), { map: ['Company=Company'] }, { onNotice: (m) => notices.push(m) });
     expect(notices).toEqual([]);
-    const grown = await importFile(peopleCsv(3000), { journalPath: join(dir, 'grown.journal') }, {
+    const grown = await importFile(peopleCsv(3000), { map: ['Company=Company'], journalPath: join(dir, 'grown.journal') }, {
       onNotice: (m) => notices.push(m),
       onBatchDone: (b) => {
         if (b.index === 0) appendFileSync(join(dir, 'people.csv'), 'late@example.com,Late,Co,yes\n');

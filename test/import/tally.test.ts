@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../../src/import/batches.js';
 import type { BatchRecord } from '../../src/import/journal.js';
+import { LISTED_DUPLICATE } from '../../src/import/rows.js';
 import { Tally, type RowProblem } from '../../src/import/tally.js';
 import { expectCountsAddUp } from '../helpers/import-files.js';
 
@@ -72,6 +73,21 @@ describe('Tally', () => {
     const s = t.summary({ complete: false, dryRun: false, resumed: false, input: 'x.csv', list: 'l', delimiter: ',', encoding: 'utf8', stoppedBy: 'interrupted' });
     expect(s).toMatchObject({ rows: 2, new: 2, unfinished: 3, complete: false, stoppedBy: 'interrupted' });
     expect(summary(true)).not.toHaveProperty('stoppedBy');
+  });
+
+  it('a row a failures file lists as a duplicate (rows.ts LISTED_DUPLICATE) is a duplicate, counted apart, never a rejection (issue 17.4)', () => {
+    const { t, problems, summary } = tally();
+    for (let i = 0; i < 2; i++) t.rowRead();
+    t.rejected(['p1@example.com', 'Later'], 2, LISTED_DUPLICATE, 'listed as a duplicate');
+    t.duplicate(['P1@example.com', 'Again'], 3);
+    const s = summary();
+    expectCountsAddUp(s);
+    expect(s).toMatchObject({ rows: 2, rejected: 0, duplicates: 2, duplicatesFromFailuresFile: 1 });
+    expect(s.codes).toEqual({ duplicate: 2 });
+    expect(problems.map((p) => [p.line, p.outcome, p.code])).toEqual([
+      [2, 'duplicate', 'duplicate'],
+      [3, 'duplicate', 'duplicate'],
+    ]);
   });
 
   it('--dry-run: the rows of the batches that would be sent count as wouldSend, and nothing is unfinished', () => {

@@ -1,4 +1,5 @@
 // The value checks shared by subscribers add, update and import.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { isValidEmail } from '../../src/validation/email-address.js';
@@ -11,6 +12,23 @@ import {
   isAcceptableAddress,
   parseConsent,
 } from '../../src/validation/subscriber-fields.js';
+import { normalizeDate as normalizeSandboxDate } from '../../src/sandbox/custom-field-values.js';
+
+/** yyyy/mm/dd that names a day of the proleptic Gregorian calendar (checked with Date, apart from the code under test). */
+function isCalendarDate(text: string): boolean {
+  const m = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The two day and month numbers and the year of a dd/mm/yyyy-shaped value (undefined parts for a year-first one). */
+function readingsOf(value: string): [string?, string?, string?] {
+  const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(value);
+  return m ? [m[1]!.padStart(2, '0'), m[2]!.padStart(2, '0'), m[3]] : [];
+}
 
 describe('dates in custom field values', () => {
   it('normalises ISO yyyy-mm-dd to yyyy/mm/dd', () => {
@@ -23,10 +41,69 @@ describe('dates in custom field values', () => {
   it('passes 0000-00-00, the value that clears a Date field', () => {
     expect(checkFieldValue('Birthday', '0000-00-00')).toBe('0000-00-00');
   });
-  it('refuses dd/mm/yyyy and mm/dd/yyyy as ambiguous and shows both readings', () => {
+  it('refuses dd/mm/yyyy and mm/dd/yyyy as ambiguous when both readings are dates and differ, and shows both readings', () => {
     const problem = checkFieldValue('Birthday', '05/06/2024');
     expect(problem).toEqual({ code: 'ambiguous-date', message: expect.stringContaining('2024/06/05 or 2024/05/06') });
-    expect(checkFieldValue('Birthday', '25.12.2024')).toMatchObject({ code: 'ambiguous-date' });
+    expect(checkFieldValue('Birthday', '03.04.1990')).toMatchObject({ code: 'ambiguous-date' });
+    expect(checkFieldValue('Birthday', '1-2-1990')).toMatchObject({ code: 'ambiguous-date' });
+  });
+  it('reads a slashed, dotted or dashed date the one way it can be a date (issue 17.5: 15/03/1990 is 15 March)', () => {
+    expect(checkFieldValue('Birthday', '15/03/1990')).toBe('1990/03/15');
+    expect(checkFieldValue('Birthday', '03/15/1990')).toBe('1990/03/15');
+    expect(checkFieldValue('Birthday', '25.12.2024')).toBe('2024/12/25');
+    expect(checkFieldValue('Birthday', '12-25-2024')).toBe('2024/12/25');
+    expect(checkFieldValue('Birthday', '29/2/2024')).toBe('2024/02/29');
+    // 30 February is no date: 02/30 can only be read month first, and is no date either way.
+    expect(checkFieldValue('Birthday', '13/1/2024')).toBe('2024/01/13');
+  });
+  it('reads a date whose two readings are the same day (03/03/1990) without calling it ambiguous', () => {
+    expect(checkFieldValue('Birthday', '03/03/1990')).toBe('1990/03/03');
+    expect(checkFieldValue('Birthday', '7.7.2000')).toBe('2000/07/07');
+  });
+  it('refuses a slashed value that is a date in neither reading as invalid, suggesting nothing that is no date', () => {
+    for (const value of ['31/02/1990', '13/13/1990', '00/05/1990', '29/02/2023', '02/30/2024', '32/01/2024']) {
+      const problem = checkFieldValue('Birthday', value);
+      expect(problem, value).toMatchObject({ code: 'invalid-date' });
+      expect((problem as { message: string }).message.replace(`"${value}"`, ''), value).not.toMatch(/\d{4}\/\d{2}\/\d{2}/);
+    }
+  });
+  it('every value sent for a date-shaped cell, and every rewrite a message suggests, is a calendar date the service reads (property)', () => {
+    const part = (max: number) => fc.integer({ min: 0, max }).chain((n) => fc.constantFrom(String(n), String(n).padStart(2, '0')));
+    const slashed = fc
+      .tuple(part(39), fc.constantFrom('/', '.', '-'), part(39), fc.integer({ min: 0, max: 9999 }))
+      .map(([a, sep, b, year]) => `${a}${sep}${b}${sep}${String(year).padStart(4, '0')}`)
+      .filter((v) => v.length >= 8 && v.length <= 10);
+    const yearFirst = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), fc.constantFrom('/', '-'), part(39), part(39))
+      .map(([year, sep, m, d]) => `${String(year).padStart(4, '0')}${sep}${m}${sep}${d}`);
+    fc.assert(
+      fc.property(fc.oneof(slashed, yearFirst), (value) => {
+        const checked = checkFieldValue('Birthday', value);
+        const [a, b, year] = readingsOf(value);
+        if (typeof checked === 'string') {
+          if (checked === '0000-00-00') return;
+          // What is sent is year-first, a calendar date, and one the sandbox (the service's twin) stores.
+          expect(checked).toMatch(/^\d{4}\/\d{2}\/\d{2}$/);
+          expect(isCalendarDate(checked), `${value} → ${checked}`).toBe(true);
+          if (Number(checked.slice(0, 4)) >= 100) expect(normalizeSandboxDate(checked), `${value} → ${checked}`).toBeDefined();
+          // A checked value checks as itself: sending it again changes nothing.
+          expect(checkFieldValue('Birthday', checked)).toBe(checked);
+          return;
+        }
+        // The rewrites the message suggests (the value itself, quoted, is not one).
+        const suggestions = checked.message.replace(`"${value}"`, '').match(/\d{4}\/\d{2}\/\d{2}/g) ?? [];
+        for (const s of suggestions) expect(isCalendarDate(s), `${value}: suggests ${s}`).toBe(true);
+        if (checked.code === 'ambiguous-date') {
+          // Ambiguous only when both readings are dates and differ.
+          expect(year).toBeDefined();
+          expect(isCalendarDate(`${year}/${a}/${b}`) && isCalendarDate(`${year}/${b}/${a}`) && a !== b, value).toBe(true);
+          expect(suggestions).toHaveLength(2);
+        } else {
+          expect(checked.code, value).toBe('invalid-date');
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
   it('refuses a year-first value that is no date', () => {
     expect(checkFieldValue('Birthday', '2023-02-29')).toMatchObject({ code: 'invalid-date' });

@@ -183,7 +183,9 @@ function importOutcome(summary: ImportSummary): CliError | undefined {
   const parts: string[] = [];
   if (summary.failed) parts.push(`${number(summary.failed)} failed at the service`);
   if (summary.rejected) parts.push(`${number(summary.rejected)} rejected before sending`);
-  const where = summary.failuresFile ? `: see ${summary.failuresFile}` : '';
+  // The failures file also lists the duplicates: named, so this line and the file agree (CLI.md "Import guarantees").
+  const also = summary.duplicates ? `, which also lists ${plural(summary.duplicates, 'duplicate')} (imported once, from an earlier row)` : '';
+  const where = summary.failuresFile ? `: see ${summary.failuresFile}${also}` : '';
   if (imported > 0) return new PartialFailure(`${count} not imported (${parts.join(', ')})${where}`);
   if (summary.failed > 0) return new ImportFailed(`${count} not imported (${parts.join(', ')}); none was imported${where}`);
   const error = new UsageError(`${count} not imported (${parts.join(', ')}); nothing was sent${where}`);
@@ -325,6 +327,15 @@ async function printSummary(summary: ImportSummary, ctx: Context): Promise<void>
 }
 
 const number = (v: unknown) => (typeof v === 'number' ? v.toLocaleString('en-US') : String(v ?? ''));
+const plural = (n: number, word: string) => `${number(n)} ${n === 1 ? word : `${word}s`}`;
+
+/** What the failures file holds, by outcome: its rows are the failed, rejected and duplicate rows of the summary. */
+function failuresFileContents(s: ImportSummary): string {
+  const total = s.failed + s.rejected + s.duplicates;
+  if (total === 0) return `${s.failuresFile} (no rows)`;
+  const parts = [s.failed && `${number(s.failed)} failed`, s.rejected && `${number(s.rejected)} rejected`, s.duplicates && plural(s.duplicates, 'duplicate')].filter(Boolean);
+  return `${s.failuresFile} (${plural(total, 'row')}: ${parts.join(', ')})`;
+}
 
 function summaryRecord(s: ImportSummary): Record<string, unknown> {
   return { ...s, serviceTotals: `${number(s.service.TotalNewSubscribers)} new, ${number(s.service.TotalExistingSubscribers)} existing of ${number(s.service.TotalUniqueEmailsSubmitted)} unique` };
@@ -340,7 +351,11 @@ function summaryColumns(s: ImportSummary): Column[] {
       { key: 'failed', header: 'Failed at the service', format: number },
     );
   }
-  columns.push({ key: 'rejected', header: 'Rejected before sending', format: number }, { key: 'duplicates', header: 'Duplicates', format: number });
+  // Rows a failures file of an earlier import lists as duplicates: skipped, and said so (CLI.md "--failures").
+  const listed = s.duplicatesFromFailuresFile;
+  const duplicates = (v: unknown) =>
+    listed ? `${number(v)} (${listed === v ? '' : `${number(listed)} `}listed as duplicates by ${s.input}, a failures file: not sent)` : number(v);
+  columns.push({ key: 'rejected', header: 'Rejected before sending', format: number }, { key: 'duplicates', header: 'Duplicates', format: duplicates });
   columns.push({ key: 'batches', header: s.dryRun ? 'Batches (would send)' : 'Batches', format: number });
   if (!s.dryRun) {
     columns.push({ key: 'retries', header: 'Retries', format: number });
@@ -359,7 +374,7 @@ function summaryColumns(s: ImportSummary): Column[] {
   if (s.blankLines) columns.push({ key: 'blankLines', header: 'Blank lines skipped', format: number });
   // Under a second a rate says nothing (3 rows in 3 ms is not 1,000 rows/s): the milliseconds alone.
   columns.push({ key: 'elapsedMs', header: 'Elapsed', format: (v) => ((v as number) < 1000 ? `${Math.round(v as number)} ms` : `${((v as number) / 1000).toFixed(1)}s (${number(s.rowsPerSecond)} rows/s)`) });
-  if (s.failuresFile) columns.push({ key: 'failuresFile', header: 'Failures file' });
+  if (s.failuresFile) columns.push({ key: 'failuresFile', header: 'Failures file', format: () => failuresFileContents(s) });
   if (s.journal) columns.push({ key: 'journal', header: 'Journal (kept)' });
   return columns;
 }

@@ -74,6 +74,18 @@ describe('the summary and exit codes', () => {
     ]);
   });
 
+  it('the line saying what was not imported agrees with the failures file: it names the duplicates the file also lists (issue 17.4)', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nOK@example.com,Again,yes\nok2@example.com,X,yes\nOK2@example.com,Y,yes\n');
+    const r = await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(csvRows(join(dir, 'failed.csv'))).toHaveLength(1 + 3);
+    expect(r.stderr).toMatch(/\nerror: 1 of 5 rows not imported \(1 rejected before sending\): see \S*failed\.csv, which also lists 2 duplicates \(imported once, from an earlier row\)\n/);
+    expect(r.stdout).toMatch(/^Failures file\t\S*failed\.csv \(3 rows: 1 rejected, 2 duplicates\)$/m);
+    // Without --failures there is no file to agree with: the line counts what was not imported.
+    const plain = await s.email(importArgs('people.csv'), { cwd: dir });
+    expect(plain.stderr).toMatch(/\nerror: 1 of 5 rows not imported \(1 rejected before sending\)\n/);
+  });
+
   it('exits 0 when the only rows not sent are duplicates (their address was imported)', async () => {
     writeFile(dir, 'people.csv', 'email,Consent\na@example.com,yes\nA@example.com,yes\n');
     const { code, summary } = await jsonImport('people.csv');
@@ -91,6 +103,62 @@ describe('the summary and exit codes', () => {
     expect(code).toBe(0);
     expect(summary).toMatchObject({ rows: 1, new: 1 });
     expect(importRequests(s.sandbox, before)[0]!.body.Subscribers[0]).toEqual({ EmailAddress: 'bad@example.com', Name: 'Bad', CustomFields: [{ Key: 'Company', Value: 'Acme' }], ConsentToTrack: 'Yes' });
+  });
+});
+
+describe('importing a failures file again (issue 17.4)', () => {
+  const DUPLICATE = 'ADA@example.com,Impostor,Nowhere,yes';
+  /** people.csv imported with --failures failed.csv, then failed.csv with its rejected row fixed, as fixed.csv. */
+  async function fixedFailuresFile() {
+    writeFile(dir, 'people.csv', `email,name,Company,Consent\nada@example.com,Ada,Engines,yes\nbad@,Bad,Paris,yes\n${DUPLICATE}\n`);
+    const first = await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
+    expect(first.code, first.stderr).toBe(3);
+    expect(csvRows(join(dir, 'failed.csv')).slice(1).map((row) => row.split(',')[5])).toEqual(['rejected', 'duplicate']);
+    writeFile(dir, 'fixed.csv', readFileSync(join(dir, 'failed.csv'), 'utf8').replace('bad@,', 'bad@example.com,'));
+  }
+
+  it('skips its duplicate rows: only the fixed rows are sent, and the imported row keeps its values', async () => {
+    await fixedFailuresFile();
+    const before = s.sandbox.requestCount();
+    const { code, summary, stderr } = await jsonImport('fixed.csv', '--failures', 'again.csv');
+    expect(code, stderr).toBe(0);
+    expect(summary).toMatchObject({ rows: 2, new: 1, duplicates: 1, duplicatesFromFailuresFile: 1, codes: { duplicate: 1 } });
+    expect(importRequests(s.sandbox, before).flatMap((r) => r.body.Subscribers.map((e) => e.EmailAddress))).toEqual(['bad@example.com']);
+    const ada = s.sandbox.state().lists[LIST]!.Subscribers['ada@example.com']!;
+    expect(ada.Name).toBe('Ada');
+    expect(ada.CustomFields['[Company]']).toEqual(['Engines']);
+    // The round trip repeats: again.csv lists the row as a duplicate once more, and importing it sends nothing.
+    const again = csvRows(join(dir, 'again.csv'));
+    expect(again).toHaveLength(2);
+    expect(again[1]).toMatch(new RegExp(`^${DUPLICATE},4,duplicate,duplicate,.*,3,duplicate,duplicate,`));
+    const third = await jsonImport('again.csv', '--map', 'Company=Company');
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toBe('');
+    expect(third.summary).toMatchObject({ rows: 1, new: 0, duplicates: 1, duplicatesFromFailuresFile: 1, batches: 0 });
+    expect(importRequests(s.sandbox, before)).toHaveLength(1);
+  });
+
+  it('says so in the summary table and in the rows not imported, and --dry-run would send only the fixed rows', async () => {
+    await fixedFailuresFile();
+    const dry = await jsonImport('fixed.csv', '--dry-run');
+    expect(dry.summary).toMatchObject({ rows: 2, wouldSend: 1, duplicates: 1, duplicatesFromFailuresFile: 1 });
+    const r = await s.email(importArgs('fixed.csv'), { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Duplicates\t1 \(listed as duplicates by fixed\.csv, a failures file: not sent\)$/m);
+    expect(r.stderr).toMatch(/line 3: duplicate: listed as a duplicate by the failures file of an earlier import \(its address was imported from an earlier row\): not sent; empty its Outcome cell to send it <ADA@example\.com>/);
+  });
+
+  it('a duplicate row whose Outcome cell the user emptied is sent; an Outcome column that is not the failures file\'s is data', async () => {
+    await fixedFailuresFile();
+    writeFile(dir, 'forced.csv', readFileSync(join(dir, 'fixed.csv'), 'utf8').replace(',4,duplicate,', ',4,,'));
+    const forced = await jsonImport('forced.csv');
+    expect(forced.summary).toMatchObject({ rows: 2, new: 1, existing: 1, duplicates: 0, duplicatesFromFailuresFile: 0 });
+    // Outcome anywhere but in the four trailing columns, or given a target by --map, is the user's column.
+    writeFile(dir, 'own.csv', 'email,Outcome,Consent\nown1@example.com,duplicate,yes\n');
+    expect((await jsonImport('own.csv')).summary).toMatchObject({ rows: 1, new: 1, duplicates: 0 });
+    writeFile(dir, 'mapped.csv', 'email,Consent,Line,Outcome,Code,Message\nown2@example.com,yes,2,duplicate,x,y\n');
+    expect((await jsonImport('mapped.csv', '--map', 'Outcome=Outcome')).summary).toMatchObject({ rows: 1, new: 1, duplicates: 0 });
+    expect((await jsonImport('mapped.csv')).summary).toMatchObject({ rows: 1, new: 0, duplicates: 1 });
   });
 });
 
@@ -112,6 +180,25 @@ describe('files that cannot be imported: exit 2, nothing sent', () => {
   it('no email column, listing the columns', async () => {
     writeFile(dir, 'people.csv', 'name,company\nAda,Engines\n');
     await refused('people.csv', /people\.csv: no email column; the columns are "name", "company"/);
+  });
+  it('no consent column and no --consent: one error naming --consent, before anything is sent, also with --dry-run (issue 17.6)', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(5400, { header: 'email,name,Company,Opt In' }));
+    for (const more of [[], ['--dry-run'], ['--json']]) {
+      const r = await refused('people.csv', /people\.csv has no consent column, and no --consent was given/, ...more);
+      if (more[0] === '--json') {
+        expect(JSON.parse(r.stderr)).toMatchObject({ error: { kind: 'usage', code: 214 } });
+        continue;
+      }
+      expect(r.stderr).toMatch(/^error 214: people\.csv has no consent column/);
+      expect(r.stderr.trim().split('\n').length, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/\nhint: Give --consent yes\|no\|unchanged for every row, or name the column with --map "<Column>=ConsentToTrack"/);
+    }
+    expect(readdirSync(dir)).toEqual(['people.csv']);
+    // Either way out imports the file.
+    const given = await jsonImport('people.csv', '--consent', 'yes');
+    expect(given.summary).toMatchObject({ rows: 5400, new: 5400 });
+    const mapped = await jsonImport('people.csv', '--map', 'Opt In=ConsentToTrack');
+    expect(mapped.summary).toMatchObject({ rows: 5400, existing: 5400 });
   });
   it('an empty file', async () => {
     writeFile(dir, 'empty.csv', '');
@@ -206,7 +293,7 @@ describe('messy CSV files', () => {
   });
 
   it('a header-only file: nothing to send, exit 0', async () => {
-    writeFile(dir, 'header.csv', 'email,name\r\n');
+    writeFile(dir, 'header.csv', 'email,name,Consent\r\n');
     const { code, summary } = await jsonImport('header.csv');
     expect(code).toBe(0);
     expect(summary).toMatchObject({ rows: 0, batches: 0 });
@@ -242,6 +329,26 @@ describe('messy CSV files', () => {
     expect(r.code, r.stderr).toBe(0);
     const body = r.sent.find((q) => q.path.endsWith('/import'))!.body as { Subscribers: { CustomFields: unknown[]; Name: string }[] };
     expect(body.Subscribers[0]).toMatchObject({ Name: 'Ada Lovelace', CustomFields: [] });
+  });
+
+  it('names once on stderr the columns that become custom fields because nothing maps them, with the way out (issue 17.7)', async () => {
+    writeFile(dir, 'mailchimp.csv', 'Email Address,First Name,Last Name,MEMBER_RATING,LEID,EUID,OPTIN_IP,Consent\nada@example.com,Ada,Lovelace,5,1,2,1.2.3.4,yes\nbob@example.com,Bob,B,2,3,4,,yes\n');
+    const r = await jsonImport('mailchimp.csv', '--batch-size', '1');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      'warning: 4 columns become custom fields because nothing maps them: MEMBER_RATING, LEID, EUID, OPTIN_IP; --only-mapped ignores them, or --map "MEMBER_RATING=-" one by one\n',
+    );
+    // Not with --only-mapped, nor for columns --map sends as custom fields on purpose.
+    expect((await jsonImport('mailchimp.csv', '--only-mapped')).stderr).toBe('');
+    const mapped = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--map', 'OPTIN_IP=OPTIN_IP');
+    expect(mapped.stderr).toBe('');
+    const one = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--dry-run');
+    expect(one.stderr).toBe('warning: 1 column becomes a custom field because nothing maps it: OPTIN_IP; --only-mapped ignores it, or --map "OPTIN_IP=-"\n');
+    // A wide file: the list is capped, still one line.
+    const vendor = Array.from({ length: 40 }, (_, i) => `V${i + 1}`);
+    writeFile(dir, 'wide.csv', `email,Consent,${vendor.join(',')}\nw@example.com,yes,${vendor.map(() => 'x').join(',')}\n`);
+    const wide = await jsonImport('wide.csv');
+    expect(wide.stderr).toBe(`warning: 40 columns become custom fields because nothing maps them: ${vendor.slice(0, 10).join(', ')} (… and 30 more); --only-mapped ignores them, or --map "V1=-" one by one\n`);
   });
 
   it('says it is reading standard input, and how to end it, when that is a terminal (issue 13.8)', async () => {
@@ -445,7 +552,7 @@ describe('outcomes an operator can act on', () => {
 
   it('--json: a 401 is one error, and the summary shows no row failed', async () => {
     writeFile(dir, 'people.csv', peopleCsv(2500));
-    const r = await s.email([...importArgs('people.csv', '--concurrency', '2'), '--json'], { cwd: dir, env: { EMAIL_API_KEY: 'wrong-key-1234' } });
+    const r = await s.email([...importArgs('people.csv', '--concurrency', '2', '--map', 'Company=Company'), '--json'], { cwd: dir, env: { EMAIL_API_KEY: 'wrong-key-1234' } });
     expect(r.code, r.stderr).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ new: 0, failed: 0, complete: false });
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
