@@ -13,7 +13,9 @@
 //   --beyond         also inputs whose defects issue 17 does not list: cells a
 //                    spreadsheet reads as formulas, Last Name before First Name
 //   --shrink         after a failure, let fast-check look for a smaller failing
-//                    case (each try is a whole round trip; at most 5 minutes)
+//                    case (each try is a whole round trip)
+//   --shrink-minutes <n>  how long shrinking may take per failure (default 5)
+//   --path <p>       with --seed and --runs 1: replay the shrunk case a report names
 //   --keep           keep the files of failing cases (their folder is printed)
 //   --reports <n>    full reports printed (default 3; every failure is listed by seed)
 //
@@ -31,6 +33,8 @@ const { values } = parseArgs({
     'max-rows': { type: 'string', default: '40' },
     beyond: { type: 'boolean', default: false },
     shrink: { type: 'boolean', default: false },
+    'shrink-minutes': { type: 'string', default: '5' },
+    path: { type: 'string' },
     keep: { type: 'boolean', default: false },
     reports: { type: 'string', default: '3' },
   },
@@ -67,8 +71,9 @@ for (let seed = firstSeed; seed < firstSeed + runs && !interrupted; seed++) {
   const outcome = await checkSeed(seed, {
     limits: { maxRows, beyond: values.beyond },
     shrink: values.shrink,
-    shrinkTimeMs: values.shrink ? 5 * 60_000 : undefined,
+    shrinkTimeMs: values.shrink ? number('shrink-minutes', values['shrink-minutes']) * 60_000 : undefined,
     keepDir: values.keep,
+    path: values.path,
   });
   ran++;
   if (outcome.failed) failures.push({ seed, ...outcome });

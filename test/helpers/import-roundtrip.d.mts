@@ -57,6 +57,8 @@ export interface CheckOptions {
   shrinkTimeMs?: number;
   /** Keep the files of a failing case and name their folder in the transcript. */
   keepDir?: boolean;
+  /** fast-check's path of a shrunk case (its report names it): replays that case of the seed. */
+  path?: string;
 }
 
 export interface SeedOutcome {
@@ -80,5 +82,5 @@ export function oracle(c: RoundTripCase, rendered?: Rendered): {
 };
 export function csvLine(cells: string[], quoteAll?: boolean): string;
 export function runRoundTrip(c: RoundTripCase, options?: CheckOptions): Promise<RoundTripResult>;
-export function describeFailure(seed: number, c: RoundTripCase, result: RoundTripResult): string;
+export function describeFailure(seed: number, c: RoundTripCase, result: RoundTripResult, path?: string, limits?: CaseLimits): string;
 export function checkSeed(seed: number, options?: CheckOptions): Promise<SeedOutcome>;
