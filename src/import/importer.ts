@@ -161,6 +161,8 @@ class ImportRun {
   /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
   private readonly throttle: Throttle | undefined;
   private readingDone = false;
+  /** The reading ended because of a stop, not at the end of the file: rows were left unread or unsent. */
+  private stoppedReading = false;
   private stopping = false;
   private stoppedBy: string | undefined;
   private error: Error | undefined;
@@ -232,7 +234,11 @@ class ImportRun {
   /** The failures written at the end, the files closed or removed, the summary. */
   async finish(shape: TextShape): Promise<ImportOutcome> {
     const { input } = this.o;
-    const complete = !this.stopping && this.readingDone;
+    // Every row of the file has its outcome: the reading ended before any stop
+    // (so every row went on to a batch) and no row was left in flight. A stop
+    // that came after that (a Ctrl-C once the last batch was acknowledged)
+    // changed nothing: the import is complete, not interrupted.
+    const complete = this.readingDone && !this.stoppedReading && this.tally.rowsWithoutOutcome === 0;
     const allAcknowledged = complete && this.tally.unacknowledgedBatches === 0;
     const change = await inputChange(input);
     if (change) {
@@ -261,7 +267,7 @@ class ImportRun {
       stoppedBy: this.stoppedBy,
       flow: this.throttle?.stats,
     });
-    return { summary, error: this.error, interrupted: this.hooks.stopSignal?.aborted === true && !this.error };
+    return { summary, error: this.error, interrupted: !complete && this.hooks.stopSignal?.aborted === true && !this.error };
   }
 
   // ---- reading ---------------------------------------------------------------------
@@ -290,6 +296,7 @@ class ImportRun {
   private ended(): void {
     if (this.readingDone) return;
     this.readingDone = true;
+    this.stoppedReading = this.stopping;
     if (!this.stopping) {
       this.dedupe.flush();
       this.batcher.flush();

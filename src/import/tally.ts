@@ -120,6 +120,12 @@ export class Tally {
     return this.unacknowledged;
   }
 
+  /** Rows read that have no outcome yet (waiting for a batch, in flight, or left so by a stop). */
+  get rowsWithoutOutcome(): number {
+    const c = this.counts;
+    return this.rowsRead - (c.new + c.existing + c.failed + c.rejected + c.duplicates + this.wouldSend);
+  }
+
   /** A data row read: counted now, its outcome comes later. */
   rowRead(): void {
     if ((++this.rowsRead & 1023) === 0) this.progress(false);

@@ -307,6 +307,21 @@ describe('stopping and resuming', () => {
     expect(second.summary).toMatchObject({ rows: 5000, new: 5000, existing: 0, complete: true, resumed: true });
   });
 
+  it('a Ctrl-C after the last batch was acknowledged does not make a finished import interrupted: complete, no journal, not 130', async () => {
+    const stop = new AbortController();
+    let done = 0;
+    const outcome = await importFile(peopleCsv(1000), { batchSize: 250, concurrency: 2 }, {
+      stopSignal: stop.signal,
+      onBatchDone: () => {
+        if (++done === 4) stop.abort();
+      },
+    });
+    expect(outcome.interrupted).toBe(false);
+    expect(outcome.summary).toMatchObject({ rows: 1000, new: 1000, complete: true, unfinished: 0 });
+    expect(outcome.summary.journal).toBeUndefined();
+    expect(existsSync(join(dir, 'people.journal'))).toBe(false);
+  });
+
   it('abandoning (second Ctrl-C) leaves the batches in flight without an outcome, and no journal when none was acknowledged', async () => {
     await sandbox.stop();
     sandbox = await startSandbox({ port: 0, latencyMs: 300 });
