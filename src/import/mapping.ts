@@ -92,6 +92,8 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
     chosen.set(index, { index, header: header[index]!, target, key, source: 'map' });
   }
 
+  /** The Name columns in the order their cells are joined, when it is not the file's order. */
+  let nameOrder: number[] | undefined;
   const mapped = (target: TargetKind) => [...chosen.values()].some((c) => c.target === target);
   const free = (i: number) => !chosen.has(i);
 
@@ -128,6 +130,8 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
       const first = normalized.findIndex((h, i) => free(i) && FIRST_NAME_HEADERS.has(h));
       const last = normalized.findIndex((h, i) => free(i) && LAST_NAME_HEADERS.has(h));
       const parts = [first, last].filter((i) => i >= 0);
+      // Joined first name, then last name, whatever their order in the file.
+      nameOrder = parts;
       const note = parts.length === 2 ? `${header[first]} + ${header[last]}` : undefined;
       for (const i of parts) chosen.set(i, { index: i, header: header[i]!, target: 'Name', source: 'auto', note });
     }
@@ -158,7 +162,7 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
     columns,
     width,
     emailColumn: emails[0]!.index,
-    nameColumns: columns.filter((c) => c.target === 'Name').map((c) => c.index),
+    nameColumns: nameOrder ?? columns.filter((c) => c.target === 'Name').map((c) => c.index),
     consentColumn: consents[0]?.index ?? -1,
     outcomeColumn,
     fieldColumns: columns.filter((c) => c.target === 'CustomField').map((c) => ({ index: c.index, key: c.key! })),
