@@ -44,6 +44,8 @@ export class AddressSet {
   private count = 0;
   private readonly staged = new Uint32Array(GROUP_SIZE * 2);
   private readonly homes = new Int32Array(GROUP_SIZE);
+  /** 1 for a staged address that is only looked up, not added (a rejected row's: dedupe.ts). */
+  private readonly probes = new Uint8Array(GROUP_SIZE);
   /** Written so the touching loop in addStaged() is not optimised away. */
   touched = 0;
   private stagedCount = 0;
@@ -76,8 +78,9 @@ export class AddressSet {
   }
 
   /** Hashes a trimmed address for the next addStaged(); at most GROUP_SIZE at a time. */
-  stage(address: string): void {
+  stage(address: string, lookUpOnly = false): void {
     if (this.stagedCount === GROUP_SIZE) throw new Error('AddressSet: stage at most GROUP_SIZE addresses before addStaged()');
+    this.probes[this.stagedCount] = lookUpOnly ? 1 : 0;
     fingerprint(address, this.staged, this.stagedCount++ * 2);
   }
 
@@ -121,7 +124,7 @@ export class AddressSet {
         if (++slot === slots) slot = 0;
       }
       isNew[i] = fresh;
-      if (fresh) {
+      if (fresh && this.probes[i] === 0) {
         table[2 * slot] = h1;
         table[2 * slot + 1] = h2;
         if (++this.count > this.limit) {

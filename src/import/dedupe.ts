@@ -24,6 +24,8 @@ export class Dedupe {
   private readonly reasons: ([string, string] | undefined)[] = [];
   private readonly records: string[][] = [];
   private readonly lines: number[] = [];
+  /** A refused row whose valid address was staged to be looked up. */
+  private readonly lookedUp: boolean[] = [];
   private readonly isNew = new Uint8Array(GROUP_SIZE);
 
   /** `expectedRows` sizes the address table once (a wrong guess only costs memory or a growth). */
@@ -39,12 +41,23 @@ export class Dedupe {
     this.addresses.stage(email);
     this.entries.push(entry);
     this.reasons.push(undefined);
+    this.lookedUp.push(false);
     this.wait(record, line);
   }
 
-  reject(record: string[], line: number, code: string, message: string): void {
+  /**
+   * A row refused before sending. `email`, when the row's address itself is
+   * valid, is looked up without being added: a later row of an address
+   * already sent is a duplicate whatever else is wrong with it, so fixing it
+   * in the failures file cannot overwrite the row that was imported (CLI.md
+   * "--failures"). A refused row never takes its address: a later valid row
+   * of it is still sent.
+   */
+  reject(record: string[], line: number, code: string, message: string, email = ''): void {
     this.entries.push(undefined);
     this.reasons.push([code, message]);
+    this.lookedUp.push(email !== '');
+    if (email !== '') this.addresses.stage(email, true);
     this.wait(record, line);
   }
 
@@ -58,7 +71,8 @@ export class Dedupe {
     for (let i = 0; i < this.entries.length; i++) {
       const reason = this.reasons[i];
       if (reason) {
-        sink.rejected(this.records[i]!, this.lines[i]!, reason[0], reason[1]);
+        if (this.lookedUp[i] && this.isNew[staged++] === 0) sink.duplicate(this.records[i]!, this.lines[i]!);
+        else sink.rejected(this.records[i]!, this.lines[i]!, reason[0], reason[1]);
         continue;
       }
       const at = staged++;
@@ -69,6 +83,7 @@ export class Dedupe {
     this.reasons.length = 0;
     this.records.length = 0;
     this.lines.length = 0;
+    this.lookedUp.length = 0;
   }
 
   private wait(record: string[], line: number): void {

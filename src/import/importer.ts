@@ -289,7 +289,7 @@ class ImportRun {
       return;
     }
     this.tally.rowRead();
-    if (entry === undefined) this.dedupe.reject(record, line, this.builder.problemCode, this.builder.problemMessage);
+    if (entry === undefined) this.dedupe.reject(record, line, this.builder.problemCode, this.builder.problemMessage, this.builder.email);
     else this.dedupe.add(entry, this.builder.email, record, line);
   }
 

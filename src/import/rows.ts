@@ -41,7 +41,10 @@ export class RowBuilder {
   /** After a refusal: the code (the service's where it has one) and a message naming the problem. */
   problemCode = '';
   problemMessage = '';
-  /** After an accepted row: the trimmed address (the key of duplicate detection). */
+  /**
+   * The trimmed address (the key of duplicate detection) of an accepted row,
+   * and of a refused row whose address itself is valid; '' otherwise.
+   */
   email = '';
 
   private readonly emailColumn: number;
@@ -67,6 +70,7 @@ export class RowBuilder {
   /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
   build(record: string[]): ImportEntry | undefined | typeof BLANK {
     // -1 for any file but a failures file: one comparison per row.
+    this.email = '';
     if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
     const email = (record[this.emailColumn] ?? '').trim();
     if (email === '') {
@@ -77,6 +81,7 @@ export class RowBuilder {
       return this.refuse('extra-fields', `the row has ${record.length} fields and the header ${this.width}; an unquoted delimiter inside a value?`);
     }
     if (!isAcceptableAddress(email)) return this.refuse(String(SubscriberCode.invalidEmail), `invalid email address "${email}"`);
+    this.email = email;
 
     // service-spec.md "Subscriber": ConsentToTrack missing gives 214, an invalid value 215; an import entry may say Unchanged.
     let consent = this.defaultConsent;
@@ -107,7 +112,6 @@ export class RowBuilder {
       }
     }
 
-    this.email = email;
     return { EmailAddress: email, Name: this.name(record), CustomFields: fields, ConsentToTrack: consent };
   }
 

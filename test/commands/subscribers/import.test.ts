@@ -138,6 +138,28 @@ describe('importing a failures file again (issue 17.4)', () => {
     expect(importRequests(s.sandbox, before)).toHaveLength(1);
   });
 
+  it('a later row of an imported address is a duplicate even when it would be rejected: fixing it in the failures file cannot overwrite the imported row', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Company,Consent\ncleo@example.com,Cleo,Engines,yes\n CLEO@example.com ,Impostor,Nowhere,perhaps\nbob@,Bob,Paris,yes\n');
+    const first = await jsonImport('people.csv', '--failures', 'failed.csv', '--map', 'Company=Company');
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.summary).toMatchObject({ rows: 3, new: 1, rejected: 1, duplicates: 1 });
+    expect(csvRows(join(dir, 'failed.csv')).slice(1).map((row) => row.split(',').slice(4, 6))).toEqual([['3', 'duplicate'], ['4', 'rejected']]);
+    // The user fixes every row they see refused, the consent of the duplicate included.
+    writeFile(dir, 'fixed.csv', readFileSync(join(dir, 'failed.csv'), 'utf8').replace('bob@,', 'bob@example.com,').replace(',perhaps,', ',yes,'));
+    const again = await jsonImport('fixed.csv', '--map', 'Company=Company');
+    expect(again.code, again.stderr).toBe(0);
+    const cleo = s.sandbox.state().lists[LIST]!.Subscribers['cleo@example.com']!;
+    expect(cleo.Name).toBe('Cleo');
+    expect(cleo.CustomFields['[Company]']).toEqual(['Engines']);
+  });
+
+  it('an invalid first row does not take its address: a later valid row of it is sent, and the first row stays rejected', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Consent\ndora@example.com,Dora,perhaps\nDORA@example.com,Dora L,yes\n');
+    const r = await jsonImport('people.csv');
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.summary).toMatchObject({ rows: 2, new: 1, rejected: 1, duplicates: 0 });
+  });
+
   it('says so in the summary table and in the rows not imported, and --dry-run would send only the fixed rows', async () => {
     await fixedFailuresFile();
     const dry = await jsonImport('fixed.csv', '--dry-run');
