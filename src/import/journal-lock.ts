@@ -147,10 +147,12 @@ function inUse(journalPath: string, path: string, holder: LockOwner | undefined)
 }
 
 function cannotLock(journalPath: string, path: string, err: unknown): UsageError {
-  const why = err instanceof UnsafePathError ? err.reason : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
+  if (err instanceof UnsafePathError) {
+    return hinted(new UsageError(`the lock of the journal ${journalPath}, ${err.path}, ${err.reason}`), `Delete ${err.path}, or choose another file with --journal. Nothing was sent.`);
+  }
   return hinted(
-    new UsageError(`cannot lock the journal ${journalPath}: ${path} ${err instanceof UnsafePathError ? why : `cannot be created (${why})`}`),
-    err instanceof UnsafePathError ? `Delete ${path}, or choose another file with --journal. Nothing was sent.` : 'Choose a writable place with --journal <file>. Nothing was sent.',
+    new UsageError(`cannot create the journal ${journalPath}: its lock ${path} cannot be created (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`),
+    'Choose a writable place with --journal <file>. Nothing was sent.',
   );
 }
 
