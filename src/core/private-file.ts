@@ -55,6 +55,12 @@ export interface PrivateFileOptions {
    * replace a link there).
    */
   symlink?: 'refuse' | 'replace';
+  /**
+   * fsync the file and its directory on commit (default true). A lock, which
+   * only matters while its process runs, skips them: a sync can wait behind
+   * the writeback of other files' data, before anything is sent.
+   */
+  durable?: boolean;
 }
 
 export class PrivateFile {
@@ -68,6 +74,7 @@ export class PrivateFile {
     private readonly temporary: string,
     handle: FileHandle,
     private readonly existing: 'replace' | 'refuse',
+    private readonly durable: boolean,
   ) {
     this.fd = handle;
   }
@@ -85,7 +92,7 @@ export class PrivateFile {
       await rm(temporary, { force: true });
       throw err;
     }
-    return new PrivateFile(path, temporary, handle, options.existing ?? 'replace');
+    return new PrivateFile(path, temporary, handle, options.existing ?? 'replace', options.durable ?? true);
   }
 
   /** The open descriptor: the temporary file, then (after commit()) the file in place. */
@@ -110,8 +117,7 @@ export class PrivateFile {
    * descriptor stays open for appends; close() it when done.
    */
   async commit(): Promise<void> {
-    const handle = this.handle;
-    await handle.sync();
+    if (this.durable) await this.handle.sync();
     if (this.existing === 'replace') {
       // A rename replaces a link at the path rather than following it.
       await rename(this.temporary, this.path);
@@ -119,7 +125,7 @@ export class PrivateFile {
       await this.linkIntoPlace();
     }
     this.placed = true;
-    await syncDirectory(dirname(this.path));
+    if (this.durable) await syncDirectory(dirname(this.path));
   }
 
   async close(): Promise<void> {
@@ -162,7 +168,7 @@ export class PrivateFile {
     try {
       await target.chmod(0o600).catch(() => undefined);
       await target.writeFile(data);
-      await target.sync();
+      if (this.durable) await target.sync();
     } catch (err) {
       await target.close().catch(() => undefined);
       await rm(this.path, { force: true });

@@ -45,7 +45,7 @@ export class JournalLock {
     // A few rounds: a lock can vanish, or be taken over, between two looks.
     for (let round = 0; round < 5; round++) {
       try {
-        await writePrivateFile(path, content, { existing: 'refuse' });
+        await writePrivateFile(path, content, { existing: 'refuse', durable: false });
         return new JournalLock(path, owner);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotLock(journalPath, path, err);
