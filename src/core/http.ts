@@ -208,6 +208,16 @@ export class ApiClient {
     }
   }
 
+  /**
+   * An HMAC of the key under `salt`: how an import journal knows the key again
+   * without holding it (CLI.md "--journal"); the key itself never leaves here.
+   * node:crypto is loaded only then, not by every command that makes a client.
+   */
+  async keyDigest(salt: string): Promise<string> {
+    const { createHmac } = await import('node:crypto');
+    return createHmac('sha256', salt).update(this.options.apiKey).digest('hex');
+  }
+
   /** The --debug sink (lines redacted), for the flow control of a walk (core/throttle.ts). */
   get debugSink(): ((line: string) => void) | undefined {
     return this.options.debug ? (line) => this.debug(line) : undefined;

@@ -18,17 +18,19 @@
 // given and the service refused a row; what stays in memory until then is a
 // line number and a shared [code, message] per refused row.
 //
-// The file holds personal data (CLI.md "--failures"): it is written to a
-// temporary file beside the target, created 0600 with O_EXCL|O_NOFOLLOW (so
-// nothing planted there is written through), and renamed over the target when
-// it is complete. A rename replaces a symbolic link at the target rather than
-// following it. A path that is the input or the journal, by whatever name,
-// is refused before anything is sent (refuseFailuresClash).
-import { constants, createWriteStream, type Stats, type WriteStream } from 'node:fs';
-import { lstat, open, realpath, rename, rm, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+// The file holds personal data (CLI.md "--failures"): it is written the way
+// of every file beside the user's data (core/private-file.ts): a temporary
+// file beside the target, under an unpredictable name, created 0600 with
+// O_EXCL|O_NOFOLLOW (so nothing planted there is written through), synced and
+// renamed over the target when it is complete. The rename replaces a symbolic
+// link at the target rather than following it (the one file that may replace
+// a link: the user named it). A path that is the input or the journal, by
+// whatever name, is refused before anything is sent (refuseFailuresClash).
+import { createWriteStream, type Stats, type WriteStream } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
+import { PrivateFile } from '../core/private-file.js';
 import { csvCell, spreadsheetSafe } from '../output/sanitize.js';
 import { FAILURE_COLUMNS } from './mapping.js';
 import type { RowSource } from './source.js';
@@ -49,7 +51,7 @@ export class FailuresFile {
 
   private constructor(
     readonly path: string,
-    private readonly temporary: string,
+    private readonly file: PrivateFile,
     private readonly stream: WriteStream,
     private readonly width: number,
     delimiter: string,
@@ -64,16 +66,16 @@ export class FailuresFile {
   static async open(path: string, header: string[], delimiter: string, bom: boolean): Promise<FailuresFile> {
     const existing = await lstat(path).catch(() => undefined);
     if (existing?.isDirectory()) throw new UsageError(`--failures ${path} is a directory; name a file`);
-    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    let handle;
+    let file;
     try {
-      // O_NOFOLLOW where the platform has it (not Windows, where O_EXCL alone refuses an existing link).
-      handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+      file = await PrivateFile.create(path, { symlink: 'replace' });
     } catch (err) {
       throw new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
-    const stream = createWriteStream('', { fd: handle, autoClose: true });
-    const writer = new FailuresFile(path, temporary, stream, header.length, delimiter);
+    // The descriptor stays the file's own (a FileHandle given to a stream is the stream's, and a sync on it
+    // waits forever): the stream writes to its number, and commit() syncs and renames the file when it is done.
+    const stream = createWriteStream('', { fd: file.handle.fd, autoClose: false });
+    const writer = new FailuresFile(path, file, stream, header.length, delimiter);
     writer.stream.write(`${bom ? '\uFEFF' : ''}${[...header, ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
     return writer;
   }
@@ -155,16 +157,16 @@ export class FailuresFile {
     await new Promise<void>((resolve) => {
       this.stream.end(resolve);
     });
-    if (!this.stream.closed) await new Promise<void>((resolve) => this.stream.once('close', () => resolve()));
     if (!this.failure) {
       try {
-        await rename(this.temporary, this.path);
+        await this.file.commit();
+        await this.file.close();
         return;
       } catch (err) {
         this.failure = err as Error;
       }
     }
-    await rm(this.temporary, { force: true }).catch(() => undefined);
+    await this.file.discard();
     throw new FailuresFileError(`--failures ${this.path}: writing failed (${this.failure.message})`);
   }
 }

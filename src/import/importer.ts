@@ -121,7 +121,15 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     if (unmapped) hooks.onNotice?.(unmapped);
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {
-      journal = await JournalSession.open(o.journalPath, { resume: o.resume, input, options: journalOptions(o, plan, shape), onNotice: hooks.onNotice });
+      journal = await JournalSession.open(o.journalPath, {
+        resume: o.resume,
+        input,
+        options: journalOptions(o, plan, shape),
+        // The journal belongs to this service and key too (CLI.md "--journal"), and records no more batches than the file holds.
+        client: hooks.client!,
+        maxRows: shape.rowsEstimate,
+        onNotice: hooks.onNotice,
+      });
     }
     if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, input.bomBytes > 0 && input.encoding === 'utf8');
     run = new ImportRun(o, hooks, plan, rows, journal, failures, shape.rowsEstimate);

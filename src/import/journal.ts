@@ -1,33 +1,50 @@
 // The import journal: which batches the service acknowledged, so `--resume`
 // sends only the rest (CLI.md "--journal / --resume").
 //
-// Format: JSON lines. The first line binds the journal to its input (size,
-// mtime, SHA-256 of the head) and to every option that changes what is sent;
-// each further line is one acknowledged batch with its outcome counts and the
-// rows the service refused, so a resumed run can report, and write to
-// --failures, the whole file including the earlier run.
+// Format: JSON lines. The first line binds the journal to its import: the
+// input (size, mtime, SHA-256 of the head), every option that changes what is
+// sent, and the service (its base URL, normalised, and an HMAC of the key
+// under a random salt: never the key). Each further line is one acknowledged
+// batch with its outcome counts and the rows the service refused, so a
+// resumed run can report, and write to --failures, the whole file including
+// the earlier run. `--resume` with another file, other options, another base
+// URL or another key is refused, naming what differs.
 //
-// Durability: the first line is written to a temporary file, fsync'd and
-// renamed into place (while the first batches are sent), so a journal either
-// exists whole or not at all. Batch
-// lines are appended and fdatasync'd as batches are acknowledged; appends that
-// arrive while a sync is running are written together by the next one (group
-// commit), so a million-row import pays a few hundred syncs rather than one per
-// batch. A line torn by a crash is incomplete JSON and is dropped on reading:
-// its batch is sent again, which is harmless (an import of an existing address
-// updates it, service-spec.md "Import subscribers").
+// The journal is written like every file beside the user's data
+// (core/private-file.ts): never through a link, 0600, under an unpredictable
+// temporary name then renamed into place (while the first batches are sent),
+// so a journal either exists whole or not at all. A resumed run writes the
+// checked content of the earlier journal to a new file the same way; batch
+// lines are appended through that descriptor, never by opening the path
+// again, and fdatasync'd as batches are acknowledged; appends that arrive
+// while a sync is running are written together by the next one (group
+// commit), so a million-row import pays a few hundred syncs rather than one
+// per batch. A last line torn by a crash is dropped on reading: its batch is
+// sent again, which is harmless (an import of an existing address updates
+// it, service-spec.md "Import subscribers").
 //
-// JournalSession is what the importer uses: it opens the journal (refusing one
-// that is not a journal, or belongs to another import, or exists without
-// --resume), says which batches an earlier run had acknowledged, records the
-// new ones, and at the end keeps the journal or removes it.
-import { open, readFile, rename, rm, truncate, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// A journal is checked when read (zod, then the counts): anything damaged, or
+// that the file could not have produced, is refused before anything is sent,
+// and never counted as rows imported. One import holds a journal at a time
+// (journal-lock.ts).
+//
+// JournalSession is what the importer uses: it takes the lock, opens the
+// journal (refusing one that is not a journal, is damaged, belongs to another
+// import, or exists without --resume), says which batches an earlier run had
+// acknowledged, records the new ones, and at the end keeps the journal or
+// removes it, and lets go of the lock.
+import { createHash, randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import * as z from 'zod/mini';
 import { UsageError } from '../core/errors.js';
+import { PrivateFile, readRegularFile, UnsafePathError } from '../core/private-file.js';
+import { describeIssue } from '../core/response-issues.js';
 import type { ImportInput, InputIdentity } from './input.js';
+import { JournalLock } from './journal-lock.js';
 
 const JOURNAL_KIND = 'email-import-journal';
-const JOURNAL_VERSION = 1;
+/** 2: the header names the service (base URL and a digest of the key). */
+const JOURNAL_VERSION = 2;
 
 /** Everything that changes the requests of an import: a resumed run must use the same. */
 export interface JournalOptions {
@@ -44,11 +61,26 @@ export interface JournalOptions {
   mapping: string[];
 }
 
+/** The service an import talks to, as the journal records it: never the key, an HMAC of it under a random salt. */
+export interface JournalService {
+  /** Normalised (serviceUrl()). */
+  baseUrl: string;
+  keySalt: string;
+  keyDigest: string;
+}
+
+/** What the journal needs of the client (core/http.ts ApiClient). */
+export interface ServiceClient {
+  readonly baseUrl: URL;
+  keyDigest(salt: string): Promise<string>;
+}
+
 export interface JournalHeader {
   kind: typeof JOURNAL_KIND;
   version: number;
   input: { name: string } & InputIdentity;
   options: JournalOptions;
+  service: JournalService;
   createdAt: string;
 }
 
@@ -66,52 +98,159 @@ export interface BatchRecord {
   failures: [number, string, string][];
 }
 
+// What a journal read back must be (zod/mini: the words of each check are ours, core/response-issues.ts).
+const count = z.int('expected a whole number').check(z.gte(0, 'expected a whole number, 0 or more'));
+const headerSchema = z.object({
+  kind: z.literal(JOURNAL_KIND),
+  version: z.literal(JOURNAL_VERSION),
+  // Loose: what identifies an input is input.ts's to say; journalMismatch() compares what is there.
+  input: z.looseObject({ name: z.string(), size: count, mtimeMs: z.optional(z.number()), sha256: z.string(), hashed: z.string() }),
+  options: z.object({
+    list: z.string(),
+    batchSize: count.check(z.gte(1, 'expected 1 or more')),
+    consent: z.nullable(z.string()),
+    resubscribe: z.boolean(),
+    queueAutoresponders: z.boolean(),
+    restartAutoresponders: z.boolean(),
+    delimiter: z.string(),
+    encoding: z.string(),
+    multiSeparator: z.nullable(z.string()),
+    mapping: z.array(z.string()),
+  }),
+  service: z.object({ baseUrl: z.string(), keySalt: z.string().check(z.minLength(16, 'expected a salt')), keyDigest: z.string() }),
+  createdAt: z.string(),
+});
+const recordSchema = z.object({
+  batch: count,
+  rows: count.check(z.gte(1, 'expected 1 or more')),
+  new: count,
+  existing: count,
+  failed: count,
+  retries: count,
+  service: z.tuple([count, count, count]),
+  failures: z.array(z.tuple([count, z.string(), z.string()])),
+});
+
 interface LoadedJournal {
   header: JournalHeader;
+  /** The acknowledged batches by index, each checked on its own (checkRecord()). */
   batches: Map<number, BatchRecord>;
-  /** Bytes of complete lines; anything after is a torn write. */
-  validLength: number;
 }
 
 export class JournalError extends Error {}
 
-/** Reads a journal; undefined when there is none. Throws JournalError when the file is not a journal. */
-export async function loadJournal(path: string): Promise<LoadedJournal | undefined> {
-  let text: string;
+/**
+ * Reads a journal, without following a link at its path: undefined when
+ * there is none, 'empty' when it records no acknowledged batch (nothing to
+ * resume, whatever its header says: CLI.md lets such a journal never block a
+ * new run). Only the last line may be torn (a crash in mid-append): it is
+ * dropped, and its batch sent again. Anything else that is not what this
+ * version writes throws JournalError, naming the line and what is wrong.
+ */
+export async function loadJournal(path: string): Promise<LoadedJournal | 'empty' | undefined> {
+  let data: Buffer | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    data = await readRegularFile(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new JournalError(`cannot read the journal ${path}: ${(err as Error).message}`);
+    if (err instanceof UnsafePathError) throw new JournalError(`the journal ${err.path} ${err.reason}: it is not read or written through`);
+    throw new JournalError(`cannot read the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  const firstBreak = text.indexOf('\n');
-  let header: JournalHeader;
+  if (data === undefined) return undefined;
+  const text = data.toString('utf8');
+  const lines = text.split('\n');
+  lines.pop(); // after the last line break: empty, or a line torn by a crash
+  let first: { kind?: unknown; version?: unknown } | undefined;
   try {
-    header = JSON.parse(firstBreak < 0 ? text : text.slice(0, firstBreak)) as JournalHeader;
+    first = JSON.parse(lines[0] ?? text) as typeof first;
   } catch {
-    throw new JournalError(`${path} is not an import journal`);
+    // below
   }
-  if (header?.kind !== JOURNAL_KIND) throw new JournalError(`${path} is not an import journal`);
-  if (header.version !== JOURNAL_VERSION) throw new JournalError(`${path} was written by another version of this tool (journal version ${header.version})`);
+  if (first?.kind !== JOURNAL_KIND) throw new JournalError(`${path} is not an import journal`);
+  if (lines.length <= 1) return 'empty';
+  if (first.version !== JOURNAL_VERSION) throw new JournalError(`${path} was written by another version of this tool (journal version ${String(first.version)})`);
+  const damaged = (line: number, what: string) => new JournalError(`the journal ${path} is damaged: line ${line}${what}`);
+  const header = headerSchema.safeParse(first);
+  if (!header.success) throw damaged(1, `: ${describeIssue(header.error.issues[0], first)}`);
   const batches = new Map<number, BatchRecord>();
-  if (firstBreak < 0) throw new JournalError(`${path} is incomplete (no line after its header)`);
-  let validLength = Buffer.byteLength(text.slice(0, firstBreak + 1));
-  let at = firstBreak + 1;
-  while (at < text.length) {
-    const end = text.indexOf('\n', at);
-    if (end < 0) break; // torn last line
+  for (let i = 1; i < lines.length; i++) {
+    let value: unknown;
     try {
-      const record = JSON.parse(text.slice(at, end)) as BatchRecord;
-      if (typeof record.batch !== 'number' || typeof record.rows !== 'number') break;
-      batches.set(record.batch, record);
+      value = JSON.parse(lines[i]!);
     } catch {
-      break;
+      throw damaged(i + 1, ' is not JSON');
     }
-    validLength += Buffer.byteLength(text.slice(at, end + 1));
-    at = end + 1;
+    const parsed = recordSchema.safeParse(value);
+    if (!parsed.success) throw damaged(i + 1, `: ${describeIssue(parsed.error.issues[0], value)}`);
+    const record = parsed.data as BatchRecord;
+    const problem = checkRecord(record, header.data.options.batchSize) ?? (batches.has(record.batch) ? `batch ${record.batch + 1} is recorded twice` : undefined);
+    if (problem) throw damaged(i + 1, `: ${problem}`);
+    batches.set(record.batch, record);
   }
-  return { header, batches, validLength };
+  return { header: header.data as JournalHeader, batches };
 }
+
+/** What is wrong with one batch record on its own, if anything: its counts must add up to its rows, its failures to its failed rows. */
+function checkRecord(r: BatchRecord, batchSize: number): string | undefined {
+  const name = `batch ${r.batch + 1}`;
+  if (r.rows > batchSize) return `${name} has ${r.rows} rows; --batch-size is ${batchSize}`;
+  if (r.new + r.existing + r.failed !== r.rows) return `${name}: new + existing + failed is ${r.new + r.existing + r.failed}, not its ${r.rows} rows`;
+  if (r.failures.length !== r.failed) return `${name}: ${r.failed} rows failed, but ${r.failures.length} failures are listed`;
+  const seen = new Set<number>();
+  for (const [position] of r.failures) {
+    if (position >= r.rows) return `${name}: failure position ${position} is not a row of the batch (it has ${r.rows})`;
+    if (seen.has(position)) return `${name}: failure position ${position} is listed twice`;
+    seen.add(position);
+  }
+  return undefined;
+}
+
+/**
+ * What makes the batches of a journal impossible for this file, if anything:
+ * batches come from the file in order, every one full but the last, so there
+ * are at most ceil(rows / batch size) of them (the structure check counted the
+ * rows before anything is sent), and only the last recorded can be short.
+ */
+export function journalDoesNotFit(batches: Map<number, BatchRecord>, batchSize: number, maxRows: number | undefined): string | undefined {
+  let last = -1;
+  let rows = 0;
+  for (const record of batches.values()) {
+    last = Math.max(last, record.batch);
+    rows += record.rows;
+  }
+  if (maxRows !== undefined) {
+    const most = Math.ceil(maxRows / batchSize);
+    if (last >= most) return `it records batch ${last + 1}, but the file holds at most ${most} ${most === 1 ? 'batch' : 'batches'} of ${batchSize} rows`;
+    if (rows > maxRows) return `its batches hold ${rows} rows, but the file holds at most ${maxRows}`;
+  }
+  for (const record of batches.values()) {
+    if (record.rows < batchSize && record.batch !== last) return `batch ${record.batch + 1} has ${record.rows} rows, but only the last batch can have fewer than ${batchSize}`;
+  }
+  return undefined;
+}
+
+/** A base URL as the journal compares it: scheme and host lower-case, no default port, no credentials, no trailing slash. */
+export function serviceUrl(url: URL | string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The service of this run, as a new journal records it (a fresh salt for the key's digest). */
+export async function journalService(client: ServiceClient): Promise<JournalService> {
+  const keySalt = randomBytes(16).toString('hex');
+  return { baseUrl: serviceUrl(client.baseUrl), keySalt, keyDigest: await client.keyDigest(keySalt) };
+}
+
+/** Why this run talks to another service than the journal's, in words; undefined when it is the same. */
+export async function serviceMismatch(path: string, recorded: JournalService, client: ServiceClient): Promise<string | undefined> {
+  const now = serviceUrl(client.baseUrl);
+  if (recorded.baseUrl !== now) return `the journal ${path} was written for ${recorded.baseUrl}; this run talks to ${now}`;
+  const digest = await client.keyDigest(recorded.keySalt);
+  // Compared as digests of digests: equal length, and no timing to learn from.
+  if (sha256(digest) !== sha256(recorded.keyDigest)) return `the journal ${path} was written with another API key`;
+  return undefined;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The differences between a journal and this run, in words; empty when they match. */
 export function journalMismatch(header: JournalHeader, input: InputIdentity, options: JournalOptions): string[] {
@@ -144,50 +283,43 @@ export class JournalWriter {
   private queue: string[] = [];
   private flushing: Promise<void> | undefined;
   private failure: Error | undefined;
-  private handle: FileHandle | undefined;
+  /** Open for appending once the journal is in place. */
+  private file: PrivateFile | undefined;
   /** Resolves once the journal is in place and open for appending. */
   private ready: Promise<void> = Promise.resolve();
 
   private constructor(readonly path: string) {}
 
   /**
-   * Creates a new journal atomically (temporary file, fsync, rename). The
+   * Writes a journal atomically (core/private-file.ts: a temporary file,
+   * fsync, rename): a new one (its header), or, on --resume, the checked
+   * content of the earlier one, so nothing is appended through the path. The
    * temporary file is written before this returns, so an unwritable place is
    * refused before anything is sent; the sync and rename finish in the
    * background while the first batches are on their way (a sync can wait
-   * behind the writeback of other files' data), and batch lines wait for them.
+   * behind the writeback of other files' data), and batch lines wait for
+   * them. Batch lines are appended through the same descriptor.
    */
-  static async create(path: string, header: JournalHeader): Promise<JournalWriter> {
-    const temporary = `${path}.${process.pid}.tmp`;
-    const file = await open(temporary, 'w', 0o600);
+  static async create(path: string, header: JournalHeader, earlier: Iterable<BatchRecord> = []): Promise<JournalWriter> {
+    const file = await PrivateFile.create(path);
     try {
-      await file.writeFile(`${JSON.stringify(header)}\n`);
+      let text = `${JSON.stringify(header)}\n`;
+      for (const record of earlier) text += `${JSON.stringify(record)}\n`;
+      await file.write(text);
     } catch (err) {
-      await file.close().catch(() => undefined);
-      await rm(temporary, { force: true });
+      await file.discard();
       throw err;
     }
     const writer = new JournalWriter(path);
-    writer.ready = (async () => {
-      try {
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      await rename(temporary, path);
-      await syncDirectory(dirname(path));
-      writer.handle = await open(path, 'a');
-    })().catch((err: Error) => {
-      writer.failure ??= new JournalError(`cannot write the journal ${path}: ${err.message}`);
-    });
-    return writer;
-  }
-
-  /** Continues a loaded journal, cutting a torn last line first. */
-  static async reopen(path: string, validLength: number): Promise<JournalWriter> {
-    await truncate(path, validLength);
-    const writer = new JournalWriter(path);
-    writer.handle = await open(path, 'a');
+    writer.ready = file.commit().then(
+      () => {
+        writer.file = file;
+      },
+      async (err: Error) => {
+        await file.discard();
+        writer.failure ??= new JournalError(`cannot write the journal ${path}: ${err.message}`);
+      },
+    );
     return writer;
   }
 
@@ -214,26 +346,24 @@ export class JournalWriter {
     try {
       await this.flush();
     } finally {
-      await this.handle?.close().catch(() => undefined);
-      this.handle = undefined;
+      await this.file?.close().catch(() => undefined);
     }
   }
 
-  /** Deletes the journal of a finished import. */
+  /** Deletes the journal of a finished import (a link put at its path since is removed itself, never followed). */
   async remove(): Promise<void> {
     await this.close().catch(() => undefined);
-    await rm(this.path, { force: true });
-    await rm(`${this.path}.${process.pid}.tmp`, { force: true });
+    if (this.file) await rm(this.path, { force: true });
   }
 
   private async drain(): Promise<void> {
     try {
       await this.ready;
-      while (this.queue.length && !this.failure && this.handle) {
+      while (this.queue.length && !this.failure && this.file) {
         const text = this.queue.join('');
         this.queue = [];
-        await this.handle.write(text);
-        await this.handle.datasync();
+        await this.file.write(text);
+        await this.file.handle.datasync();
       }
     } catch (err) {
       this.failure = new JournalError(`cannot write the journal ${this.path}: ${(err as Error).message}`);
@@ -245,25 +375,13 @@ export class JournalWriter {
   }
 }
 
-/** Makes a rename durable: the directory entry itself is synced (Linux and macOS; ignored where unsupported). */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Windows cannot open a directory; its rename is already durable enough.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
 /**
- * The journal of one import run (CLI.md "--journal / --resume"). A journal
- * that records no acknowledged batch has nothing to resume: it never blocks a
- * new run, which replaces it. At the end the journal is kept only when it is
- * worth resuming: some batch was acknowledged (now or in an earlier run) and
- * not every batch of the file was.
+ * The journal of one import run (CLI.md "--journal / --resume"). It is held
+ * under a lock from before it is read until the run ends (journal-lock.ts).
+ * A journal that records no acknowledged batch has nothing to resume: it
+ * never blocks a new run, which replaces it. At the end the journal is kept
+ * only when it is worth resuming: some batch was acknowledged (now or in an
+ * earlier run) and not every batch of the file was.
  */
 export class JournalSession {
   private acknowledgedNow = 0;
@@ -272,51 +390,22 @@ export class JournalSession {
     private readonly writer: JournalWriter,
     /** The batches an earlier run had acknowledged (--resume). */
     private readonly earlier: Map<number, BatchRecord>,
+    private readonly lock: JournalLock,
   ) {}
 
-  /** Opens or creates the journal at `path`; every refusal is a UsageError sent before anything is sent. */
-  static async open(path: string, o: { resume: boolean; input: ImportInput; options: JournalOptions; onNotice?: (message: string) => void }): Promise<JournalSession> {
-    let loaded: LoadedJournal | undefined;
+  /**
+   * Opens or creates the journal at `path`; every refusal is a UsageError
+   * thrown before anything is sent, the journal left as it was.
+   * `maxRows`: the data rows the structure check counted (an upper bound).
+   */
+  static async open(path: string, o: SessionOptions): Promise<JournalSession> {
+    const lock = await JournalLock.acquire(path, o.onNotice);
     try {
-      loaded = await loadJournal(path);
+      const loaded = await checkedJournal(path, o);
+      return new JournalSession(await journalWriter(path, o, loaded), loaded?.batches ?? new Map(), lock);
     } catch (err) {
-      if (err instanceof JournalError) throw hinted(new UsageError(err.message), 'Delete it, or choose another file with --journal.');
+      lock.release();
       throw err;
-    }
-    const nothingAcknowledged = loaded !== undefined && loaded.batches.size === 0;
-    if (loaded && !nothingAcknowledged) {
-      if (!o.resume) {
-        throw hinted(
-          new UsageError(`an unfinished import's journal exists: ${path} (${loaded.batches.size} batches acknowledged)`),
-          'Run again with --resume to continue it, or delete the journal to start over. Nothing was sent.',
-        );
-      }
-      const differences = journalMismatch(loaded.header, o.input.identity, o.options);
-      if (differences.length) {
-        throw hinted(
-          new UsageError(`the journal ${path} does not match this import: ${differences.join('; ')}`),
-          'Resume with the same file and options, or delete the journal to start over. Nothing was sent.',
-        );
-      }
-      return new JournalSession(await JournalWriter.reopen(path, loaded.validLength), loaded.batches);
-    }
-    if (o.resume) {
-      o.onNotice?.(nothingAcknowledged ? `the journal ${path} records no acknowledged batch: starting from the beginning` : `no journal at ${path}: starting from the beginning`);
-    }
-    try {
-      const header: JournalHeader = {
-        kind: JOURNAL_KIND,
-        version: JOURNAL_VERSION,
-        input: { name: o.input.name, ...o.input.identity },
-        options: o.options,
-        createdAt: new Date().toISOString(),
-      };
-      return new JournalSession(await JournalWriter.create(path, header), new Map());
-    } catch (err) {
-      throw hinted(
-        new UsageError(`cannot create the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`),
-        'Choose a writable place with --journal <file>. Nothing was sent.',
-      );
     }
   }
 
@@ -350,9 +439,85 @@ export class JournalSession {
     return !allAcknowledged && (this.acknowledgedNow > 0 || this.earlier.size > 0);
   }
 
-  /** Closes the journal, or removes it when it is not worth keeping (keeps()). */
-  end(allAcknowledged: boolean): Promise<void> {
-    return this.keeps(allAcknowledged) ? this.writer.close() : this.writer.remove();
+  /** Closes the journal, or removes it when it is not worth keeping (keeps()); then lets go of the lock, whatever happened. */
+  async end(allAcknowledged: boolean): Promise<void> {
+    try {
+      await (this.keeps(allAcknowledged) ? this.writer.close() : this.writer.remove());
+    } finally {
+      this.lock.release();
+    }
+  }
+}
+
+interface SessionOptions {
+  resume: boolean;
+  input: ImportInput;
+  options: JournalOptions;
+  client: ServiceClient;
+  /** The data rows the structure check counted (an upper bound), when it did. */
+  maxRows?: number;
+  onNotice?: (message: string) => void;
+}
+
+/** Reads the journal and checks it against this import; undefined when there is nothing to resume. */
+async function checkedJournal(path: string, o: SessionOptions): Promise<LoadedJournal | undefined> {
+  let loaded: LoadedJournal | 'empty' | undefined;
+  try {
+    loaded = await loadJournal(path);
+  } catch (err) {
+    if (err instanceof JournalError) throw hinted(new UsageError(err.message), 'Delete it, or choose another file with --journal. Nothing was sent.');
+    throw err;
+  }
+  if (loaded === undefined || loaded === 'empty') {
+    if (o.resume) o.onNotice?.(loaded ? `the journal ${path} records no acknowledged batch: starting from the beginning` : `no journal at ${path}: starting from the beginning`);
+    return undefined;
+  }
+  if (!o.resume) {
+    throw hinted(
+      new UsageError(`an unfinished import's journal exists: ${path} (${loaded.batches.size} batches acknowledged)`),
+      'Run again with --resume to continue it, or delete the journal to start over. Nothing was sent.',
+    );
+  }
+  const otherService = await serviceMismatch(path, loaded.header.service, o.client);
+  if (otherService) {
+    throw hinted(
+      new UsageError(otherService),
+      'Resume against the service, and with the key, the import began with (--profile, EMAIL_BASE_URL, EMAIL_API_KEY), or delete the journal to start over. Nothing was sent; the journal is kept.',
+    );
+  }
+  const differences = journalMismatch(loaded.header, o.input.identity, o.options);
+  if (differences.length) {
+    throw hinted(
+      new UsageError(`the journal ${path} does not match this import: ${differences.join('; ')}`),
+      'Resume with the same file and options, or delete the journal to start over. Nothing was sent.',
+    );
+  }
+  const misfit = journalDoesNotFit(loaded.batches, o.options.batchSize, o.maxRows);
+  if (misfit) throw hinted(new UsageError(`the journal ${path} does not fit this import: ${misfit}`), 'Delete it to start over. Nothing was sent.');
+  return loaded;
+}
+
+/** The journal written from here on: the checked content of the earlier one (--resume), or a new one. */
+async function journalWriter(path: string, o: SessionOptions, loaded: LoadedJournal | undefined): Promise<JournalWriter> {
+  try {
+    if (loaded) return await JournalWriter.create(path, loaded.header, loaded.batches.values());
+    const header: JournalHeader = {
+      kind: JOURNAL_KIND,
+      version: JOURNAL_VERSION,
+      input: { name: o.input.name, ...o.input.identity },
+      options: o.options,
+      service: await journalService(o.client),
+      createdAt: new Date().toISOString(),
+    };
+    return await JournalWriter.create(path, header);
+  } catch (err) {
+    if (err instanceof UnsafePathError) {
+      throw hinted(new UsageError(`cannot create the journal ${path}: it ${err.reason}`), 'Delete it, or choose another file with --journal. Nothing was sent.');
+    }
+    throw hinted(
+      new UsageError(`cannot create the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`),
+      'Choose a writable place with --journal <file>. Nothing was sent.',
+    );
   }
 }
 

@@ -24,6 +24,8 @@ export interface ListenOptions {
   stdout?: Writable;
   stdoutIsTTY?: boolean;
   cwd?: string;
+  /** The clock (the names of saved deliveries carry the time of arrival). */
+  now?: () => Date;
 }
 
 export async function startListen(args: string[], options: ListenOptions = {}): Promise<RunningListen> {
@@ -43,6 +45,7 @@ export async function startListen(args: string[], options: ListenOptions = {}): 
     env: { EMAIL_CONFIG_DIR: tempConfigDir() },
     cwd: options.cwd ?? process.cwd(),
     signal: controller.signal,
+    now: options.now,
   });
   let early: number | undefined;
   void done.then((code) => (early = code));

@@ -6,11 +6,12 @@
 // exits 0. When the reader of stdout goes away (`| head`) with nowhere else
 // to put events, it stops accepting deliveries, so the service keeps them for
 // a retry, and exits 0; with --save or --forward-to it keeps serving (CLI.md "broken pipe").
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
+import { writePrivateFile } from '../../core/private-file.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column, RecordStream } from '../../output/render.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
@@ -87,12 +88,13 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
       const path = join(saveDir, savedDeliveryName(seq, received.receivedAt, received.format));
       saving.push(
         async () => {
-          // Deliveries are personal data: readable by their owner only.
-          await writeFile(path, received.body, { flag: 'wx', mode: 0o600 });
+          // Deliveries are personal data: readable by their owner only, written whole or not at all, never
+          // through a link, never over a file already there (core/private-file.ts, CLI.md "webhooks listen").
+          await writePrivateFile(path, received.body, { existing: 'refuse' });
           counts.saved++;
           ctx.log.debug(`saved delivery ${seq} to ${path}`);
         },
-        (error) => ctx.log.warn(`saving delivery ${seq}: ${(error as Error).message}`),
+        (error) => ctx.log.warn(`saving delivery ${seq}: ${(error as NodeJS.ErrnoException).code === 'EEXIST' ? `${path} already exists; it is left as it is` : (error as Error).message}`),
       );
     }
     if (forwardTo) {

@@ -1,7 +1,7 @@
 // `email webhooks listen` in-process over real loopback HTTP: what it
 // prints, what it answers, saving, forwarding, and that nothing it does after
 // answering can hold up the answer.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -184,6 +184,27 @@ describe('webhooks listen', () => {
     expect(result.stderr).toMatch(new RegExp(`^warning: forwarding delivery 1 to ${target.url}: ${status}, a redirect \\(not followed\\) \\(\\d+ ms\\)$`, 'm'));
     expect(result.stderr).toMatch(/, 0 forwarded, 2 not accepted by the target$/m);
     expect(ndjson(result.stdout)).toHaveLength(4);
+  });
+
+  it('--save never writes through a link, nor over a file, planted at the name a delivery will get; nothing half-written is left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'email-webhooks-links-'));
+    const outside = mkdtempSync(join(tmpdir(), 'email-webhooks-victim-'));
+    const victim = join(outside, 'victim');
+    writeFileSync(victim, 'precious\n', { mode: 0o600 });
+    const at = new Date('2025-03-04T05:06:07.089Z');
+    // The names are predictable (time of arrival and number): someone who can write to the folder plants them.
+    symlinkSync(victim, join(dir, 'delivery-20250304T050607089Z-000001.json'));
+    writeFileSync(join(dir, 'delivery-20250304T050607089Z-000002.json'), 'theirs\n');
+    const l = await listen(['--save', dir], { now: () => at });
+    for (let i = 0; i < 3; i++) expect((await post(l.url, JSON.stringify(sample), 'application/json')).status).toBe(200);
+    const result = await l.stop();
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(readFileSync(join(dir, 'delivery-20250304T050607089Z-000002.json'), 'utf8')).toBe('theirs\n');
+    expect(result.stderr).toMatch(/^warning: saving delivery 1: \S+-000001\.json is a symbolic link$/m);
+    expect(result.stderr).toMatch(/^warning: saving delivery 2: \S+-000002\.json already exists; it is left as it is$/m);
+    expect(result.stderr).toMatch(/, 1 saved$/m);
+    expect(readdirSync(dir).sort()).toEqual(['delivery-20250304T050607089Z-000001.json', 'delivery-20250304T050607089Z-000002.json', 'delivery-20250304T050607089Z-000003.json']);
+    expect(statSync(join(dir, 'delivery-20250304T050607089Z-000003.json')).mode & 0o777).toBe(0o600);
   });
 
   it('--save files are readable by their owner only (0600)', async () => {

@@ -1,0 +1,238 @@
+// Files the tool writes beside the user's data: the import journal and its
+// lock, the failures file, saved webhook deliveries (ENGINEERING.md habit 16,
+// CLI.md "--journal", "--failures", "webhooks listen"). They sit in folders
+// other people may write to (a shared export folder), and hold personal data,
+// so every one is created the same way:
+//
+// - a symbolic link at the target is refused (or, where asked, replaced by the
+//   rename without being followed); nothing is ever opened through one;
+// - the data goes to a temporary file beside the target, under a name nobody
+//   can guess (random bytes), created exclusively with O_NOFOLLOW: a file or
+//   link planted there in advance makes the creation fail, never a write
+//   through it;
+// - mode 0600, set on the descriptor (a umask cannot loosen it);
+// - fsync, then a rename into place (or a hard link, where an existing file
+//   must not be replaced), then a sync of the directory, so the file exists
+//   whole or not at all after a crash.
+//
+// A file that is appended to after it is in place (the journal) goes on
+// through the descriptor created here, which is the file renamed into place:
+// its path is never opened again, so a link planted there later is not
+// followed either. readRegularFile() is the matching read: it does not follow
+// a link and refuses anything but a regular file (a FIFO planted there would
+// otherwise hang the open).
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { link, lstat, open, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** 0 where the platform has no such flag (Windows, where O_EXCL alone refuses an existing link). */
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** A path that is not a regular file of ours: `reason` completes "<path> …" (e.g. "is a symbolic link"). */
+export class UnsafePathError extends Error {
+  readonly code = 'EUNSAFE';
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path} ${reason}`);
+    this.name = 'UnsafePathError';
+  }
+}
+
+export interface PrivateFileOptions {
+  /**
+   * What becomes of a file already at the target: 'replace' (the rename
+   * replaces it) or 'refuse' (the commit fails with EEXIST: a lock, a saved
+   * delivery). Default 'replace'.
+   */
+  existing?: 'replace' | 'refuse';
+  /**
+   * A symbolic link at the target: 'refuse' (default), or 'replace' it with
+   * the file, without following it (--failures: CLI.md lets the file named
+   * replace a link there).
+   */
+  symlink?: 'refuse' | 'replace';
+  /**
+   * fsync the file and its directory on commit (default true). A lock, which
+   * only matters while its process runs, skips them: a sync can wait behind
+   * the writeback of other files' data, before anything is sent.
+   */
+  durable?: boolean;
+}
+
+export class PrivateFile {
+  private fd: FileHandle | undefined;
+  private placed = false;
+
+  private constructor(
+    /** Where the file ends up. */
+    readonly path: string,
+    /** The temporary file until commit(). */
+    private readonly temporary: string,
+    handle: FileHandle,
+    private readonly existing: 'replace' | 'refuse',
+    private readonly durable: boolean,
+  ) {
+    this.fd = handle;
+  }
+
+  /** Creates the temporary file (0600, exclusively, under an unpredictable name) beside `path`. */
+  static async create(path: string, options: PrivateFileOptions = {}): Promise<PrivateFile> {
+    if (options.symlink !== 'replace') await refuseLink(path);
+    const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    try {
+      // The mode given to open() is narrowed by the umask, never widened; chmod makes it exactly 0600.
+      await handle.chmod(0o600);
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      await rm(temporary, { force: true });
+      throw err;
+    }
+    return new PrivateFile(path, temporary, handle, options.existing ?? 'replace', options.durable ?? true);
+  }
+
+  /** The open descriptor: the temporary file, then (after commit()) the file in place. */
+  get handle(): FileHandle {
+    if (!this.fd) throw new Error(`${this.path} is closed`);
+    return this.fd;
+  }
+
+  /** Whether commit() has put the file in place. */
+  get committed(): boolean {
+    return this.placed;
+  }
+
+  /** Writes all of `data` at the current position. */
+  async write(data: string | Uint8Array): Promise<void> {
+    await this.handle.writeFile(data);
+  }
+
+  /**
+   * Makes the file durable and puts it at its path: fsync, rename (or a hard
+   * link where existing files are refused), sync of the directory. The
+   * descriptor stays open for appends; close() it when done.
+   */
+  async commit(): Promise<void> {
+    if (this.durable) await this.handle.sync();
+    if (this.existing === 'replace') {
+      // A rename replaces a link at the path rather than following it.
+      await rename(this.temporary, this.path);
+    } else {
+      await this.linkIntoPlace();
+    }
+    this.placed = true;
+    if (this.durable) await syncDirectory(dirname(this.path));
+  }
+
+  async close(): Promise<void> {
+    const handle = this.fd;
+    this.fd = undefined;
+    await handle?.close();
+  }
+
+  /** Closes the file and removes the temporary one when it was not put in place (an error on the way). */
+  async discard(): Promise<void> {
+    await this.close().catch(() => undefined);
+    if (!this.placed) await rm(this.temporary, { force: true }).catch(() => undefined);
+  }
+
+  /** link() fails with EEXIST whatever is at the path, a dangling link included, and never follows it. */
+  private async linkIntoPlace(): Promise<void> {
+    try {
+      await link(this.temporary, this.path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || !LINK_UNSUPPORTED.has(code ?? '')) throw err;
+      // A file system without hard links (FAT, some network shares): the file is written
+      // again, exclusively at its path, and the descriptor follows it there.
+      await this.copyExclusively();
+      return;
+    }
+    await unlink(this.temporary);
+  }
+
+  private async copyExclusively(): Promise<void> {
+    const from = this.handle;
+    const { size } = await from.stat();
+    const data = Buffer.alloc(size);
+    for (let at = 0; at < size; ) {
+      const { bytesRead } = await from.read(data, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    const target = await open(this.path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    try {
+      await target.chmod(0o600).catch(() => undefined);
+      await target.writeFile(data);
+      if (this.durable) await target.sync();
+    } catch (err) {
+      await target.close().catch(() => undefined);
+      await rm(this.path, { force: true });
+      throw err;
+    }
+    await from.close().catch(() => undefined);
+    this.fd = target;
+    await unlink(this.temporary);
+  }
+}
+
+const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** Writes a whole file at `path` the private way (PrivateFile): it exists whole, or not at all. */
+export async function writePrivateFile(path: string, data: string | Uint8Array, options: PrivateFileOptions = {}): Promise<void> {
+  const file = await PrivateFile.create(path, options);
+  try {
+    await file.write(data);
+    await file.commit();
+  } catch (err) {
+    await file.discard();
+    throw err;
+  }
+  await file.close();
+}
+
+/**
+ * Reads a file without following a link at its path; undefined when there is
+ * none. Throws UnsafePathError for a link or anything but a regular file.
+ */
+export async function readRegularFile(path: string): Promise<Buffer | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    // Linux and macOS say ELOOP for a link under O_NOFOLLOW, FreeBSD EMLINK.
+    if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafePathError(path, 'is a symbolic link');
+    throw err;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UnsafePathError(path, 'is not a regular file');
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function refuseLink(path: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info?.isSymbolicLink()) throw new UnsafePathError(path, 'is a symbolic link');
+}
+
+/** Makes a rename durable: the directory entry itself is synced (Linux and macOS; ignored where unsupported). */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows cannot open a directory; its rename is already durable enough.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,162 @@
+// One import holds a journal at a time (CLI.md "--journal / --resume"). Two
+// imports of the same file at once each took the other's journal for their
+// own: the one that finished deleted the journal the other had just said it
+// saved. The lock is `<journal>.lock`, put in place whole and exclusively
+// (core/private-file.ts: a hard link, which fails when anything is there),
+// holding the pid, the host and a random nonce of its holder.
+//
+// A second import meets the lock and is refused, naming the holder's pid. A
+// lock whose process is gone (a SIGKILL, a power cut) is taken over, with a
+// line saying so: it is first moved aside under a random name and read again,
+// so that of two imports taking over the same stale lock at once only one
+// gets it, and a fresh lock moved aside by mistake is put back. The lock is
+// removed at the end whatever happens: by the import as it ends, and by an
+// exit hook if the process leaves another way.
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
+import { link, rename, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { UsageError } from '../core/errors.js';
+import { readRegularFile, UnsafePathError, writePrivateFile } from '../core/private-file.js';
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  nonce: string;
+  createdAt: string;
+}
+
+export class JournalLock {
+  private readonly onExit = () => this.release();
+  private held = true;
+
+  private constructor(
+    readonly path: string,
+    private readonly owner: LockOwner,
+  ) {
+    process.once('exit', this.onExit);
+  }
+
+  /** Takes the lock of the journal at `journalPath`; refuses (UsageError, before anything is sent) when another import holds it. */
+  static async acquire(journalPath: string, onNotice?: (message: string) => void): Promise<JournalLock> {
+    const path = `${journalPath}.lock`;
+    const owner: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), createdAt: new Date().toISOString() };
+    const content = `${JSON.stringify(owner)}\n`;
+    // A few rounds: a lock can vanish, or be taken over, between two looks.
+    for (let round = 0; round < 5; round++) {
+      try {
+        await writePrivateFile(path, content, { existing: 'refuse', durable: false });
+        return new JournalLock(path, owner);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotLock(journalPath, path, err);
+      }
+      const holder = await readOwner(journalPath, path);
+      if (holder === undefined) continue; // released meanwhile
+      if (holder.host !== owner.host || isRunning(holder.pid)) throw inUse(journalPath, path, holder);
+      // The holder is gone: move its lock aside, and make sure it is the lock judged stale that was moved.
+      const aside = `${path}.${randomBytes(8).toString('hex')}.stale`;
+      try {
+        await rename(path, aside);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // someone else took it over
+        throw cannotLock(journalPath, path, err);
+      }
+      const moved = await readOwner(journalPath, aside).catch(() => undefined);
+      if (moved?.nonce === holder.nonce && moved.pid === holder.pid) {
+        await rm(aside, { force: true });
+        onNotice?.(`took over the lock of the journal ${journalPath} left by pid ${holder.pid}, which is no longer running`);
+        continue;
+      }
+      // Another import took it over in between: its lock goes back (unless yet another is there now).
+      await link(aside, path).catch(() => undefined);
+      await rm(aside, { force: true });
+      throw inUse(journalPath, path, moved ?? holder);
+    }
+    throw inUse(journalPath, path, undefined);
+  }
+
+  /** Removes the lock if it is still this import's (idempotent; synchronous, so the exit hook can use it). */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    process.removeListener('exit', this.onExit);
+    try {
+      if (ownerOf(readSyncNoFollow(this.path))?.nonce === this.owner.nonce) unlinkSync(this.path);
+    } catch {
+      // Gone already, or not ours: nothing to remove.
+    }
+  }
+}
+
+/** Whether a process of this host is running (EPERM: it runs, as another user). */
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The lock's holder; undefined when the lock is gone. A lock that cannot be read or names no holder is refused. */
+async function readOwner(journalPath: string, path: string): Promise<LockOwner | undefined> {
+  let data: Buffer | undefined;
+  try {
+    data = await readRegularFile(path);
+  } catch (err) {
+    throw cannotLock(journalPath, path, err);
+  }
+  if (data === undefined) return undefined;
+  const owner = ownerOf(data.toString('utf8'));
+  if (!owner) {
+    throw hinted(
+      new UsageError(`the journal ${journalPath} is locked by ${path}, which does not name the import holding it`),
+      `If no import of this file is running, delete ${path}. Nothing was sent.`,
+    );
+  }
+  return owner;
+}
+
+function ownerOf(text: string | undefined): LockOwner | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<LockOwner>;
+    if (Number.isSafeInteger(value.pid) && (value.pid as number) > 0 && typeof value.host === 'string' && typeof value.nonce === 'string') return value as LockOwner;
+  } catch {
+    // not a lock of ours
+  }
+  return undefined;
+}
+
+function readSyncNoFollow(path: string): string | undefined {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function inUse(journalPath: string, path: string, holder: LockOwner | undefined): UsageError {
+  const who = holder ? `pid ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ''}` : 'its lock keeps changing';
+  return hinted(
+    new UsageError(`the journal ${journalPath} is in use by another import (${who})`),
+    `Wait for it to end, or stop it. If no import of this file is running, delete ${path}. Nothing was sent.`,
+  );
+}
+
+function cannotLock(journalPath: string, path: string, err: unknown): UsageError {
+  if (err instanceof UnsafePathError) {
+    return hinted(new UsageError(`the lock of the journal ${journalPath}, ${err.path}, ${err.reason}`), `Delete ${err.path}, or choose another file with --journal. Nothing was sent.`);
+  }
+  return hinted(
+    new UsageError(`cannot create the journal ${journalPath}: its lock ${path} cannot be created (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`),
+    'Choose a writable place with --journal <file>. Nothing was sent.',
+  );
+}
+
+function hinted(error: UsageError, hint: string): UsageError {
+  error.hint = hint;
+  return error;
+}

@@ -1,0 +1,261 @@
+// The import journal through the real binary (CLI.md "--journal / --resume"):
+// it belongs to one import (the file, the options, the service and its key),
+// one import holds it at a time, it is never written through a planted link,
+// and what it says is checked before a row is counted as imported.
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { BIN, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { expectCountsAddUp, importRequests, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+
+const LIST = SEED_LIST_IDS.customers;
+const ROWS = 5000;
+const BATCH = 1000;
+
+let sandbox: RunningSandbox;
+let others: RunningSandbox[];
+let dir: string;
+let env: Record<string, string>;
+beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  others = [];
+  dir = tempDir();
+  env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
+  writeFile(dir, 'people.csv', peopleCsv(ROWS));
+});
+afterEach(async () => {
+  await Promise.all([sandbox, ...others].map((s) => s.stop()));
+});
+
+const journalPath = () => join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
+const args = (...more: string[]) => ['subscribers', 'import', 'people.csv', '--list', LIST, '--batch-size', String(BATCH), '--concurrency', '1', '--json', ...more];
+const email = (more: string[] = [], extraEnv: Record<string, string | undefined> = {}) => spawnCli(args(...more), { cwd: dir, env: { ...env, ...extraEnv } });
+
+/** An import whose first batch fails after its retries: batches 1-4 acknowledged, the journal kept for --resume (exit 3). */
+async function leaveJournal(): Promise<void> {
+  sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
+  const r = await email();
+  expect(r.code, r.stderr).toBe(3);
+  expect(JSON.parse(r.stdout)).toMatchObject({ new: 4000, failed: 1000, unacknowledgedBatches: 1 });
+  expect(existsSync(journalPath())).toBe(true);
+}
+
+/** The journal's lines, parsed (the first is the header). */
+function journalLines(): Record<string, unknown>[] {
+  return readFileSync(journalPath(), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function writeJournal(lines: unknown[]): void {
+  writeFileSync(journalPath(), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+}
+
+/** A resume that must be refused before anything is sent, the journal left as it was. */
+async function expectResumeRefused(message: RegExp, extraEnv: Record<string, string | undefined> = {}, target = sandbox) {
+  const journal = readFileSync(journalPath());
+  const before = target.requestCount();
+  const r = await email(['--resume'], extraEnv);
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr).not.toMatch(/unexpected internal error/);
+  expect(target.requestCount(), 'requests sent').toBe(before);
+  expect(readFileSync(journalPath()).equals(journal), 'the journal is kept as it was').toBe(true);
+  return r;
+}
+
+/** No journal, no lock, no temporary file: only what the test put there. */
+const leftOver = () => readdirSync(dir).filter((name) => name !== 'people.csv' && !name.startsWith('victim'));
+
+describe('the journal belongs to one service', () => {
+  it('--resume against another base URL is refused, naming both, nothing sent, the journal kept', async () => {
+    await leaveJournal();
+    const fresh = await startSandbox({ port: 0, apiKey: sandbox.apiKey });
+    others.push(fresh);
+    await expectResumeRefused(new RegExp(`the journal \\S+ was written for ${sandbox.url}; this run talks to ${fresh.url}`), { EMAIL_BASE_URL: fresh.url }, fresh);
+  });
+
+  it('--resume with another API key is refused, naming the key as what differs (not the key itself)', async () => {
+    await leaveJournal();
+    const r = await expectResumeRefused(/the journal \S+ was written with another API key/, { EMAIL_API_KEY: 'another-key-5678' });
+    expect(r.stderr).not.toContain('another-key-5678');
+    expect(readFileSync(journalPath(), 'utf8')).not.toContain(sandbox.apiKey);
+  });
+
+  it('the same service named another way resumes: a trailing slash, an upper-case host, a profile with the same URL and key', async () => {
+    await leaveJournal();
+    const url = new URL(sandbox.url);
+    // Another profile, in a config of its own, naming the service with a trailing slash and an upper-case scheme.
+    const config = mkdtempSync(join(tmpdir(), 'email-test-config-'));
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ defaultProfile: 'ops', profiles: { ops: { baseUrl: `HTTP://${url.host}/`, apiKey: sandbox.apiKey } } }), { mode: 0o600 });
+    const before = sandbox.requestCount();
+    const r = await email(['--resume'], { EMAIL_BASE_URL: undefined, EMAIL_API_KEY: undefined, EMAIL_CONFIG_DIR: config });
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: ROWS, new: ROWS, resumed: true, resumedBatches: 4 });
+    expect(importRequests(sandbox, before)).toHaveLength(1);
+    expect(leftOver()).toEqual([]);
+  });
+
+  it('an old journal (version 1, no service) is refused with the clear version message', async () => {
+    await leaveJournal();
+    const [header, ...batches] = journalLines();
+    writeJournal([{ ...header, version: 1, service: undefined }, ...batches]);
+    await expectResumeRefused(/was written by another version of this tool \(journal version 1\)/);
+  });
+});
+
+describe('the journal is never written through a link', () => {
+  it('--resume refuses a symlink planted at the journal path; the file it points to is untouched', async () => {
+    await leaveJournal();
+    // "Another user's file": here any file outside, holding what the journal held, so the link looks like the journal.
+    const outside = mkdtempSync(join(tmpdir(), 'email-victim-'));
+    const victim = join(outside, 'victim.jsonl');
+    writeFileSync(victim, readFileSync(journalPath()), { mode: 0o600 });
+    const before = readFileSync(victim);
+    rmSync(journalPath());
+    symlinkSync(victim, journalPath());
+    const r = await email(['--resume']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/journal .* is a symbolic link/);
+    expect(readFileSync(victim).equals(before)).toBe(true);
+    expect(lstatSync(journalPath()).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('one import holds a journal at a time', () => {
+  function startImport(more: string[] = []) {
+    const child = spawn(process.execPath, [BIN, ...args(...more)], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env, EMAIL_RETRY_BASE_MS: '5' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    return { child, exited, output: () => ({ stdout, stderr }) };
+  }
+
+  const journaledBatches = () => (existsSync(journalPath()) ? readFileSync(journalPath(), 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
+
+  it('two imports of the same file at once: the second is refused naming the first, nothing sent by it; the journal the first saves stays', async () => {
+    // Slow answers and small batches, so the first is surely still running when the second starts.
+    await sandbox.stop();
+    sandbox = await startSandbox({ port: 0, latencyMs: 40 });
+    env = { ...env, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    const runs = [startImport(['--batch-size', '100']), startImport(['--batch-size', '100'])];
+    // Some batches journaled; by then the second was refused (before: both were running).
+    for (let i = 0; i < 500 && journaledBatches() < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    const running = runs.filter((run) => run.child.exitCode === null);
+    // The reported case: one is interrupted (and says its journal is saved) while the other goes on.
+    running[0]!.child.kill('SIGINT');
+    const codes = await Promise.all(runs.map((run) => run.exited));
+    const refused = runs.find((run) => run.child.exitCode === 2);
+    const interrupted = runs.find((run) => run.child.exitCode === 130);
+    expect(codes.sort(), runs.map((run) => run.output().stderr).join('\n')).toEqual([130, 2]);
+    expect(refused!.output().stderr).toMatch(new RegExp(`the journal \\S+ is in use by another import \\(pid ${interrupted!.child.pid}\\)`));
+    expect(refused!.output().stdout).toBe('');
+    expect(JSON.parse(interrupted!.output().stdout).journal).toBe(journalPath());
+    // The journal the interrupted import said it saved is there, and no batch was sent twice.
+    expect(existsSync(journalPath())).toBe(true);
+    const sent = importRequests(sandbox).map((r) => r.body.Subscribers[0]!.EmailAddress);
+    expect(new Set(sent).size).toBe(sent.length);
+    expect(existsSync(`${journalPath()}.lock`)).toBe(false);
+  });
+
+  it('a lock left by a process that is gone is taken over, with a line saying so, and removed at the end', async () => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.on('close', resolve));
+    writeFileSync(`${journalPath()}.lock`, `${JSON.stringify({ pid: dead.pid, host: hostname(), nonce: 'abc', createdAt: new Date(0).toISOString() })}\n`, { mode: 0o600 });
+    const r = await email();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`took over the lock of the journal \\S+ left by pid ${dead.pid}, which is no longer running`));
+    expect(leftOver()).toEqual([]);
+  });
+
+  it('a live lock refuses the import (exit 2) naming its pid; the lock is left alone', async () => {
+    const lock = `${journalPath()}.lock`;
+    const content = `${JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'abc', createdAt: new Date().toISOString() })}\n`;
+    writeFileSync(lock, content, { mode: 0o600 });
+    const before = sandbox.requestCount();
+    const r = await email();
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`is in use by another import \\(pid ${process.pid}\\)`));
+    expect(sandbox.requestCount()).toBe(before);
+    expect(readFileSync(lock, 'utf8')).toBe(content);
+  });
+
+  it('an import that ends with no batch acknowledged leaves no journal, no lock and no temporary file', async () => {
+    const r = await email([], { EMAIL_API_KEY: 'wrong-key-1234' });
+    expect(r.code, r.stderr).toBe(4);
+    expect(leftOver()).toEqual([]);
+  });
+});
+
+describe('a journal is checked when read', () => {
+  /** Resumes after replacing the batch records by what `change` makes of them. */
+  async function tampered(change: (batches: Record<string, unknown>[]) => unknown[], message: RegExp) {
+    await leaveJournal();
+    const [header, ...batches] = journalLines();
+    writeJournal([header, ...change(batches)]);
+    return expectResumeRefused(message);
+  }
+
+  it('batch records beyond what the file holds are refused: no row is counted as imported without a request', async () => {
+    await tampered((batches) => [...batches, ...[5, 6, 7, 8, 9].map((n) => ({ ...batches[0], batch: n }))], /the journal \S+ .*batch 10, but the file holds at most 5 batches/);
+  });
+
+  it('a batch recorded twice is refused', async () => {
+    await tampered((batches) => [...batches, batches[0]], /the journal \S+ .*batch \d+ is recorded twice/);
+  });
+
+  it('"failures": 7 is refused as damaged (it was an unexpected internal error)', async () => {
+    await tampered((batches) => [{ ...batches[0], failures: 7 }, ...batches.slice(1)], /the journal \S+ is damaged: line 2: failures/);
+  });
+
+  it('"service": null is refused as damaged (it was an unexpected internal error)', async () => {
+    await tampered((batches) => [{ ...batches[0], service: null }, ...batches.slice(1)], /the journal \S+ is damaged: line 2: service/);
+  });
+
+  it('bogus failure entries are refused (they made "rows 5001" of a 5,000-row file)', async () => {
+    await tampered(
+      (batches) => [{ ...batches[0], failed: 1, failures: [[3, '206', 'bogus']] }, ...batches.slice(1)],
+      /the journal \S+ .*batch \d+: new \+ existing \+ failed is 1001, not its 1000 rows/,
+    );
+  });
+
+  it('failure positions out of range or repeated are refused', async () => {
+    await tampered(
+      (batches) => [{ ...batches[0], new: 998, failed: 2, failures: [[1000, '1', 'x'], [1000, '1', 'x']] }, ...batches.slice(1)],
+      /the journal \S+ .*batch \d+: failure position 1000 is not a row of the batch/,
+    );
+  });
+
+  it('a batch of more rows than --batch-size, or a short batch that is not the last, is refused', async () => {
+    await tampered((batches) => [{ ...batches[0], rows: 1001, new: 1001 }, ...batches.slice(1)], /batch \d+ has 1001 rows; --batch-size is 1000/);
+  });
+
+  it('negative or fractional service totals are refused', async () => {
+    await tampered((batches) => [{ ...batches[0], service: [-1, 0, 1000] }, ...batches.slice(1)], /the journal \S+ is damaged: line 2: service/);
+  });
+
+  it('a line that is not JSON in the middle is refused; a torn last line is dropped and its batch sent again', async () => {
+    await leaveJournal();
+    const text = readFileSync(journalPath(), 'utf8');
+    const lines = text.split('\n');
+    writeFileSync(journalPath(), [lines[0], '{"batch": 1, "rows"', ...lines.slice(1)].join('\n'));
+    await expectResumeRefused(/the journal \S+ is damaged: line 2 is not JSON/);
+    // A crash tears only the last line: tolerated.
+    writeFileSync(journalPath(), `${text}{"batch":0,"rows":10`);
+    const before = sandbox.requestCount();
+    const r = await email(['--resume']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: ROWS, new: ROWS, resumedBatches: 4 });
+    expect(importRequests(sandbox, before)).toHaveLength(1);
+    expect(leftOver()).toEqual([]);
+  });
+});
