@@ -31,7 +31,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { PrivateFile } from '../core/private-file.js';
-import { csvCell, spreadsheetSafe } from '../output/sanitize.js';
+import { csvCell, spreadsheetSafe, unescapeCells } from '../output/sanitize.js';
 import { FAILURE_COLUMNS } from './mapping.js';
 import type { RowSource } from './source.js';
 
@@ -53,7 +53,12 @@ export class FailuresFile {
     readonly path: string,
     private readonly file: PrivateFile,
     private readonly stream: WriteStream,
+    /** The user's columns: a failures file imported again keeps its own, not its earlier Line…Message blocks. */
     private readonly width: number,
+    /** The input's header: cells beyond it are kept in the message. */
+    private readonly headerWidth: number,
+    /** The input is a failures file: its cells are read back as they were before they were made spreadsheet-safe. */
+    private readonly unescape: boolean,
     delimiter: string,
   ) {
     this.separator = delimiter;
@@ -63,7 +68,7 @@ export class FailuresFile {
   }
 
   /** Creates the file (as a temporary one, 0600) and writes its header; an unwritable path is refused before anything is sent. */
-  static async open(path: string, header: string[], delimiter: string, bom: boolean): Promise<FailuresFile> {
+  static async open(path: string, header: string[], delimiter: string, bom: boolean, userWidth = header.length): Promise<FailuresFile> {
     const existing = await lstat(path).catch(() => undefined);
     if (existing?.isDirectory()) throw new UsageError(`--failures ${path} is a directory; name a file`);
     let file;
@@ -75,8 +80,8 @@ export class FailuresFile {
     // The descriptor stays the file's own (a FileHandle given to a stream is the stream's, and a sync on it
     // waits forever): the stream writes to its number, and commit() syncs and renames the file when it is done.
     const stream = createWriteStream('', { fd: file.handle.fd, autoClose: false });
-    const writer = new FailuresFile(path, file, stream, header.length, delimiter);
-    writer.stream.write(`${bom ? '\uFEFF' : ''}${[...header, ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
+    const writer = new FailuresFile(path, file, stream, userWidth, header.length, userWidth < header.length, delimiter);
+    writer.stream.write(`${bom ? '\uFEFF' : ''}${[...header.slice(0, userWidth), ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
     return writer;
   }
 
@@ -112,6 +117,7 @@ export class FailuresFile {
           if (waiting) return;
           let record: string[] | null;
           while (k < order.length && (record = rows.read()) !== null) {
+            if (this.unescape) unescapeCells(record);
             let room = true;
             while (k < order.length && lines[order[k]!] === rows.line) {
               const [code, message] = this.laterReasons[order[k]!]!;
@@ -142,7 +148,7 @@ export class FailuresFile {
     const cells: string[] = [];
     for (let i = 0; i < this.width; i++) cells.push(this.cell(record[i] ?? ''));
     // Cells beyond the header have no column of their own: they are kept in the message.
-    const extra = record.length > this.width ? ` [extra cells: ${record.slice(this.width).map((c) => JSON.stringify(c)).join(', ')}]` : '';
+    const extra = record.length > this.headerWidth ? ` [extra cells: ${record.slice(this.headerWidth).map((c) => JSON.stringify(c)).join(', ')}]` : '';
     cells.push(String(line), outcome, this.cell(code), this.cell(`${message}${extra}`));
     return this.stream.write(`${cells.join(this.separator)}\r\n`);
   }

@@ -35,6 +35,11 @@ export interface MappingPlan {
    * rows are not sent (rows.ts). -1 for any other file.
    */
   outcomeColumn: number;
+  /**
+   * Where the trailing FAILURE_COLUMNS blocks of a failures file begin: the
+   * user's own columns come before it. `width` for any other file.
+   */
+  userWidth: number;
   fieldColumns: { index: number; key: string }[];
 }
 
@@ -101,8 +106,10 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
   // failures file of a failures file ends in two such blocks (and so on): every block is ours, and the
   // last one says what became of each row in the latest import.
   let outcomeColumn = -1;
+  let userWidth = width;
   const block = FAILURE_COLUMNS.length;
   for (let end = width; end > block && FAILURE_COLUMNS.every((name, k) => header[end - block + k]?.trim() === name); end -= block) {
+    userWidth = end - block;
     for (let i = end - block; i < end; i++) {
       if (free(i)) chosen.set(i, { index: i, header: header[i]!, target: 'ignore', source: 'failures file' });
     }
@@ -165,6 +172,7 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
     nameColumns: nameOrder ?? columns.filter((c) => c.target === 'Name').map((c) => c.index),
     consentColumn: consents[0]?.index ?? -1,
     outcomeColumn,
+    userWidth,
     fieldColumns: columns.filter((c) => c.target === 'CustomField').map((c) => ({ index: c.index, key: c.key! })),
   };
 }

@@ -7,6 +7,7 @@
 // row by row), nothing is allocated for a cell that is not sent, and a
 // refusal is reported through fields instead of a result object.
 import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
+import { unescapeCells } from '../output/sanitize.js';
 import type { MappingPlan } from './mapping.js';
 
 interface RowOptions {
@@ -51,6 +52,7 @@ export class RowBuilder {
   private readonly nameColumns: number[];
   private readonly consentColumn: number;
   private readonly outcomeColumn: number;
+  private readonly fromFailuresFile: boolean;
   private readonly fields: { index: number; key: string }[];
   private readonly width: number;
   private readonly defaultConsent: Consent | undefined;
@@ -61,6 +63,7 @@ export class RowBuilder {
     this.nameColumns = plan.nameColumns;
     this.consentColumn = plan.consentColumn;
     this.outcomeColumn = plan.outcomeColumn;
+    this.fromFailuresFile = plan.userWidth < plan.width;
     this.width = plan.width;
     this.fields = plan.fieldColumns;
     this.defaultConsent = options.consent;
@@ -71,6 +74,8 @@ export class RowBuilder {
   build(record: string[]): ImportEntry | undefined | typeof BLANK {
     // -1 for any file but a failures file: one comparison per row.
     this.email = '';
+    // A failures file's cells as the file it came from had them (failures.ts writes them spreadsheet-safe).
+    if (this.fromFailuresFile) unescapeCells(record);
     if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
     const email = (record[this.emailColumn] ?? '').trim();
     if (email === '') {
@@ -160,3 +165,4 @@ function hasExtraCells(record: string[], width: number): boolean {
   for (let i = width; i < record.length; i++) if (record[i]!.trim() !== '') return true;
   return false;
 }
+

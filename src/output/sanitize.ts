@@ -55,7 +55,22 @@ export function jsonForTerminal(json: string): string {
  * apostrophe (OWASP "CSV injection"). Numbers stay numbers.
  */
 export function spreadsheetSafe(cell: string): string {
-  return /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) && !/^[+-]?\d+(\.\d+)?$/.test(cell) ? `'${cell}` : cell;
+  // A cell that already starts with an apostrophe before such a character gets one more, so
+  // fromSpreadsheetSafe() can undo exactly what was added ('=x and =x stay apart).
+  return /^'?[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) && !/^[+-]?\d+(\.\d+)?$/.test(cell) ? `'${cell}` : cell;
+}
+
+/** The cell spreadsheetSafe() was given: a failures file imported again sends the values of the file it came from. */
+export function fromSpreadsheetSafe(cell: string): string {
+  return cell.charCodeAt(0) === 0x27 && spreadsheetSafe(cell.slice(1)) === cell ? cell.slice(1) : cell;
+}
+
+/** Undoes, in place, the apostrophe spreadsheetSafe() put before cells (a failures file imported again). */
+export function unescapeCells(record: string[]): void {
+  for (let i = 0; i < record.length; i++) {
+    const cell = record[i]!;
+    if (cell.charCodeAt(0) === 0x27) record[i] = fromSpreadsheetSafe(cell);
+  }
 }
 
 export function csvCell(value: string): string {

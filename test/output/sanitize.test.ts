@@ -3,12 +3,14 @@
 // comes out as visible escapes. JSON written to a pipe stays the data unchanged.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { expectNeutralised, HOSTILE, rawControls } from '../helpers/hostile.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { post, startListen } from '../helpers/webhooks.js';
+import { fromSpreadsheetSafe, spreadsheetSafe } from '../../src/output/sanitize.js';
 
 const KEY = 'k-untrusted-1234';
 let server: ScriptedServer;
@@ -173,5 +175,18 @@ describe('formats written to a terminal', () => {
     expect(json.stdout).toContain('\u009b31m \u202egnp.exe');
     const csv = await runCli(['api', '/email/things', '-o', 'csv'], { env: env() });
     expect(csv.stdout).toBe(`Name,Note\r\n${HOSTILE},plain\r\n`);
+  });
+});
+
+describe('fromSpreadsheetSafe', () => {
+  it('gives back every cell spreadsheetSafe() was given (property), so a failures file imports again unchanged', () => {
+    const cell = fc.oneof(fc.string(), fc.constantFrom('=', '+', '-', '@', "'", '\t', '\uFF1D').chain((c) => fc.string().map((rest) => `${c}${rest}`)), fc.string().map((s) => `'${s}`));
+    fc.assert(fc.property(cell, (value) => fromSpreadsheetSafe(spreadsheetSafe(value)) === value), { numRuns: 2000 });
+  });
+
+  it("leaves a cell alone that spreadsheetSafe() did not prefix, an apostrophe of the user's included", () => {
+    expect(fromSpreadsheetSafe("'Quoted")).toBe("'Quoted");
+    expect(fromSpreadsheetSafe("'+44 20")).toBe('+44 20');
+    expect(spreadsheetSafe("'+44 20")).toBe("''+44 20");
   });
 });

@@ -130,7 +130,8 @@ describe('importing a failures file again (issue 17.4)', () => {
     // The round trip repeats: again.csv lists the row as a duplicate once more, and importing it sends nothing.
     const again = csvRows(join(dir, 'again.csv'));
     expect(again).toHaveLength(2);
-    expect(again[1]).toMatch(new RegExp(`^${DUPLICATE},4,duplicate,duplicate,.*,3,duplicate,duplicate,`));
+    expect(again[0]).toBe('email,name,Company,Consent,Line,Outcome,Code,Message');
+    expect(again[1]).toMatch(new RegExp(`^${DUPLICATE},3,duplicate,duplicate,`));
     const third = await jsonImport('again.csv', '--map', 'Company=Company');
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toBe('');
@@ -158,6 +159,31 @@ describe('importing a failures file again (issue 17.4)', () => {
     const r = await jsonImport('people.csv');
     expect(r.code, r.stderr).toBe(3);
     expect(r.summary).toMatchObject({ rows: 2, new: 1, rejected: 1, duplicates: 0 });
+  });
+
+  it('cells made safe for spreadsheets in the failures file come back as they were when it is imported again', async () => {
+    // A name that looks like a formula gets a leading apostrophe in the failures file (CLI.md "untrusted text"); one that starts with an apostrophe already keeps it.
+    writeFile(dir, 'people.csv', "email,name,Company,Consent\neve@,+Eve,+44 20 7946 0000,yes\nfay@,'=Fay,-1-,yes\n");
+    const first = await jsonImport('people.csv', '--failures', 'failed.csv', '--map', 'Company=Company');
+    expect(first.summary).toMatchObject({ rows: 2, rejected: 2 });
+    writeFile(dir, 'fixed.csv', readFileSync(join(dir, 'failed.csv'), 'utf8').replace('eve@,', 'eve@example.com,').replace('fay@,', 'fay@example.com,'));
+    const again = await jsonImport('fixed.csv', '--map', 'Company=Company');
+    expect(again.code, again.stderr).toBe(0);
+    const eve = s.sandbox.state().lists[LIST]!.Subscribers['eve@example.com']!;
+    expect(eve.Name).toBe('+Eve');
+    expect(eve.CustomFields['[Company]']).toEqual(['+44 20 7946 0000']);
+    const fay = s.sandbox.state().lists[LIST]!.Subscribers['fay@example.com']!;
+    expect(fay.Name).toBe("'=Fay");
+    expect(fay.CustomFields['[Company]']).toEqual(['-1-']);
+  });
+
+  it('the failures file of a failures file has the user\'s columns and one Line, Outcome, Code, Message block', async () => {
+    writeFile(dir, 'people.csv', 'email,name,Consent\nann@,Ann,yes\n');
+    await jsonImport('people.csv', '--failures', 'failed.csv');
+    await jsonImport('failed.csv', '--failures', 'again.csv');
+    const rows = csvRows(join(dir, 'again.csv'));
+    expect(rows[0]).toBe('email,name,Consent,Line,Outcome,Code,Message');
+    expect(rows[1]).toMatch(/^ann@,Ann,yes,2,rejected,1,/);
   });
 
   it('says so in the summary table and in the rows not imported, and --dry-run would send only the fixed rows', async () => {
