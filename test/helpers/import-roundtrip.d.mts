@@ -5,13 +5,12 @@ export const BIN: string;
 export const LIST_ID: string;
 export const PROPERTIES: Record<string, string>;
 
-/** Bounds of a generated case. `beyond` adds inputs whose defects issue 17 does not list (formula-like cells, Last Name before First Name). */
+/** Bounds of a generated case. */
 export interface CaseLimits {
   maxRows?: number;
   maxInterruptions?: number;
   minLatencyMs?: number;
   maxLatencyMs?: number;
-  beyond?: boolean;
 }
 
 /** A generated case: a file, how its import runs and is interrupted, how the fixed failures file comes back. */
