@@ -57,7 +57,10 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
   let openedAt = 0;
   let quotedLineBreaks = false;
   let carriageReturns = false;
-  const lines: Lines = { lineFeeds: 0, returns: 0, recordStart: 0 };
+  // Line breaks outside quotes, and where the record being read started (a byte offset of the text).
+  let lineFeeds = 0;
+  let returns = 0;
+  let recordStart = 0;
   // The bytes of a UTF-8 sequence cut by a chunk boundary.
   let carry: Buffer | undefined;
 
@@ -69,7 +72,14 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
 
     const nul = buf.indexOf(0);
     if (nul >= 0) return { kind: 'binary', offset: offset + nul };
-    if (!carriageReturns && buf.indexOf(CR) >= 0) carriageReturns = true;
+    // The next \n and \r at or after the position reached (-1: none left in
+    // the chunk). They only move forward, so each byte is looked at once
+    // however many quotes the chunk holds: an indexOf from every quoted field
+    // to the next \r, in a file without one, scanned the rest of the chunk
+    // each time (12.5 s for a million rows with a quoted name, now 0.1 s).
+    let cr = buf.indexOf(CR);
+    if (cr >= 0) carriageReturns = true;
+    let lf = buf.indexOf(LF);
     if (checkUtf8) {
       const problem = utf8Problem(carry, buf);
       if (problem !== undefined) return { kind: 'not-utf8', offset: offset + problem };
@@ -85,9 +95,11 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
     }
     while (i < length) {
       const q = buf.indexOf(QUOTE, i);
+      const end = q < 0 ? length : q;
+      if (lf >= 0 && lf < i) lf = buf.indexOf(LF, i);
+      if (cr >= 0 && cr < i) cr = buf.indexOf(CR, i);
       if (inQuote) {
-        const end = q < 0 ? length : q;
-        if (!quotedLineBreaks && (hasByte(buf, LF, i, end) || hasByte(buf, CR, i, end))) quotedLineBreaks = true;
+        if ((lf >= 0 && lf < end) || (cr >= 0 && cr < end)) quotedLineBreaks = true;
         if (q < 0) break;
         if (q + 1 === length) {
           pendingQuote = true;
@@ -100,8 +112,23 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
         inQuote = false;
         i = q + 1;
       } else {
-        const end = q < 0 ? length : q;
-        if (!lineBreaks(buf, i, end, offset, carriageReturns, lines)) return { kind: 'long-record', offset: lines.recordStart };
+        // Each line break outside quotes ends a record (\n, \r\n and a lone \r, as the parser reads them: source.ts).
+        for (;;) {
+          let at: number;
+          if (lf >= 0 && lf < end && (cr < 0 || lf < cr)) {
+            at = lf;
+            lineFeeds++;
+            lf = buf.indexOf(LF, lf + 1);
+          } else if (cr >= 0 && cr < end) {
+            at = cr;
+            returns++;
+            cr = buf.indexOf(CR, cr + 1);
+          } else {
+            break;
+          }
+          if (offset + at - recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: recordStart };
+          recordStart = offset + at + 1;
+        }
         if (q < 0) break;
         const before = q === 0 ? prev : buf[q - 1]!;
         if (before === delimiter || before === LF || before === CR || before === START) {
@@ -117,54 +144,11 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
   if (carry && carry.length) return { kind: 'not-utf8', offset: offset - carry.length };
   // A quote as the very last byte closes the field.
   if (inQuote && !pendingQuote) return { kind: 'unclosed-quote', offset: openedAt };
-  if (offset - lines.recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: lines.recordStart };
+  if (offset - recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: recordStart };
   // Old Mac text ends its lines in \r alone; elsewhere \r comes before \n and is not counted twice.
-  const breaks = lines.lineFeeds > 0 ? lines.lineFeeds : lines.returns;
+  const breaks = lineFeeds > 0 ? lineFeeds : returns;
   const records = offset === 0 ? 0 : breaks + (prev === LF || prev === CR ? 0 : 1);
   return { quotedLineBreaks, carriageReturns, bytes: offset, records };
-}
-
-/** The line breaks outside quotes so far, and where the record being read started (a byte offset of the text). */
-interface Lines {
-  lineFeeds: number;
-  returns: number;
-  recordStart: number;
-}
-
-/**
- * Counts the line breaks outside quotes in buf[from, to) (`base`: the
- * offset of buf in the text); each ends a record. False when a record
- * longer than MAX_RECORD_BYTES ends here (lines.recordStart is its start).
- * \r is looked for only once the text has one: \n, \r\n and a lone \r
- * each end a record, as the parser reads them (source.ts).
- */
-function lineBreaks(buf: Buffer, from: number, to: number, base: number, withReturns: boolean, lines: Lines): boolean {
-  let lf = buf.indexOf(LF, from);
-  if (lf >= to) lf = -1;
-  let cr = withReturns ? buf.indexOf(CR, from) : -1;
-  if (cr >= to) cr = -1;
-  while (lf >= 0 || cr >= 0) {
-    let at: number;
-    if (cr < 0 || (lf >= 0 && lf < cr)) {
-      at = lf;
-      lines.lineFeeds++;
-      lf = buf.indexOf(LF, lf + 1);
-      if (lf >= to) lf = -1;
-    } else {
-      at = cr;
-      lines.returns++;
-      cr = buf.indexOf(CR, cr + 1);
-      if (cr >= to) cr = -1;
-    }
-    if (base + at - lines.recordStart > MAX_RECORD_BYTES) return false;
-    lines.recordStart = base + at + 1;
-  }
-  return true;
-}
-
-function hasByte(buf: Buffer, byte: number, from: number, to: number): boolean {
-  const at = buf.indexOf(byte, from);
-  return at >= 0 && at < to;
 }
 
 /** Offset (in `buf`) of the first byte that breaks UTF-8, or undefined. */

@@ -65,6 +65,19 @@ describe('structure check', () => {
     expect(await scanStructure(stream('email,n\na@x.io,"x"', '\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
     expect(await scanStructure(stream('email,n\na@x.io,"x', '\n"'), COMMA, true)).toMatchObject({ quotedLineBreaks: true });
   });
+  it('gives the same report whatever the chunk boundaries: quoted fields before and after line breaks of every kind', async () => {
+    const text = 'email,name,note\na@x.io,"Lovelace, Ada",x\r\nb@x.io,"Bob",y\n"c@x.io","two\nlines","three\r\nmore\rlines"\rd@x.io,Dee,"q""uote"\r\ne@x.io,Eve,z';
+    const whole = await scanStructure(stream(text), COMMA, true);
+    expect(whole).toEqual({ quotedLineBreaks: true, carriageReturns: true, bytes: text.length, records: 5 });
+    for (const size of [1, 2, 3, 5, 7, 11, 16]) {
+      const pieces: string[] = [];
+      for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
+      expect(await scanStructure(stream(...pieces), COMMA, true), `chunks of ${size}`).toEqual(whole);
+    }
+    // Line breaks only outside quotes; quoted fields in every record (a spreadsheet's export).
+    const quotedNames = `email,name\n${Array.from({ length: 50 }, (_, i) => `p${i}@x.io,"Person, ${i}"`).join('\n')}\n`;
+    expect(await scanStructure(stream(quotedNames), COMMA, true)).toEqual({ quotedLineBreaks: false, carriageReturns: false, bytes: quotedNames.length, records: 51 });
+  });
   it('finds a NUL byte (binary data) anywhere in the file', async () => {
     expect(await scanStructure(stream('email\na@x.io\n', Buffer.from([0x62, 0x00, 0x01])), COMMA, true)).toEqual({ kind: 'binary', offset: 14 });
   });
