@@ -113,6 +113,19 @@ describe('inputs that cannot seek (issue 17.8)', () => {
     expectNothingLeft('people.csv');
   });
 
+  it('--failures from a pipe: a row the service refused is written with its cells, read again from the copy', async () => {
+    // The newsletter list holds unsubscribed@example.com as unsubscribed: the service refuses it (206).
+    writeFile(dir, 'mixed.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nunsubscribed@example.com,U,yes\n');
+    const r = await viaBash(`subscribers import <(cat mixed.csv) --list ${SEED_LIST_IDS.newsletter} --failures failed.csv`);
+    expect(r.code, r.stderr).toBe(3);
+    expect(readFileSync(join(dir, 'failed.csv'), 'utf8').trim().split('\r\n')).toEqual([
+      'email,name,Consent,Line,Outcome,Code,Message',
+      'bad@,Bad,yes,3,rejected,1,"invalid email address ""bad@"""',
+      'unsubscribed@example.com,U,yes,4,failed,206,Address in the unsubscribed list; not added.',
+    ]);
+    expectNothingLeft('people.csv', 'mixed.csv', 'failed.csv');
+  });
+
   it('a FIFO imports every row; no journal is kept beside it', async () => {
     mkfifo('list.fifo');
     sh('cat people.csv > list.fifo');
