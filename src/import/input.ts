@@ -94,6 +94,7 @@ function decoderLabel(encoding: TextEncodingName): string {
   }
 }
 
+// The file descriptor itself, not a FileHandle: a FIFO's is handed to a net.Socket, which closes it (a FileHandle would close it again when collected).
 const openAsync = promisify(openFd);
 const fstatAsync = promisify(fstat);
 const readAsync = promisify(readFd);
@@ -163,9 +164,16 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
     await closeAsync(fd).catch(() => undefined);
     throw new UsageError(`${file} is a directory, not a CSV file`);
   }
-  if (info.isFIFO() || info.isSocket()) {
+  if (info.isFIFO()) {
     // Read through the event loop (as Node reads a piped stdin): waiting for data holds no thread, and destroy() ends it at once.
-    return spool(new Socket({ fd, readable: true, writable: false }), file, false, encodingFlag, signal);
+    let pipe: Socket;
+    try {
+      pipe = new Socket({ fd, readable: true, writable: false });
+    } catch (err) {
+      await closeAsync(fd).catch(() => undefined);
+      throw cannotRead(err);
+    }
+    return spool(pipe, file, false, encodingFlag, signal);
   }
   // A device (/dev/zero, a terminal): read as a file, from where it stands.
   await closeAsync(fd).catch(() => undefined);

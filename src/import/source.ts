@@ -27,7 +27,7 @@ const MAX_RECORD_CHARS = MAX_RECORD_BYTES;
  * rows one string longer than V8 allows, after 2.4 GB (issue 17.9); a list
  * with a thousand custom fields is already far beyond any real one.
  */
-export const MAX_COLUMNS = 1000;
+const MAX_COLUMNS = 1000;
 
 export function parseDelimiterFlag(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
