@@ -1,19 +1,30 @@
-// The input of an import: a file, or standard input copied to a temporary
-// file first. Copying stdin costs one write of the data, and buys what a
-// pipe cannot give: the whole file is checked before the first request (so a
-// broken file sends nothing, CLI.md exit 2), and `--resume` can tell whether
-// the same data was piped again (the copy's SHA-256 is its identity).
+// The input of an import: a regular file, read where it is, or anything else
+// — standard input, a FIFO, a process substitution `<(…)` (a /dev/fd pipe), a
+// device — copied to a private temporary file first (CLI.md "Import input":
+// nothing requires seeking). Copying costs one write of the data, and buys
+// what a pipe cannot give: the whole text is checked before the first request
+// (so a broken file sends nothing, CLI.md exit 2), the parser and the failures
+// file read it again, and `--resume` can tell whether the same data was piped
+// again (the copy's SHA-256 is its identity).
+//
+// The copy is bounded in harm: it is created 0600 in a 0700 directory of its
+// own, removed at the end whatever happens (even by process.exit), binary
+// data is refused as soon as the first 64 KiB have arrived (`cat /dev/zero`
+// is not copied forever), and an interrupt ends the copy at once (CLI.md
+// "signals"): a FIFO is opened without waiting for its writer and read
+// through the event loop, so no thread is left waiting on it.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { close as closeFd, constants, createReadStream, fstat, open as openFd, read as readFd, rmSync, type Stats } from 'node:fs';
+import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { UsageError } from '../core/errors.js';
+import { promisify } from 'node:util';
+import { CliError, Interrupted, UsageError } from '../core/errors.js';
 
-/** Bytes read up front: enough for delimiter sniffing and the journal's head hash. */
+/** Bytes read up front: enough for delimiter sniffing and the journal's head hash; binary data is refused once they have arrived. */
 const HEAD_BYTES = 64 * 1024;
 
 type TextEncodingName = 'utf8' | 'utf16le' | 'utf16be' | 'windows-1252' | 'latin1';
@@ -23,7 +34,7 @@ export interface InputIdentity {
   size: number;
   /** Files only: the modification time. */
   mtimeMs?: number;
-  /** SHA-256 of the first 64 KiB (files) or of the whole copy (stdin). */
+  /** SHA-256 of the first 64 KiB (files) or of the whole copy (stdin, a pipe). */
   sha256: string;
   /** What was hashed. */
   hashed: 'head' | 'all';
@@ -32,9 +43,12 @@ export interface InputIdentity {
 export interface ImportInput {
   /** For messages: the path as given, or "stdin". */
   name: string;
-  /** The file the pipeline reads (the temporary copy for stdin). */
+  /** The file the pipeline reads (the temporary copy for stdin or a pipe). */
   path: string;
+  /** The input is `-`. */
   fromStdin: boolean;
+  /** The input was copied (stdin, a FIFO, `<(…)`, a device): `path` is the copy, and there is no place beside the input for a journal. */
+  spooled: boolean;
   size: number;
   identity: InputIdentity;
   encoding: TextEncodingName;
@@ -42,7 +56,7 @@ export interface ImportInput {
   bomBytes: number;
   /** The first bytes of the file, decoded, without the BOM. */
   head: string;
-  /** Removes the temporary copy of stdin. */
+  /** Removes the temporary copy, if any. */
   cleanup(): Promise<void>;
 }
 
@@ -80,95 +94,186 @@ function decoderLabel(encoding: TextEncodingName): string {
   }
 }
 
-export async function openInput(file: string, cwd: string, stdin: Readable, encodingFlag: TextEncodingName | undefined): Promise<ImportInput> {
-  if (file === '-') return spoolStdin(stdin, encodingFlag);
+// The file descriptor itself, not a FileHandle: a FIFO's is handed to a net.Socket, which closes it (a FileHandle would close it again when collected).
+const openAsync = promisify(openFd);
+const fstatAsync = promisify(fstat);
+const readAsync = promisify(readFd);
+const closeAsync = promisify(closeFd);
+
+/**
+ * Whether `file` will be copied rather than read where it is (`-`, a FIFO,
+ * `<(…)`, a device), decided before anything is read: such an input has no
+ * default journal, so `--resume` needs `--journal` (import-run.ts).
+ */
+export async function isCopied(file: string, cwd: string): Promise<boolean> {
+  if (file === '-') return true;
+  const info = await stat(resolve(cwd, file)).catch(() => undefined);
+  return info !== undefined && !info.isFile() && !info.isDirectory();
+}
+
+/**
+ * Opens the input. `signal` (the command's Ctrl-C) ends the copy of a pipe at
+ * once: the copy is removed and Interrupted is thrown (exit 130).
+ */
+export async function openInput(file: string, cwd: string, stdin: Readable, encodingFlag: TextEncodingName | undefined, signal?: AbortSignal): Promise<ImportInput> {
+  if (file === '-') return spool(stdin, 'stdin', true, encodingFlag, signal);
   const path = resolve(cwd, file);
-  let info;
+  const cannotRead = (err: unknown) => new UsageError(`${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  let fd: number;
   try {
-    info = await stat(path);
+    // O_NONBLOCK: a FIFO is opened at once, not when its writer comes (a
+    // blocked open would hold a thread no interrupt can free); a regular file ignores it.
+    fd = await openAsync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot read it (${code ?? (err as Error).message})`);
+    if (code === 'ENOENT') throw new UsageError(`${file}: no such file`);
+    if (code === 'EISDIR') throw new UsageError(`${file} is a directory, not a CSV file`);
+    throw cannotRead(err);
   }
-  if (info.isDirectory()) throw new UsageError(`${file} is a directory, not a CSV file`);
-  const headBytes = await readHead(path, file);
-  const headHash = createHash('sha256').update(headBytes).digest('hex');
-  return describe({
-    name: file,
-    path,
-    fromStdin: false,
-    size: info.size,
-    identity: { size: info.size, mtimeMs: Math.trunc(info.mtimeMs), sha256: headHash, hashed: 'head' },
-    headBytes,
-    encodingFlag,
-    cleanup: async () => undefined,
-  });
-}
-
-async function readHead(path: string, name: string): Promise<Buffer> {
-  let handle;
+  let info: Stats;
   try {
-    handle = await open(path, 'r');
+    info = await fstatAsync(fd);
   } catch (err) {
-    throw new UsageError(`${name}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    await closeAsync(fd).catch(() => undefined);
+    throw cannotRead(err);
   }
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+  if (info.isFile()) {
+    let headBytes: Buffer;
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await readAsync(fd, buffer, 0, HEAD_BYTES, 0);
+      headBytes = buffer.subarray(0, bytesRead);
+    } catch (err) {
+      throw cannotRead(err);
+    } finally {
+      await closeAsync(fd).catch(() => undefined);
+    }
+    const headHash = createHash('sha256').update(headBytes).digest('hex');
+    return {
+      name: file,
+      path,
+      fromStdin: false,
+      spooled: false,
+      size: info.size,
+      identity: { size: info.size, mtimeMs: Math.trunc(info.mtimeMs), sha256: headHash, hashed: 'head' },
+      ...readHead(file, headBytes, encodingFlag),
+      cleanup: async () => undefined,
+    };
   }
+  if (info.isDirectory()) {
+    await closeAsync(fd).catch(() => undefined);
+    throw new UsageError(`${file} is a directory, not a CSV file`);
+  }
+  if (info.isFIFO()) {
+    // Read through the event loop (as Node reads a piped stdin): waiting for data holds no thread, and destroy() ends it at once.
+    let pipe: Socket;
+    try {
+      pipe = new Socket({ fd, readable: true, writable: false });
+    } catch (err) {
+      await closeAsync(fd).catch(() => undefined);
+      throw cannotRead(err);
+    }
+    return spool(pipe, file, false, encodingFlag, signal);
+  }
+  // A device (/dev/zero, a terminal): read as a file, from where it stands.
+  await closeAsync(fd).catch(() => undefined);
+  return spool(createReadStream(path), file, false, encodingFlag, signal);
 }
 
-async function spoolStdin(stdin: Readable, encodingFlag: TextEncodingName | undefined): Promise<ImportInput> {
-  const dir = await mkdtemp(join(tmpdir(), 'email-import-'));
-  const path = join(dir, 'stdin.csv');
-  const cleanup = () => rm(dir, { recursive: true, force: true });
+/**
+ * Copies `source` to a private temporary file, hashing it on the way; the
+ * head is checked as soon as it has arrived, so binary data is refused
+ * without being copied further.
+ */
+async function spool(source: Readable, name: string, fromStdin: boolean, encodingFlag: TextEncodingName | undefined, signal: AbortSignal | undefined): Promise<ImportInput> {
+  if (signal?.aborted) {
+    source.destroy();
+    throw new Interrupted();
+  }
+  const code = (err: unknown) => (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  const cannotCopy = (err: unknown) => new UsageError(`${name}: cannot copy it to a temporary file in ${tmpdir()} (${code(err)}); set TMPDIR to a directory with room`);
+  let dir: string;
+  try {
+    // mkdtemp creates the directory 0700.
+    dir = await mkdtemp(join(tmpdir(), 'email-import-'));
+  } catch (err) {
+    source.destroy();
+    throw cannotCopy(err);
+  }
+  const path = join(dir, fromStdin ? 'stdin.csv' : 'input.csv');
+  // Whatever ends the process (a second Ctrl-C exits at once), the copy goes with it.
+  const removeNow = () => rmSync(dir, { recursive: true, force: true });
+  process.on('exit', removeNow);
+  let removed: Promise<void> | undefined;
+  const cleanup = () =>
+    (removed ??= rm(dir, { recursive: true, force: true }).finally(() => {
+      process.off('exit', removeNow);
+    }));
+
   const hash = createHash('sha256');
   let size = 0;
+  const headChunks: Buffer[] = [];
+  let headLength = 0;
+  let head: ReturnType<typeof readHead> | undefined;
+  let out: FileHandle | undefined;
+  const copy = (async () => {
+    try {
+      out = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+    } catch (err) {
+      throw cannotCopy(err);
+    }
+    const file = out;
+    const write = async (chunk: Buffer) => {
+      try {
+        for (let at = 0; at < chunk.length; ) at += (await file.write(chunk, at)).bytesWritten;
+      } catch (err) {
+        throw cannotCopy(err);
+      }
+    };
+    try {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        size += chunk.length;
+        if (head === undefined) {
+          headChunks.push(chunk);
+          headLength += chunk.length;
+          if (headLength >= HEAD_BYTES) {
+            head = readHead(name, Buffer.concat(headChunks).subarray(0, HEAD_BYTES), encodingFlag);
+            headChunks.length = 0;
+          }
+        }
+        await write(chunk);
+      }
+    } catch (err) {
+      if (err instanceof CliError) throw err;
+      throw new UsageError(`${name}: cannot read it (${code(err)})`);
+    }
+    head ??= readHead(name, Buffer.concat(headChunks), encodingFlag);
+    out = undefined;
+    await file.close().catch((err: unknown) => {
+      throw cannotCopy(err);
+    });
+  })();
   try {
-    await pipeline(
-      stdin,
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          hash.update(chunk);
-          size += chunk.length;
-          callback(null, chunk);
-        },
-      }),
-      createWriteStream(path),
-    );
-    return await describe({
-      name: 'stdin',
-      path,
-      fromStdin: true,
-      size,
-      identity: { size, sha256: hash.digest('hex'), hashed: 'all' },
-      headBytes: await readHead(path, 'stdin'),
-      encodingFlag,
-      cleanup,
+    await new Promise<void>((resolvePromise, reject) => {
+      const onAbort = () => reject(new Interrupted());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      copy.then(resolvePromise, reject).finally(() => signal?.removeEventListener('abort', onAbort));
     });
   } catch (err) {
+    // The copy may still be waiting on a read or a write: it ends on its own once the source and the file are closed.
+    copy.catch(() => undefined);
+    source.destroy();
+    await out?.close().catch(() => undefined);
     await cleanup();
     throw err;
   }
+  return { name, path, fromStdin, spooled: true, size, identity: { size, sha256: hash.digest('hex'), hashed: 'all' }, ...head!, cleanup };
 }
 
-interface Described {
-  name: string;
-  path: string;
-  fromStdin: boolean;
-  size: number;
-  identity: InputIdentity;
-  headBytes: Buffer;
-  encodingFlag: TextEncodingName | undefined;
-  cleanup: () => Promise<void>;
-}
-
-async function describe(d: Described): Promise<ImportInput> {
-  const bytes = d.headBytes;
-  let encoding: TextEncodingName = d.encodingFlag ?? 'utf8';
+/** The encoding (a byte-order mark wins over --encoding), the BOM's length and the decoded head; plainly non-text data is refused. */
+function readHead(name: string, bytes: Buffer, encodingFlag: TextEncodingName | undefined): { encoding: TextEncodingName; bomBytes: number; head: string } {
+  let encoding: TextEncodingName = encodingFlag ?? 'utf8';
   let bomBytes = 0;
   // A byte-order mark says what the file is, whatever --encoding says.
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
@@ -181,10 +286,10 @@ async function describe(d: Described): Promise<ImportInput> {
     encoding = 'utf16be';
     bomBytes = 2;
   }
-  if (bomBytes === 0) refuseNonText(d.name, bytes, encoding);
+  if (bomBytes === 0) refuseNonText(name, bytes, encoding);
   // A head cut in the middle of a character decodes with one replacement character at the end: harmless for sniffing.
   const head = new TextDecoder(decoderLabel(encoding)).decode(bytes.subarray(bomBytes));
-  return { name: d.name, path: d.path, fromStdin: d.fromStdin, size: d.size, identity: d.identity, encoding, bomBytes, head, cleanup: d.cleanup };
+  return { encoding, bomBytes, head };
 }
 
 /** Files that are plainly not CSV text are refused before anything else (CLI.md: exit 2, nothing sent). */

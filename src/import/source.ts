@@ -8,13 +8,26 @@
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { UsageError } from '../core/errors.js';
 import { scanChunks, utf8Source, type ImportInput } from './input.js';
-import { lineAt, scanStructure, structureError } from './structure-check.js';
+import { lineAt, MAX_RECORD_BYTES, scanStructure, structureError } from './structure-check.js';
 
 /** The delimiters tried when none is given (CLI.md "--delimiter"). */
 const CANDIDATE_DELIMITERS = [',', ';', '\t'] as const;
 
-/** A guard against one record eating memory (a runaway field); the structure check catches unclosed quotes first. */
-const MAX_RECORD_CHARS = 8 * 1024 * 1024;
+/**
+ * A guard against one record eating memory: the structure check refuses a
+ * record over MAX_RECORD_BYTES before anything is sent, and a character is at
+ * least a byte, so the parser never meets one (structure-check.ts).
+ */
+const MAX_RECORD_CHARS = MAX_RECORD_BYTES;
+
+/**
+ * The widest header accepted (CLI.md "Import input"): every column but the
+ * address, name and consent becomes a custom field of every row, repeated in
+ * every entry of a request. A header of 100,000 columns made a batch of 200
+ * rows one string longer than V8 allows, after 2.4 GB (issue 17.9); a list
+ * with a thousand custom fields is already far beyond any real one.
+ */
+const MAX_COLUMNS = 1000;
 
 export function parseDelimiterFlag(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
@@ -153,6 +166,11 @@ export class RowSource {
       close(file, parser);
       throw parseFailure(input.name, err);
     }
+    if (header !== undefined && header.length > MAX_COLUMNS) {
+      close(file, parser);
+      const count = (n: number) => n.toLocaleString('en-US');
+      throw new UsageError(`${input.name}: the header has ${count(header.length)} columns; at most ${count(MAX_COLUMNS)} are accepted`);
+    }
     return { rows: new RowSource(input.name, parser, file, header ?? [], shape.quotedLineBreaks), header };
   }
 
@@ -234,7 +252,7 @@ function lineBreaksIn(record: string[]): number {
 function parseFailure(name: string, err: unknown): UsageError {
   if (err instanceof CsvError) {
     const line = (err as CsvError & { lines?: number }).lines;
-    const what = err.code === 'CSV_MAX_RECORD_SIZE' ? `a record longer than ${MAX_RECORD_CHARS} characters` : err.message.replace(/\s*at line \d+.*$/, '');
+    const what = err.code === 'CSV_MAX_RECORD_SIZE' ? `a record longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters` : err.message.replace(/\s*at line \d+.*$/, '');
     return new UsageError(`${name}: ${what}${line ? ` at line ${line}` : ''}`);
   }
   if ((err as NodeJS.ErrnoException)?.code) return new UsageError(`${name}: cannot read it (${(err as NodeJS.ErrnoException).code})`);

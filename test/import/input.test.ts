@@ -1,10 +1,13 @@
 // Reading the input: delimiter sniffing, the whole-file structure check
 // (unclosed quotes, binary data, text that is not UTF-8, each named by line),
 // encodings, and the header mapping.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { parseDelimiterFlag, sniffDelimiter } from '../../src/import/source.js';
+import { checkText, parseDelimiterFlag, RowSource, sniffDelimiter } from '../../src/import/source.js';
 import { openInput, scanChunks, utf8Source } from '../../src/import/input.js';
 import { planMapping } from '../../src/import/mapping.js';
 import { lineAt, scanStructure } from '../../src/import/structure-check.js';
@@ -61,6 +64,19 @@ describe('structure check', () => {
     expect(await scanStructure(stream('email,n\na@x.io,"x"', '"y"\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
     expect(await scanStructure(stream('email,n\na@x.io,"x"', '\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
     expect(await scanStructure(stream('email,n\na@x.io,"x', '\n"'), COMMA, true)).toMatchObject({ quotedLineBreaks: true });
+  });
+  it('gives the same report whatever the chunk boundaries: quoted fields before and after line breaks of every kind', async () => {
+    const text = 'email,name,note\na@x.io,"Lovelace, Ada",x\r\nb@x.io,"Bob",y\n"c@x.io","two\nlines","three\r\nmore\rlines"\rd@x.io,Dee,"q""uote"\r\ne@x.io,Eve,z';
+    const whole = await scanStructure(stream(text), COMMA, true);
+    expect(whole).toEqual({ quotedLineBreaks: true, carriageReturns: true, bytes: text.length, records: 5 });
+    for (const size of [1, 2, 3, 5, 7, 11, 16]) {
+      const pieces: string[] = [];
+      for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
+      expect(await scanStructure(stream(...pieces), COMMA, true), `chunks of ${size}`).toEqual(whole);
+    }
+    // Line breaks only outside quotes; quoted fields in every record (a spreadsheet's export).
+    const quotedNames = `email,name\n${Array.from({ length: 50 }, (_, i) => `p${i}@x.io,"Person, ${i}"`).join('\n')}\n`;
+    expect(await scanStructure(stream(quotedNames), COMMA, true)).toEqual({ quotedLineBreaks: false, carriageReturns: false, bytes: quotedNames.length, records: 51 });
   });
   it('finds a NUL byte (binary data) anywhere in the file', async () => {
     expect(await scanStructure(stream('email\na@x.io\n', Buffer.from([0x62, 0x00, 0x01])), COMMA, true)).toEqual({ kind: 'binary', offset: 14 });
@@ -119,6 +135,116 @@ describe('opening the input', () => {
     await input.cleanup();
     const { existsSync } = await import('node:fs');
     expect(existsSync(input.path)).toBe(false);
+  });
+});
+
+describe('inputs that cannot seek: a FIFO, a process substitution, a device (issue 17.8)', () => {
+  const writers: ChildProcess[] = [];
+  const savedTmp = process.env.TMPDIR;
+  afterEach(() => {
+    for (const w of writers.splice(0)) w.kill('SIGKILL');
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+  });
+  /** A FIFO in a fresh directory, and a private TMPDIR where the copy must be made and removed. */
+  function fifo(): { dir: string; path: string; tmp: string } {
+    const dir = tempDir();
+    const path = join(dir, 'list.fifo');
+    execFileSync('mkfifo', [path]);
+    const tmp = join(dir, 'tmp');
+    execFileSync('mkdir', ['-m', '700', tmp]);
+    process.env.TMPDIR = tmp;
+    return { dir, path, tmp };
+  }
+  /** A shell writing into the FIFO (the script gets the FIFO as $1). */
+  function writer(script: string, path: string): ChildProcess {
+    const child = spawn('sh', ['-c', script, 'sh', path], { stdio: 'ignore' });
+    writers.push(child);
+    return child;
+  }
+
+  it('copies a FIFO to a private temporary file (0600 in a 0700 directory), named as given, identified by the SHA-256 of all of it', async () => {
+    const { dir, tmp } = fifo();
+    writeFile(dir, 'list.csv', 'email,name\na@x.io,Ada\nb@x.io,Bob\n');
+    writer('cat "$(dirname "$1")/list.csv" > "$1"', join(dir, 'list.fifo'));
+    const input = await openInput('list.fifo', dir, Readable.from([]), undefined);
+    try {
+      expect(input).toMatchObject({ name: 'list.fifo', spooled: true, fromStdin: false, size: 33, identity: { size: 33, hashed: 'all' }, head: 'email,name\na@x.io,Ada\nb@x.io,Bob\n' });
+      expect(input.path.startsWith(tmp)).toBe(true);
+      expect(statSync(input.path).mode & 0o777).toBe(0o600);
+      expect(statSync(join(input.path, '..')).mode & 0o777).toBe(0o700);
+      // Every later pass reads the copy: the structure check, then the parser.
+      const shape = await checkText(input, undefined);
+      const { rows, header } = await RowSource.open(input, shape);
+      rows.close();
+      expect(header).toEqual(['email', 'name']);
+    } finally {
+      await input.cleanup();
+    }
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('refuses binary data from a pipe once its head has arrived, without copying the rest (cat /dev/zero > fifo), and removes the copy', async () => {
+    const { dir, path, tmp } = fifo();
+    writer('exec cat /dev/zero > "$1"', path);
+    await expect(openInput('list.fifo', dir, Readable.from([]), undefined)).rejects.toThrow(/list\.fifo does not look like CSV text/);
+    expect(readdirSync(tmp)).toEqual([]);
+    await expect(openInput('/dev/zero', dir, Readable.from([]), undefined)).rejects.toThrow(/\/dev\/zero does not look like CSV text/);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('refuses binary data on stdin after its head, without waiting for the end', async () => {
+    const endless = new Readable({ read() { this.push(Buffer.alloc(16 * 1024)); } });
+    await expect(openInput('-', '/', endless, undefined)).rejects.toThrow(/stdin does not look like CSV text/);
+  });
+
+  it('an abort while a FIFO has no writer, or a writer that never closes it, ends the copy at once and removes it (CLI.md "signals")', async () => {
+    const { dir, path, tmp } = fifo();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 200);
+    await expect(openInput('list.fifo', dir, Readable.from([]), undefined, stop.signal)).rejects.toThrow(/interrupted/);
+    expect(readdirSync(tmp)).toEqual([]);
+
+    writer('exec 3>"$1"; printf "email\\na@x.io\\n" >&3; exec sleep 60', path);
+    const later = new AbortController();
+    setTimeout(() => later.abort(), 300);
+    await expect(openInput('list.fifo', dir, Readable.from([]), undefined, later.signal)).rejects.toThrow(/interrupted/);
+    expect(readdirSync(tmp)).toEqual([]);
+
+    const never = new Readable({ read() {} });
+    const third = new AbortController();
+    setTimeout(() => third.abort(), 100);
+    await expect(openInput('-', dir, never, undefined, third.signal)).rejects.toThrow(/interrupted/);
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 10_000);
+});
+
+describe('very wide or long records (issue 17.9)', () => {
+  it('refuses a header of more than 1,000 columns, naming the count', async () => {
+    const dir = tempDir();
+    const header = ['email', ...Array.from({ length: 99_999 }, (_, i) => `c${i}`)].join(',');
+    writeFile(dir, 'wide.csv', `${header}\n`);
+    const input = await openInput('wide.csv', dir, Readable.from([]), undefined);
+    const shape = await checkText(input, undefined);
+    await expect(RowSource.open(input, shape)).rejects.toThrow('wide.csv: the header has 100,000 columns; at most 1,000 are accepted');
+    writeFile(dir, 'ok.csv', `${['email', ...Array.from({ length: 999 }, (_, i) => `c${i}`)].join(',')}\n`);
+    const ok = await openInput('ok.csv', dir, Readable.from([]), undefined);
+    const opened = await RowSource.open(ok, await checkText(ok, undefined));
+    opened.rows.close();
+    expect(opened.header).toHaveLength(1000);
+  });
+  it('the structure check refuses a record longer than 1 MiB before anything is read as rows, naming its line', async () => {
+    const long = 'x'.repeat(1024 * 1024);
+    const text = `email,name\na@x.io,Ada\nb@x.io,"${long}\n${long}"\nc@x.io,Cy\n`;
+    const report = await scanStructure(stream(text), COMMA, true);
+    expect(report).toEqual({ kind: 'long-record', offset: text.indexOf('b@x.io') });
+    expect(await lineAt(stream(text), (report as { offset: number }).offset)).toBe(3);
+    // A record just under the bound, in lines ending in \r\n, \r alone or \n, and a last line without a break.
+    const under = 'y'.repeat(1024 * 1024 - 20);
+    for (const eol of ['\n', '\r\n', '\r']) {
+      expect(await scanStructure(stream(`email,name${eol}a@x.io,${under}${eol}b@x.io,${under}`), COMMA, true)).toMatchObject({ records: 3 });
+    }
+    expect(await scanStructure(stream(`email,name\r\na@x.io,${long}`), COMMA, true)).toMatchObject({ kind: 'long-record' });
   });
 });
 

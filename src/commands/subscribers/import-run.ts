@@ -12,7 +12,7 @@ import { CliError, ExitCode, Interrupted, PartialFailure, UsageError } from '../
 import { DEFAULT_CONNECTIONS, DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
-import { openInput, parseEncoding } from '../../import/input.js';
+import { isCopied, openInput, parseEncoding } from '../../import/input.js';
 import { describeColumn } from '../../import/mapping.js';
 import type { Column } from '../../output/render.js';
 import { neutralize } from '../../output/sanitize.js';
@@ -74,13 +74,18 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<nu
     // Otherwise a terminal just waits, and looks stuck.
     ctx.log.info('Reading CSV from standard input: paste or type the rows, then press Ctrl-D on a new line (Ctrl-Z, then Enter, on Windows). Ctrl-C stops.');
   }
-  const input = await openInput(parsed.file, ctx.cwd, ctx.io.stdin, parsed.encoding);
+  // A pipe is copied and has no place beside it for a journal (input.ts): said before it is read.
+  if (parsed.options.resume && parsed.journalFlag === undefined && (await isCopied(parsed.file, ctx.cwd))) {
+    throw new UsageError(`--resume needs --journal <file> when the CSV comes from a pipe (${parsed.file}): no journal is kept beside a pipe`);
+  }
+  // ctx.signal: Ctrl-C while a pipe is copied ends the copy at once (CLI.md "signals").
+  const input = await openInput(parsed.file, ctx.cwd, ctx.io.stdin, parsed.encoding, ctx.signal);
   try {
     const journalPath = parsed.options.dryRun
       ? undefined
       : parsed.journalFlag !== undefined
         ? resolve(ctx.cwd, parsed.journalFlag)
-        : input.fromStdin
+        : input.spooled
           ? undefined
           : `${input.path}.${parsed.options.listId.slice(0, 8).toLowerCase()}.import-journal`;
     const options: ImportOptions = { ...parsed.options, input, journalPath };

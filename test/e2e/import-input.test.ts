@@ -1,0 +1,250 @@
+// `email subscribers import` reading what the shell hands it, through the real
+// binary (CLI.md "Import input"): a FIFO, a process substitution `<(…)`, a
+// device; a pipe is copied to a private temporary file that is removed
+// whatever happens, an interrupt while it is read ends the command at once,
+// binary data is refused after its first bytes, and a file too wide or with a
+// record too long is refused before anything is sent (issue 17, points 8 and 9).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { BIN, requireBuild, spawnCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { expectCountsAddUp, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+
+const LIST = SEED_LIST_IDS.customers;
+const ROWS = 250;
+
+let sandbox: RunningSandbox;
+let dir: string;
+/** TMPDIR of the command: where a pipe's copy is made, and must be gone after. */
+let tmp: string;
+let env: Record<string, string>;
+const children: ChildProcess[] = [];
+
+beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  dir = tempDir();
+  tmp = join(dir, '.tmp');
+  mkdirSync(tmp, { mode: 0o700 });
+  env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir(), TMPDIR: tmp };
+  writeFile(dir, 'people.csv', peopleCsv(ROWS));
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await sandbox.stop();
+});
+
+const importArgs = (file: string, ...more: string[]) => ['subscribers', 'import', file, '--list', LIST, '--batch-size', '100', '--json', ...more];
+/** Without --json: the error is the one line a person reads. */
+const plainArgs = (file: string, ...more: string[]) => ['subscribers', 'import', file, '--list', LIST, ...more];
+
+/** A shell script run beside the files ($1, $2… are its arguments), kept until the test ends. */
+function sh(script: string, ...args: string[]): ChildProcess {
+  const child = spawn('sh', ['-c', script, 'sh', ...args], { cwd: dir, stdio: 'ignore' });
+  children.push(child);
+  return child;
+}
+
+function mkfifo(name: string): string {
+  const path = join(dir, name);
+  execFileSync('mkfifo', [path]);
+  return path;
+}
+
+/** Runs bin/email under bash, so the arguments may use process substitution. */
+function viaBash(commandLine: string): Promise<CliResult> {
+  requireBuild();
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', `exec "$EMAIL_TEST_NODE" "$EMAIL_TEST_BIN" ${commandLine}`], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', ...env, EMAIL_TEST_NODE: process.execPath, EMAIL_TEST_BIN: BIN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Starts bin/email without waiting for it (for the interrupts). */
+function startCli(argv: string[]) {
+  requireBuild();
+  const child = spawn(process.execPath, [BIN, ...argv], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, exited, stderr: () => stderr };
+}
+
+async function waitFor(what: string, condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(condition(), what).toBe(true);
+}
+
+/** The files of the copy being written (inside the command's private directory under TMPDIR). */
+function spoolFiles(): string[] {
+  return readdirSync(tmp).flatMap((d) => readdirSync(join(tmp, d)).map((f) => join(tmp, d, f)));
+}
+
+function expectAllImported(r: CliResult): void {
+  expect(r.code, r.stderr).toBe(0);
+  const summary = JSON.parse(r.stdout);
+  expectCountsAddUp(summary);
+  expect(summary).toMatchObject({ rows: ROWS, new: ROWS, failed: 0, rejected: 0, complete: true });
+  const onList = listAddresses(sandbox, LIST);
+  for (let i = 0; i < ROWS; i++) expect.soft(onList.has(`person${i}@example.com`)).toBe(true);
+}
+
+/** Nothing left behind: no journal, lock or temporary file beside the input, no copy in TMPDIR. */
+function expectNothingLeft(...inputs: string[]): void {
+  expect(readdirSync(dir).sort()).toEqual(['.tmp', ...inputs].sort());
+  expect(readdirSync(tmp)).toEqual([]);
+}
+
+describe('inputs that cannot seek (issue 17.8)', () => {
+  it('a process substitution <(cat people.csv) imports every row, and leaves no copy behind', async () => {
+    const r = await viaBash(`subscribers import <(cat people.csv) --list ${LIST} --batch-size 100 --json`);
+    expectAllImported(r);
+    expectNothingLeft('people.csv');
+  });
+
+  it('--failures from a pipe: a row the service refused is written with its cells, read again from the copy', async () => {
+    // The newsletter list holds unsubscribed@example.com as unsubscribed: the service refuses it (206).
+    writeFile(dir, 'mixed.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nunsubscribed@example.com,U,yes\n');
+    const r = await viaBash(`subscribers import <(cat mixed.csv) --list ${SEED_LIST_IDS.newsletter} --failures failed.csv`);
+    expect(r.code, r.stderr).toBe(3);
+    expect(readFileSync(join(dir, 'failed.csv'), 'utf8').trim().split('\r\n')).toEqual([
+      'email,name,Consent,Line,Outcome,Code,Message',
+      'bad@,Bad,yes,3,rejected,1,"invalid email address ""bad@"""',
+      'unsubscribed@example.com,U,yes,4,failed,206,Address in the unsubscribed list; not added.',
+    ]);
+    expectNothingLeft('people.csv', 'mixed.csv', 'failed.csv');
+  });
+
+  it('a FIFO imports every row; no journal is kept beside it', async () => {
+    mkfifo('list.fifo');
+    sh('cat people.csv > list.fifo');
+    const r = await spawnCli(importArgs('list.fifo'), { cwd: dir, env });
+    expectAllImported(r);
+    expect(JSON.parse(r.stdout).journal).toBeUndefined();
+    expectNothingLeft('people.csv', 'list.fifo');
+  });
+
+  it('--resume of a pipe needs --journal, and says so before reading it', async () => {
+    mkfifo('list.fifo');
+    const r = await spawnCli(importArgs('list.fifo', '--resume'), { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--resume needs --journal <file> when the CSV comes from a pipe \(list\.fifo\)/);
+    expect(sandbox.requestCount()).toBe(0);
+  });
+
+  it('with --journal, an import from a FIFO interrupted half-way is resumed from the same data piped again', async () => {
+    await sandbox.stop();
+    sandbox = await startSandbox({ port: 0, latencyMs: 40 });
+    env = { ...env, EMAIL_BASE_URL: sandbox.url };
+    mkfifo('list.fifo');
+    const journal = join(dir, 'pipe.journal');
+    const batches = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
+    sh('cat people.csv > list.fifo');
+    const run = startCli(importArgs('list.fifo', '--batch-size', '10', '--concurrency', '1', '--journal', 'pipe.journal'));
+    await waitFor('three batches are journaled', () => batches() >= 3);
+    run.child.kill('SIGINT');
+    expect(await run.exited, run.stderr()).toBe(130);
+    expect(batches()).toBeLessThan(ROWS / 10);
+    sh('cat people.csv > list.fifo');
+    const resumed = await spawnCli(importArgs('list.fifo', '--batch-size', '10', '--concurrency', '1', '--journal', 'pipe.journal', '--resume'), { cwd: dir, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const summary = JSON.parse(resumed.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: ROWS, resumed: true, complete: true });
+    expect(summary.resumedBatches).toBeGreaterThanOrEqual(3);
+    const onList = listAddresses(sandbox, LIST);
+    for (let i = 0; i < ROWS; i++) expect.soft(onList.has(`person${i}@example.com`)).toBe(true);
+    expectNothingLeft('people.csv', 'list.fifo');
+  });
+
+  it('binary data from a FIFO (cat /dev/zero) is refused after its first bytes: exit 2, nothing sent, no copy left', async () => {
+    mkfifo('zero.fifo');
+    sh('exec cat /dev/zero > zero.fifo');
+    const r = await spawnCli(plainArgs('zero.fifo'), { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: zero\.fifo does not look like CSV text/m);
+    expect(sandbox.requestCount()).toBe(0);
+    expectNothingLeft('people.csv', 'zero.fifo');
+    const dev = await spawnCli(plainArgs('/dev/zero'), { cwd: dir, env });
+    expect(dev.code, dev.stderr).toBe(2);
+    expect(dev.stderr).toMatch(/\/dev\/zero does not look like CSV text/);
+  });
+
+  it('Ctrl-C while a FIFO has no writer yet: exit 130 at once, no copy left', async () => {
+    mkfifo('list.fifo');
+    const run = startCli(importArgs('list.fifo'));
+    await waitFor('the copy is started', () => readdirSync(tmp).length > 0);
+    run.child.kill('SIGINT');
+    expect(await run.exited, run.stderr()).toBe(130);
+    expect(run.stderr()).toMatch(/interrupted/);
+    expectNothingLeft('people.csv', 'list.fifo');
+    expect(sandbox.requestCount()).toBe(0);
+  });
+
+  it('SIGTERM while the writer of a FIFO never closes it: exit 130 at once, no copy left', async () => {
+    mkfifo('list.fifo');
+    sh('exec 3>list.fifo; head -n 50 people.csv >&3; exec sleep 60');
+    const run = startCli(importArgs('list.fifo'));
+    await waitFor('the first rows are copied', () => spoolFiles().some((f) => statSync(f).size > 0));
+    run.child.kill('SIGTERM');
+    expect(await run.exited, run.stderr()).toBe(130);
+    expectNothingLeft('people.csv', 'list.fifo');
+    expect(sandbox.requestCount()).toBe(0);
+  });
+});
+
+describe('very wide files and long records (issue 17.9)', () => {
+  const wideCsv = (columns: number, rows: number) => {
+    const header = ['email', ...Array.from({ length: columns - 1 }, (_, i) => `c${i}`)].join(',');
+    const lines = [header];
+    for (let r = 0; r < rows; r++) lines.push([`w${r}@example.com`, ...Array.from({ length: columns - 1 }, (_, i) => `v${i}`)].join(','));
+    return `${lines.join('\n')}\n`;
+  };
+
+  it('a header of 100,000 columns is exit 2 before anything is sent, one line, nothing left behind', async () => {
+    writeFile(dir, 'wide.csv', wideCsv(100_000, 3));
+    const r = await spawnCli(plainArgs('wide.csv', '--consent', 'yes'), { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: wide\.csv: the header has 100,000 columns; at most 1,000 are accepted$/m);
+    expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('hint:'))).toHaveLength(1);
+    expect(sandbox.requestCount()).toBe(0);
+    expectNothingLeft('people.csv', 'wide.csv');
+    // The same file through a pipe: its copy is removed too.
+    const piped = await viaBash(`subscribers import <(cat wide.csv) --list ${LIST} --consent yes`);
+    expect(piped.code, piped.stderr).toBe(2);
+    expect(piped.stderr).toMatch(/the header has 100,000 columns; at most 1,000 are accepted/);
+    expectNothingLeft('people.csv', 'wide.csv');
+  });
+
+  it('a record longer than 1 MiB is exit 2 before anything is sent, naming its line', async () => {
+    const long = 'x'.repeat(2 * 1024 * 1024);
+    writeFile(dir, 'long.csv', `email,name,a,b,c\nok@example.com,Ok,1,2,3\nlong@example.com,${long},1,2,3\n`);
+    const r = await spawnCli(plainArgs('long.csv', '--consent', 'yes'), { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: long\.csv: the record at line 3 is longer than 1 MiB/m);
+    expect(sandbox.requestCount()).toBe(0);
+    expectNothingLeft('people.csv', 'long.csv');
+  });
+
+  it('a data row of 100,000 cells under a 5-column header is one rejected row, the others are imported', async () => {
+    const wide = Array.from({ length: 100_000 }, (_, i) => `v${i}`).join(',');
+    writeFile(dir, 'ragged.csv', `email,name,a,b,c\nok@example.com,Ok,1,2,3\nbad@example.com,${wide}\nfine@example.com,Fine,1,2,3\n`);
+    const r = await spawnCli(importArgs('ragged.csv', '--consent', 'yes'), { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(3);
+    const summary = JSON.parse(r.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: 3, new: 2, rejected: 1 });
+    expect(r.stderr).toMatch(/1 of 3 rows not imported/);
+  });
+});
