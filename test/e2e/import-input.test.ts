@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, requireBuild, spawnCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { BIN, requireBuild, spawnCli, startCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { expectCountsAddUp, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.customers;
@@ -70,15 +70,11 @@ function viaBash(commandLine: string): Promise<CliResult> {
   });
 }
 
-/** Starts bin/email without waiting for it (for the interrupts). */
-function startCli(argv: string[]) {
-  requireBuild();
-  const child = spawn(process.execPath, [BIN, ...argv], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, exited, stderr: () => stderr };
+/** Starts bin/email without waiting for it (for the interrupts); killed after the test if still running. */
+function startImport(argv: string[]) {
+  const run = startCli(argv, { cwd: dir, env });
+  children.push(run.child);
+  return run;
 }
 
 async function waitFor(what: string, condition: () => boolean): Promise<void> {
@@ -151,10 +147,10 @@ describe('inputs that cannot seek (issue 17.8)', () => {
     const journal = join(dir, 'pipe.journal');
     const batches = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
     sh('cat people.csv > list.fifo');
-    const run = startCli(importArgs('list.fifo', '--batch-size', '10', '--concurrency', '1', '--journal', 'pipe.journal'));
+    const run = startImport(importArgs('list.fifo', '--batch-size', '10', '--concurrency', '1', '--journal', 'pipe.journal'));
     await waitFor('three batches are journaled', () => batches() >= 3);
     run.child.kill('SIGINT');
-    expect(await run.exited, run.stderr()).toBe(130);
+    expect(await run.exited, run.output().stderr).toBe(130);
     expect(batches()).toBeLessThan(ROWS / 10);
     sh('cat people.csv > list.fifo');
     const resumed = await spawnCli(importArgs('list.fifo', '--batch-size', '10', '--concurrency', '1', '--journal', 'pipe.journal', '--resume'), { cwd: dir, env });
@@ -183,11 +179,11 @@ describe('inputs that cannot seek (issue 17.8)', () => {
 
   it('Ctrl-C while a FIFO has no writer yet: exit 130 at once, no copy left', async () => {
     mkfifo('list.fifo');
-    const run = startCli(importArgs('list.fifo'));
+    const run = startImport(importArgs('list.fifo'));
     await waitFor('the copy is started', () => readdirSync(tmp).length > 0);
     run.child.kill('SIGINT');
-    expect(await run.exited, run.stderr()).toBe(130);
-    expect(run.stderr()).toMatch(/interrupted/);
+    expect(await run.exited, run.output().stderr).toBe(130);
+    expect(run.output().stderr).toMatch(/interrupted/);
     expectNothingLeft('people.csv', 'list.fifo');
     expect(sandbox.requestCount()).toBe(0);
   });
@@ -195,10 +191,10 @@ describe('inputs that cannot seek (issue 17.8)', () => {
   it('SIGTERM while the writer of a FIFO never closes it: exit 130 at once, no copy left', async () => {
     mkfifo('list.fifo');
     sh('exec 3>list.fifo; head -n 50 people.csv >&3; exec sleep 60');
-    const run = startCli(importArgs('list.fifo'));
+    const run = startImport(importArgs('list.fifo'));
     await waitFor('the first rows are copied', () => spoolFiles().some((f) => statSync(f).size > 0));
     run.child.kill('SIGTERM');
-    expect(await run.exited, run.stderr()).toBe(130);
+    expect(await run.exited, run.output().stderr).toBe(130);
     expectNothingLeft('people.csv', 'list.fifo');
     expect(sandbox.requestCount()).toBe(0);
   });

@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { spawnCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { expectCountsAddUp, importRequests, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.customers;
@@ -130,15 +130,7 @@ describe('the journal is never written through a link', () => {
 });
 
 describe('one import holds a journal at a time', () => {
-  function startImport(more: string[] = []) {
-    const child = spawn(process.execPath, [BIN, ...args(...more)], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env, EMAIL_RETRY_BASE_MS: '5' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    return { child, exited, output: () => ({ stdout, stderr }) };
-  }
+  const startImport = (more: string[] = []) => startCli(args(...more), { cwd: dir, env });
 
   const journaledBatches = () => (existsSync(journalPath()) ? readFileSync(journalPath(), 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
 

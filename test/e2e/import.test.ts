@@ -1,12 +1,11 @@
 // `email subscribers import` through the real binary, as a CI script runs it:
 // killed with SIGKILL or stopped with Ctrl-C half-way, then resumed, without
 // sending an acknowledged batch twice and without losing a row.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { spawnCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.customers;
@@ -43,15 +42,7 @@ function journaledBatches(): number[] {
 /** The first address of batch n of people.csv (rows are person0, person1, …). */
 const firstAddressOf = (batch: number) => `person${batch * BATCH}@example.com`;
 
-function startImport() {
-  const child = spawn(process.execPath, [BIN, ...args()], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
+const startImport = () => startCli(args(), { cwd: dir, env });
 
 async function waitForJournaledBatches(count: number): Promise<void> {
   for (let i = 0; i < 500 && journaledBatches().length < count; i++) await new Promise((r) => setTimeout(r, 20));

@@ -1,7 +1,7 @@
 // Runs the CLI the two ways our users' scripts meet it: in-process through
 // run() with injected IO (fast, for command tests), or as a real `bin/email`
 // subprocess (end-to-end, exactly as a CI script would).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,31 +74,56 @@ export interface SpawnOptions {
   timeoutMs?: number;
 }
 
-/** Spawns `bin/email <argv>` (the built bundle: `npm test` builds first). */
-export function spawnCli(argv: string[], options: SpawnOptions = {}): Promise<CliResult> {
+/** A `bin/email` started and not waited for: to interrupt it, or to run two at once. */
+export interface RunningCli {
+  child: ChildProcess;
+  /** The exit code (null after a signal). */
+  exited: Promise<number | null>;
+  /** What it printed so far. */
+  output(): { stdout: string; stderr: string };
+}
+
+/**
+ * Starts `bin/email <argv>` (the built bundle: `npm test` builds first) with
+ * the test's environment: the developer's own EMAIL_* settings never leak in,
+ * retries wait 5 ms, and a config directory of its own unless one is given.
+ */
+export function startCli(argv: string[], options: Omit<SpawnOptions, 'timeoutMs'> = {}): RunningCli {
   requireBuild();
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string> = {};
-    // The developer's own EMAIL_* settings must not leak into a test.
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR'));
-    for (const [k, v] of Object.entries({ ...inherited, EMAIL_RETRY_BASE_MS: '5', ...options.env })) {
-      if (v !== undefined) env[k] = v;
-    }
-    if (!options.env || !('EMAIL_CONFIG_DIR' in options.env)) env.EMAIL_CONFIG_DIR = tempConfigDir();
-    const child = spawn(process.execPath, [BIN, ...argv], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`email ${argv.join(' ')} did not finish in ${options.timeoutMs ?? 20_000} ms\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 20_000);
+  const env: Record<string, string> = {};
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR'));
+  for (const [k, v] of Object.entries({ ...inherited, EMAIL_RETRY_BASE_MS: '5', ...options.env })) {
+    if (v !== undefined) env[k] = v;
+  }
+  if (!options.env || !('EMAIL_CONFIG_DIR' in options.env)) env.EMAIL_CONFIG_DIR = tempConfigDir();
+  const child = spawn(process.execPath, [BIN, ...argv], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdin.end(options.stdin ?? '');
+  const exited = new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-    child.stdin.end(options.stdin ?? '');
+    child.on('close', (code) => resolve(code));
   });
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+/** Runs `bin/email <argv>` to its end (startCli's environment); killed after `timeoutMs`. */
+export async function spawnCli(argv: string[], options: SpawnOptions = {}): Promise<CliResult> {
+  const run = startCli(argv, options);
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      run.child.kill('SIGKILL');
+      reject(new Error(`email ${argv.join(' ')} did not finish in ${timeoutMs} ms\nstderr: ${run.output().stderr}`));
+    }, timeoutMs);
+  });
+  try {
+    const code = await Promise.race([run.exited, timedOut]);
+    return { code: code ?? -1, ...run.output() };
+  } finally {
+    clearTimeout(timer);
+  }
 }
