@@ -198,9 +198,16 @@ export function normalizeDate(value: string): string | undefined {
   const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value);
   if (!m) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (!isCalendarDay(year, month, day)) return undefined;
   return `${m[1]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** Whether year/month/day is a day of the (proleptic Gregorian) calendar; month 1-12. */
+export function isCalendarDay(year: number, month: number, day: number): boolean {
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** Values as webhook events carry them: one {Key, Value} per value, MultiSelectMany repeated. */

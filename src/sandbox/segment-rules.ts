@@ -25,6 +25,7 @@
 // Every operand is required. Dates are calendar days in the client's time
 // zone (UTC in the sandbox); BEFORE and AFTER are strict. Anything else is a
 // parse failure (277) whose ResultData lists each problem.
+import { isCalendarDay } from './custom-field-values.js';
 import type { CustomFieldDefinition, Subscriber, SubscriberList } from './types.js';
 import type { RuleGroupDefinition } from './types-campaigns.js';
 
@@ -221,8 +222,7 @@ export function parseRuleDate(text: string): string | undefined {
   const m = /^(\d{4})([/-])(\d{2})\2(\d{2})$/.exec(text);
   if (!m) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[3]), Number(m[4])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (!isCalendarDay(year, month, day)) return undefined;
   return `${m[1]}-${m[3]}-${m[4]}`;
 }
 
