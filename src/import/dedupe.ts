@@ -19,13 +19,12 @@ const MAX_PENDING = 4 * GROUP_SIZE;
 
 export class Dedupe {
   private readonly addresses: AddressSet;
-  // The waiting rows, side by side: an entry (undefined for a rejected row) or a [code, message].
+  // The waiting rows, side by side: an entry (undefined for a rejected row) or a reason: [code,
+  // message, whether the row's valid address was staged to be looked up].
   private readonly entries: (ImportEntry | undefined)[] = [];
-  private readonly reasons: ([string, string] | undefined)[] = [];
+  private readonly reasons: ([string, string, boolean] | undefined)[] = [];
   private readonly records: string[][] = [];
   private readonly lines: number[] = [];
-  /** A refused row whose valid address was staged to be looked up. */
-  private readonly lookedUp: boolean[] = [];
   private readonly isNew = new Uint8Array(GROUP_SIZE);
 
   /** `expectedRows` sizes the address table once (a wrong guess only costs memory or a growth). */
@@ -41,7 +40,6 @@ export class Dedupe {
     this.addresses.stage(email);
     this.entries.push(entry);
     this.reasons.push(undefined);
-    this.lookedUp.push(false);
     this.wait(record, line);
   }
 
@@ -55,8 +53,7 @@ export class Dedupe {
    */
   reject(record: string[], line: number, code: string, message: string, email = ''): void {
     this.entries.push(undefined);
-    this.reasons.push([code, message]);
-    this.lookedUp.push(email !== '');
+    this.reasons.push([code, message, email !== '']);
     if (email !== '') this.addresses.stage(email, true);
     this.wait(record, line);
   }
@@ -71,7 +68,7 @@ export class Dedupe {
     for (let i = 0; i < this.entries.length; i++) {
       const reason = this.reasons[i];
       if (reason) {
-        if (this.lookedUp[i] && this.isNew[staged++] === 0) sink.duplicate(this.records[i]!, this.lines[i]!);
+        if (reason[2] && this.isNew[staged++] === 0) sink.duplicate(this.records[i]!, this.lines[i]!);
         else sink.rejected(this.records[i]!, this.lines[i]!, reason[0], reason[1]);
         continue;
       }
@@ -83,7 +80,6 @@ export class Dedupe {
     this.reasons.length = 0;
     this.records.length = 0;
     this.lines.length = 0;
-    this.lookedUp.length = 0;
   }
 
   private wait(record: string[], line: number): void {
