@@ -12,11 +12,12 @@ import type { Dispatcher, Pool as PoolType, errors as ErrorsType } from 'undici'
 // connection. On Node 20, V8 then optimises every wasm function on background
 // threads, and process exit waits for that work; the baseline compiler is
 // plenty for small JSON bodies, and it must be chosen before the module is
-// compiled. Measured with paired whole-process runs (`email campaigns sent
-// --json`, one loopback request, over `node -e 0`): Node 20 1.55× with
-// --liftoff-only, 2.9× without; Node 22, 24 and 26 gain nothing from it (their
-// V8 tiers up lazily), so it is set on Node 20 alone (bench/startup.bench.mjs;
-// figures in docs/architecture.md "Start-up").
+// compiled. Measured by bench/startup.bench.mjs (31 paired rounds, builds
+// with the flag on every line and on none in the same run, 2026-11-26):
+// `email campaigns sent --json` on Node 20 took 171 ms with it, 300 ms
+// without (1.93× against 3.28× `node -e 0`); on Node 22, 24 and 26 the read
+// with it was 1.02×, 0.98× and 0.97× of the read without (noise), so it is
+// set on Node 20 alone.
 // V8 writes an error for a flag it does not know straight to stderr, past
 // src/output/edges.ts: this flag is set only on Node 20, whose V8 (11.3) is
 // fixed and knows it.
