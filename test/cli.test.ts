@@ -179,6 +179,12 @@ describe('startup guard: what each bundle holds', () => {
     for (const out of bundles) expect(readFileSync(join(root, out), 'utf8').match(/[^\w$.]import\(/g), out).toBe(null);
   });
 
+  it("undici's modules are parenthesized functions, which V8 compiles eagerly, so Node's compile cache holds them (scripts/build.mjs writeEagerModules)", () => {
+    const undici = readFileSync(join(root, 'dist/vendor/undici.cjs'), 'utf8');
+    const wrapped = undici.match(/"[^"]*node_modules\/undici\/lib\/[^"]+\.js":\(function\(/g) ?? [];
+    expect(wrapped.length).toBeGreaterThan(30);
+  });
+
   it('the jq engine is reached only from src/output/jq.ts, which only --jq loads', () => {
     const importers = Object.entries(meta.inputs).filter(([, i]) => i.imports.some((x) => x.path === './jq.cjs'));
     expect(importers.map(([input]) => input)).toEqual(['src/output/jq.ts']);
