@@ -1,19 +1,51 @@
-// Start-up, issue 12's bars: whole-process wall time of `email --help`,
-// `email --version`, a group's help and two read commands (one request each
-// to a loopback server), each against `node -e 0`. Paired and interleaved:
-// every round runs `node -e 0` and then each case once, a case's ratio is
-// taken against the `node -e 0` of its own round, and the figure quoted is
-// the median of those ratios, so drift in the machine's speed hits both
-// sides of a pair alike. stdout and stderr are pipes, as in `email … | jq`.
-import { spawn } from 'node:child_process';
+// Start-up on each Node line users run (issue 18): whole-process wall time of
+// `email --help`, `email --version`, a group's help and two reads (one
+// request each to a loopback server), each against `node -e 0` of the same
+// Node. Paired and interleaved: every round runs, for each line, `node -e 0`
+// and then each case once; a case's ratio is taken against the `node -e 0`
+// of its own line and round, and the figure quoted is the median of those
+// ratios, so drift in the machine's speed hits both sides of a pair alike.
+// stdout and stderr are pipes, as in `email … | jq`.
+//
+// Lines: BENCH_NODE_LINES (default 20,22,24,26), each the official build that
+// scripts/with-node.mjs fetches from the npm registry into .cache/node/; a
+// line that cannot be had is skipped with the reason. Node's compile cache
+// lives in a fresh directory (XDG_CACHE_HOME) per build, filled by the
+// warm-up runs, as a user's is after their first run.
+// BENCH_BASELINE=<checkout>[,<checkout>…] (each built with `npm run build`)
+// also runs that checkout's bin/email in the same rounds, and prints its
+// ratios and this build's over it: a change's before and after, in one run.
+// The bars (issue 18) are Node 24's.
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../bin/email', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 31);
+const LINES = (process.env.BENCH_NODE_LINES ?? '20,22,24,26').split(',').map((s) => s.trim()).filter(Boolean);
+const BAR_LINE = '24';
+
+const builds = [{ name: 'this build', bin: join(root, 'bin', 'email') }];
+for (const dir of (process.env.BENCH_BASELINE ?? '').split(',').filter(Boolean)) builds.push({ name: basename(resolve(dir)), bin: join(resolve(dir), 'bin', 'email') });
+for (const build of builds) build.cacheHome = mkdtempSync(join(tmpdir(), 'email-bench-cache-'));
+
+/** The node binary of each line, through scripts/with-node.mjs (which fetches it once). */
+const lines = [];
+for (const major of LINES) {
+  const got = spawnSync(process.execPath, [join(root, 'scripts', 'with-node.mjs'), major, '--', 'node', '-p', 'process.execPath + " " + process.version'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (got.status !== 0) {
+    console.log(`Node ${major}: skipped (${(got.stderr || got.error?.message || `exit ${got.status}`).trim().split('\n').at(-1)})`);
+    continue;
+  }
+  const [node, version] = got.stdout.trim().split(' ');
+  lines.push({ major, node, version });
+}
 
 const server = createServer((req, res) => {
   res.setHeader('content-type', 'application/json');
@@ -21,37 +53,46 @@ const server = createServer((req, res) => {
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const baseUrl = `http://127.0.0.1:${server.address().port}`;
-const env = { ...process.env, EMAIL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'email-bench-')), EMAIL_API_KEY: 'bench-key', EMAIL_BASE_URL: baseUrl };
+const baseEnv = { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'email-bench-home-')), EMAIL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'email-bench-')), EMAIL_API_KEY: 'bench-key', EMAIL_BASE_URL: baseUrl };
+delete baseEnv.NODE_COMPILE_CACHE;
+delete baseEnv.NODE_DISABLE_COMPILE_CACHE;
+delete baseEnv.NODE_OPTIONS;
 
 // The read commands run in a child while this process serves them, so spawn asynchronously.
-function time(args) {
+function time(node, args, env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stdout.resume();
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
+      if (code !== 0 || err) return reject(new Error(`${node} ${args.join(' ')} exited ${code}: ${err}`));
       resolve(Number(process.hrtime.bigint() - started) / 1e6);
     });
   });
 }
 
 const BASE = 'node -e 0';
-const cases = {
-  [BASE]: ['-e', '0'],
-  'email --help': [bin, '--help'],
-  'email --version': [bin, '--version'],
-  'email campaigns --help': [bin, 'campaigns', '--help'],
-  'email campaigns sent --help': [bin, 'campaigns', 'sent', '--help'],
-  'email campaigns sent --json (one request)': [bin, 'campaigns', 'sent', '--json'],
-  'email api /email/clients/scheduled (one request)': [bin, 'api', '/email/clients/scheduled'],
+const CASES = {
+  'email --help': ['--help'],
+  'email --version': ['--version'],
+  'email campaigns --help': ['campaigns', '--help'],
+  'email campaigns sent --json (one request)': ['campaigns', 'sent', '--json'],
+  'email api /email/clients/scheduled (one request)': ['api', '/email/clients/scheduled'],
 };
-const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-for (const args of Object.values(cases)) await time(args); // warm the file cache
+/** Every timed run of a round: the line's `node -e 0`, then each case of each build. */
+const runs = lines.flatMap((line) => [
+  { line, build: undefined, name: BASE, args: ['-e', '0'], env: baseEnv },
+  ...builds.flatMap((build) =>
+    Object.entries(CASES).map(([name, args]) => ({ line, build, name, args: [build.bin, ...args], env: { ...baseEnv, XDG_CACHE_HOME: build.cacheHome } })),
+  ),
+]);
+const samples = new Map(runs.map((run) => [run, []]));
+
+for (let i = 0; i < 2; i++) for (const run of runs) await time(run.line.node, run.args, run.env); // the file cache, and Node's compile cache
 for (let i = 0; i < ROUNDS; i++) {
-  for (const [name, args] of Object.entries(cases)) samples[name].push(await time(args));
+  for (const run of runs) samples.get(run).push(await time(run.line.node, run.args, run.env));
 }
 server.close();
 
@@ -59,18 +100,35 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const pairedRatio = (name) => median(samples[name].map((ms, i) => ms / samples[BASE][i]));
-console.log(`rounds: ${ROUNDS}, interleaved; ratio = median of each run over the ${BASE} of its round`);
-for (const name of Object.keys(cases)) {
-  console.log(`${name.padEnd(52)} median ${median(samples[name]).toFixed(1)} ms  ratio ${pairedRatio(name).toFixed(2)}x`);
+const find = (line, build, name) => runs.find((r) => r.line === line && r.build === build && r.name === name);
+/** The median over rounds of this run's time over the `node -e 0` of its line and round. */
+const ratio = (run, over = find(run.line, undefined, BASE)) => median(samples.get(run).map((ms, i) => ms / samples.get(over)[i]));
+
+console.log(`rounds: ${ROUNDS}, interleaved; ratio = median of each run over the ${BASE} of its line and round`);
+for (const line of lines) {
+  const base = find(line, undefined, BASE);
+  console.log(`\nNode ${line.version}: ${BASE} median ${median(samples.get(base)).toFixed(1)} ms`);
+  for (const name of Object.keys(CASES)) {
+    const cells = builds.map((build) => {
+      const run = find(line, build, name);
+      return `${build.name}: ${median(samples.get(run)).toFixed(1)} ms ${ratio(run).toFixed(2)}x`;
+    });
+    if (builds.length > 1) {
+      const mine = find(line, builds[0], name);
+      for (const other of builds.slice(1)) cells.push(`÷ ${other.name} ${ratio(mine, find(line, other, name)).toFixed(3)}`);
+    }
+    console.log(`  ${name.padEnd(50)} ${cells.join('   ')}`);
+  }
 }
+
+const barLine = lines.find((l) => l.major === BAR_LINE);
 const bar = (name, label, limit) => {
-  const ratio = pairedRatio(name);
-  console.log(`BAR ${label}: ${ratio <= limit ? 'PASS' : 'FAIL'} (${ratio.toFixed(2)}x vs <= ${limit}x)`);
+  if (!barLine) return console.log(`BAR ${label}: FAIL (Node ${BAR_LINE} could not be run)`);
+  const r = ratio(find(barLine, builds[0], name));
+  console.log(`BAR ${label}: ${r <= limit ? 'PASS' : 'FAIL'} (Node ${barLine.version}: ${r.toFixed(2)}x vs <= ${limit}x)`);
 };
-// --help and --version were 1.13x before issue 12; "unchanged" with room for noise.
-bar('email --help', 'startup --help', 1.2);
-bar('email --version', 'startup --version', 1.2);
+console.log('');
+bar('email --help', 'startup --help', 1.1);
+bar('email --version', 'startup --version', 1.1);
 bar('email campaigns --help', "startup a group's help", 1.25);
-bar('email campaigns sent --json (one request)', 'startup read command (campaigns sent --json)', 1.8);
-bar('email api /email/clients/scheduled (one request)', 'startup read command (api)', 1.8);
+bar('email campaigns sent --json (one request)', 'startup read command (campaigns sent --json)', 1.7);

@@ -1,29 +1,24 @@
 // Bundles src/ into dist/, in files that load fast (start-up is a feature,
 // ENGINEERING.md habit 10; figures in bench/startup.bench.mjs):
 //
-//   dist/cli.cjs      the program: one CommonJS bundle, loaded by dist/launch.cjs
-//                     with a V8 code cache (src/launch.ts says why and how).
-//                     A module reached only through `await import()` stays a
-//                     lazily run function inside it: it costs nothing until
-//                     called, and with the cache it is not even parsed.
-//   dist/launch.cjs   src/launch.ts, what bin/email requires
+//   dist/cli.cjs      the program: one CommonJS bundle, required by bin/email
+//                     once it has turned on Node's compile cache. A module
+//                     reached only through `await import()` stays a lazily run
+//                     function inside it: it costs nothing until called.
 //   dist/sandbox.cjs  the sandbox, standalone (benchmarks and scripts import it;
 //                     `email sandbox` requires it)
 //   dist/jq.cjs       jq-wasm (1.3 MB, WebAssembly inline): required by --jq only
 //   dist/vendor/*.cjs the libraries only some commands use (VENDORED below)
-//   dist/**/*.<v8>-<arch>.cache
-//                     each bundle's code cache, made after running a few commands here
 //
-// Why not ES modules split into chunks, as before: each module costs the ESM
-// loader a resolve, a read and a compile (a read command loaded 24), and
-// Node 20 offers no code cache for them. Measured by bench/startup.bench.mjs
-// on 2026-11-23, both builds in one run, each run over `node -e 0`: a group's
-// help 1.43× → 1.20×, `email api …` 2.05× → 1.52×, `--help` 1.16× → 1.06×.
-import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+// Why not ES modules split into chunks: each module costs the ES module
+// loader a resolve, a read and a compile (a read command loaded 24), where
+// one CommonJS bundle is one read and, with the compile cache, no compile.
+// Measured by bench/startup.bench.mjs on 2026-11-23 (Node 20), both builds
+// in one run, each run over `node -e 0`: a group's help 1.43× → 1.20×,
+// `email api …` 2.05× → 1.52×, `--help` 1.16× → 1.06×.
+import { build, transformSync } from 'esbuild';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from './third-party-notices.mjs';
@@ -36,10 +31,13 @@ rmSync(dist, { recursive: true, force: true });
 
 // Libraries that only some commands use (saving a key, the import, webhooks,
 // a spinner on a terminal, and undici, which help never needs) and that share
-// nothing with the rest: in bundles of their own, with caches of their own,
-// they are not read, compiled or deserialized by commands that do not use them.
-// dist/cli.cjs is 334 KB instead of 980 KB; `email campaigns --help` took
-// 62 vs 65 ms (0.96×, medians of 25 paired runs, 2026-11-23), a read the same.
+// nothing with the rest: in bundles of their own, they are not read, compiled
+// or deserialized from the compile cache by commands that do not use them.
+// dist/cli.cjs is 334 KB instead of 980 KB. Measured by bench/startup.bench.mjs
+// against a build with them inside dist/cli.cjs, in the same 31 paired rounds
+// (2026-11-26): `email campaigns --help` took 0.96× (Node 22), 0.95× (24),
+// 0.90× (26) and 0.84× (20) of that build's time; a read 0.99-1.01× on 22-26
+// and 0.91× on 20.
 // name → the entry of its bundle, and the import that our code reaches it by
 const VENDORED = {
   conf: { entry: 'conf', imported: /^conf$/ },
@@ -53,11 +51,14 @@ const common = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  target: 'node20',
+  // The oldest line CI runs the whole suite on (.ci/run); Node 20, past its
+  // end of life, runs this output too (its e2e tests run in CI).
+  target: 'node22',
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
-  // `await import()` becomes a require of the module inside the bundle (or of
-  // a sibling bundle): dist/cli.cjs runs in a vm.Script, which has no ES module loader.
+  // `await import()` of a sibling bundle (./vendor/undici.cjs) becomes a
+  // require: import() would start Node's ES module loader for it, which a
+  // CommonJS program otherwise never loads.
   supported: { 'dynamic-import': false },
   // EMAIL_BUILD_MINIFY=0 keeps names readable, e.g. in a --cpu-prof profile.
   minify: process.env.EMAIL_BUILD_MINIFY !== '0',
@@ -73,15 +74,49 @@ const program = await build({
   plugins: [withoutUndiciHttp2(), commanderWithoutChildProcess(), siblingBundles()],
 });
 const vendors = await Promise.all(
-  Object.entries(VENDORED).map(([name, { entry }]) =>
-    build({ ...common, entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) }, plugins: [withoutUndiciHttp2()] }),
-  ),
+  Object.entries(VENDORED).map(async ([name, { entry }]) => {
+    const built = await build({
+      ...common,
+      entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) },
+      plugins: [withoutUndiciHttp2()],
+      minify: false,
+      write: false,
+    });
+    for (const out of built.outputFiles) writeEagerModules(out.path, out.text, name === 'undici');
+    return built;
+  }),
 );
 const sandbox = await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, sourcemap: 'linked' });
 const jq = await build({ ...common, entryPoints: { jq: require.resolve('jq-wasm/inline') } });
-await build({ ...common, entryPoints: { launch: 'src/launch.ts' } });
 // docs/reference.md's generator, for scripts/gen-completions.mjs only (not shipped).
 await build({ ...common, entryPoints: { reference: 'src/completion/reference.ts' }, format: 'esm', outExtension: {}, minify: false, metafile: false });
+
+/**
+ * Writes a library's bundle with each CommonJS module it wraps (esbuild's
+ * `__commonJS({ "path"(exports, module) {…} })`) turned into a parenthesized
+ * function, which V8 compiles eagerly, with the bundle's top level. Node's
+ * compile cache holds only what was compiled then (docs/architecture.md
+ * "What Node's compile cache does not hold"), so the module bodies that every
+ * load of the bundle runs are taken from the cache instead of being compiled
+ * on each run. Measured on Node 24, 2026-11-26, 80 paired loads with a warm
+ * cache: requiring dist/vendor/undici.cjs took 11.4 ms instead of 14.8 (0.84×),
+ * its cache entry growing from 6 KB to 300 KB; in bench/startup.bench.mjs (31
+ * paired rounds, both builds) a one-request read took 0.99× (Node 22), 0.955×
+ * (24) and 0.995× (26) of its time without, an `api` read 0.96-0.98×.
+ * The minifier keeps the parentheses.
+ */
+function writeEagerModules(file, code, required) {
+  let wrapped = 0;
+  const eager = code.replace(/^(var [\w$]+ = __commonJS\(\{\n  "[^"\n]+")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (_all, head, params, body) => {
+    wrapped++;
+    return `${head}: (function(${params}) {\n${body}  })\n});`;
+  });
+  // A change in esbuild's output would silently lose this: fail the build instead.
+  if (required && wrapped === 0) throw new Error(`${file}: no CommonJS module wrapper found to compile eagerly (esbuild's output changed?)`);
+  const { code: out } = transformSync(eager, { loader: 'js', minify: common.minify, logLevel: 'warning' });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, out);
+}
 
 /**
  * undici's HTTP/2 client requires node:http2 when it is loaded, which every
@@ -137,68 +172,20 @@ function siblingBundles() {
 
 // bin/email answers a bare --version and --help from these files without loading the program.
 writeFileSync(join(dist, 'version.txt'), `${pkg.version}\n`);
-const { BundleLoader, writeCodeCache } = require(join(dist, 'launch.cjs'));
-const loader = new BundleLoader({ env: {}, userDir: null });
-const cli = loader.load(join(dist, 'cli.cjs'));
-loader.around = cli.withDefaultV8Flags; // as src/launch.ts's launch() does
+const cli = require(join(dist, 'cli.cjs'));
 {
-  const { code, stdout } = await runInProcess(['--help'], {});
+  let stdout = '';
+  const io = { stdout: { write: (s) => ((stdout += s), true) }, stderr: process.stderr, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const code = await cli.run(['--help'], { io, env: {}, cwd: process.cwd() });
   if (code !== 0 || !stdout.includes('Usage: email')) throw new Error(`rendering the root help failed (exit ${code})`);
   writeFileSync(join(dist, 'help.txt'), stdout);
 }
-await warmCodeCache();
-// A read set --liftoff-only (src/core/undici-lite.ts): V8 would refuse a cache made under it in a run that starts without.
-cli.restoreV8Flags();
 const metafile = mergeMetafiles([program.metafile, sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
-// The bundles the warm-up did not reach get a cache of their top-level code.
-for (const out of Object.keys(metafile.outputs).filter((o) => o.endsWith('.cjs'))) loader.load(fileURLToPath(new URL(out, root)));
-// Beside each bundle, as readable as the bundle itself.
-for (const bundle of loader.loaded.values()) writeCodeCache(bundle.script, bundle.file, dirname(bundle.file), 0o644);
 
 // The licence notices of every bundled library ship with the program (checked by test/e2e/packaging.test.ts).
 writeFileSync(join(dist, 'THIRD_PARTY_NOTICES.md'), thirdPartyNotices(fileURLToPath(root), metafile));
 // The startup guard tests read this: which modules each bundle holds, and how they import each other.
 writeFileSync(join(dist, 'meta.json'), JSON.stringify(metafile));
-
-async function runInProcess(argv, env) {
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: { write: (s) => ((stdout += s), true) }, stderr: { write: (s) => ((stderr += s), true) }, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-  const code = await cli.run(argv, { io, env, cwd: process.cwd() });
-  return { code, stdout, stderr };
-}
-
-/**
- * Runs what most runs of the program do — a group's help, reads of one page
- * in each output format, a raw `api` read — against a loopback server that
- * answers every request with an empty list, so the cache holds the code of
- * those paths compiled.
- */
-async function warmCodeCache() {
-  const server = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end('[]');
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const configDir = mkdtempSync(join(tmpdir(), 'email-build-'));
-  const env = { EMAIL_BASE_URL: `http://127.0.0.1:${server.address().port}`, EMAIL_API_KEY: 'build-key', EMAIL_CONFIG_DIR: configDir };
-  try {
-    for (const argv of [
-      ['campaigns', '--help'],
-      ['campaigns', 'sent', '--help'],
-      ['campaigns', 'sent'],
-      ['campaigns', 'sent', '--json'],
-      ['campaigns', 'sent', '-o', 'csv'],
-      ['api', '/email/clients/scheduled'],
-    ]) {
-      const { code, stderr } = await runInProcess(argv, env);
-      if (code !== 0) throw new Error(`warming the code cache: email ${argv.join(' ')} exited ${code}: ${stderr}`);
-    }
-  } finally {
-    server.close();
-    rmSync(configDir, { recursive: true, force: true });
-  }
-}
 
 function mergeMetafiles(metafiles) {
   return { inputs: Object.assign({}, ...metafiles.map((m) => m.inputs)), outputs: Object.assign({}, ...metafiles.map((m) => m.outputs)) };

@@ -17,8 +17,6 @@ import { printError } from './output/error-report.js';
 import { buildProgram, entryNamed, type ActionFactory } from './program.js';
 
 export type { RunDeps };
-// For the code cache made at the end of a run (src/launch.ts, scripts/build.mjs).
-export { restoreV8Flags, withDefaultV8Flags } from './core/v8-flags.js';
 
 const HELP_WIDTH = 80;
 

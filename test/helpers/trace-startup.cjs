@@ -1,6 +1,6 @@
 // Preloaded (`node -r`) into a run of bin/email by test/cli.test.ts: at exit,
 // writes to TRACE_OUT the files the run read with fs.readFileSync (how
-// bin/email, Node's CommonJS loader and src/launch.ts read the program's
+// bin/email and Node's CommonJS loader read the program's
 // files) and the public Node modules it loaded that a bare `node` does not.
 'use strict';
 const fs = require('node:fs');

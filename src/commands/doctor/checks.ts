@@ -24,8 +24,23 @@ export interface CheckResult {
   hint?: string;
 }
 
-/** package.json "engines". */
+/** package.json "engines" (and bin/email's check, which runs before anything else). */
 export const MIN_NODE_VERSION = '20.18.1';
+/**
+ * When each Node line stops getting fixes (the Node.js release schedule,
+ * github.com/nodejs/Release). A line past its date still runs the tool while
+ * that costs nothing (CLI.md "runtime"), with a warning here. CI tests 22, 24
+ * and 26 (.ci/run); a line newer than this table is taken as maintained.
+ */
+const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
+  20: '2026-04-30',
+  21: '2024-06-01',
+  22: '2027-04-30',
+  23: '2025-06-01',
+  24: '2028-04-30',
+  25: '2026-06-01',
+  26: '2029-04-30',
+};
 /** Beyond this the clock is worth fixing: dates given to the service (--since, --from/--to) and TLS validity depend on it. */
 const CLOCK_SKEW_WARN_MS = 60_000;
 /** A certificate closer than this to its end is worth a warning. */
@@ -48,7 +63,7 @@ export async function runChecks(ctx: Context): Promise<DoctorOutcome> {
     return r;
   };
 
-  add(checkNode(process.versions.node));
+  add(checkNode(process.versions.node, new Date()));
 
   const config = inspectConfig(ctx.env);
   add(config.result);
@@ -151,11 +166,22 @@ export async function runChecks(ctx: Context): Promise<DoctorOutcome> {
   return { results, authProblem };
 }
 
-function checkNode(version: string): CheckResult {
-  const ok = compareVersions(version, MIN_NODE_VERSION) >= 0;
-  return ok
-    ? result('node', 'ok', `Node.js ${version}`)
-    : result('node', 'fail', `Node.js ${version} is older than ${MIN_NODE_VERSION}, the oldest this tool supports`, `install Node.js ${MIN_NODE_VERSION} or newer (20 LTS or later)`);
+/** The running Node against `engines`, and whether its line still gets fixes on `today`. */
+export function checkNode(version: string, today: Date): CheckResult {
+  if (compareVersions(version, MIN_NODE_VERSION) < 0) {
+    return result('node', 'fail', `Node.js ${version} is older than ${MIN_NODE_VERSION}, the oldest this tool runs on`, 'install Node.js 24 LTS (or 22 LTS)');
+  }
+  const line = Number(version.split('.')[0]);
+  const endOfLife = NODE_END_OF_LIFE[line];
+  if (endOfLife && today.toISOString().slice(0, 10) > endOfLife) {
+    return result(
+      'node',
+      'warn',
+      `Node.js ${version}: the ${line} line reached its end of life on ${endOfLife} and gets no more security fixes; email still runs on it, but is tested on 22, 24 and 26`,
+      'install Node.js 24 LTS (or 22 LTS)',
+    );
+  }
+  return result('node', 'ok', `Node.js ${version}`);
 }
 
 function compareVersions(a: string, b: string): number {
