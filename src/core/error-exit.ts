@@ -3,7 +3,7 @@
 // prints what this decides.
 import { CommanderError } from 'commander';
 import { errorKind, type ErrorKind } from './error-kind.js';
-import { ApiError, AuthError, CliError, ExitCode, UsageError } from './errors.js';
+import { ApiError, AuthError, CliError, ExitCode, RedirectError, UsageError } from './errors.js';
 
 /** What a failed command reports: its exit code, and the error as printed (human or JSON). */
 export interface ErrorReport {
@@ -11,6 +11,8 @@ export interface ErrorReport {
   /** The stable word a script branches on (CLI.md "errors"; src/core/error-kind.ts). */
   kind: ErrorKind;
   status?: number;
+  /** The message names the status itself (a redirect's `302 Found`): no `(HTTP 302)` after it. */
+  statusNamed?: boolean;
   code?: number;
   message: string;
   /** The message is the service's own text: printed as one line, whatever it holds. */
@@ -45,7 +47,8 @@ function describe(err: unknown, context: { aborted: boolean; debug: boolean }): 
     } else if (!hint && err instanceof AuthError && err.status === 403) {
       hint = 'The account is suspended or out of credits; check it in the web app.';
     }
-    return { exitCode: err.exitCode, status, code, message: err.message, fromService: err instanceof ApiError, resultData, hint };
+    const statusNamed = err instanceof RedirectError || undefined;
+    return { exitCode: err.exitCode, status, statusNamed, code, message: err.message, fromService: err instanceof ApiError, resultData, hint };
   }
   const message = err instanceof Error ? err.message : String(err);
   return {

@@ -65,6 +65,24 @@ export class ApiError extends CliError {
   }
 }
 
+/**
+ * A 3xx answer (CLI.md "redirects"): never followed (the key and the body
+ * would go where it points) and never success, since what answered is a
+ * proxy, an http → https redirect or a wrong base-URL prefix, not the
+ * service having done the work. Never retried: the next attempt meets the
+ * same redirect. `location` is the Location header as received (or resolved
+ * against the request when relative), neutralised only where it is printed.
+ */
+export class RedirectError extends ApiError {
+  constructor(
+    init: ApiErrorInit,
+    readonly location: string | undefined,
+  ) {
+    super(init);
+    this.name = 'RedirectError';
+  }
+}
+
 /** 401 or 403 from the service, or no key configured at all. */
 export class AuthError extends ApiError {
   override readonly exitCode = ExitCode.auth;

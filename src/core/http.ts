@@ -11,6 +11,7 @@ import {
   CliError,
   NetworkError,
   RateLimitError,
+  RedirectError,
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
@@ -40,6 +41,8 @@ export const DEFAULT_CONNECTIONS = 8;
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Waits between attempts from this long on are announced on stderr (CLI.md "retries"). */
 const ANNOUNCED_WAIT_MS = 5_000;
+/** A Location longer than this is cut where it is named: a header may be kilobytes long. */
+const MAX_LOCATION_SHOWN = 500;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -161,9 +164,15 @@ export class ApiClient {
       if (throttle) ticket = await throttle.acquire({ retry: state.retries + state.rateLimitRetries > 0, signal: this.combinedSignal(opts.signal) });
       try {
         const res = await this.once(opts, path);
-        if (res.status < 400) {
+        if (res.status < 300) {
           if (ticket) throttle!.done(ticket, res);
           return res;
+        }
+        if (res.status < 400) {
+          // CLI.md "redirects": the one place a 3xx is judged, for every command. Neither
+          // followed nor retried, and no success either: the request never reached the service.
+          if (ticket) throttle!.done(ticket);
+          throw this.redirectFor(opts.method, opts.path, path, res);
         }
         finalError = this.errorFor(opts.method, opts.path, res);
         failure = { kind: 'status', status: res.status, headers: res.headers, message: finalError.message };
@@ -370,6 +379,41 @@ export class ApiClient {
     };
     if (res.status === 401 || res.status === 403) return new AuthError(init);
     return new ApiError(init);
+  }
+
+  /**
+   * A 3xx as an error naming the status and where it pointed: a relative
+   * Location is resolved against the request, so the user sees the host too.
+   * The header is kept as received otherwise (redacted here, neutralised where
+   * it is printed) and cut to a line's length.
+   */
+  private redirectFor(method: string, path: string, fullPath: string, res: RawResponse): RedirectError {
+    let location = header(res.headers, 'location')?.trim() || undefined;
+    if (location && !/^[a-z][a-z0-9+.-]*:/i.test(location)) {
+      try {
+        location = new URL(location, `${this.baseUrl.origin}${fullPath}`).href;
+      } catch {
+        // Not a URL reference either: shown as received.
+      }
+    }
+    if (location && location.length > MAX_LOCATION_SHOWN) location = `${location.slice(0, MAX_LOCATION_SHOWN)}…`;
+    if (location) location = this.redactor.redact(location);
+    const where = location ? `, pointing to ${location}` : ', with no Location';
+    const status = `${res.status}${STATUS_CODES[res.status] ? ` ${STATUS_CODES[res.status]}` : ''}`;
+    this.debug(`  ${res.status} is a redirect: not followed, not retried`);
+    const error = new RedirectError(
+      {
+        status: res.status,
+        method,
+        path,
+        message: `the service answered ${status} to ${method} ${path}${where}: a proxy or a wrong base URL, not a done operation (nothing was followed)`,
+      },
+      location,
+    );
+    error.hint = location
+      ? 'Check the base URL (`email doctor` shows it and where it came from); if the address above is the service, use it as the base URL.'
+      : 'Check the base URL; `email doctor` shows it and where it came from.';
+    return error;
   }
 
   private fullPath(path: string, query?: RequestOptions<unknown>['query']): string {

@@ -3,7 +3,7 @@
 // core's retries, or abandoned (the import called its requests off). Which
 // failures stop the whole import is decided here too.
 import { importBatch, importPath, type ImportFlags } from '../api/subscribers.js';
-import { ApiError, AuthError, NetworkError, TimeoutError } from '../core/errors.js';
+import { ApiError, AuthError, NetworkError, RedirectError, TimeoutError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
 import type { Throttle } from '../core/throttle.js';
 import { toInt } from '../schemas/common.js';
@@ -84,6 +84,7 @@ export function batchRecord(batch: Batch, result: ImportResult, client: Pick<Api
 /** Batch errors that every batch would meet: the import stops at once rather than fail them one by one. */
 export function stopsEverything(error: unknown): boolean {
   if (error instanceof AuthError) return true; // 401, 403
+  if (error instanceof RedirectError) return true; // a proxy or a wrong base URL answers every batch alike (CLI.md "redirects")
   if (error instanceof ApiError) {
     if (error.status === 404) return true; // the list does not exist
     // service-spec.md "Coded errors by area": batch too large, empty, consent missing or invalid.

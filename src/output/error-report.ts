@@ -18,7 +18,7 @@ export function printError(stderr: Writable, report: ErrorReport, options: { jso
     return;
   }
   const label = report.code !== undefined ? `error ${report.code}` : 'error';
-  const status = report.status && report.code === undefined ? ` (HTTP ${report.status})` : '';
+  const status = report.status && report.code === undefined && !report.statusNamed ? ` (HTTP ${report.status})` : '';
   // The service's message stays one line, whatever it holds (a line break in it cannot pass
   // for a line of ours); ours may have several. The stderr guard (src/output/edges.ts) would
   // neutralise the rest anyway; said here so that no path forgets it.

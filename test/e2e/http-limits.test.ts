@@ -99,3 +99,21 @@ describe('announced waits', () => {
     expect(scripted.calls).toHaveLength(1);
   });
 });
+
+describe('redirects (CLI.md "redirects")', () => {
+  it('a 302 to campaigns unschedule --yes: exit 1 naming the status and the Location (neutralised), one request, no "Unscheduled"', async () => {
+    const scripted = await startScriptedServer();
+    servers.push(scripted);
+    // A C1 CSI (U+009B) passes the HTTP parser as a Latin-1 byte: it must not reach the terminal raw.
+    scripted.reply({ status: 302, headers: { location: 'https://sso.example/login\u009b2J' } });
+    const r = await spawnCli(['campaigns', 'unschedule', '--campaign', '1a2b3c4d5e6f40718293a4b5c6d7e8f9', '--yes'], {
+      env: { EMAIL_BASE_URL: scripted.url, EMAIL_API_KEY: 'sk_test_redirect' },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error: the service answered 302 Found to POST /email/campaigns/1a2b3c4d5e6f40718293a4b5c6d7e8f9/unschedule, pointing to https://sso.example/login\\x9b2J: a proxy or a wrong base URL, not a done operation (nothing was followed)',
+    );
+    expect(scripted.calls).toHaveLength(1);
+  });
+});

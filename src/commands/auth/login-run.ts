@@ -3,7 +3,7 @@
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
 import { checkBaseUrl, DEFAULT_PROFILE, openConfig } from '../../core/config.js';
-import { ApiError, AuthError, CliError, ExitCode, NetworkError, UsageError } from '../../core/errors.js';
+import { ApiError, AuthError, CliError, ExitCode, NetworkError, RedirectError, UsageError } from '../../core/errors.js';
 import { readText } from '../../core/json-input.js';
 import { maskKey } from '../../core/redact.js';
 
@@ -37,15 +37,9 @@ export async function loginCommand(opts: { withKey: boolean }, ctx: Context): Pr
   } catch (err) {
     throw checkFailed(err, baseUrl);
   }
-  if (answer.status < 200 || answer.status >= 300) {
-    // A redirect (often http → https, or a moved host) is not followed: the key would go where it points.
-    const location = answer.headers.location;
-    throw new LoginCheckFailed(
-      `could not check the key: ${baseUrl} answered ${answer.status}${location ? ` (a redirect to ${String(location)})` : ''}; ${NOTHING_STORED}`,
-      ExitCode.failure,
-      location ? 'If that address is the service, log in with it as --base-url.' : 'Check the base URL.',
-    );
-  }
+  // A redirect (often http → https, or a moved host) is refused by the HTTP core, like every other
+  // non-2xx (CLI.md "redirects"); checkFailed() says what it means here.
+  if (answer.status < 200 || answer.status >= 300) throw new LoginCheckFailed(`could not check the key: ${baseUrl} answered ${answer.status}; ${NOTHING_STORED}`, ExitCode.failure, 'Check the base URL.');
 
   data.profiles[profile] = { baseUrl, apiKey };
   if (!data.profiles[data.defaultProfile] || Object.keys(data.profiles).length === 1) data.defaultProfile = profile;
@@ -72,6 +66,12 @@ function checkFailed(err: unknown, baseUrl: string): Error {
           : `${baseUrl} refused the key (${err.status || 401}: ${err.message}); ${NOTHING_STORED}`,
     });
     refused.hint = err.status === 403 ? 'Check the account in the web app, then log in again.' : 'Copy the key again from the web app (and check the profile and base URL), then log in again.';
+    return refused;
+  }
+  if (err instanceof RedirectError) {
+    // Not followed: the key would go where it points.
+    const refused = new RedirectError({ status: err.status, method: err.method, path: err.path, message: `could not check the key: ${err.message}; ${NOTHING_STORED}` }, err.location);
+    refused.hint = err.location ? 'If that address is the service, log in with it as --base-url.' : 'Check the base URL.';
     return refused;
   }
   if (err instanceof ApiError && err.status === 404) {
