@@ -199,7 +199,7 @@ export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
       const { PagedStdout, pagerCommand } = await import('./pager.js');
       const command = pagerCommand(settings.env);
       if (!command) return;
-      const paged = new PagedStdout(terminal, command, settings.env);
+      const paged = new PagedStdout(terminal, command, settings.env, (line) => void stderr.write(line));
       pager = paged;
       stdout.readThrough(paged);
     },

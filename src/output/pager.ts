@@ -10,7 +10,10 @@
 // a streamed listing (`--all`) streams into it. A pager that exits before the
 // end (q in less) is a reader that went away: the guarded stdout closes, the
 // command's signal aborts, no further request starts, and the command ends
-// with exit 0, as with `| head`.
+// with exit 0, as with `| head`. A pager that cannot run (not found: exit 127,
+// not executable: 126, or non-zero before it read anything, as `false`) loses
+// nothing: what it was given goes to the terminal itself, after one warning
+// naming it, and so does the rest (CLI.md "pager").
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable as NodeWritable } from 'node:stream';
 
@@ -34,6 +37,14 @@ export interface TerminalStream {
   rows?: number;
 }
 
+/**
+ * Bytes the pager must have taken from its pipe before it counts as reading:
+ * more than any pipe holds unread (Linux's largest by default, 1 MiB). Until
+ * then what was written to it is kept, so that a pager that could not run
+ * loses nothing.
+ */
+const REPLAY_LIMIT = 1024 * 1024;
+
 /** A stand-in for stdout that pages what is written to it once it is taller than the terminal. */
 export class PagedStdout {
   private held: (string | Uint8Array)[] = [];
@@ -43,12 +54,22 @@ export class PagedStdout {
   private exited?: Promise<void>;
   private ending = false;
   private failed = false;
+  /** The pager could not run: writes go to the terminal itself. */
+  private direct = false;
+  /** Its pipe broke; whether it failed or was quit is known at its exit. */
+  private pipeGone = false;
+  /** What was written to the pager while it may not have read it; dropped once it has surely read (REPLAY_LIMIT). */
+  private replay: (string | Uint8Array)[] | undefined = [];
+  private written = 0;
   private readonly errorListeners: ((error: Error) => void)[] = [];
+  private readonly drainWaiters = new Set<() => void>();
 
   constructor(
     private readonly terminal: TerminalStream,
     private readonly command: string,
     private readonly env: Readonly<Record<string, string | undefined>>,
+    /** One line on stderr (already ending in a line break). */
+    private readonly warn: (line: string) => void = () => undefined,
   ) {}
 
   get errored(): boolean {
@@ -74,7 +95,12 @@ export class PagedStdout {
 
   write(chunk: string | Uint8Array): boolean {
     if (this.failed) return true;
-    if (this.stdin) return this.stdin.write(chunk);
+    if (this.direct) return this.terminal.write(chunk);
+    if (this.stdin) {
+      this.keep(chunk);
+      if (this.pipeGone) return true;
+      return this.stdin.write(chunk);
+    }
     this.held.push(chunk);
     this.lines += countLines(chunk);
     const rows = this.terminal.rows || FALLBACK_ROWS;
@@ -89,8 +115,18 @@ export class PagedStdout {
   }
 
   once(_event: 'drain', listener: () => void): this {
-    if (this.stdin && !this.failed) this.stdin.once('drain', listener);
-    else queueMicrotask(listener);
+    const terminal = this.terminal as TerminalStream & { once?(event: 'drain', listener: () => void): unknown };
+    if (this.direct && terminal.once) terminal.once('drain', listener);
+    else if (this.stdin && !this.failed && !this.direct && !this.pipeGone) {
+      // Released by couldNotRun() too: a pager that dies never drains.
+      const fire = () => {
+        if (!this.drainWaiters.delete(fire)) return;
+        this.stdin!.off('drain', fire);
+        listener();
+      };
+      this.drainWaiters.add(fire);
+      this.stdin.once('drain', fire);
+    } else queueMicrotask(listener);
     return this;
   }
 
@@ -103,7 +139,7 @@ export class PagedStdout {
       for (const chunk of held) this.terminal.write(chunk);
       return;
     }
-    if (!this.failed) this.stdin?.end();
+    if (!this.failed && !this.direct && !this.pipeGone) this.stdin?.end();
     await this.exited;
   }
 
@@ -111,19 +147,59 @@ export class PagedStdout {
     const child = spawn(this.command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...this.env } as NodeJS.ProcessEnv });
     this.child = child;
     this.stdin = child.stdin!;
+    // Settled once the pager's fate is decided, so that finish() never returns before the output is shown.
     this.exited = new Promise((resolve) => {
-      child.once('close', () => resolve());
-      child.once('error', () => resolve());
+      child.once('close', (code, signal) => {
+        this.ended(code, signal);
+        resolve();
+      });
+      child.once('error', (error) => {
+        this.couldNotRun(`could not start (${error.message})`);
+        resolve();
+      });
     });
-    // The pager went away before reading everything (q in less), or never started: the reader is gone.
-    child.stdin!.on('error', () => this.fail());
-    child.once('exit', () => {
-      if (!this.ending) this.fail();
-    });
-    child.once('error', () => this.fail());
+    // A broken pipe: the pager quit (q in less) or never ran; its exit status tells which.
+    child.stdin!.on('error', () => (this.pipeGone = true));
     const held = this.held;
     this.held = [];
-    for (const chunk of held) child.stdin!.write(chunk);
+    for (const chunk of held) {
+      this.keep(chunk);
+      child.stdin!.write(chunk);
+    }
+  }
+
+  /**
+   * The pager ended. Exit 0 or a signal: it was quit, a reader that went away
+   * (or, at the end, it showed everything). Non-zero while it may not have
+   * read what it was given (127 not found, 126 not executable, `false`): what
+   * it never showed goes to the terminal, after a warning naming it.
+   */
+  private ended(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.direct || this.failed) return;
+    if (code !== null && code !== 0 && this.replay) {
+      const why = code === 127 || code === 126 ? `could not start (exit ${code})` : `exited with ${code} before reading the output`;
+      this.couldNotRun(why);
+      return;
+    }
+    if (!this.ending || signal !== null) this.fail();
+  }
+
+  private couldNotRun(why: string): void {
+    if (this.direct || this.failed) return;
+    this.direct = true;
+    const replay = this.replay ?? [];
+    this.replay = undefined;
+    this.warn(`warning: the pager "${this.command}" ${why}; the output follows without it (set EMAIL_PAGER, or --no-pager)\n`);
+    for (const chunk of replay) this.terminal.write(chunk);
+    for (const fire of [...this.drainWaiters]) queueMicrotask(fire);
+  }
+
+  /** Keeps what the pager is given until it has surely read some of it (more than a pipe holds). */
+  private keep(chunk: string | Uint8Array): void {
+    if (!this.replay) return;
+    this.replay.push(chunk);
+    this.written += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (this.written - (this.stdin?.writableLength ?? 0) > REPLAY_LIMIT) this.replay = undefined;
   }
 
   private fail(): void {

@@ -90,4 +90,30 @@ describe('pager', () => {
     expect(r.screen).not.toMatch(/error|Error|at .*\.js/);
     expect(sandbox.requestCount() - before).toBeLessThan(250);
   });
+
+  // What the pager never showed reaches the terminal directly, after one warning naming it.
+  const rows = (screen: string) => screen.match(/^│ \S+@\S+ /gm)?.length ?? 0;
+
+  it('a pager that cannot start (not found: exit 127): the output on the terminal, a warning naming it, exit 0', async () => {
+    const r = await onTerminal(TALL, { EMAIL_PAGER: 'nosuchpager-i19' });
+    expect(r.code, r.screen).toBe(0);
+    expect(rows(r.screen), r.screen).toBe(50);
+    expect(r.screen).toMatch(/^warning: the pager "nosuchpager-i19" could not start \(exit 127\)/m);
+  });
+
+  it('a pager that exits non-zero without reading (EMAIL_PAGER=false): the output on the terminal, a warning naming it', async () => {
+    const r = await onTerminal(TALL, { EMAIL_PAGER: 'false' });
+    expect(r.code, r.screen).toBe(0);
+    expect(rows(r.screen), r.screen).toBe(50);
+    expect(r.screen).toMatch(/^warning: the pager "false" exited with 1 before reading the output/m);
+  });
+
+  it('a streamed listing (--all) whose pager cannot start is shown whole, once', async () => {
+    const whole = await onTerminal(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '100', '--no-pager'], {});
+    const r = await onTerminal(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '100'], { EMAIL_PAGER: 'nosuchpager-i19' });
+    expect(r.code, r.screen.slice(-500)).toBe(0);
+    expect(rows(whole.screen)).toBeGreaterThan(1000);
+    expect(rows(r.screen)).toBe(rows(whole.screen));
+    expect(r.screen.match(/^warning: the pager/gm)).toHaveLength(1);
+  });
 });
