@@ -1,5 +1,6 @@
 // The HTTP core against a real loopback server: retries, timeouts, both error
 // shapes of the service, validation at the boundary, and the key never shown.
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
@@ -110,6 +111,31 @@ describe('validation at the boundary', () => {
 });
 
 describe('retries', () => {
+  it('leaves no listener on the command\'s signal or the process per request or retry (a long import or --all)', async () => {
+    // issue 19, point 11: the MaxListenersExceededWarning of the test output came from a test
+    // helper; this holds the product to it: thirty requests, each retried twice, add nothing that stays.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const command = new AbortController();
+    const request = new AbortController();
+    client = makeClient({ signal: command.signal, retry: { baseDelayMs: 1, random: () => 0.5, maxRetries: 2 } });
+    try {
+      for (let i = 0; i < 30; i++) {
+        server.reply({ status: 503 }, { drop: true }, { status: 200, body: [] });
+        // With a signal of its own (an import's batch) and without (a read): the command's signal is then used as is.
+        await client.request({ method: 'GET', path: '/email/clients/campaigns', idempotent: true, signal: i % 2 ? request.signal : undefined });
+      }
+      expect(server.calls).toHaveLength(90);
+      expect(getEventListeners(command.signal, 'abort')).toHaveLength(0);
+      expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('waits the seconds a 429 message states, then succeeds', async () => {
     server.reply({ status: 429, body: { status: 429, message: 'Rate limit exceeded. Retry in 0.05 seconds.' } }, { status: 200, body: [] });
     const started = Date.now();

@@ -10,6 +10,7 @@ import { run } from '../../src/cli.js';
 import type { Writable } from '../../src/output/edges.js';
 import type { Cleanups } from './cleanups.js';
 import { tempConfigDir, type CliResult } from './cli.js';
+import { drainOrClose } from './drain.js';
 
 export interface RunningListen {
   url: string;
@@ -147,7 +148,7 @@ export function streamPost(url: string, options: StreamedPostOptions): { done: P
         const limit = Math.min(options.totalBytes, holdAt ?? Infinity) - bytesSent;
         const piece = limit >= chunk.length ? chunk : chunk.subarray(0, limit);
         bytesSent += piece.length;
-        if (!req.write(piece)) await new Promise<void>((r) => { req.once('drain', r); req.once('close', r); });
+        if (!req.write(piece)) await drainOrClose(req);
       }
       if (!answered && !req.destroyed) req.end();
     })();
