@@ -148,6 +148,23 @@ describe('email doctor', () => {
     expect(byName(refused.stdout).dns!.status).toBe('skip');
   });
 
+  it('fails the key check on a redirect, naming where it pointed (CLI.md "redirects"), rather than calling it accepted', async () => {
+    const server = await startScriptedServer();
+    try {
+      server.reply({ status: 302, headers: { location: 'https://sso.example/login' } });
+      const r = await runCli(['doctor', '--json'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' } });
+      expect(r.code).toBe(1);
+      expect(byName(r.stdout)['api key']).toMatchObject({
+        status: 'fail',
+        detail: expect.stringContaining('302 Found to GET /email/clients/scheduled, pointing to https://sso.example/login'),
+        hint: expect.stringContaining('base URL'),
+      });
+      expect(server.calls).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('warns when the local clock is more than a minute off the service Date header', async () => {
     const server = await startScriptedServer();
     try {

@@ -11,7 +11,7 @@ import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
 import { checkBaseUrl, chooseProfile, configDir, configDirProblem, configFilePath, resolveCredentials, type ConfigData } from '../../core/config.js';
 import { isLoopbackHost, loopbackAwareLookup } from '../../core/loopback.js';
-import { ApiError, AuthError, CliError, NetworkError } from '../../core/errors.js';
+import { ApiError, AuthError, CliError, NetworkError, RedirectError } from '../../core/errors.js';
 import type { RawResponse } from '../../core/http.js';
 import { maskKey } from '../../core/redact.js';
 
@@ -383,6 +383,11 @@ async function checkApiKey(
     if (error instanceof AuthError) {
       const hint = error.status === 403 ? 'the account is suspended or out of credits; check it in the web app' : 'store a valid key with `email auth login` (or fix EMAIL_API_KEY)';
       return { result: result('api key', 'fail', `refused (${error.status}): ${error.message}`, hint), authProblem: true, sentAt, answeredAt };
+    }
+    if (error instanceof RedirectError) {
+      // CLI.md "redirects": a proxy or a wrong base URL answered, so the key was not checked at all.
+      const hint = error.location ? 'the base URL is not the service\'s; if the address it points to is, use that as the base URL' : 'the base URL is not the service\'s';
+      return { result: result('api key', 'fail', error.message, hint), authProblem: false, sentAt, answeredAt };
     }
     if (error instanceof ApiError) {
       return { result: result('api key', 'fail', `GET /email/clients/scheduled answered ${error.status}: ${error.message}`, 'is the base URL the service\'s, including any path prefix?'), authProblem: false, sentAt, answeredAt };
