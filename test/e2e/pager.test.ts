@@ -29,6 +29,9 @@ function onTerminal(argv: string[], env: Record<string, string>, tail = ''): Pro
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let screen = '';
+    // Decoded as a stream: a character cut between two chunks would otherwise become two U+FFFD.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d) => (screen += d));
     child.stderr.on('data', (d) => (screen += d));
     child.on('error', reject);
