@@ -99,6 +99,9 @@ export function startCli(argv: string[], options: Omit<SpawnOptions, 'timeoutMs'
   const child = spawn(process.execPath, [BIN, ...argv], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  // Decoded as streams: a character cut between two chunks stays whole.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   child.stdin.end(options.stdin ?? '');
