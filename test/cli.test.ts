@@ -92,9 +92,12 @@ describe('startup guard: what each run loads', () => {
       ['campaigns', 'sent', '--help'],
       ['completion', 'bash'],
     ]) {
-      const { read, builtins } = await trace(args);
-      expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs']);
-      for (const name of [...NEVER, ...NOT_FOR_HELP]) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
+      for (const pipe of [false, true]) {
+        const { read, builtins } = await trace(args, {}, { pipe });
+        expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs']);
+        // Stdout a pipe is written to its descriptor (src/output/fd-stdout.ts): no socket, so no net either.
+        for (const name of [...NEVER, ...NOT_FOR_HELP]) expect(builtins, `${args.join(' ')} (stdout a ${pipe ? 'pipe' : 'file'}) loads ${name}`).not.toContain(name);
+      }
     }
   });
 
