@@ -87,7 +87,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     if (report) printError(io.stderr, report, { json: jsonErrors, redactor });
     exitCode = report?.exitCode ?? ExitCode.ok;
   } finally {
-    await Promise.all(clients.map((c) => c.close()));
+    await Promise.all(clients.map((c) => (deps.exiting ? c.settle() : c.close())));
     await edges.finish();
   }
   return exitCode;
@@ -168,6 +168,7 @@ export async function main(): Promise<void> {
       confirm: async (question) => (await import('./prompt.js')).createTerminalPrompt().confirm(question),
     },
     heap: () => import('./core/heap.js'),
+    exiting: true,
   });
   settled = true;
   process.exitCode = code;

@@ -27,6 +27,8 @@ const NOT_FOR_HELP = ['http', 'net', 'dns', 'v8', 'assert', 'diagnostics_channel
 interface Trace {
   read: string[];
   builtins: string[];
+  /** Which of process.stdout and process.stderr the run built. */
+  streams: string[];
 }
 
 const server = createServer((_req, res) => {
@@ -57,7 +59,7 @@ function trace(args: string[], extraEnv: Record<string, string> = {}, { pipe = f
       if (typeof stdout === 'number') closeSync(stdout);
       if (code !== 0 && !anyExit) return reject(new Error(`email ${args.join(' ')} exited ${code}: ${stderr}`));
       const trace = JSON.parse(readFileSync(out, 'utf8')) as Trace;
-      resolve({ read: trace.read.map((f) => relative(root, f)), builtins: trace.builtins, stderr });
+      resolve({ read: trace.read.map((f) => relative(root, f)), builtins: trace.builtins, streams: trace.streams, stderr });
     });
   });
 }
@@ -108,7 +110,19 @@ describe('startup guard: what each run loads', () => {
     ]) {
       const { read, builtins } = await trace(args);
       expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs', 'dist/vendor/undici.cjs']);
-      for (const name of NEVER) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
+      // node:assert builds process.stderr when it loads: undici's bundle has a stand-in (src/core/undici-assert-stub.cjs).
+      for (const name of [...NEVER, 'assert']) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
+    }
+  });
+
+  it('a read with stdout and stderr pipes builds neither stream: stdout is written to its descriptor, stderr never touched', async () => {
+    for (const args of [
+      ['campaigns', 'sent', '--json'],
+      ['api', '/email/clients/scheduled'],
+      ['campaigns', '--help', '--no-color'],
+    ]) {
+      const { streams } = await trace(args, {}, { pipe: true });
+      expect(streams, args.join(' ')).toEqual([]);
     }
   });
 
