@@ -68,9 +68,9 @@ function filesUnder(dir: string): string[] {
 }
 
 const completion = readFileSync(join(root, 'completions', 'email.bash'), 'utf8');
-/** What most runs do, each with the output it must give: a group's help (rendered by the program: a bare `campaigns --help` is printed from dist/help/ by bin/email alone), completion, reads, --jq (which loads dist/jq.cjs and its WebAssembly). */
+/** What most runs do, each with the output it must give: a group's help, completion, reads, --jq (which loads dist/jq.cjs and its WebAssembly). */
 const RUNS: { args: string[]; expected: (r: Run) => void }[] = [
-  { args: ['campaigns', '--help', '--no-color'], expected: (r) => expect(r.stdout).toMatch(/^Usage: email campaigns/) },
+  { args: ['campaigns', '--help'], expected: (r) => expect(r.stdout).toMatch(/^Usage: email campaigns/) },
   { args: ['completion', 'bash'], expected: (r) => expect(r.stdout).toBe(completion) },
   { args: ['campaigns', 'sent', '--json'], expected: (r) => expect(r.stdout).toBe('[]\n') },
   { args: ['api', '/email/clients/scheduled'], expected: (r) => expect(r.stdout).toBe('[]\n') },
@@ -104,13 +104,13 @@ describe.skipIf(!compileCacheExists)("where Node's compile cache is kept", () =>
     for (const xdg of [undefined, '', 'relative/cache']) {
       const home = mkdtempSync(join(tmpdir(), 'email-cc-home-'));
       const cwd = mkdtempSync(join(tmpdir(), 'email-cc-cwd-'));
-      const r = await email(['campaigns', '--help', '--no-color'], { HOME: home, ...(xdg === undefined ? {} : { XDG_CACHE_HOME: xdg }) }, cwd);
+      const r = await email(['campaigns', '--help'], { HOME: home, ...(xdg === undefined ? {} : { XDG_CACHE_HOME: xdg }) }, cwd);
       expect(r.code).toBe(0);
       expect(statSync(join(home, '.cache', 'email-cli')).mode & 0o777, String(xdg)).toBe(0o700);
       expect(readdirSync(cwd), String(xdg)).toEqual([]);
     }
     const cwd = mkdtempSync(join(tmpdir(), 'email-cc-cwd-'));
-    const r = await email(['campaigns', '--help', '--no-color'], { HOME: 'home', XDG_CACHE_HOME: 'cache' }, cwd);
+    const r = await email(['campaigns', '--help'], { HOME: 'home', XDG_CACHE_HOME: 'cache' }, cwd);
     expect(r.code).toBe(0);
     expect(readdirSync(cwd)).toEqual([]);
   });
