@@ -196,18 +196,6 @@ const cli = require(join(dist, 'cli.cjs'));
   if (code !== 0 || !stdout.includes('Usage: email')) throw new Error(`rendering the root help failed (exit ${code})`);
   writeFileSync(join(dist, 'help.txt'), stdout);
 }
-// …and `email <command…> --help` from dist/help/<command>.<subcommand>.txt.
-mkdirSync(join(dist, 'help'));
-for (const path of cli.helpPaths()) {
-  // The names bin/email looks up (a hidden `__name` is left to the program).
-  if (!path.every((name) => /^[a-z][a-z0-9-]*$/.test(name))) continue;
-  let stdout = '';
-  // A stderr of its own each time: process.stderr would collect a listener per run.
-  const io = { stdout: { write: (s) => ((stdout += s), true) }, stderr: { write: (s) => process.stderr.write(s) }, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-  const code = await cli.run([...path, '--help'], { io, env: {}, cwd: process.cwd() });
-  if (code !== 0 || !stdout.includes(`Usage: email ${path.join(' ')}`)) throw new Error(`rendering the help of ${path.join(' ')} failed (exit ${code})`);
-  writeFileSync(join(dist, 'help', `${path.join('.')}.txt`), stdout);
-}
 const metafile = mergeMetafiles([program.metafile, sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
 
 // The licence notices of every bundled library ship with the program (checked by test/e2e/packaging.test.ts).

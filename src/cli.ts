@@ -19,8 +19,6 @@ import { printError } from './output/error-report.js';
 import { buildProgram, entryNamed, type ActionFactory } from './program.js';
 
 export type { RunDeps };
-/** For the build, which renders each command's help into dist/help/. */
-export { helpPaths } from './program.js';
 
 const HELP_WIDTH = 80;
 

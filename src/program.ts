@@ -163,24 +163,6 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
 }
 
 /**
- * The command path of every command and group whose help the build renders
- * into dist/help/ (scripts/build.mjs), for bin/email to print without
- * loading the program: all but `help` itself.
- */
-export function helpPaths(program: Command = buildProgram()): string[][] {
-  const paths: string[][] = [];
-  const walk = (cmd: Command, path: string[]) => {
-    for (const sub of cmd.commands) {
-      if (path.length === 0 && sub.name() === 'help') continue;
-      paths.push([...path, sub.name()]);
-      walk(sub, [...path, sub.name()]);
-    }
-  };
-  walk(program, []);
-  return paths;
-}
-
-/**
  * `email help [command…]` is `email [command…] --help` at any depth (gh's
  * `help`); commander's own help command reads one word only. An unknown
  * command is a usage error with a suggestion, as it is without `help`.

@@ -56,8 +56,6 @@ describe('the packed tarball', () => {
       'dist/jq.cjs',
       'dist/version.txt',
       'dist/help.txt',
-      'dist/help/campaigns.txt',
-      'dist/help/campaigns.sent.txt',
       'completions/email.bash',
       'completions/_email',
       'completions/email.fish',
