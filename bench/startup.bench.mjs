@@ -1,6 +1,6 @@
 // Start-up on each Node line users run (issue 18): whole-process wall time of
-// `email --help`, `email --version`, a group's help (from dist/help/, and
-// rendered by the program) and two reads (one request each to a loopback
+// `email --help`, `email --version`, a group's help (rendered by the
+// program: issue 12 ruled out prebuilt help per group) and two reads (one request each to a loopback
 // server), each against `node -e 0` of the same Node. Paired and interleaved: every round runs, for each line, `node -e 0`
 // and then each case once; a case's ratio is taken against the `node -e 0`
 // of its own line and round, and the figure quoted is the median of those
@@ -77,10 +77,7 @@ const BASE = 'node -e 0';
 const CASES = {
   'email --help': ['--help'],
   'email --version': ['--version'],
-  // Answered by bin/email from the help the build rendered (dist/help/)…
   'email campaigns --help': ['campaigns', '--help'],
-  // …and, with any other argument, by the program, which loads for it.
-  'email campaigns --help --no-color (the program)': ['campaigns', '--help', '--no-color'],
   'email campaigns sent --json (one request)': ['campaigns', 'sent', '--json'],
   'email api /email/clients/scheduled (one request)': ['api', '/email/clients/scheduled'],
 };
