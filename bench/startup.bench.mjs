@@ -1,7 +1,7 @@
 // Start-up on each Node line users run (issue 18): whole-process wall time of
-// `email --help`, `email --version`, a group's help and two reads (one
-// request each to a loopback server), each against `node -e 0` of the same
-// Node. Paired and interleaved: every round runs, for each line, `node -e 0`
+// `email --help`, `email --version`, a group's help (rendered by the
+// program: issue 12 ruled out prebuilt help per group) and two reads (one request each to a loopback
+// server), each against `node -e 0` of the same Node. Paired and interleaved: every round runs, for each line, `node -e 0`
 // and then each case once; a case's ratio is taken against the `node -e 0`
 // of its own line and round, and the figure quoted is the median of those
 // ratios, so drift in the machine's speed hits both sides of a pair alike.

@@ -78,7 +78,7 @@ const vendors = await Promise.all(
     const built = await build({
       ...common,
       entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) },
-      plugins: [withoutUndiciHttp2()],
+      plugins: [withoutUndiciHttp2(), undiciWithoutNodeAssert()],
       minify: false,
       write: false,
     });
@@ -129,6 +129,22 @@ function withoutUndiciHttp2() {
     setup(b) {
       b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
         /undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: fileURLToPath(new URL('src/core/undici-h2-stub.cjs', root)) } : undefined,
+      );
+    },
+  };
+}
+
+/**
+ * undici requires node:assert, whose load builds process.stderr: a stand-in
+ * takes its place in undici's bundle (src/core/undici-assert-stub.cjs, with
+ * the figure that pays for it).
+ */
+function undiciWithoutNodeAssert() {
+  return {
+    name: 'undici-without-node-assert',
+    setup(b) {
+      b.onResolve({ filter: /^node:assert$/ }, (args) =>
+        /undici[\\/]lib([\\/]|$)/.test(args.resolveDir) ? { path: fileURLToPath(new URL('src/core/undici-assert-stub.cjs', root)) } : undefined,
       );
     },
   };

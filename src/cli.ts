@@ -4,6 +4,7 @@
 // definitions (src/program.ts), checks the input (src/commands/parse-input.ts),
 // builds the context (src/context.ts), runs the command and prints its data;
 // whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
+import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from './context.js';
@@ -13,6 +14,7 @@ import type { ApiClient } from './core/http.js';
 import { InterruptHub } from './core/interrupts.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
+import { FdStdout } from './output/fd-stdout.js';
 import { printError } from './output/error-report.js';
 import { buildProgram, entryNamed, type ActionFactory } from './program.js';
 
@@ -54,6 +56,11 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     writeErr: (s: string) => void io.stderr.write(s),
     getOutHelpWidth: () => HELP_WIDTH,
     getErrHelpWidth: () => HELP_WIDTH,
+    // Help is plain text everywhere (it has no styles of its own); commander
+    // would ask process.stdout whether it has colours, building the stream
+    // that main() avoids (src/output/fd-stdout.ts).
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
     // Commander's own usage errors: one line, exit 2 (printed by printError below).
     outputError: () => undefined,
   };
@@ -78,7 +85,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     if (report) printError(io.stderr, report, { json: jsonErrors, redactor });
     exitCode = report?.exitCode ?? ExitCode.ok;
   } finally {
-    await Promise.all(clients.map((c) => c.close()));
+    await Promise.all(clients.map((c) => (deps.exiting ? c.settle() : c.close())));
     await edges.finish();
   }
   return exitCode;
@@ -123,6 +130,7 @@ export async function main(): Promise<void> {
     process.exit(1);
   });
   let stderrOpened = false;
+  const stdout = descriptorStdout() ?? process.stdout;
   const code = await run(process.argv.slice(2), {
     // Node creates process.stdin and process.stderr when they are first read,
     // loading net for a pipe or tty for a terminal: only a command that reads
@@ -130,7 +138,7 @@ export async function main(): Promise<void> {
     // stderr a pipe: 0.981-0.987× (medians of 60 paired runs, 2026-11-23);
     // nothing when stdout is a pipe too, which loads net anyway.
     io: {
-      stdout: process.stdout,
+      stdout,
       get stderr() {
         stderrOpened = true;
         return process.stderr;
@@ -138,7 +146,7 @@ export async function main(): Promise<void> {
       get stdin() {
         return process.stdin;
       },
-      stdoutIsTTY: Boolean(process.stdout.isTTY),
+      stdoutIsTTY: Boolean(stdout.isTTY),
       get stderrIsTTY() {
         stderrOpened = true;
         return Boolean(process.stderr.isTTY);
@@ -146,7 +154,7 @@ export async function main(): Promise<void> {
       get stdinIsTTY() {
         return Boolean(process.stdin.isTTY);
       },
-      columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+      columns: stdout.isTTY ? stdout.columns : undefined,
     },
     env: process.env,
     cwd: process.cwd(),
@@ -158,15 +166,33 @@ export async function main(): Promise<void> {
       confirm: async (question) => (await import('./prompt.js')).createTerminalPrompt().confirm(question),
     },
     heap: () => import('./core/heap.js'),
+    exiting: true,
   });
   settled = true;
   process.exitCode = code;
   // Once the command is done nothing else may run: exit as soon as stdout and
   // stderr are flushed. Left to itself the process lingers ~120 ms after
   // undici's pool has closed (measured in bench/startup), a third of a read command's time.
-  await flushed(process.stdout);
+  const stdoutStream = stdout instanceof FdStdout ? stdout.handedOver : stdout;
+  if (stdoutStream) await flushed(stdoutStream);
   if (stderrOpened) await flushed(process.stderr);
   process.exit(code);
+}
+
+/**
+ * Stdout written to its descriptor (src/output/fd-stdout.ts) when it is a
+ * file, a pipe or a socket; a terminal, anything else, and any stdout on
+ * Windows (where Node writes to a pipe asynchronously) get process.stdout.
+ */
+function descriptorStdout(): FdStdout | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    const st = fstatSync(1);
+    if (st.isFile() || st.isFIFO() || st.isSocket()) return new FdStdout(1, () => process.stdout);
+  } catch {
+    // No stdout at all (closed): process.stdout deals with that as it always has.
+  }
+  return undefined;
 }
 
 /** Resolves once what was written to the stream is out, or at once when its reader is gone. */

@@ -30,6 +30,11 @@ export interface RunDeps {
   now?: () => Date;
   /** Process-wide heap tuning (src/core/heap.ts): main() gives it; in-process tests do not, so their worker's V8 is left alone. */
   heap?: () => Promise<HeapTuning>;
+  /**
+   * The process ends as soon as run() returns (main()): connections with no
+   * request in flight are left for the exit to close (src/core/http.ts settle()).
+   */
+  exiting?: boolean;
 }
 
 /** Options every command has (CLI.md "Global behaviour"). */

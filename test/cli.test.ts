@@ -7,7 +7,7 @@
 // Node itself, checked in test/e2e/compile-cache.test.ts) and the Node modules
 // beyond a bare `node`. The bundles' contents come from the build's metafile
 // (dist/meta.json).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,8 @@ const NOT_FOR_HELP = ['http', 'net', 'dns', 'v8', 'assert', 'diagnostics_channel
 interface Trace {
   read: string[];
   builtins: string[];
+  /** Which of process.stdout and process.stderr the run built. */
+  streams: string[];
 }
 
 const server = createServer((_req, res) => {
@@ -41,22 +43,23 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-/** Runs bin/email with the tracer, stdout a file as in `email … > out` (a pipe would bring net and stream to every run alike). */
-function trace(args: string[], extraEnv: Record<string, string> = {}): Promise<Trace & { stderr: string }> {
+/** Runs bin/email with the tracer, stdout a file as in `email … > out`, or a pipe as in `email … | jq`. */
+function trace(args: string[], extraEnv: Record<string, string> = {}, { pipe = false } = {}): Promise<Trace & { stderr: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trace-'));
   const out = join(dir, 'trace.json');
   const env = { PATH: process.env.PATH, HOME: dir, TRACE_OUT: out, EMAIL_CONFIG_DIR: dir, EMAIL_API_KEY: 'k-12345678', EMAIL_BASE_URL: baseUrl, ...extraEnv };
-  const stdout = openSync(join(dir, 'stdout'), 'w');
+  const stdout = pipe ? 'pipe' : openSync(join(dir, 'stdout'), 'w');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', TRACER, BIN, ...args], { env, stdio: ['ignore', stdout, 'pipe'] });
+    child.stdout?.resume();
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      closeSync(stdout);
+      if (typeof stdout === 'number') closeSync(stdout);
       if (code !== 0) return reject(new Error(`email ${args.join(' ')} exited ${code}: ${stderr}`));
       const trace = JSON.parse(readFileSync(out, 'utf8')) as Trace;
-      resolve({ read: trace.read.map((f) => relative(root, f)), builtins: trace.builtins, stderr });
+      resolve({ read: trace.read.map((f) => relative(root, f)), builtins: trace.builtins, streams: trace.streams, stderr });
     });
   });
 }
@@ -67,10 +70,22 @@ describe('startup guard: what each run loads', () => {
       ['--help', 'dist/help.txt'],
       ['--version', 'dist/version.txt'],
     ] as const) {
-      const { read, builtins } = await trace([flag]);
-      expect(read, flag).toEqual(['bin/email', file]);
-      for (const name of [...NEVER, ...NOT_FOR_HELP, 'module']) expect(builtins, `${flag} loads ${name}`).not.toContain(name);
+      for (const pipe of [false, true]) {
+        const { read, builtins } = await trace([flag], {}, { pipe });
+        expect(read, flag).toEqual(['bin/email', file]);
+        // With stdout a pipe too: written to its descriptor, no stream (net, stream) is made for it.
+        for (const name of [...NEVER, ...NOT_FOR_HELP, 'module', 'stream']) expect(builtins, `${flag} (stdout a ${pipe ? 'pipe' : 'file'}) loads ${name}`).not.toContain(name);
+      }
     }
+  });
+
+  it('a bare --help whose reader went away exits 0 and prints nothing (CLI.md "broken pipe")', () => {
+    // The reader (true) is gone before bin/email writes: the write fails with EPIPE.
+    const dir = mkdtempSync(join(tmpdir(), 'email-epipe-'));
+    const got = spawnSync('sh', ['-c', `{ sleep 0.3; "$0" "$1" --help 2>"$2/err"; echo $? >"$2/rc"; } | true`, process.execPath, BIN, dir], { env: { PATH: process.env.PATH, HOME: dir } });
+    expect(got.status).toBe(0);
+    expect(readFileSync(join(dir, 'rc'), 'utf8').trim()).toBe('0');
+    expect(readFileSync(join(dir, 'err'), 'utf8')).toBe('');
   });
 
   it("a group's help and a completion script read the program bundle, nothing else, and load no network, crypto or compression module", async () => {
@@ -79,9 +94,12 @@ describe('startup guard: what each run loads', () => {
       ['campaigns', 'sent', '--help'],
       ['completion', 'bash'],
     ]) {
-      const { read, builtins } = await trace(args);
-      expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs']);
-      for (const name of [...NEVER, ...NOT_FOR_HELP]) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
+      for (const pipe of [false, true]) {
+        const { read, builtins } = await trace(args, {}, { pipe });
+        expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs']);
+        // Stdout a pipe is written to its descriptor (src/output/fd-stdout.ts): no socket, so no net either.
+        for (const name of [...NEVER, ...NOT_FOR_HELP]) expect(builtins, `${args.join(' ')} (stdout a ${pipe ? 'pipe' : 'file'}) loads ${name}`).not.toContain(name);
+      }
     }
   });
 
@@ -92,7 +110,19 @@ describe('startup guard: what each run loads', () => {
     ]) {
       const { read, builtins } = await trace(args);
       expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs', 'dist/vendor/undici.cjs']);
-      for (const name of NEVER) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
+      // node:assert builds process.stderr when it loads: undici's bundle has a stand-in (src/core/undici-assert-stub.cjs).
+      for (const name of [...NEVER, 'assert']) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
+    }
+  });
+
+  it('a read with stdout and stderr pipes builds neither stream: stdout is written to its descriptor, stderr never touched', async () => {
+    for (const args of [
+      ['campaigns', 'sent', '--json'],
+      ['api', '/email/clients/scheduled'],
+      ['campaigns', '--help', '--no-color'],
+    ]) {
+      const { streams } = await trace(args, {}, { pipe: true });
+      expect(streams, args.join(' ')).toEqual([]);
     }
   });
 

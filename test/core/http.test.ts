@@ -35,6 +35,28 @@ afterEach(async () => {
   await server.close();
 });
 
+describe('settle(): the end of a process that exits next', () => {
+  it('leaves an idle connection open, and still serves requests after it', async () => {
+    server.reply({ status: 200, body: [] }, { status: 200, body: [] });
+    await client.request({ method: 'GET', path: '/email/clients/scheduled', idempotent: true });
+    await client.settle();
+    const pool = (client as unknown as { pool: { closed: boolean; stats: { connected: number } } }).pool;
+    expect(pool.closed).toBe(false);
+    expect(pool.stats.connected).toBe(1);
+    await client.request({ method: 'GET', path: '/email/clients/scheduled', idempotent: true });
+  });
+
+  it('waits for a request in flight, as close() does', async () => {
+    server.reply({ status: 200, body: ['late'], delayMs: 150 });
+    let answered = false;
+    const inFlight = client.request({ method: 'GET', path: '/email/clients/scheduled', idempotent: true }).then((answer) => ((answered = true), answer));
+    await new Promise((r) => setTimeout(r, 30));
+    await client.settle();
+    expect(answered).toBe(true);
+    expect(await inFlight).toEqual(['late']);
+  });
+});
+
 describe('requests', () => {
   it('sends the bearer key, a User-Agent and JSON content type', async () => {
     server.reply({ status: 201, body: 'abc-id' });
