@@ -55,9 +55,9 @@ export function jsonForTerminal(json: string): string {
  * apostrophe (OWASP "CSV injection"). Numbers stay numbers.
  */
 export function spreadsheetSafe(cell: string): string {
-  // A cell that already starts with an apostrophe before such a character gets one more, so
-  // fromSpreadsheetSafe() can undo exactly what was added ('=x and =x stay apart).
-  return /^'?[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) && !/^[+-]?\d+(\.\d+)?$/.test(cell) ? `'${cell}` : cell;
+  // A cell whose apostrophes come before such a character gets one more, so
+  // fromSpreadsheetSafe() can undo exactly what was added ('=x, ''=x and =x stay apart).
+  return /^'*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) && !/^[+-]?\d+(\.\d+)?$/.test(cell) ? `'${cell}` : cell;
 }
 
 /** The cell spreadsheetSafe() was given: a failures file imported again sends the values of the file it came from. */

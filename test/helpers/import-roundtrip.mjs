@@ -384,7 +384,7 @@ function fixCells(c, row) {
 /**
  * The failures file's cells are the input's, made safe for spreadsheets
  * (CLI.md "untrusted text"): a cell that starts like a formula (=, +, -, @,
- * a tab or a return, or their full-width forms; an apostrophe before one of
+ * a tab or a return, or their full-width forms; apostrophes before one of
  * them too) and is not a plain number gets one apostrophe in front.
  */
 function sameCells(written, input) {
@@ -392,7 +392,7 @@ function sameCells(written, input) {
 }
 
 function spreadsheetForm(cell) {
-  return /^'?[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) && !/^[+-]?\d+(\.\d+)?$/.test(cell) ? `'${cell}` : cell;
+  return /^'*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) && !/^[+-]?\d+(\.\d+)?$/.test(cell) ? `'${cell}` : cell;
 }
 
 /** A subscriber as the sandbox should hold it. */
