@@ -242,8 +242,11 @@ export class ApiClient {
   }
 
   /**
-   * At the end of a process that exits next: waits for the requests in flight
-   * as close() does, but leaves idle connections for the exit to close. Node
+   * At the end of a process that exits next: leaves idle connections for the
+   * exit to close, and drops whatever is still on the wire (an answer cut at
+   * the size limit, a walk stopped by a closed pipe): the command's result is
+   * decided, nothing in flight can change it, and a graceful close would wait
+   * for the other side to finish. Node
    * builds process.stderr when it closes a socket (its net module compares
    * the socket with process.stderr), a socket of its own when stderr is a
    * pipe. Together with the stand-in for node:assert in
@@ -255,7 +258,7 @@ export class ApiClient {
    */
   async settle(): Promise<void> {
     const { running, pending, queued } = this.pool.stats;
-    if (running + pending + queued > 0) await this.close();
+    if (running + pending + queued > 0) await this.destroy();
   }
 
   /** Throws away connections and pending requests at once (second Ctrl-C). */

@@ -73,7 +73,8 @@ describe('answer size', () => {
     await new Promise((resolve) => setImmediate(resolve));
     process.off('warning', onWarning);
     expect(warnings).toEqual([]);
-  });
+    // Longer than spawnCli's own 60 s, so a child that does not end is reported with what it printed.
+  }, 90_000);
 });
 
 describe('announced waits', () => {
