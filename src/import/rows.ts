@@ -72,10 +72,10 @@ export class RowBuilder {
 
   /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
   build(record: string[]): ImportEntry | undefined | typeof BLANK {
-    // -1 for any file but a failures file: one comparison per row.
     this.email = '';
     // A failures file's cells as the file it came from had them (failures.ts writes them spreadsheet-safe).
     if (this.fromFailuresFile) unescapeCells(record);
+    // outcomeColumn is -1 for any file but a failures file: one comparison per row.
     if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
     const email = (record[this.emailColumn] ?? '').trim();
     if (email === '') {
@@ -165,4 +165,3 @@ function hasExtraCells(record: string[], width: number): boolean {
   for (let i = width; i < record.length; i++) if (record[i]!.trim() !== '') return true;
   return false;
 }
-
