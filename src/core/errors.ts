@@ -21,6 +21,12 @@ export abstract class CliError extends Error {
   hint?: string;
 }
 
+/** Sets the error's hint (the second line under it on stderr) and returns the error, for `throw hinted(new …, '…')`. */
+export function hinted<E extends CliError>(error: E, hint: string): E {
+  error.hint = hint;
+  return error;
+}
+
 /** Bad input on our side: nothing was sent. `code` mirrors the service's code when the check is the service's own rule. */
 export class UsageError extends CliError {
   readonly exitCode = ExitCode.usage;

@@ -14,7 +14,7 @@
 // reports through hooks and returns the summary.
 import { stat } from 'node:fs/promises';
 import { importPath, type ImportFlags } from '../api/subscribers.js';
-import { UsageError } from '../core/errors.js';
+import { hinted, UsageError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
 import { Throttle } from '../core/throttle.js';
 import type { Consent } from '../validation/subscriber-fields.js';
@@ -410,10 +410,6 @@ function estimateRows(input: ImportInput): number {
   return Math.ceil((input.size / headBytes) * lines);
 }
 
-function hinted<E extends UsageError>(error: E, text: string): E {
-  error.hint = text;
-  return error;
-}
 
 /** How the input file differs from when it was opened (size, then modification time), if it does; a stdin copy is ours and does not change. */
 async function inputChange(input: ImportInput): Promise<string | undefined> {

@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { promisify } from 'node:util';
-import { CliError, Interrupted, UsageError } from '../core/errors.js';
+import { CliError, hinted, Interrupted, UsageError } from '../core/errors.js';
 
 /** Bytes read up front: enough for delimiter sniffing and the journal's head hash; binary data is refused once they have arrived. */
 const HEAD_BYTES = 64 * 1024;
@@ -323,10 +323,6 @@ function refuseNonText(name: string, bytes: Buffer, encoding: TextEncodingName):
   }
 }
 
-function hinted(error: UsageError, hint: string): UsageError {
-  error.hint = hint;
-  return error;
-}
 
 interface Utf8Source {
   /** UTF-8 bytes of the text after the BOM. */

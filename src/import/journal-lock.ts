@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { link, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { UsageError } from '../core/errors.js';
+import { hinted, UsageError } from '../core/errors.js';
 import { readRegularFile, UnsafePathError, writePrivateFile } from '../core/private-file.js';
 
 interface LockOwner {
@@ -156,7 +156,3 @@ function cannotLock(journalPath: string, path: string, err: unknown): UsageError
   );
 }
 
-function hinted(error: UsageError, hint: string): UsageError {
-  error.hint = hint;
-  return error;
-}

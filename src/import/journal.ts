@@ -36,7 +36,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
-import { UsageError } from '../core/errors.js';
+import { hinted, UsageError } from '../core/errors.js';
 import { PrivateFile, readRegularFile, UnsafePathError } from '../core/private-file.js';
 import { describeIssue } from '../core/response-issues.js';
 import type { ImportInput, InputIdentity } from './input.js';
@@ -521,7 +521,3 @@ async function journalWriter(path: string, o: SessionOptions, loaded: LoadedJour
   }
 }
 
-function hinted<E extends UsageError>(error: E, hint: string): E {
-  error.hint = hint;
-  return error;
-}
