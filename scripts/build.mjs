@@ -7,7 +7,7 @@
 //                     function inside it: it costs nothing until called.
 //   dist/sandbox.cjs  the sandbox, standalone (benchmarks and scripts import it;
 //                     `email sandbox` requires it)
-//   dist/jq.cjs       jq-wasm (1.3 MB, WebAssembly inline): required by --jq only
+//   dist/jq.cjs       --jq's worker thread, jq-wasm inside (1.3 MB): started by --jq only
 //   dist/vendor/*.cjs the libraries only some commands use (VENDORED below)
 //
 // Why not ES modules split into chunks: each module costs the ES module
@@ -87,7 +87,18 @@ const vendors = await Promise.all(
   }),
 );
 const sandbox = await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, sourcemap: 'linked' });
-const jq = await build({ ...common, entryPoints: { jq: require.resolve('jq-wasm/inline') } });
+// --jq's worker thread with jq inside it (src/output/jq-worker.ts): the wasm
+// bytes are part of the bundle, and function names are kept, since the worker
+// finds jq-wasm's fd_write import by its name.
+// jq-wasm's ES module asks for its own URL when it loads: the bundle's.
+const jq = await build({
+  ...common,
+  entryPoints: { jq: 'src/output/jq-worker.ts' },
+  loader: { '.wasm': 'binary' },
+  keepNames: true,
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "var importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
 // docs/reference.md's generator, for scripts/gen-completions.mjs only (not shipped).
 await build({ ...common, entryPoints: { reference: 'src/completion/reference.ts' }, format: 'esm', outExtension: {}, minify: false, metafile: false });
 
@@ -166,7 +177,7 @@ function commanderWithoutChildProcess() {
   };
 }
 
-/** The sandbox, jq and the VENDORED libraries are bundles of their own, required from dist/cli.cjs when a command needs them. */
+/** The sandbox and the VENDORED libraries are bundles of their own, required from dist/cli.cjs when a command needs them; jq's is a worker thread's. */
 function siblingBundles() {
   return {
     name: 'sibling-bundles',
@@ -181,7 +192,12 @@ function siblingBundles() {
       }));
       b.onResolve({ filter: /^\.\/vendor\//, namespace: 'vendor' }, (args) => ({ path: args.path, external: true }));
       b.onResolve({ filter: /[\\/]sandbox[\\/]index\.js$/ }, (args) => (args.importer.includes('src/commands/') ? { path: './sandbox.cjs', external: true } : undefined));
-      b.onResolve({ filter: /^jq-wasm\/inline$/ }, () => ({ path: './jq.cjs', external: true }));
+      // The worker's path, beside dist/cli.cjs wherever it is installed (src/output/jq-worker-file.ts).
+      b.onResolve({ filter: /^\.\/jq-worker-file\.js$/ }, () => ({ path: 'jq-worker-file', namespace: 'jq-worker-file' }));
+      b.onLoad({ filter: /.*/, namespace: 'jq-worker-file' }, () => ({
+        contents: "import { join } from 'node:path'; export const JQ_WORKER = join(__dirname, 'jq.cjs');",
+        loader: 'js',
+      }));
     },
   };
 }

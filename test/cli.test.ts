@@ -215,9 +215,13 @@ describe('startup guard: what each bundle holds', () => {
     expect(wrapped.length).toBeGreaterThan(30);
   });
 
-  it('the jq engine is reached only from src/output/jq.ts, which only --jq loads', () => {
-    const importers = Object.entries(meta.inputs).filter(([, i]) => i.imports.some((x) => x.path === './jq.cjs'));
-    expect(importers.map(([input]) => input)).toEqual(['src/output/jq.ts']);
+  it("the jq engine is in dist/jq.cjs alone, a worker thread that only src/output/jq.ts starts, which only --jq loads", () => {
+    const holding = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => packageOf(i) === 'jq-wasm'));
+    expect(holding.map(([out]) => out)).toEqual(['dist/jq.cjs']);
+    expect(Object.keys(meta.outputs['dist/jq.cjs']!.inputs)).toContain('src/output/jq-worker.ts');
+    // node:worker_threads is for jq alone (NEVER above: no other run loads it).
+    const threads = Object.entries(meta.inputs).filter(([input, i]) => !input.startsWith('node_modules/') && i.imports.some((x) => x.path === 'node:worker_threads'));
+    expect(threads.map(([input]) => input).sort()).toEqual(['src/output/jq-worker.ts', 'src/output/jq.ts']);
     for (const [input, i] of Object.entries(meta.inputs)) {
       for (const x of i.imports.filter((x) => x.path === 'src/output/jq.ts')) expect(x.kind, input).toBe('dynamic-import');
     }

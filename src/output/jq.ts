@@ -1,25 +1,62 @@
 // --jq (CLI.md `--jq`): jq itself, compiled to WebAssembly (the jq-wasm
 // package, jq 1.8), so the language is jq's own, not a look-alike, and CI
 // images need no jq binary. Loaded only when --jq is given: it is a 1.3 MB
-// module that no other command may pay for at startup (test/e2e/startup-guard).
+// module that no other command may pay for at startup (test/cli.test.ts).
+//
+// jq runs in a worker thread (src/output/jq-worker.ts), never on the main
+// thread, because an expression may run for ever (`last(range(1e11))`): the
+// main thread stays free to hear Ctrl-C, SIGTERM and a closed stdout, and
+// then terminates the worker at once (CLI.md "signals": running --jq never
+// makes a signal wait). Its output streams: lines reach stdout as jq makes
+// them, and jq waits while stdout pushes back (CLI.md "answer size"), so
+// `--jq 'range(3e7)' | head -1` prints 0 and ends.
 //
 // Output as `gh --jq`: a string result prints raw, any other result as compact
-// JSON, one a line.
+// JSON, one a line (jq's own -r -c).
 //
 // With a stream (`--all`, paged walks) the expression runs per record when it
 // has the form `.[] | f` (or is `.[]`): jq defines `.[] | f` as f on each
 // element in turn, so running it on each slice of the list as it arrives gives
 // the same lines in the same order, and they stream. Any other expression
-// (`length`, `map(…)`, `sort_by(…)`) needs the whole array: it runs once, at the end.
+// (`length`, `map(…)`, `sort_by(…)`) needs the whole array: it runs once, at
+// the end, on records gathered up to WHOLE_LIST_CHARS of JSON, past which the
+// command fails saying what streams instead (CLI.md "--all": a walk is
+// bounded whatever the service claims).
+import { Worker } from 'node:worker_threads';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
+import type { FromJq, JqWorkerData, ToJq } from './jq-protocol.js';
+import { JQ_WORKER } from './jq-worker-file.js';
+
+/** Writes jq's output on; resolves when it may go on (after 'drain' when stdout pushes back). */
+export type JqWrite = (text: string) => Promise<void>;
 
 export interface JqFilter {
   readonly expression: string;
   /** `.[] | f`: may run on any slice of a list, in order, instead of on the whole list. */
   readonly perRecord: boolean;
-  /** The output lines for `input`, each ending in a line break. */
-  run(input: unknown): string;
+  /** Runs on `input`: its output reaches `write` as jq makes it. `signal` stops jq at once. */
+  run(input: unknown, write: JqWrite, signal?: AbortSignal): Promise<void>;
+  /** The records of a stream, gathered for an expression on the whole list (bounded: see WHOLE_LIST_CHARS). */
+  gather(): JqGathering;
 }
+
+export interface JqGathering {
+  /** Adds a record; past the bound it throws the error that says what to do instead. */
+  add(record: unknown): void;
+  /** Runs the expression on the records gathered, as one array. */
+  run(write: JqWrite, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * Most JSON text (in characters) gathered for an expression that needs the
+ * whole list of a walk. jq holds its parsed input at several times the size
+ * of the text: at this bound a run of `length` over 115,000 records peaked at 265 MB (docs/scripting.md).
+ * A single answer is bounded by CLI.md "answer size" instead.
+ */
+export const WHOLE_LIST_CHARS = 16 * 1024 * 1024;
+
+/** Characters of output the worker may post ahead of what stdout took (src/output/jq-worker.ts). */
+const WINDOW = 1024 * 1024;
 
 /** jq failed while running (e.g. `.a.b` on a number): the data was fetched, so not a usage error's exit 2. */
 class JqRunError extends CliError {
@@ -34,47 +71,147 @@ class JqRunError extends CliError {
 /** `.[]` or `.[] | …` (but not the update-assignment `.[] |= …`). */
 const PER_RECORD = /^\s*\.\[\]\s*(?:\|(?!=)[\s\S]*)?$/;
 
-interface JqHandle {
-  raw(input: unknown, query: string, flags?: string[]): { stdout: string; stderr: string; exitCode: number };
-  json<T = unknown>(input: unknown, query: string, flags?: string[]): T[];
+interface Ended {
+  exitCode: number;
+  stderr: string;
 }
 
-let handle: Promise<JqHandle> | undefined;
+/** The worker and the one request it serves at a time. */
+class Engine {
+  private readonly worker: Worker;
+  private readonly outstanding = new Int32Array(new SharedArrayBuffer(4));
+  private current: { message(m: FromJq): void; fail(err: unknown): void } | undefined;
+  /** Why it can serve no more requests (terminated, or the thread failed). */
+  stopped: Error | undefined;
 
-function engine(): Promise<JqHandle> {
-  // The inline build carries the wasm bytes inside the module: the bundle has
-  // no separate file to locate, wherever dist/ is installed.
-  handle ??= import('jq-wasm/inline').then((m) => m.loadJq() as Promise<JqHandle>);
-  return handle;
+  constructor() {
+    const data: JqWorkerData = { outstanding: this.outstanding.buffer as SharedArrayBuffer, window: WINDOW };
+    this.worker = new Worker(JQ_WORKER, { workerData: data });
+    // Idle, it must not keep the process alive; a request refs it.
+    this.worker.unref();
+    this.worker.on('message', (m: FromJq) => this.current?.message(m));
+    this.worker.on('error', (err) => this.fail(new JqRunError(`--jq: jq failed: ${err.message}`)));
+    this.worker.on('exit', (code) => this.fail(new JqRunError(`--jq: jq's thread ended (exit ${code})`)));
+  }
+
+  request(message: ToJq, write?: JqWrite, signal?: AbortSignal): Promise<Ended> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<Ended>((resolve, reject) => {
+      let written: Promise<void> = Promise.resolve();
+      let over = false;
+      const finish = () => {
+        over = true;
+        signal?.removeEventListener('abort', onAbort);
+        this.current = undefined;
+        this.worker.unref();
+      };
+      const fail = (err: unknown) => {
+        if (over) return;
+        finish();
+        // Whatever jq is doing, it is of no more use: a closed stdout, Ctrl-C, SIGTERM.
+        this.terminate();
+        reject(err);
+      };
+      const onAbort = () => fail(signal!.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.current = {
+        message: (m) => {
+          if (m.type === 'out') {
+            written = written.then(async () => {
+              if (over) return;
+              try {
+                await write?.(m.text);
+              } catch (err) {
+                fail(err);
+                return;
+              }
+              // Taken by stdout: the worker may post that much more.
+              Atomics.sub(this.outstanding, 0, m.text.length);
+              Atomics.notify(this.outstanding, 0);
+            });
+            return;
+          }
+          void written.then(() => {
+            if (over) return;
+            finish();
+            resolve(m);
+          });
+        },
+        fail,
+      };
+      this.worker.ref();
+      this.worker.postMessage(message);
+    });
+  }
+
+  private terminate(): void {
+    this.stopped ??= new JqRunError('--jq: jq was stopped');
+    void this.worker.terminate();
+  }
+
+  private fail(err: Error): void {
+    this.stopped ??= err;
+    this.current?.fail(err);
+  }
+}
+
+let engine: Engine | undefined;
+
+function started(): Engine {
+  if (!engine || engine.stopped) engine = new Engine();
+  return engine;
 }
 
 /** Compiles `expression` (a malformed one is a usage error, before anything is sent) and returns the filter. */
 export async function compileJq(expression: string): Promise<JqFilter> {
-  const jq = await engine();
-  // Compiled without running it: `empty | (…)` produces nothing, whatever the expression does.
-  const check = jq.raw(null, `empty | (\n${expression}\n)`, ['-n']);
-  if (check.exitCode !== 0) {
-    // The expression alone, for a message whose line and column are the user's (it fails to compile, so it does not run).
-    const plain = jq.raw(null, expression, ['-n']);
-    throw new UsageError(`--jq: ${firstLine(plain.exitCode === 3 ? plain.stderr : check.stderr)}`);
-  }
+  const checked = await started().request({ type: 'check', expression });
+  if (checked.exitCode === -1) throw new JqRunError(`--jq: ${errorLine(checked.stderr)}`);
+  if (checked.exitCode !== 0) throw new UsageError(`--jq: ${errorLine(checked.stderr)}`);
+  const runText = async (input: string, write: JqWrite, signal?: AbortSignal) => {
+    const ended = await started().request({ type: 'run', expression, input }, write, signal);
+    if (ended.exitCode !== 0) throw new JqRunError(`--jq: ${errorLine(ended.stderr)}`);
+  };
   return {
     expression,
     perRecord: PER_RECORD.test(expression),
-    run(input) {
-      let results: unknown[];
-      try {
-        results = jq.json(input ?? null, expression);
-      } catch (err) {
-        throw new JqRunError(`--jq: ${firstLine(String((err as { stderr?: string }).stderr ?? (err as Error).message))}`);
-      }
-      return results.map((r) => `${typeof r === 'string' ? r : JSON.stringify(r)}\n`).join('');
+    run: (input, write, signal) => runText(JSON.stringify(input ?? null), write, signal),
+    gather() {
+      let parts: string[] = [];
+      let chars = 2;
+      return {
+        add(record) {
+          const text = JSON.stringify(record ?? null);
+          chars += text.length + 1;
+          if (chars > WHOLE_LIST_CHARS) {
+            const count = parts.length;
+            parts = [];
+            throw new JqRunError(
+              `--jq: \`${shown(expression)}\` needs every record at once, and the walk passed ${WHOLE_LIST_CHARS / 1024 / 1024} MiB of them at record ${count + 1}: an expression of the form \`.[] | …\` runs on each record as it comes, or --limit n bounds the walk`,
+            );
+          }
+          parts.push(text);
+        },
+        run(write, signal) {
+          const input = `[${parts.join(',')}]`;
+          parts = [];
+          return runText(input, write, signal);
+        },
+      };
     },
   };
 }
 
-function firstLine(stderr: string): string {
-  const line = stderr.split('\n').find((l) => l.trim() !== '') ?? 'jq failed';
+/** The expression as an error message quotes it: one line, not too long. */
+function shown(expression: string): string {
+  const line = expression.replace(/\s+/g, ' ').trim();
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+}
+
+/** jq's error, from its stderr: the first `jq: error` line (a compile error's first), else its last line. */
+function errorLine(stderr: string): string {
+  const lines = stderr.split('\n').filter((l) => l.trim() !== '');
+  const line = lines.find((l) => l.startsWith('jq: error')) ?? lines[lines.length - 1] ?? 'jq failed';
   return line
     .replace(/^jq: error(?: \(at [^)]*\))?:\s*/, '')
     .trim()

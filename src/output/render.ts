@@ -55,6 +55,8 @@ export interface OutputOptions {
   columns?: number;
   /** --fields, --jq, --limit (src/output/shape.ts), applied to everything printed. */
   shape?: Shape;
+  /** The command's signal: a --jq run stops with it (src/output/jq.ts). */
+  signal?: AbortSignal;
 }
 
 export function createOutput(options: OutputOptions): Output {
@@ -86,7 +88,7 @@ class Renderer implements Output {
   json(data: unknown): Promise<void> {
     const shape = this.o.shape;
     if (shape) data = shapeData(data, shape);
-    if (shape?.jq) return this.jqWrite(shape.jq.run(data));
+    if (shape?.jq) return shape.jq.run(data, this.jqWrite, this.o.signal);
     return this.write(`${this.jsonText(JSON.stringify(data ?? null, null, 2))}\n`);
   }
 
@@ -96,7 +98,7 @@ class Renderer implements Output {
       data = shapeData(data, shape);
       view = shapedView(view, shape);
     }
-    if (shape?.jq) return this.jqWrite(shape.jq.run(data));
+    if (shape?.jq) return shape.jq.run(data, this.jqWrite, this.o.signal);
     switch (this.o.format) {
       case 'json':
         return this.write(`${this.jsonText(JSON.stringify(data ?? null, null, 2))}\n`);
@@ -141,42 +143,54 @@ class Renderer implements Output {
 
   /**
    * Records through jq: per slice as they come when the expression runs per
-   * record, or all at the end when it needs the whole array (src/output/jq.ts).
+   * record, or gathered (up to a bound) and run at the end when it needs the
+   * whole array (src/output/jq.ts).
    */
   private jqStream(jq: NonNullable<Shape['jq']>): RecordStream {
+    const signal = this.o.signal;
+    if (!jq.perRecord) {
+      const gathering = jq.gather();
+      return {
+        write: async (record) => gathering.add(record),
+        end: () => gathering.run(this.jqWrite, signal),
+      };
+    }
     let buffer: unknown[] = [];
     let scheduled: Promise<void> | undefined;
+    // A scheduled run that failed (a jq error, a closed stdout) fails the next write.
+    let failed: { error: unknown } | undefined;
     const flush = async () => {
       scheduled = undefined;
       const chunk = buffer;
       buffer = [];
-      if (chunk.length) await this.jqWrite(jq.run(chunk));
+      if (chunk.length) await jq.run(chunk, this.jqWrite, signal);
+    };
+    const settled = async () => {
+      await scheduled;
+      if (failed) throw failed.error;
     };
     return {
       write: async (record) => {
+        if (failed) throw failed.error;
         buffer.push(record);
-        if (!jq.perRecord) return;
         if (buffer.length >= JQ_STREAM_CHUNK) {
-          await scheduled;
+          await settled();
           return flush();
         }
         // What a page gave is written once its records are in: after the writes queued in this turn.
-        scheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
+        scheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush).catch((error: unknown) => {
+          failed ??= { error };
+        });
       },
       end: async () => {
-        await scheduled;
-        if (jq.perRecord) return flush();
-        await this.jqWrite(jq.run(buffer));
-        buffer = [];
+        await settled();
+        return flush();
       },
     };
   }
 
-  private jqWrite(lines: string): Promise<void> {
-    if (!lines) return Promise.resolve();
-    // jq's raw strings are the service's text: on a terminal its controls are shown, not obeyed.
-    return this.write(this.o.isTTY ? neutralizeLines(lines) : lines);
-  }
+  /** jq's output as it comes: its raw strings are the service's text, so on a terminal their controls are shown, not obeyed. */
+  private readonly jqWrite = (text: string): Promise<void> => this.write(this.o.isTTY ? neutralizeLines(text) : text);
 
   private recordStream(view: View | undefined, format: OutputFormat): RecordStream {
     let count = 0;
