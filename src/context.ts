@@ -90,7 +90,7 @@ export interface Context {
   prompt: Prompt;
   /**
    * The authenticated client, created on first use; throws AuthError when no key is configured.
-   * `connections` sizes its keep-alive pool (default DEFAULT_CONNECTIONS, core/http.ts); the first call decides.
+   * `connections` sizes its keep-alive pool (core/pool.ts: DEFAULT_CONNECTIONS, or poolFor(concurrency)); the first call decides.
    */
   api(options?: { connections?: number }): Promise<ApiClient>;
   /** A client for explicit credentials (auth login/status, doctor), with the same debug, timeouts and abort. */

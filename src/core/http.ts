@@ -16,6 +16,7 @@ import {
   UnexpectedResponseError,
 } from './errors.js';
 import { loopbackAwareLookup } from './loopback.js';
+import { DEFAULT_CONNECTIONS } from './pool.js';
 import { Redactor } from './redact.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 import { CLI_VERSION } from './version.js';
@@ -35,8 +36,6 @@ export type QueryValue = string | number | boolean | undefined | null;
 const DEFAULT_READ_TIMEOUT_MS = 30_000;
 export const DEFAULT_IMPORT_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-/** Keep-alive connections of a client unless it asks for more (an import's --concurrency). */
-export const DEFAULT_CONNECTIONS = 8;
 /** Largest answer body read (CLI.md "answer size"); past it the request fails, never retried. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Waits between attempts from this long on are announced on stderr (CLI.md "retries"). */

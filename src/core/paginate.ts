@@ -1,5 +1,15 @@
-// Walking a paged listing (Vercel CLI style: an async generator of pages).
-// The first page tells how many pages there are; the rest are fetched a few at
+// Walking a paged listing, in two layers.
+//
+// walkRecords() is THE page walk every paged command consumes (`campaigns
+// unsubscribes` with --all, --limit or --page, `api --paginate`): an async
+// iterator of records that owns what a walk must get right once — the pool
+// sized to its concurrency (core/pool.ts), --limit (no page past the one that
+// reaches it), page order, and each record once when the listing moves under
+// the walk. Commands hand it how to fetch a page and read its records, and
+// write what it yields.
+//
+// walkPages() under it (Vercel CLI style: an async generator of pages): the
+// first page tells how many pages there are; the rest are fetched a few at
 // a time and handed out strictly in page order. At most `concurrency` pages
 // are in flight or waiting to be consumed, so memory depends on the window,
 // never on the number of pages; the next fetch starts before a page is handed
@@ -12,7 +22,156 @@
 // The pages' requests share one flow control (core/throttle.ts, CLI.md "flow
 // control"): paced under the service's rate limit, one shared pause per 429,
 // `concurrency` the ceiling on requests in flight.
+import type { ApiClient } from './http.js';
+import { poolFor } from './pool.js';
 import { Throttle } from './throttle.js';
+
+export interface RecordWalk<P, R> {
+  /** The client the pages are asked with (ctx.api), given the pool the walk's concurrency needs. */
+  api(pool: { connections: number }): Promise<ApiClient>;
+  /** Fetches one page (1-based) through the walk's flow control; the signal aborts when the walk stops early or fails. */
+  fetchPage(client: ApiClient, pageNumber: number, request: { signal: AbortSignal; throttle: Throttle }): Promise<P>;
+  /**
+   * The records of a page; undefined when the answer is not a page of a
+   * listing at all. Page 1 so: the walk yields nothing and `unpaged` holds
+   * it; a later page so ends the walk, as an empty page does.
+   */
+  records(page: P): readonly R[] | undefined;
+  /** How many pages the listing has, as a page reports it. */
+  pageCount(page: P): number;
+  /** Records in the whole listing, as a page reports it: bounds a runaway walk, and tells when the listing moved. */
+  totalRecords?(page: P): number;
+  /** Pages in flight at once (≥ 1): the ceiling on requests in flight, and the pool's size. */
+  concurrency: number;
+  /** --limit: at most this many records; no page past the one that reaches it is asked for. */
+  limit?: number;
+  /** --page: read this page alone instead of walking from page 1. */
+  page?: number;
+  /**
+   * A record's identity. With it, once the total changed during the walk (a
+   * record added or removed in front shifts the rest by one), a record
+   * pushed over a page boundary, which comes again at the start of the next
+   * page, is yielded once.
+   */
+  key?(record: R): string;
+  /** Aborts the walk (Ctrl-C, or the reader of stdout went away). */
+  signal?: AbortSignal;
+  /** Told when the walk stopped at twice page 1's total, with pages still claimed beyond it. */
+  onRunaway?(stop: RunawayStop): void;
+  /** Told once, when a page reports another total than page 1 did. */
+  onTotalChanged?(change: { firstTotal: number; total: number; pageNumber: number }): void;
+  /** After the records of a page were all taken (e.g. a garbage collection every few pages). */
+  afterPage?(pagesRead: number): void;
+}
+
+/** A walk in progress: its records, and what it has read so far. */
+export interface RecordWalkRun<P, R> extends AsyncIterable<R> {
+  /** Records yielded. */
+  readonly records: number;
+  /** Pages read. */
+  readonly pages: number;
+  /** Records skipped as repeats across a page boundary. */
+  readonly repeats: number;
+  /** The last page read: its number, the page count it reported, and its total when it has one. */
+  readonly last: { pageNumber: number; pageCount: number; total?: number } | undefined;
+  /** Page 1, when it was not a page of a listing (`records` said so). */
+  readonly unpaged: P | undefined;
+}
+
+/** The records of a paged listing, in order, each once, up to the limit (see the top of this file). Iterate it once. */
+export function walkRecords<P, R>(walk: RecordWalk<P, R>): RecordWalkRun<P, R> {
+  let records = 0;
+  let pages = 0;
+  let repeats = 0;
+  let last: RecordWalkRun<P, R>['last'];
+  let unpaged: P | undefined;
+  const limit = walk.limit ?? Number.POSITIVE_INFINITY;
+
+  async function* pagesOf(client: ApiClient): AsyncGenerator<{ pageNumber: number; page: P }> {
+    if (walk.page === undefined) {
+      yield* walkPages<P>({
+        fetchPage: (n, signal, throttle) => walk.fetchPage(client, n, { signal, throttle }),
+        pageCount: (p) => walk.pageCount(p),
+        recordCount: (p) => walk.records(p)?.length ?? 0,
+        totalRecords: walk.totalRecords ? (p) => walk.totalRecords!(p) : undefined,
+        concurrency: walk.concurrency,
+        debug: client.debugSink,
+        signal: walk.signal,
+        onRunaway: walk.onRunaway,
+        recordLimit: walk.limit,
+      });
+      return;
+    }
+    const controller = new AbortController();
+    const stop = () => controller.abort(walk.signal?.reason);
+    walk.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      const throttle = new Throttle({ maxInFlight: 1, debug: client.debugSink });
+      yield { pageNumber: walk.page, page: await walk.fetchPage(client, walk.page, { signal: controller.signal, throttle }) };
+    } finally {
+      walk.signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  async function* run(): AsyncGenerator<R> {
+    const client = await walk.api(poolFor(walk.concurrency));
+    let firstTotal: number | undefined;
+    let moved = false;
+    let previous: readonly R[] | undefined;
+    for await (const { pageNumber, page } of pagesOf(client)) {
+      const onPage = walk.records(page);
+      if (onPage === undefined) {
+        if (pageNumber === 1 || walk.page !== undefined) unpaged = page;
+        return;
+      }
+      pages++;
+      const total = walk.totalRecords?.(page);
+      last = { pageNumber, pageCount: walk.pageCount(page), total };
+      if (total !== undefined) {
+        firstTotal ??= total;
+        if (total !== firstTotal && !moved) {
+          moved = true;
+          walk.onTotalChanged?.({ firstTotal, total, pageNumber });
+        }
+      }
+      // Records shift between pages only when the total moves: keys are built
+      // only then, from the previous page, kept for it.
+      const seen = moved && previous && walk.key ? new Set(previous.map(walk.key)) : undefined;
+      for (const record of onPage) {
+        if (seen?.has(walk.key!(record))) {
+          repeats++;
+          continue;
+        }
+        if (records >= limit) break;
+        records++;
+        yield record;
+      }
+      // --limit reached: returning ends the page walk, which cancels the pages in flight.
+      if (records >= limit) return;
+      previous = onPage;
+      walk.afterPage?.(pages);
+    }
+  }
+
+  return {
+    [Symbol.asyncIterator]: () => run(),
+    get records() {
+      return records;
+    },
+    get pages() {
+      return pages;
+    },
+    get repeats() {
+      return repeats;
+    },
+    get last() {
+      return last;
+    },
+    get unpaged() {
+      return unpaged;
+    },
+  };
+}
 
 export interface PageWalk<P> {
   /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { walkPages } from '../../src/core/paginate.js';
+import type { ApiClient } from '../../src/core/http.js';
+import { walkPages, walkRecords, type RecordWalk } from '../../src/core/paginate.js';
+import { DEFAULT_CONNECTIONS } from '../../src/core/pool.js';
 
 interface FakePage {
   n: number;
@@ -248,5 +250,94 @@ describe('walkPages with a record limit (--limit)', () => {
     await walking;
     // Page 6 started as page 2 was handed out (the window refills before a yield); all four stop.
     expect(pages.aborted.sort()).toEqual([3, 4, 5, 6]);
+  });
+});
+
+describe('walkRecords: the one page walk (issue 20)', () => {
+  interface Listing {
+    Results: string[];
+    NumberOfPages: number;
+    TotalNumberOfRecords: number;
+  }
+  /** A listing of `records(request)` (the listing as it stands at each request), `size` a page. */
+  function listing(size: number, records: (request: number) => string[], extra: Partial<RecordWalk<Listing, string>> = {}) {
+    const asked: number[] = [];
+    const pools: { connections: number }[] = [];
+    const client = { debugSink: undefined } as unknown as ApiClient;
+    const walk: RecordWalk<Listing, string> = {
+      api: async (pool) => {
+        pools.push(pool);
+        return client;
+      },
+      fetchPage: async (_client, n) => {
+        const all = records(asked.length);
+        asked.push(n);
+        return { Results: all.slice((n - 1) * size, n * size), NumberOfPages: Math.ceil(all.length / size), TotalNumberOfRecords: all.length };
+      },
+      records: (p) => p.Results,
+      pageCount: (p) => p.NumberOfPages,
+      totalRecords: (p) => p.TotalNumberOfRecords,
+      concurrency: 3,
+      ...extra,
+    };
+    return { asked, pools, walk };
+  }
+  const names = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `r${from + i}`);
+  const collect = async <R>(iterable: AsyncIterable<R>) => {
+    const out: R[] = [];
+    for await (const r of iterable) out.push(r);
+    return out;
+  };
+
+  it('yields every record in page order and counts pages and records', async () => {
+    const l = listing(10, () => names(35));
+    const walk = walkRecords(l.walk);
+    expect(await collect(walk)).toEqual(names(35));
+    expect([walk.records, walk.pages, walk.repeats]).toEqual([35, 4, 0]);
+    expect(walk.last).toEqual({ pageNumber: 4, pageCount: 4, total: 35 });
+  });
+
+  it('owns --limit: exactly n records, and no page past the one that reaches n', async () => {
+    const l = listing(10, () => names(1000), { limit: 25, concurrency: 8 });
+    expect(await collect(walkRecords(l.walk))).toEqual(names(25));
+    expect(l.asked.sort((a, b) => a - b)).toEqual([1, 2, 3]);
+  });
+
+  it('owns the pool: the client is asked for a connection per page in flight, never fewer than the default', async () => {
+    for (const [concurrency, connections] of [
+      [3, DEFAULT_CONNECTIONS],
+      [20, 20],
+    ]) {
+      const l = listing(10, () => names(5), { concurrency });
+      await collect(walkRecords(l.walk));
+      expect(l.pools).toEqual([{ connections }]);
+    }
+  });
+
+  it('when the total moves during the walk, a record pushed over a page boundary is yielded once, and it is told once', async () => {
+    const before = names(25, 1);
+    const after = ['r0', ...before];
+    const changes: unknown[] = [];
+    const l = listing(10, (request) => (request === 0 ? before : after), { concurrency: 1, key: (r) => r, onTotalChanged: (c) => changes.push(c) });
+    const walk = walkRecords(l.walk);
+    expect(await collect(walk)).toEqual(before);
+    expect(walk.repeats).toBe(1);
+    expect(changes).toEqual([{ firstTotal: 25, total: 26, pageNumber: 2 }]);
+  });
+
+  it('--page n reads that page alone', async () => {
+    const l = listing(10, () => names(35), { page: 3 });
+    const walk = walkRecords(l.walk);
+    expect(await collect(walk)).toEqual(names(10, 20));
+    expect(l.asked).toEqual([3]);
+    expect(walk.last).toEqual({ pageNumber: 3, pageCount: 4, total: 35 });
+  });
+
+  it('an answer that is not a page of a listing yields nothing and is kept as it came', async () => {
+    const l = listing(10, () => names(5), { records: () => undefined });
+    const walk = walkRecords(l.walk);
+    expect(await collect(walk)).toEqual([]);
+    expect(walk.unpaged).toMatchObject({ Results: names(5) });
+    expect(l.asked).toEqual([1]);
   });
 });

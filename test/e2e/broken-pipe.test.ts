@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WALK_CONCURRENCY } from '../../src/commands/campaigns/unsubscribes.js';
+import { WALK_CONCURRENCY } from '../../src/core/pool.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
 import { record, startPagedServer } from '../helpers/commands-paged-server.js';
 import { post, startScriptedReceiver, waitUntil } from '../helpers/webhooks.js';

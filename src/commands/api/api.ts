@@ -2,10 +2,8 @@
 // gets the same retries, errors and output as every other command.
 import { UsageError } from '../../core/errors.js';
 import type { HttpMethod, QueryValue } from '../../core/http.js';
+import { WALK_CONCURRENCY } from '../../core/pool.js';
 import { choiceOption, defineCommand, intOption, listOption, requiredArg, switchOption, textOption } from '../define.js';
-
-/** Pages in flight at once with --paginate: the keep-alive pool's size, as for `campaigns unsubscribes --all` (bench/unsubscribes). */
-const WALK_CONCURRENCY = 8;
 
 export default defineCommand({
   name: 'api',

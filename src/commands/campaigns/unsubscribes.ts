@@ -1,14 +1,15 @@
 // email campaigns unsubscribes: GET /email/campaigns/{id}/unsubscribes
 // (service-spec.md "Campaign unsubscribers", "Paged result envelope").
 //
-// One page: the envelope in JSON, its records otherwise. --all: the first
-// page (at the largest page size unless --page-size says otherwise) gives the
-// page count; the other pages are fetched a few at a time and their records
-// written in order as they arrive, through the renderer's stream, so memory
-// stays flat however many records there are.
+// Every form reads through the one page walk (core/paginate.ts walkRecords)
+// and prints the records it yields through the renderer's stream, one array
+// of records whatever the paging flags (CLI.md "--json"): --page n reads that
+// page; --all every page, a few at a time, written in order as they arrive,
+// so memory stays flat however many records there are; --limit n as many
+// pages as n needs. The paging facts go to stderr.
 import type { Context } from '../../context.js';
-import type { ApiClient } from '../../core/http.js';
 import { UsageError } from '../../core/errors.js';
+import { WALK_CONCURRENCY } from '../../core/pool.js';
 import type { Column } from '../../output/render.js';
 import type { UnsubscribesPage } from '../../schemas/campaigns.js';
 import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../api/enums.js';
@@ -19,15 +20,6 @@ import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption
 const MAX_PAGE_SIZE = 1000;
 const MIN_PAGE_SIZE = 10;
 
-/**
- * Pages in flight at once during --all unless --concurrency says otherwise: as
- * many as the client's keep-alive pool has connections. With 50 ms of latency
- * per request, 8 gave about 4.8× the speed of sequential pages and 6 about
- * 3.3–4× (bench/unsubscribes); memory is the same either way, since a page is
- * held only until written. Under a rate limit the walk is paced whatever the
- * number (CLI.md "flow control").
- */
-export const WALK_CONCURRENCY = 8;
 /** As `subscribers import --concurrency`. */
 const MAX_CONCURRENCY = 32;
 
@@ -60,11 +52,7 @@ export default defineCommand({
     'email campaigns unsubscribes <id> --since "2024-06-01 00:00" --all -o ndjson',
   ],
   async run(input, ctx) {
-    const [{ getUnsubscribesPage }, { toInt }, { checkSince }] = await Promise.all([
-      import('../../api/campaigns.js'),
-      import('../../schemas/common.js'),
-      import('../../validation/query-params.js'),
-    ]);
+    const { checkSince } = await import('../../validation/query-params.js');
     const query: UnsubscribesQuery = {
       date: checkSince(input.since),
       page: input.page,
@@ -73,25 +61,11 @@ export default defineCommand({
       orderdirection: input.orderDirection,
     };
     if (input.all && query.page !== undefined) throw new UsageError('--all walks every page from the first: leave out --page');
-    const walking = input.all || (ctx.out.limit !== undefined && query.page === undefined);
-    // One keep-alive connection per page in flight.
-    const client = await (walking && input.concurrency > WALK_CONCURRENCY ? ctx.api({ connections: input.concurrency }) : ctx.api());
-    // --limit without --page walks too, as far as the limit needs (CLI.md `--limit`), at a page size that fits it.
     const limit = ctx.out.limit;
-    if (input.all || (limit !== undefined && query.page === undefined)) {
-      const pagesize = query.pagesize ?? (limit !== undefined ? Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, limit)) : MAX_PAGE_SIZE);
-      return walkAll(ctx, client, input.campaign, { ...query, pagesize }, input.concurrency);
-    }
-
-    const page = await getUnsubscribesPage(client, input.campaign, query);
-    // JSON: the service's envelope unchanged, so scripts get the paging fields too.
-    await (ctx.out.format === 'json' ? ctx.out.print(page) : ctx.out.print(page.Results, { columns: COLUMNS }));
-    // Under the records, where a person at a terminal reads on.
-    const number = toInt(page.PageNumber);
-    const pages = toInt(page.NumberOfPages);
-    ctx.log.info(
-      `Page ${number} of ${pages} · ${toInt(page.TotalNumberOfRecords)} records in all${number < pages ? ` · next: --page ${number + 1}, or --all for every page` : ''}`,
-    );
+    // --limit without --page walks too, as far as the limit needs (CLI.md `--limit`), at a page size that fits it.
+    const walking = input.all || (limit !== undefined && query.page === undefined);
+    const pagesize = walking ? (query.pagesize ?? (limit !== undefined ? Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, limit)) : MAX_PAGE_SIZE)) : query.pagesize;
+    await printWalk(ctx, input.campaign, { ...query, pagesize }, walking ? undefined : { asked: query.page }, input.concurrency);
   },
 });
 
@@ -103,64 +77,54 @@ function recordKey(r: UnsubscribesPage['Results'][number]): string {
 /** Pages between full collections during --all (see src/core/heap.ts). */
 const GC_EVERY_PAGES = 4;
 
-async function walkAll(ctx: Context, client: ApiClient, campaignId: string, query: UnsubscribesQuery, concurrency: number): Promise<void> {
-  const [{ getUnsubscribesPage }, { walkPages }, heap, { toInt }] = await Promise.all([
+/**
+ * Reads one page (`one`: the page asked for, or the first, asked without a
+ * page number as the user typed it) or walks them all, and prints the
+ * records; the paging facts go to stderr.
+ */
+async function printWalk(ctx: Context, campaignId: string, query: UnsubscribesQuery, one: { asked?: number } | undefined, concurrency: number): Promise<void> {
+  const [{ getUnsubscribesPage }, { walkRecords }, heap, { toInt }] = await Promise.all([
     import('../../api/campaigns.js'),
     import('../../core/paginate.js'),
-    ctx.heap?.(),
+    one ? undefined : ctx.heap?.(),
     import('../../schemas/common.js'),
   ]);
-  const stream = ctx.out.stream({ columns: COLUMNS });
   const collectGarbage = heap?.compactHeapForStreaming();
-  let firstTotal: number | undefined;
-  let warned = false;
-  let written = 0;
-  let repeats = 0;
-  let pages = 0;
-  let previous: UnsubscribesPage['Results'] | undefined;
-  const walk = walkPages<UnsubscribesPage>({
-    fetchPage: (page, signal, throttle) => getUnsubscribesPage(client, campaignId, { ...query, page }, { signal, throttle }),
+  const walk = walkRecords<UnsubscribesPage, UnsubscribesPage['Results'][number]>({
+    api: (pool) => ctx.api(pool),
+    fetchPage: (client, n, request) => getUnsubscribesPage(client, campaignId, { ...query, page: one ? one.asked : n }, request),
+    records: (p) => p.Results,
     pageCount: (p) => toInt(p.NumberOfPages),
-    recordCount: (p) => p.Results.length,
     totalRecords: (p) => toInt(p.TotalNumberOfRecords),
     concurrency,
-    debug: client.debugSink,
+    limit: ctx.out.limit,
+    page: one ? (one.asked ?? 1) : undefined,
+    key: recordKey,
     signal: ctx.signal,
-    recordLimit: ctx.out.limit,
     onRunaway: (stop) =>
       ctx.log.warn(
         `the service kept reporting more unsubscribes (${stop.pageCount} pages at page ${stop.pageNumber}): stopped after ${stop.recordsRead} records, twice the ${stop.firstTotal} that page 1 reported. Run again for the rest.`,
       ),
-  });
-  const limit = ctx.out.limit ?? Number.POSITIVE_INFINITY;
-  for await (const { pageNumber, page } of walk) {
-    pages++;
-    const total = toInt(page.TotalNumberOfRecords);
-    firstTotal ??= total;
-    if (total !== firstTotal && !warned) {
-      warned = true;
+    onTotalChanged: ({ firstTotal, total, pageNumber }) =>
       ctx.log.warn(
         `the number of unsubscribes changed during the walk (${firstTotal} at page 1, ${total} at page ${pageNumber}); records that moved between pages may be missing. Records are printed once each; run again for a consistent copy.`,
-      );
-    }
-    // Records shift between pages only when the total moves: then a record
-    // pushed over a page boundary comes again at the start of the next page.
-    // Keys are built only in that case, from the previous page kept for it.
-    const seen = warned && previous ? new Set(previous.map(recordKey)) : undefined;
-    for (const record of page.Results) {
-      if (seen?.has(recordKey(record))) {
-        repeats++;
-        continue;
-      }
-      if (written >= limit) break;
-      await stream.write(record);
-      written++;
-    }
-    // --limit reached: leaving the loop ends the walk and cancels the pages in flight (core/paginate.ts).
-    if (written >= limit) break;
-    previous = page.Results;
-    if (pages % GC_EVERY_PAGES === 0) collectGarbage?.();
-  }
+      ),
+    afterPage: (pages) => {
+      if (pages % GC_EVERY_PAGES === 0) collectGarbage?.();
+    },
+  });
+  const stream = ctx.out.stream({ columns: COLUMNS });
+  for await (const record of walk) await stream.write(record);
   await stream.end();
-  ctx.log.info(`${written} records from ${pages} page${pages === 1 ? '' : 's'}${repeats ? ` (${repeats} repeated across pages skipped)` : ''}`);
+  // Under the records, where a person at a terminal reads on.
+  const last = walk.last;
+  if (one && last) {
+    const { pageNumber, pageCount } = last;
+    ctx.log.info(
+      `Page ${pageNumber} of ${pageCount} · ${last.total ?? 0} records in all${pageNumber < pageCount ? ` · next: --page ${pageNumber + 1}, or --all for every page` : ''}`,
+    );
+    return;
+  }
+  const { records, pages, repeats } = walk;
+  ctx.log.info(`${records} records from ${pages} page${pages === 1 ? '' : 's'}${repeats ? ` (${repeats} repeated across pages skipped)` : ''}`);
 }

@@ -9,7 +9,8 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, Interrupted, PartialFailure, UsageError } from '../../core/errors.js';
-import { DEFAULT_CONNECTIONS, DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
+import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
+import { poolFor } from '../../core/pool.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
 import { isCopied, openInput, parseEncoding } from '../../import/input.js';
@@ -99,7 +100,7 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<nu
 
 async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<number> {
   // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
-  const client: ApiClient = await ctx.api({ connections: Math.max(DEFAULT_CONNECTIONS, options.concurrency) });
+  const client: ApiClient = await ctx.api(poolFor(options.concurrency));
   const progress = await createProgress(
     progressMode({ stderrIsTTY: ctx.io.stderrIsTTY, quiet: ctx.globals.quiet, linesRequested: progressLines }),
     ctx.io.stderr,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { WALK_CONCURRENCY } from '../../../src/commands/campaigns/unsubscribes.js';
+import { WALK_CONCURRENCY } from '../../../src/core/pool.js';
 import { SEED_CAMPAIGN_IDS } from '../../../src/sandbox/seed-campaigns.js';
 import { runCli } from '../../helpers/cli.js';
 import { useCommandSandbox } from '../../helpers/sandbox.js';
@@ -33,12 +33,24 @@ describe('campaigns unsubscribes, one page', () => {
     expect(r.sent[0]!.query).toEqual({});
   });
 
-  it('prints the envelope unchanged with --json and the records as table lines otherwise', async () => {
-    const json = JSON.parse((await s.email([...base, '--page-size', '10', '--json'])).stdout);
-    expect(json).toMatchObject({ PageNumber: 1, PageSize: 10, RecordsOnThisPage: 10, TotalNumberOfRecords: RECORDS, NumberOfPages: 250 });
-    expect(json.Results).toHaveLength(10);
+  it('prints the records of the page as one JSON array with --json, the paging facts on stderr, and table lines otherwise (CLI.md "--json")', async () => {
+    const r = await s.email([...base, '--page-size', '10', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const records = JSON.parse(r.stdout);
+    expect(Array.isArray(records)).toBe(true);
+    expect(records).toHaveLength(10);
+    expect(r.stderr).toMatch(/Page 1 of 250 · 2500 records in all/);
+    // --page n prints that page's records, the same shape.
+    const page2 = JSON.parse((await s.email([...base, '--page', '2', '--page-size', '10', '--json'])).stdout);
+    expect(page2).toHaveLength(10);
+    expect(page2).not.toContainEqual(records[0]);
+    // The same array whatever the paging flags: one page, --limit, --all.
+    const limited = JSON.parse((await s.email([...base, '--page-size', '10', '--limit', '10', '--json'])).stdout);
+    expect(limited).toEqual(records);
+    // --jq sees the records, not the envelope (`length` was its 8 keys).
+    expect((await s.email([...base, '--page-size', '10', '--jq', 'length'])).stdout).toBe('10\n');
     const table = await s.email([...base, '--page-size', '10']);
-    const first = json.Results[0];
+    const first = records[0];
     expect(table.stdout.split('\n')[0]).toBe([first.EmailAddress, first.ListID, first.Date, first.IPAddress].join('\t'));
     expect(table.stdout.trim().split('\n')).toHaveLength(10);
     expect(table.stderr).toMatch(/Page 1 of 250 · 2500 records in all · next: --page 2/);
@@ -117,7 +129,7 @@ describe('campaigns unsubscribes --all against the sandbox', () => {
     expect(new Set(lines.map(keyOf)).size).toBe(RECORDS);
     // Same records in the same order as the pages read one by one.
     const pages = [];
-    for (const page of [1, 2, 3]) pages.push(...JSON.parse((await s.email([...base, '--page', String(page), '--page-size', '1000', '--json'])).stdout).Results);
+    for (const page of [1, 2, 3]) pages.push(...JSON.parse((await s.email([...base, '--page', String(page), '--page-size', '1000', '--json'])).stdout));
     expect(lines).toEqual(pages);
     expect(r.stderr).toMatch(/2500 records from 3 pages/);
   });
@@ -129,7 +141,7 @@ describe('campaigns unsubscribes --all against the sandbox', () => {
     expect(Array.isArray(records)).toBe(true);
     expect(records).toHaveLength(RECORDS);
     const pages = [];
-    for (const page of [1, 2, 3]) pages.push(...JSON.parse((await s.email([...base, '--page', String(page), '--page-size', '1000', '--order-field', 'email', '--json'])).stdout).Results);
+    for (const page of [1, 2, 3]) pages.push(...JSON.parse((await s.email([...base, '--page', String(page), '--page-size', '1000', '--order-field', 'email', '--json'])).stdout));
     expect(records).toEqual(pages);
   });
 
@@ -143,7 +155,8 @@ describe('campaigns unsubscribes --all against the sandbox', () => {
   it('keeps --page-size and the filters on every page', async () => {
     const r = await s.emailSent([...base, '--all', '--page-size', '100', '--since', '2024-02-01 12:00', '--order-direction', 'desc', '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
-    const total = JSON.parse((await s.email([...base, '--since', '2024-02-01 12:00', '--json'])).stdout).TotalNumberOfRecords;
+    const total = Number(/(\d+) records in all/.exec((await s.email([...base, '--since', '2024-02-01 12:00'])).stderr)?.[1]);
+    expect(total).toBeGreaterThan(0);
     expect(r.sent).toHaveLength(Math.ceil(total / 100));
     const byPage = [...r.sent].sort((a, b) => Number(a.query.page) - Number(b.query.page));
     for (const [i, q] of byPage.entries()) expect(q.query).toEqual({ page: String(i + 1), pagesize: '100', date: '2024-02-01 12:00', orderdirection: 'desc' });
