@@ -37,6 +37,30 @@ function examplesHelp(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
+/**
+ * Help in gh's order (CLI.md's help paragraph): what a group holds comes
+ * first, then the command's arguments and own options, then the global
+ * options that work after any command. Commander puts its commands last,
+ * after every option (`email subscribers --help` had "Commands:" on line 25).
+ * The items are commander's own, aligned to one column as commander aligns
+ * them; only the order of the sections differs.
+ */
+function ghOrderedHelp(this: Help, cmd: Command, helper: Help): string {
+  const termWidth = helper.padWidth(cmd, helper);
+  const item = (term: string, description: string) => helper.formatItem(term, termWidth, description, helper);
+  const output = [`${helper.styleTitle('Usage:')} ${helper.styleUsage(helper.commandUsage(cmd))}`, ''];
+  const description = helper.commandDescription(cmd);
+  if (description.length > 0) output.push(helper.boxWrap(helper.styleCommandDescription(description), helper.helpWidth ?? 80), '');
+  const commands = helper.visibleCommands(cmd).map((sub) => item(helper.styleSubcommandTerm(helper.subcommandTerm(sub)), helper.styleSubcommandDescription(helper.subcommandDescription(sub))));
+  output.push(...helper.formatItemList('Commands:', commands, helper));
+  const args = helper.visibleArguments(cmd).map((a) => item(helper.styleArgumentTerm(helper.argumentTerm(a)), helper.styleArgumentDescription(helper.argumentDescription(a))));
+  output.push(...helper.formatItemList('Arguments:', args, helper));
+  const option = (o: Option) => item(helper.styleOptionTerm(helper.optionTerm(o)), helper.styleOptionDescription(helper.optionDescription(o)));
+  output.push(...helper.formatItemList('Options:', helper.visibleOptions(cmd).map(option), helper));
+  if (helper.showGlobalOptions) output.push(...helper.formatItemList('Global Options:', helper.visibleGlobalOptions(cmd).map(option), helper));
+  return output.join('\n');
+}
+
 /** The commander option for a declaration; values are left as typed (checked later), choices kept for help and completion. */
 function commanderOption(decl: OptionDecl): Option {
   const flags = `${decl.short ? `${decl.short}, ` : ''}${decl.flag}${decl.kind === 'switch' ? '' : ` ${decl.placeholder}`}`;
@@ -141,6 +165,7 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
       visibleGlobalOptions(cmd) {
         return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => o.long !== '--version');
       },
+      formatHelp: ghOrderedHelp,
     })
     .addHelpText('after', `${examplesHelp(ROOT_EXAMPLES)}${EXIT_CODES_HELP}`);
   for (const decl of Object.values(GLOBAL_OPTIONS)) program.addOption(commanderOption(decl));

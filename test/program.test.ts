@@ -36,6 +36,33 @@ describe('email help', () => {
   });
 });
 
+// CLI.md's help paragraph: help reads as gh's does — a group's commands
+// first, then its own options, then the global options (issue 20.5).
+describe('help as gh reads', () => {
+  const sections = (text: string) => [...text.matchAll(/^(Commands|Arguments|Options|Global Options):$/gm)].map((m) => m[1]!);
+  const order = ['Commands', 'Arguments', 'Options', 'Global Options'];
+  const walk = (cmd: Command, prefix: string[] = []): string[][] =>
+    cmd.commands.flatMap((sub) => [[...prefix, sub.name()], ...walk(sub, [...prefix, sub.name()])]);
+
+  it('`email subscribers --help` lists its commands right under the description', async () => {
+    const lines = (await runCli(['subscribers', '--help'])).stdout.split('\n');
+    expect(lines.indexOf('Commands:')).toBe(4);
+    expect(lines.indexOf('Commands:')).toBeLessThan(lines.indexOf('Options:'));
+    expect(lines.indexOf('Options:')).toBeLessThan(lines.indexOf('Global Options:'));
+  });
+
+  it('puts commands, arguments, own options and global options in that order in the root, every group and every leaf', async () => {
+    const paths = [[], ...walk(buildProgram())];
+    for (const path of paths) {
+      const text = (await runCli([...path, '--help'])).stdout;
+      const found = sections(text);
+      expect(found, path.join(' ') || 'root').toEqual(order.filter((s) => found.includes(s)));
+      if (path.length && path[0] !== 'help') expect(found, path.join(' ')).toContain('Global Options');
+    }
+    expect(paths.length).toBeGreaterThan(40);
+  });
+});
+
 describe('one list of values in help and in errors', () => {
   it('--encoding: the help names the encodings its refusal names (issue 13.10)', async () => {
     const help = (await runCli(['subscribers', 'import', '--help'])).stdout.replace(/\s+/g, ' ');
