@@ -161,9 +161,10 @@ export async function main(): Promise<void> {
     signal: controller.signal,
     interrupts,
     // The terminal prompt is loaded only by a command that asks something.
+    // A signal while a question is up (SIGTERM; Ctrl-C reaches the raw terminal as a key) cancels it.
     prompt: {
-      secret: async (question) => (await import('./prompt.js')).createTerminalPrompt().secret(question),
-      confirm: async (question) => (await import('./prompt.js')).createTerminalPrompt().confirm(question),
+      secret: async (question) => (await import('./prompt.js')).createTerminalPrompt({ signal: controller.signal }).secret(question),
+      confirm: async (question) => (await import('./prompt.js')).createTerminalPrompt({ signal: controller.signal }).confirm(question),
     },
     heap: () => import('./core/heap.js'),
     exiting: true,

@@ -3,7 +3,7 @@
 // prints what this decides.
 import { CommanderError } from 'commander';
 import { errorKind, type ErrorKind } from './error-kind.js';
-import { ApiError, AuthError, CliError, ExitCode, RedirectError, UsageError } from './errors.js';
+import { ApiError, AuthError, Cancelled, CliError, ExitCode, RedirectError, UsageError } from './errors.js';
 
 /** What a failed command reports: its exit code, and the error as printed (human or JSON). */
 export interface ErrorReport {
@@ -19,6 +19,8 @@ export interface ErrorReport {
   fromService?: boolean;
   resultData?: unknown;
   hint?: string;
+  /** Printed as the message alone, without `error:` (a cancelled prompt: the user's choice, not a failure). */
+  plain?: boolean;
   /** The stack of an unexpected error, shown with --debug. */
   stack?: string;
 }
@@ -48,7 +50,8 @@ function describe(err: unknown, context: { aborted: boolean; debug: boolean }): 
       hint = 'The account is suspended or out of credits; check it in the web app.';
     }
     const statusNamed = err instanceof RedirectError || undefined;
-    return { exitCode: err.exitCode, status, statusNamed, code, message: err.message, fromService: err instanceof ApiError, resultData, hint };
+    const plain = err instanceof Cancelled || undefined;
+    return { exitCode: err.exitCode, status, statusNamed, code, message: err.message, fromService: err instanceof ApiError, resultData, hint, plain };
   }
   const message = err instanceof Error ? err.message : String(err);
   return {

@@ -172,6 +172,18 @@ export class Interrupted extends CliError {
   }
 }
 
+/**
+ * A prompt answered with Ctrl-C or Ctrl-D (CLI.md "prompts"): nothing was
+ * stored or sent. Printed as the one word `cancelled`, not as an error: the
+ * user chose to stop.
+ */
+export class Cancelled extends Interrupted {
+  constructor() {
+    super('cancelled');
+    this.name = 'Cancelled';
+  }
+}
+
 function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;

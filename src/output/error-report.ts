@@ -17,6 +17,10 @@ export function printError(stderr: Writable, report: ErrorReport, options: { jso
     stderr.write(`${jsonForTerminal(redactor.redact(JSON.stringify({ error })))}\n`);
     return;
   }
+  if (report.plain) {
+    stderr.write(`${neutralizeLines(message)}\n`);
+    return;
+  }
   const label = report.code !== undefined ? `error ${report.code}` : 'error';
   const status = report.status && report.code === undefined && !report.statusNamed ? ` (HTTP ${report.status})` : '';
   // The service's message stays one line, whatever it holds (a line break in it cannot pass

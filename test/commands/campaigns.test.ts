@@ -192,14 +192,17 @@ describe('campaigns unschedule', () => {
     expect(s.sandbox.state().campaigns[C.summerLaunch]!.Status).toBe('Draft');
   });
 
-  it('on a terminal asks first, and a no sends nothing', async () => {
+  it('on a terminal asks first, naming the campaign, and a no sends nothing', async () => {
+    const questions: string[] = [];
     const r = await s.emailSent(['campaigns', 'unschedule', '--campaign', C.customerSurvey], {
       stdinIsTTY: true,
       stderrIsTTY: true,
-      prompt: { secret: async () => '', confirm: async () => false },
+      prompt: { secret: async () => '', confirm: async (q) => (questions.push(q), false) },
     });
     expect(r.code).toBe(2);
-    expect(r.sent).toHaveLength(0);
+    // One read names it (CLI.md "prompts"); nothing is sent.
+    expect(r.sent.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /email/clients/scheduled']);
+    expect(questions).toEqual([`Unschedule campaign “Customer Survey” (${C.customerSurvey}), cancelling its sending and returning it to drafts?`]);
     expect(s.sandbox.state().campaigns[C.customerSurvey]!.Status).toBe('Scheduled');
   });
 

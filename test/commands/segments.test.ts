@@ -247,12 +247,13 @@ describe('segments clear-rules', () => {
       prompt: { secret: async () => '', confirm: async (q) => (questions.push(q), false) },
     });
     expect(no.code).toBe(2);
-    expect(no.sent).toHaveLength(0);
+    // One read names the segment (CLI.md "prompts"); nothing is sent.
+    expect(no.sent.map((r) => r.method)).toEqual(['GET']);
     expect(no.stderr).toMatch(/cancelled/);
-    expect(questions[0]).toContain(id);
+    expect(questions[0]).toContain(`segment “Ask me” (${id})`);
     const yes = await s.emailSent(['segments', 'clear-rules', '--segment', id], { ...tty, prompt: { secret: async () => '', confirm: async () => true } });
     expect(yes.code, yes.stderr).toBe(0);
-    expect(yes.sent.map((r) => r.method)).toEqual(['DELETE']);
+    expect(yes.sent.map((r) => r.method)).toEqual(['GET', 'DELETE']);
   });
 
   it('surfaces 284 for a system segment', async () => {

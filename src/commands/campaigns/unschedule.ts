@@ -14,8 +14,16 @@ export default defineCommand({
   options: { yes: switchOption('--yes', 'do not ask for confirmation (required without a terminal)', { short: '-y' }) },
   examples: ['email campaigns unschedule <id>', 'email campaigns unschedule --campaign <id> --yes'],
   async run({ campaign: campaignId, yes }, ctx) {
-    const [{ unscheduleCampaign }, { confirmDestructive }] = await Promise.all([import('../../api/campaigns.js'), import('../../output/confirm.js')]);
-    const go = await confirmDestructive(ctx, `Unschedule campaign ${campaignId}, cancelling its sending and returning it to drafts?`, yes, 'unschedule a campaign');
+    const [{ listScheduledCampaigns, unscheduleCampaign }, { confirmDestructive, namedObject, sameId }] = await Promise.all([
+      import('../../api/campaigns.js'),
+      import('../../output/confirm.js'),
+    ]);
+    // The question names the campaign (CLI.md "prompts"): one read of the scheduled list, the only read that names a scheduled campaign.
+    const question = async () => {
+      const named = await namedObject(ctx, campaignId, async () => (await listScheduledCampaigns(await ctx.api())).find((c) => sameId(c.CampaignID, campaignId))?.Name);
+      return `Unschedule campaign ${named}, cancelling its sending and returning it to drafts?`;
+    };
+    const go = await confirmDestructive(ctx, question, yes, 'unschedule a campaign');
     if (!go) throw new UsageError('cancelled: the campaign stays scheduled');
     let data: unknown;
     try {

@@ -11,8 +11,10 @@ export default defineCommand({
   options: { yes: switchOption('--yes', 'do not ask for confirmation (required without a terminal)', { short: '-y' }) },
   examples: ['email segments clear-rules <id>', 'email segments clear-rules --segment <id> --yes'],
   async run({ segment: segmentId, yes }, ctx) {
-    const [{ clearSegmentRules }, { confirmDestructive }] = await Promise.all([import('../../api/segments.js'), import('../../output/confirm.js')]);
-    const go = await confirmDestructive(ctx, `Remove every rule of segment ${segmentId}, leaving it blank?`, yes, 'clear the rules of a segment');
+    const [{ clearSegmentRules, getSegment }, { confirmDestructive, namedObject }] = await Promise.all([import('../../api/segments.js'), import('../../output/confirm.js')]);
+    // The question names the segment (CLI.md "prompts"): one read of it.
+    const question = async () => `Remove every rule of segment ${await namedObject(ctx, segmentId, async () => (await getSegment(await ctx.api(), segmentId)).Title)}, leaving it blank?`;
+    const go = await confirmDestructive(ctx, question, yes, 'clear the rules of a segment');
     if (!go) throw new UsageError('cancelled: the rules were not cleared');
     const res = await clearSegmentRules(await ctx.api(), segmentId);
     if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
