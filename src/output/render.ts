@@ -15,11 +15,26 @@ export interface Column {
   /** Dotted path into the record, e.g. `Properties.Subject`. */
   key: string;
   header?: string;
-  /** Turns the value into display text (tables only; JSON and CSV keep the value). */
-  format?: (value: unknown, record: Record<string, unknown>) => string;
+  /**
+   * Turns the value into display text (tables only; JSON and CSV keep the
+   * value). Counts in it go through `text.count`: the renderer decides
+   * whether they are grouped (CLI.md "numbers").
+   */
+  format?: (value: unknown, record: Record<string, unknown>, text: DisplayStyle) => string;
   /** Never shrunk to fit the terminal: identifiers people copy must stay whole. */
   fixed?: boolean;
 }
+
+/** How numbers read where the table goes (CLI.md "numbers"). */
+export interface DisplayStyle {
+  /** `5,000` on a terminal; `5000` in a pipe or a file, so `awk` and `cut` can use it. */
+  count(n: number): string;
+  /** True on a terminal: room for drawings (bars) that a pipe would only have to parse around. */
+  terminal: boolean;
+}
+
+export const PLAIN_STYLE: DisplayStyle = { count: (n) => String(n), terminal: false };
+const TERMINAL_STYLE: DisplayStyle = { count: (n) => n.toLocaleString('en-US'), terminal: true };
 
 export interface View {
   columns?: (string | Column)[];
@@ -263,7 +278,8 @@ class Renderer implements Output {
     fixedWidths?: number[],
     part: { top: boolean; stream: boolean } = { top: true, stream: false },
   ): Promise<{ widths: number[]; bottom: string } | undefined> {
-    const cells = rows.map((row) => columns.map((c) => displayText(pick(row, c.key), c, row)));
+    const style = this.style();
+    const cells = rows.map((row) => columns.map((c) => displayText(pick(row, c.key), c, row, style)));
     if (!this.o.isTTY) {
       await this.write(cells.map((r) => `${r.join('\t')}\n`).join(''));
       return undefined;
@@ -298,8 +314,13 @@ class Renderer implements Output {
   /** One record as a two-column Field/Value table. */
   private async record(record: Record<string, unknown>, view?: View): Promise<void> {
     const columns: Column[] = view?.columns ? normalizeColumns(view.columns) : Object.keys(record).map((key) => ({ key }));
-    const pairs = columns.map((c) => ({ field: c.header ?? c.key, value: displayText(pick(record, c.key), c, record) }));
+    const style = this.style();
+    const pairs = columns.map((c) => ({ field: c.header ?? c.key, value: displayText(pick(record, c.key), c, record, style) }));
     await this.table(pairs, [{ key: 'field', header: 'Field' }, { key: 'value', header: 'Value' }], this.o.isTTY);
+  }
+
+  private style(): DisplayStyle {
+    return this.o.isTTY ? TERMINAL_STYLE : PLAIN_STYLE;
   }
 
   private async painter(): Promise<(s: string) => string> {
@@ -397,8 +418,8 @@ function plainText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function displayText(value: unknown, column: Column, row: unknown): string {
-  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>) : plainText(value);
+function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
+  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : plainText(value);
   return neutralize(text);
 }
 

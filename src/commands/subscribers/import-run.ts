@@ -15,7 +15,7 @@ import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
 import { isCopied, openInput, parseEncoding } from '../../import/input.js';
 import { describeColumn } from '../../import/mapping.js';
-import type { Column } from '../../output/render.js';
+import type { Column, DisplayStyle } from '../../output/render.js';
 import { neutralize } from '../../output/sanitize.js';
 import { createProgress, progressMode } from '../../output/progress.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
@@ -185,12 +185,12 @@ function importOutcome(summary: ImportSummary): CliError | undefined {
   const notImported = summary.failed + summary.rejected;
   if (notImported === 0) return undefined;
   const imported = summary.new + summary.existing;
-  const count = notImported === summary.rows ? `${number(notImported)} ${notImported === 1 ? 'row' : 'rows'}` : `${number(notImported)} of ${number(summary.rows)} rows`;
+  const count = notImported === summary.rows ? `${grouped(notImported)} ${notImported === 1 ? 'row' : 'rows'}` : `${grouped(notImported)} of ${grouped(summary.rows)} rows`;
   const parts: string[] = [];
-  if (summary.failed) parts.push(`${number(summary.failed)} failed at the service`);
-  if (summary.rejected) parts.push(`${number(summary.rejected)} rejected before sending`);
+  if (summary.failed) parts.push(`${grouped(summary.failed)} failed at the service`);
+  if (summary.rejected) parts.push(`${grouped(summary.rejected)} rejected before sending`);
   // The failures file also lists the duplicates: named, so this line and the file agree (CLI.md "Import guarantees").
-  const also = summary.duplicates ? `, which also lists ${plural(summary.duplicates, 'duplicate')} (imported once, from an earlier row)` : '';
+  const also = summary.duplicates ? `, which also lists ${plural(summary.duplicates, 'duplicate', grouped)} (imported once, from an earlier row)` : '';
   const where = summary.failuresFile ? `: see ${summary.failuresFile}${also}` : '';
   if (imported > 0) return new PartialFailure(`${count} not imported (${parts.join(', ')})${where}`);
   if (summary.failed > 0) return new ImportFailed(`${count} not imported (${parts.join(', ')}); none was imported${where}`);
@@ -332,19 +332,25 @@ async function printSummary(summary: ImportSummary, ctx: Context): Promise<void>
   await ctx.out.print(summaryRecord(summary), { columns: summaryColumns(summary) });
 }
 
-const number = (v: unknown) => (typeof v === 'number' ? v.toLocaleString('en-US') : String(v ?? ''));
-const plural = (n: number, word: string) => `${number(n)} ${n === 1 ? word : `${word}s`}`;
+/** Counts in a message on stderr, which a person reads: grouped. */
+const grouped = (n: number) => n.toLocaleString('en-US');
+// Counts in the summary (stdout) are written through the renderer's style: grouped on a terminal, plain digits in a pipe (CLI.md "numbers").
+type Count = DisplayStyle['count'];
+const counted = (v: unknown, t: DisplayStyle) => (typeof v === 'number' ? t.count(v) : String(v ?? ''));
+/** A column whose value is a count. */
+const number = (v: unknown, _record: unknown, t: DisplayStyle) => counted(v, t);
+const plural = (n: number, word: string, count: Count) => `${count(n)} ${n === 1 ? word : `${word}s`}`;
 
 /** What the failures file holds, by outcome: its rows are the failed, rejected and duplicate rows of the summary. */
-function failuresFileContents(s: ImportSummary): string {
+function failuresFileContents(s: ImportSummary, count: Count): string {
   const total = s.failed + s.rejected + s.duplicates;
   if (total === 0) return `${s.failuresFile} (no rows)`;
-  const parts = [s.failed && `${number(s.failed)} failed`, s.rejected && `${number(s.rejected)} rejected`, s.duplicates && plural(s.duplicates, 'duplicate')].filter(Boolean);
-  return `${s.failuresFile} (${plural(total, 'row')}: ${parts.join(', ')})`;
+  const parts = [s.failed && `${count(s.failed)} failed`, s.rejected && `${count(s.rejected)} rejected`, s.duplicates && plural(s.duplicates, 'duplicate', count)].filter(Boolean);
+  return `${s.failuresFile} (${plural(total, 'row', count)}: ${parts.join(', ')})`;
 }
 
 function summaryRecord(s: ImportSummary): Record<string, unknown> {
-  return { ...s, serviceTotals: `${number(s.service.TotalNewSubscribers)} new, ${number(s.service.TotalExistingSubscribers)} existing of ${number(s.service.TotalUniqueEmailsSubmitted)} unique` };
+  return { ...s, serviceTotals: s.service };
 }
 
 function summaryColumns(s: ImportSummary): Column[] {
@@ -359,28 +365,37 @@ function summaryColumns(s: ImportSummary): Column[] {
   }
   // Rows a failures file of an earlier import lists as duplicates: skipped, and said so (CLI.md "--failures").
   const listed = s.duplicatesFromFailuresFile;
-  const duplicates = (v: unknown) =>
-    listed ? `${number(v)} (${listed === v ? '' : `${number(listed)} `}listed as duplicates by ${s.input}, a failures file: not sent)` : number(v);
+  const duplicates = (v: unknown, _: unknown, t: DisplayStyle) =>
+    listed ? `${counted(v, t)} (${listed === v ? '' : `${t.count(listed)} `}listed as duplicates by ${s.input}, a failures file: not sent)` : counted(v, t);
   columns.push({ key: 'rejected', header: 'Rejected before sending', format: number }, { key: 'duplicates', header: 'Duplicates', format: duplicates });
   columns.push({ key: 'batches', header: s.dryRun ? 'Batches (would send)' : 'Batches', format: number });
   if (!s.dryRun) {
     columns.push({ key: 'retries', header: 'Retries', format: number });
     // CLI.md "flow control": what riding the service's rate limit cost, when it cost anything.
     if (s.rateLimited || s.waitedMs >= 1000) {
-      columns.push({ key: 'rateLimited', header: 'Rate limit', format: (v) => `${number(v)} answers 429; requests held ${(s.waitedMs / 1000).toFixed(1)} s by the limit` });
+      columns.push({ key: 'rateLimited', header: 'Rate limit', format: (v, _, t) => `${counted(v, t)} answers 429; requests held ${(s.waitedMs / 1000).toFixed(1)} s by the limit` });
     }
-    columns.push({ key: 'serviceTotals', header: 'Service totals' });
+    const totals = s.service;
+    columns.push({
+      key: 'serviceTotals',
+      header: 'Service totals',
+      format: (_v, _r, t) => `${counted(totals.TotalNewSubscribers, t)} new, ${counted(totals.TotalExistingSubscribers, t)} existing of ${counted(totals.TotalUniqueEmailsSubmitted, t)} unique`,
+    });
   }
-  if (s.resumed) columns.push({ key: 'resumedBatches', header: 'From the journal', format: (v) => `${number(v)} batches (not sent again)` });
+  if (s.resumed) columns.push({ key: 'resumedBatches', header: 'From the journal', format: (v, _, t) => `${counted(v, t)} batches (not sent again)` });
   if (!s.complete) {
     // --resume needs a journal, kept only when the service acknowledged a batch; otherwise a new run sends them.
     const how = s.journal ? '--resume sends them' : 'a new run sends them';
-    columns.push({ key: 'unfinished', header: 'Not finished', format: (v) => `${number(v)} rows (${how})` });
+    columns.push({ key: 'unfinished', header: 'Not finished', format: (v, _, t) => `${counted(v, t)} rows (${how})` });
   }
   if (s.blankLines) columns.push({ key: 'blankLines', header: 'Blank lines skipped', format: number });
   // Under a second a rate says nothing (3 rows in 3 ms is not 1,000 rows/s): the milliseconds alone.
-  columns.push({ key: 'elapsedMs', header: 'Elapsed', format: (v) => ((v as number) < 1000 ? `${Math.round(v as number)} ms` : `${((v as number) / 1000).toFixed(1)}s (${number(s.rowsPerSecond)} rows/s)`) });
-  if (s.failuresFile) columns.push({ key: 'failuresFile', header: 'Failures file', format: () => failuresFileContents(s) });
+  columns.push({
+    key: 'elapsedMs',
+    header: 'Elapsed',
+    format: (v, _, t) => ((v as number) < 1000 ? `${Math.round(v as number)} ms` : `${((v as number) / 1000).toFixed(1)}s (${counted(s.rowsPerSecond, t)} rows/s)`),
+  });
+  if (s.failuresFile) columns.push({ key: 'failuresFile', header: 'Failures file', format: (_v, _r, t) => failuresFileContents(s, t.count) });
   if (s.journal) columns.push({ key: 'journal', header: 'Journal (kept)' });
   return columns;
 }

@@ -58,6 +58,20 @@ describe('the summary and exit codes', () => {
     expect(existsSync(join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`))).toBe(false);
   });
 
+  it('the summary in a pipe has plain digits (awk can add them); on a terminal, 1,200 (CLI.md "numbers", issue 20.7)', async () => {
+    writeFile(dir, 'people.csv', peopleCsv(1200));
+    const piped = await s.email(importArgs('people.csv', '--consent', 'yes'), { cwd: dir });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(/^Rows\t1200\nNew\t1200\n/);
+    expect(piped.stdout).toMatch(/^Service totals\t1200 new, 0 existing of 1200 unique$/m);
+    expect(piped.stdout).not.toMatch(/\d,\d{3}/);
+    writeFile(dir, 'more.csv', peopleCsv(1200));
+    const shown = await s.email(importArgs('more.csv', '--consent', 'yes'), { cwd: dir, stdoutIsTTY: true, env: { EMAIL_PAGER: 'cat' } });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/│ Rows +│ 1,200 +│/);
+    expect(shown.stdout).toMatch(/0 new, 1,200 existing of 1,200 unique/);
+  });
+
   it('exits 3 when rows were not imported, lists them on stderr, and writes every one with its columns to --failures', async () => {
     writeFile(dir, 'people.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nunsubscribed@example.com,U,yes\nOK@example.com,Again,yes\n');
     const r = await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
