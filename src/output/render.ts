@@ -23,6 +23,8 @@ export interface Column {
   format?: (value: unknown, record: Record<string, unknown>, text: DisplayStyle) => string;
   /** Never shrunk to fit the terminal: identifiers people copy must stay whole. */
   fixed?: boolean;
+  /** Computed from the record (a rate): shown in the table, never what --fields picks for its key. */
+  derived?: boolean;
 }
 
 /** How numbers read where the table goes (CLI.md "numbers"). */
@@ -293,13 +295,17 @@ class Renderer implements Output {
     // Headers may be the service's field names: neutralised, then painted.
     const shown = columns.map((c) => ({ ...c, header: neutralize(c.header ?? c.key) }));
     const widths = fixedWidths ?? fitWidths(shown, cells, this.o.columns, part.stream);
+    // A value wider than its column is wrapped onto more lines, never cut
+    // (CLI.md "numbers": narrow terminals wrap): a URL or an address shown
+    // with an ellipsis cannot be copied. cli-table3's own wrapping keeps a
+    // word longer than the column on one line and cuts it, hence wrapCell.
     const table = new Table({
-      head: header ? shown.map((c) => paint(c.header)) : [],
+      head: header ? shown.map((c, i) => paint(wrapCell(c.header, widths[i]! - CELL_PADDING))) : [],
       colWidths: widths,
       wordWrap: false,
       style: { head: [], border: [] },
     });
-    for (const r of cells) table.push(r);
+    for (const r of cells) table.push(r.map((cell, i) => wrapCell(cell, widths[i]! - CELL_PADDING)));
     // cli-table3 rules a line between every two rows; like gh and stripe, only the header is ruled off.
     const drawn = table.toString().split('\n');
     const headerRule = header ? drawn.findIndex((l) => l.startsWith('├')) : -1;
@@ -368,7 +374,7 @@ function indent(json: string): string {
 /** With --fields, the columns are the fields, in their order; a command's column for the same field keeps its formatting. */
 function shapedView(view: View | undefined, shape: Shape): View | undefined {
   if (!shape.fields) return view;
-  const own = view?.columns ? normalizeColumns(view.columns) : [];
+  const own = view?.columns ? normalizeColumns(view.columns).filter((c) => !c.derived) : [];
   return {
     columns: shape.fields.map((field) => {
       const column = own.find((c) => c.key.toLowerCase() === field.toLowerCase());
@@ -421,6 +427,39 @@ function plainText(value: unknown): string {
 function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
   const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : plainText(value);
   return neutralize(text);
+}
+
+/** cli-table3's padding: one space each side of a cell's text. */
+const CELL_PADDING = 2;
+
+/**
+ * The text in lines of at most `width` characters: broken at spaces where it
+ * can be, and inside a word only when the word alone is wider than that.
+ */
+export function wrapCell(text: string, width: number): string {
+  if (width < 1) return text;
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.length <= width) {
+      out.push(line);
+      continue;
+    }
+    let current = '';
+    for (const word of line.split(/(?<= )/)) {
+      if (current.length + word.trimEnd().length <= width) {
+        current += word;
+        continue;
+      }
+      if (current) out.push(current.trimEnd());
+      current = word;
+      while (current.trimEnd().length > width) {
+        out.push(current.slice(0, width));
+        current = current.slice(width);
+      }
+    }
+    if (current.trimEnd() || !out.length) out.push(current.trimEnd());
+  }
+  return out.join('\n');
 }
 
 /**

@@ -40,6 +40,8 @@ export interface InProcessOptions {
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
   stdinIsTTY?: boolean;
+  /** The terminal's width when stdout is one (default 120). */
+  columns?: number;
   prompt?: Prompt;
   signal?: AbortSignal;
   cwd?: string;
@@ -57,7 +59,7 @@ export async function runCli(argv: string[], options: InProcessOptions = {}): Pr
       stdoutIsTTY: options.stdoutIsTTY ?? false,
       stderrIsTTY: options.stderrIsTTY ?? false,
       stdinIsTTY: options.stdinIsTTY ?? false,
-      columns: options.stdoutIsTTY ? 120 : undefined,
+      columns: options.stdoutIsTTY ? (options.columns ?? 120) : undefined,
     },
     env: { EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_RETRY_BASE_MS: '5', ...options.env },
     cwd: options.cwd ?? process.cwd(),

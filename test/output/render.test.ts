@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOutput, type Output } from '../../src/output/render.js';
+import { createOutput, wrapCell, type Output } from '../../src/output/render.js';
 import { BrokenPipe } from '../../src/output/edges.js';
 import { csvCell, jsonForTerminal, neutralize, neutralizeLines, spreadsheetSafe } from '../../src/output/sanitize.js';
 import type { OutputFormat } from '../../src/output/render.js';
@@ -198,13 +198,25 @@ describe('sanitisers', () => {
 });
 
 describe('table columns marked fixed', () => {
-  it('are never shrunk to fit the terminal; the other columns give way', async () => {
+  it('are never shrunk to fit the terminal; the other columns give way, wrapping rather than cut (issue 20.7)', async () => {
     let text = '';
     const out = createOutput({ format: 'table', isTTY: true, color: false, columns: 60, stdout: { write: (s) => ((text += String(s)), true) } });
     const id = 'c0000000-0000-4000-8000-000000000001';
     await out.print([{ ID: id, Name: 'A rather long campaign name that cannot fit' }], { columns: [{ key: 'ID', fixed: true }, { key: 'Name' }] });
     expect(text).toContain(id);
-    expect(text).toContain('…');
+    expect(text).not.toContain('…');
+    const nameCells = text.split('\n').map((l) => l.split('│')[2]?.trim() ?? '').filter(Boolean);
+    expect(nameCells.slice(1).join(' ')).toBe('A rather long campaign name that cannot fit');
     expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('wrapCell', () => {
+  it('breaks at spaces, and inside a word only when the word alone is wider than the column', () => {
+    expect(wrapCell('short', 10)).toBe('short');
+    expect(wrapCell('one two three four', 9)).toBe('one two\nthree\nfour');
+    expect(wrapCell('https://example.com/a/long/path', 10)).toBe('https://ex\nample.com/\na/long/pat\nh');
+    expect(wrapCell('a\nb c', 3)).toBe('a\nb c');
+    for (const line of wrapCell('x '.repeat(40) + 'y'.repeat(33), 7).split('\n')) expect(line.length).toBeLessThanOrEqual(7);
   });
 });
