@@ -31,7 +31,7 @@ function createArgs(overrides: Record<string, string | string[] | undefined> = {
 }
 
 describe('campaigns create', () => {
-  it('POSTs the draft campaign with the service field names and prints the targets', async () => {
+  it('POSTs the draft campaign with the service field names; the answer names no campaign id, so stdout stays empty and one line says how to find it (issue 20.8)', async () => {
     const r = await s.emailSent(createArgs({ '--name': 'June news', '--text-url': 'https://content.example.com/june.txt', '--list': [SEED_LIST_IDS.newsletter, SEED_LIST_IDS.customers] }));
     expect(r.code, r.stderr).toBe(0);
     expect(r.sent).toHaveLength(1);
@@ -46,7 +46,17 @@ describe('campaigns create', () => {
       TextUrl: 'https://content.example.com/june.txt',
       ListIDs: [SEED_LIST_IDS.newsletter, SEED_LIST_IDS.customers],
     });
-    expect(r.stdout).toBe(`list\t${SEED_LIST_IDS.newsletter}\nlist\t${SEED_LIST_IDS.customers}\n`);
+    // The spec's answer keys the targets: printing a list id would pass for the campaign's in `id=$(…)`.
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^warning: draft campaign "June news" created for 2 lists, but the service's answer carries no campaign id/);
+    expect(lines[0]).toContain(`email campaigns scheduled --jq '.[] | select(.Name == "June news") | .CampaignID'`);
+    // The same line with --quiet: it is the one thing a script needs to know.
+    const quiet = await s.email([...createArgs({ '--name': 'June news 2' }), '-q']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr).toMatch(/^warning: draft campaign "June news 2" created for 1 list, but the service's answer carries no campaign id/);
   });
 
   it('sends SegmentIDs without ListIDs for --segment, and prints the service answer unchanged with --json', async () => {

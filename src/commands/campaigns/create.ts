@@ -1,7 +1,8 @@
 // email campaigns create: POST /email/campaigns (service-spec.md "Create draft
 // campaign"). Every check the request alone allows runs first, with the
-// service's codes; the answer is printed: the target ids as keys (the spec),
-// or the new campaign's id as a bare JSON string (the real service). Any
+// service's codes. The new campaign's id is printed when the answer carries
+// it (a bare JSON string, the real service); the spec's answer (the target
+// ids as keys) carries none, which one line says. Any
 // other 2xx answer is printed as received with a warning, never re-sent
 // (CLI.md "lenient reading").
 //
@@ -42,10 +43,26 @@ export default defineCommand({
       ctx.log.info(`Created draft campaign "${draft.Name}".`);
       return printCreated(ctx, answer.data, answer.data, what);
     }
-    if (ctx.out.format === 'json' || ctx.out.format === 'ndjson') return { data: answer.data };
+    // The spec's answer: the targets' ids as keys, not the campaign's. CLI.md
+    // ("A creation prints the new object's id…; when the service's answer
+    // carries none, the command says so and how to find it"): stdout gets no
+    // id (a list id would pass for the campaign's in `id=$(…)`), and one line
+    // on stderr, shown even with --quiet since a script needs it, says where
+    // the id can be found. service-spec.md lists scheduled and sent
+    // campaigns, never drafts.
+    const targets = Object.keys(answer.data).length;
     const kind = draft.SegmentIDs ? 'segment' : 'list';
-    const rows = Object.keys(answer.data).map((id) => ({ Target: kind, ID: id }));
-    ctx.log.info(`Created draft campaign "${draft.Name}" for ${rows.length} ${kind}${rows.length === 1 ? '' : 's'}.`);
-    return { data: rows, view: { columns: [{ key: 'Target' }, { key: 'ID' }] } };
+    ctx.log.warn(
+      `draft campaign "${draft.Name}" created for ${targets} ${kind}${targets === 1 ? '' : 's'}, but the service's answer carries no campaign id; ` +
+        `find the draft by its name in the web app, or once it is scheduled: ${scheduledIdCommand(draft.Name)}`,
+    );
+    if (ctx.out.format === 'json' || ctx.out.format === 'ndjson') return { data: answer.data };
+    return undefined;
   },
 });
+
+/** The command that prints a scheduled campaign's id by its name, quoted for a POSIX shell. */
+function scheduledIdCommand(name: string): string {
+  const jq = `.[] | select(.Name == ${JSON.stringify(name)}) | .CampaignID`;
+  return `email campaigns scheduled --jq '${jq.replace(/'/g, `'\\''`)}'`;
+}
