@@ -202,7 +202,8 @@ export function chooseProfile(input: ResolveInput, data: ConfigData): { name: st
 /**
  * Resolves key and base URL in CLI.md's order: EMAIL_API_KEY (+ EMAIL_BASE_URL),
  * else the profile named by --profile or EMAIL_PROFILE, else the default
- * profile. --base-url overrides the base URL of any source.
+ * profile. Either variable alone sets its half and the profile in effect the
+ * other, the same way for both. --base-url overrides the base URL of any source.
  */
 export async function resolveCredentials(input: ResolveInput): Promise<ResolvedCredentials> {
   const { env } = input;
@@ -216,7 +217,18 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
       baseUrl: env.EMAIL_BASE_URL,
       baseUrlSource: env.EMAIL_BASE_URL ? 'env EMAIL_BASE_URL' : undefined,
     };
-    if (input.profileFlag || env.EMAIL_PROFILE) notes.push('EMAIL_API_KEY is set, so the profile is not used');
+    if (!env.EMAIL_BASE_URL && !input.baseUrlFlag) {
+      // EMAIL_API_KEY alone: the base URL of the profile in effect, as EMAIL_BASE_URL alone takes
+      // its key below. Each variable sets its half; the profile supplies the other (issue 20.10).
+      const data = (await openConfig(env)).read();
+      const chosen = chooseProfile(input, data);
+      const profileBaseUrl = data.profiles[chosen.name]?.baseUrl;
+      if (profileBaseUrl) {
+        resolved.baseUrl = profileBaseUrl;
+        resolved.baseUrlSource = `profile "${chosen.name}"`;
+        notes.push(`EMAIL_API_KEY is set without EMAIL_BASE_URL: the key from the environment, the base URL from profile "${chosen.name}"`);
+      }
+    } else if (input.profileFlag || env.EMAIL_PROFILE) notes.push('EMAIL_API_KEY is set, so the profile is not used');
   } else {
     const store = await openConfig(env);
     const data = store.read();
@@ -241,7 +253,8 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
       baseUrl: profile.baseUrl,
       baseUrlSource: profile.baseUrl ? `profile "${chosen.name}"` : undefined,
     };
-    if (!input.baseUrlFlag && env.EMAIL_BASE_URL && !profile.baseUrl) {
+    // EMAIL_BASE_URL alone: the environment sets the base URL, over the profile's, as it does with EMAIL_API_KEY.
+    if (!input.baseUrlFlag && env.EMAIL_BASE_URL) {
       resolved.baseUrl = env.EMAIL_BASE_URL;
       resolved.baseUrlSource = 'env EMAIL_BASE_URL';
     }

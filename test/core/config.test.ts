@@ -41,6 +41,32 @@ describe('credential resolution', () => {
     expect(c.notes[0]).toMatch(/profile is not used/);
   });
 
+  // Issue 20.10: EMAIL_API_KEY alone said "no base URL" beside a profile that has one, while
+  // EMAIL_BASE_URL alone borrowed the profile's key. Now each variable sets its half, the
+  // profile in effect the other, so either alone works the same way.
+  it('EMAIL_API_KEY alone: the key from the environment, the base URL from the profile in effect', async () => {
+    const d = await seeded();
+    const c = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_API_KEY: 'env-key-9999' }, insecureHttp: false });
+    expect(c).toMatchObject({ apiKey: 'env-key-9999', keySource: { kind: 'env' }, baseUrl: 'https://prod.example.com', baseUrlSource: 'profile "prod"' });
+    const staging = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_API_KEY: 'env-key-9999' }, profileFlag: 'staging', insecureHttp: false });
+    expect(staging).toMatchObject({ apiKey: 'env-key-9999', baseUrl: 'https://staging.example.com', baseUrlSource: 'profile "staging"' });
+  });
+
+  it('EMAIL_BASE_URL alone: the base URL from the environment (over the profile\'s), the key from the profile in effect', async () => {
+    const d = await seeded();
+    const c = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_BASE_URL: 'https://env.example.com' }, insecureHttp: false });
+    expect(c).toMatchObject({ apiKey: 'prod-key-1234', keySource: { kind: 'profile', profile: 'prod' }, baseUrl: 'https://env.example.com', baseUrlSource: 'env EMAIL_BASE_URL' });
+    // --base-url still comes first.
+    const flag = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_BASE_URL: 'https://env.example.com' }, baseUrlFlag: 'https://flag.example.com', insecureHttp: false });
+    expect(flag).toMatchObject({ baseUrl: 'https://flag.example.com', baseUrlSource: '--base-url' });
+  });
+
+  it('EMAIL_API_KEY alone with no profile: no base URL, naming EMAIL_BASE_URL', async () => {
+    const err = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: dir(), EMAIL_API_KEY: 'env-key-9999' }, insecureHttp: false }).catch((e) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(/^no base URL: .*EMAIL_BASE_URL/);
+  });
+
   it('then --profile, then EMAIL_PROFILE, then the default profile', async () => {
     const d = await seeded();
     const byFlag = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_PROFILE: 'prod' }, profileFlag: 'staging', insecureHttp: false });
