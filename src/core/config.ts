@@ -275,6 +275,8 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
  * https is required unless the host is loopback or --insecure-http is given.
  */
 export function checkBaseUrl(raw: string, insecureHttp: boolean, source = '--base-url'): string {
+  const bare = withoutScheme(raw);
+  if (bare) throw new UsageError(`invalid base URL from ${source}: "${raw}" has no scheme: add ${bare.scheme} (${bare.url})`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -292,4 +294,24 @@ export function checkBaseUrl(raw: string, insecureHttp: boolean, source = '--bas
   }
   if (url.search || url.hash) throw new UsageError(`base URL from ${source} must not have a query or fragment`);
   return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * A host and port typed without a scheme (`127.0.0.1:4010`, `localhost:4010`,
+ * which the URL parser reads as the scheme "localhost:"): the scheme to add,
+ * http:// for a loopback host (the sandbox), else https://, and the URL that
+ * gives. Undefined when the text has a scheme, or is no URL even with one.
+ */
+function withoutScheme(raw: string): { scheme: string; url: string } | undefined {
+  const text = raw.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /\s/.test(text) || text === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(`http://${text}`);
+  } catch {
+    return undefined;
+  }
+  if (!url.hostname) return undefined;
+  const scheme = isLoopbackHost(url.hostname) ? 'http://' : 'https://';
+  return { scheme, url: `${scheme}${text}` };
 }

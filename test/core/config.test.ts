@@ -118,6 +118,23 @@ describe('https rule', () => {
     expect(() => checkBaseUrl('api.example.com', false)).toThrow(/invalid base URL/);
     expect(() => checkBaseUrl('ftp://api.example.com', false)).toThrow(/invalid base URL/);
   });
+  it('a base URL without its scheme says to add it, with the URL to give (issue 20.10)', () => {
+    const message = (raw: string) => {
+      try {
+        checkBaseUrl(raw, false);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(message('127.0.0.1:4010')).toBe('invalid base URL from --base-url: "127.0.0.1:4010" has no scheme: add http:// (http://127.0.0.1:4010)');
+    // "localhost:4010" parses as a URL whose scheme is "localhost:".
+    expect(message('localhost:4010')).toBe('invalid base URL from --base-url: "localhost:4010" has no scheme: add http:// (http://localhost:4010)');
+    expect(message('[::1]:4010')).toBe('invalid base URL from --base-url: "[::1]:4010" has no scheme: add http:// (http://[::1]:4010)');
+    expect(message('api.example.com/v3')).toBe('invalid base URL from --base-url: "api.example.com/v3" has no scheme: add https:// (https://api.example.com/v3)');
+    expect(message('api.example.com:8443')).toBe('invalid base URL from --base-url: "api.example.com:8443" has no scheme: add https:// (https://api.example.com:8443)');
+    expect(message('not a url')).toMatch(/^invalid base URL from --base-url: "not a url"$/);
+  });
 });
 
 describe('JSON input errors', async () => {
