@@ -282,7 +282,9 @@ export class ApiClient {
     const signals = [timeout.signal, opts.signal, this.options.signal].filter((s): s is AbortSignal => !!s);
     const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     const started = performance.now();
-    this.debug(`> ${opts.method} ${this.baseUrl.origin}${path}${body ? ` (${body.length} bytes)` : ''}`);
+    // Answer lines name the request with its query (CLI.md "--debug": which page of a walk failed?).
+    const traced = maskSecretParameters(path.slice(this.basePath.length));
+    this.debug(`> ${opts.method} ${this.baseUrl.origin}${maskSecretParameters(path)}${body ? ` (${body.length} bytes)` : ''}`);
     this.debug(`> authorization: Bearer ***`);
     try {
       const res = await poolRequest(this.pool, {
@@ -296,18 +298,18 @@ export class ApiClient {
       });
       const text = await this.readBody(res, opts.method, opts.path);
       const elapsed = Math.round(performance.now() - started);
-      this.debug(`< ${res.statusCode} ${opts.method} ${opts.path} ${elapsed}ms`);
+      this.debug(`< ${res.statusCode} ${opts.method} ${traced} ${elapsed}ms`);
       return { status: res.statusCode, headers: res.headers, data: parseBody(text), text };
     } catch (err) {
       if (err instanceof CliError && !(err instanceof NetworkError)) throw err;
       const elapsed = Math.round(performance.now() - started);
       if (timeout.signal.aborted || isUndiciTimeout(err)) {
-        this.debug(`< timeout ${opts.method} ${opts.path} after ${elapsed}ms`);
+        this.debug(`< timeout ${opts.method} ${traced} after ${elapsed}ms`);
         throw new TimeoutError(opts.method, opts.path, timeoutMs);
       }
       if (signal.aborted) throw err; // Ctrl-C: the caller decides
       const message = this.redactor.redact(describeNetworkError(err));
-      this.debug(`< network error ${opts.method} ${opts.path} after ${elapsed}ms: ${message}`);
+      this.debug(`< network error ${opts.method} ${traced} after ${elapsed}ms: ${message}`);
       const error = new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: err }, isNotSent(err));
       if (error.neverSent) {
         const from = this.options.baseUrlSource ? ` (the base URL from ${this.options.baseUrlSource})` : '';
@@ -501,4 +503,23 @@ function describeNetworkError(err: unknown): string {
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** Query parameters whose value is a secret by its name (`email api --query token=…`), whatever the redactor knows. */
+const SECRET_PARAMETER = /key|token|secret|passw|signature|auth|session/i;
+
+/** The path with the values of secret-named query parameters shown as `***`; everything else as sent. */
+export function maskSecretParameters(path: string): string {
+  const at = path.indexOf('?');
+  if (at < 0) return path;
+  const query = path.slice(at).replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, name: string) => {
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // A malformed escape: judged as written.
+    }
+    return SECRET_PARAMETER.test(decoded) ? `${sep}${name}=***` : whole;
+  });
+  return `${path.slice(0, at)}${query}`;
 }

@@ -271,9 +271,18 @@ describe('debug trace', () => {
     await client.request({ method: 'GET', path: '/a', query: { k: KEY }, idempotent: true });
     const trace = debug.join('\n');
     expect(trace).toMatch(/> GET http:\/\/127\.0\.0\.1:\d+\/a\?k=\*\*\*/);
-    expect(trace).toMatch(/< 200 GET \/a \d+ms/);
+    expect(trace).toMatch(/< 200 GET \/a\?k=\*\*\* \d+ms/);
     expect(trace).toContain('authorization: Bearer ***');
     expect(trace).not.toContain(KEY);
+  });
+
+  it('answer lines keep the query string, so a failed page is named; secret-named parameters are masked (issue 20.10)', async () => {
+    server.reply({ status: 500, body: { status: 500, message: 'boom' } }, { status: 200, body: { Results: [] } });
+    await client.request({ method: 'GET', path: '/email/campaigns/c1/unsubscribes', query: { page: 2, pagesize: 100, token: 'tok-secret-1', api_key: 'other-secret' }, idempotent: true });
+    const answers = debug.filter((l) => l.startsWith('<'));
+    expect(answers[0]).toMatch(/^< 500 GET \/email\/campaigns\/c1\/unsubscribes\?page=2&pagesize=100&token=\*\*\*&api_key=\*\*\* \d+ms$/);
+    expect(answers[1]).toMatch(/^< 200 GET \/email\/campaigns\/c1\/unsubscribes\?page=2&pagesize=100/);
+    expect(debug.join('\n')).not.toMatch(/tok-secret-1|other-secret/);
   });
 });
 
