@@ -20,9 +20,9 @@ export const lenientInt = z.union(
 );
 
 /** Dates come as "2010-10-11 08:29:00" or ISO 8601 with an offset. */
-export const dateTime = z
-  .string({ error: 'expected a date-time' })
-  .check(z.regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'expected a date-time'));
+export const DATE_TIME = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export const dateTime = z.string({ error: 'expected a date-time' }).check(z.regex(DATE_TIME, 'expected a date-time'));
 
 /** Identifiers are UUIDs in the spec (32 hex digits from the real service), but we do not refuse a response over an id's shape. */
 export const id = z.string({ error: 'expected an id' }).check(z.minLength(1, 'expected an id'));
