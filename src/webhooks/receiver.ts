@@ -70,7 +70,7 @@ export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 5_000;
 /** How often Node checks the header and request deadlines (its default, 30 s, would let them run 30 s late). */
 const DEADLINE_CHECK_INTERVAL_MS = 500;
 /** Retry-After of a 503: the service's own pace (service-spec.md "Events" rule 3). */
-const BUSY_RETRY_AFTER_S = 10;
+const BUSY_HEADERS = { 'retry-after': '10' };
 /** How long close() lets requests in progress finish before cutting them. */
 const CLOSE_GRACE_MS = 5_000;
 /** How long a refused sender is given to read the answer and stop sending before its connection is closed. */
@@ -268,6 +268,14 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
   /** The request each connection is reading, to answer and name it when Node's deadline cuts it. */
   const current = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
   let seq = 0;
+  /** One delivery is always taken when nothing is held, however large the bound. */
+  const wouldOverflow = (bytes: number) => held.bytes > 0 && held.bytes + bytes > maxHeldBytes;
+  const busy = (method: string, remoteAddress: string | undefined): RejectedRequest => ({
+    status: 503,
+    reason: `busy: holding ${describeSize(held.bytes)} of deliveries not yet handed on (at most ${describeSize(maxHeldBytes)}); send it again later`,
+    method,
+    remoteAddress,
+  });
 
   const server: Server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: DEADLINE_CHECK_INTERVAL_MS }, (req, res) => {
     const remoteAddress = req.socket.remoteAddress;
@@ -284,6 +292,8 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
     const declared = Number(req.headers['content-length'] ?? Number.NaN);
     // Announced too large: refused before a byte of the body is read.
     if (declared > maxBodyBytes) return refuseAndClose(req, res, options, { status: 413, reason: tooLarge, method, remoteAddress }, lingering);
+    // Announced larger than the room left: refused before it is read, as it would be once read.
+    if (wouldOverflow(declared)) return refuseAndClose(req, res, options, busy(method, remoteAddress), lingering, BUSY_HEADERS);
     let read: ReadResult;
     try {
       read = await readBody(req, maxBodyBytes, bodyIdleTimeoutMs, budget);
@@ -318,10 +328,7 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
       }
       // 200 means delivered: what cannot be kept is refused so the service sends it again later.
       // One delivery is always taken when nothing is held, however large the bound.
-      if (held.bytes > 0 && held.bytes + body.length > maxHeldBytes) {
-        const reason = `busy: holding ${describeSize(held.bytes)} of deliveries not yet handed on (at most ${describeSize(maxHeldBytes)})`;
-        return reject(res, options, { status: 503, reason, method, remoteAddress }, { 'retry-after': String(BUSY_RETRY_AFTER_S) }, '; send it again later');
-      }
+      if (wouldOverflow(body.length)) return reject(res, options, busy(method, remoteAddress), BUSY_HEADERS);
       held.bytes += body.length;
       held.peak = Math.max(held.peak, held.bytes);
       let finished = false;
@@ -384,8 +391,8 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
   };
 }
 
-function reject(res: ServerResponse, options: ReceiverOptions, rejected: RejectedRequest, headers: Record<string, string> = {}, more = ''): void {
-  res.writeHead(rejected.status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(`${rejected.reason}${more}\n`);
+function reject(res: ServerResponse, options: ReceiverOptions, rejected: RejectedRequest, headers: Record<string, string> = {}): void {
+  res.writeHead(rejected.status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(`${rejected.reason}\n`);
   options.onRejected(rejected);
 }
 
@@ -396,9 +403,9 @@ function reject(res: ServerResponse, options: ReceiverOptions, rejected: Rejecte
  * rather than a reset connection (as servers do for an early answer), then
  * the connection is closed whether or not the sender has stopped.
  */
-function refuseAndClose(req: IncomingMessage, res: ServerResponse, options: ReceiverOptions, rejected: RejectedRequest, lingering: Set<() => void>): void {
+function refuseAndClose(req: IncomingMessage, res: ServerResponse, options: ReceiverOptions, rejected: RejectedRequest, lingering: Set<() => void>, headers: Record<string, string> = {}): void {
   const text = `${rejected.reason}\n`;
-  res.writeHead(rejected.status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });
+  res.writeHead(rejected.status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close', ...headers });
   // The whole answer is out now; ending the response (which closes the connection) waits for the sender.
   res.write(text);
   options.onRejected(rejected);
