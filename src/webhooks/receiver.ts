@@ -200,6 +200,8 @@ interface Reader {
  * so TCP holds the sender back) until bytes are given back; the oldest reader
  * still reading may always go on, so paused readers can never all wait on
  * each other. Memory is thus at most the budget and one body beyond it.
+ * A paused body's request deadline keeps running: room comes back as the
+ * bodies ahead of it end, each within its own deadline.
  */
 class ReadingBudget {
   buffered = 0;
