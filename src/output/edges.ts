@@ -26,6 +26,13 @@ export interface Writable {
   once?(event: 'drain', listener: () => void): unknown;
   /** True once the reader went away (src/output/edges.ts): nothing more can be written. */
   readonly closed?: boolean;
+  /**
+   * From now on a write never blocks the process: a full pipe buffers and
+   * 'drain' tells when it has room (src/output/fd-stdout.ts writes a pipe
+   * synchronously otherwise). For a command that serves others while it
+   * prints (webhooks listen), whose writers wait for 'drain'.
+   */
+  writeAsynchronously?(): void;
 }
 
 export interface IO {
@@ -123,6 +130,10 @@ class GuardedStream implements Writable {
       return true;
     }
     return ok;
+  }
+
+  writeAsynchronously(): void {
+    this.raw.writeAsynchronously?.();
   }
 
   once(_event: 'drain', listener: () => void): this {

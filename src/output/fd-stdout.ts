@@ -56,6 +56,15 @@ export class FdStdout {
     return true;
   }
 
+  /**
+   * Hands over to process.stdout now (src/output/edges.ts Writable): a
+   * blocking write to a pipe nobody reads would stop the whole process, a
+   * receiver included (issue 19.2: `webhooks listen` stopped answering).
+   */
+  writeAsynchronously(): void {
+    if (!this.stream && !this.failed) this.handOver();
+  }
+
   once(event: 'drain', listener: () => void): this {
     if (this.stream) this.stream.once(event, listener);
     else queueMicrotask(listener);

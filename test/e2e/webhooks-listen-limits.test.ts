@@ -1,12 +1,13 @@
 // `bin/email webhooks listen` as a real process under the load of issue 9:
 // eight concurrent 31 MB POSTs once took it to 953 MB. Each is now refused
 // with 413 while it streams, and the process's peak memory (VmHWM, Linux)
-// stays far below that.
+// stays far below that. And with its stdout a pipe nobody reads (issue 19.2):
+// it keeps answering, 200 while it can hold what it has not printed, 503 beyond.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
-import { streamPost, waitUntil } from '../helpers/webhooks.js';
+import { paddedDelivery, post, streamPost, waitUntil, within } from '../helpers/webhooks.js';
 
 let child: ChildProcess | undefined;
 afterEach(() => {
@@ -44,4 +45,25 @@ describe('bin/email webhooks listen under concurrent large POSTs', () => {
     expect(code).toBe(0);
     expect(stderr.match(/^warning: rejected a POST from \S+ with 413: body larger than 10 MiB$/gm)).toHaveLength(8);
   }, 60_000);
+
+  it.skipIf(!procStatus)('keeps answering with its stdout a pipe nobody reads: 200 while it can hold the deliveries, then 503, its memory bounded (issue 19.2)', async () => {
+    const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-q', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    proc.stdout!.pause(); // nobody reads it
+    let stderr = '';
+    proc.stderr!.on('data', (d) => (stderr += d));
+    await waitUntil(() => /Listening on (\S+)/.test(stderr), 'the listener to start', 20_000);
+    const url = /Listening on (\S+)/.exec(stderr)![1]!;
+    const body = paddedDelivery(8_800_000);
+    const statuses: number[] = [];
+    // The bound is the point: a listener whose writes to the pipe block stops answering anyone.
+    for (let i = 0; i < 8; i++) statuses.push((await within(10_000, post(url, body, 'application/json'), `the answer to delivery ${i + 1}`)).status);
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.slice(4)).toEqual([503, 503, 503, 503]);
+    // 32 MiB of bodies held, their decoded events and 40 MiB of bodies being read at most; the unbounded queue reached 844 MB.
+    expect(peakResidentMiB(proc.pid!)).toBeLessThan(400);
+  }, 120_000);
 });

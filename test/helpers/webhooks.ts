@@ -4,7 +4,7 @@
 // request open; the sandbox's deliveries and the trigger command's requests
 // both go to it), and posters.
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli.js';
 import type { Writable } from '../../src/output/edges.js';
@@ -264,4 +264,117 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/**
+ * A receiver that answers 200 and then a body that never ends, written as fast
+ * as the client takes it (issue 19.7). Says how much it managed to write and
+ * whether the client dropped the connection.
+ */
+export async function startEndlessReceiver(cleanups?: Cleanups): Promise<{ url: string; requests(): number; bytesWritten(): number; dropped(): number; close(): Promise<void> }> {
+  let requests = 0;
+  let bytesWritten = 0;
+  let dropped = 0;
+  const chunk = Buffer.alloc(16 * 1024, 'a');
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.on('close', () => dropped++);
+      const pump = () => {
+        while (!res.destroyed) {
+          bytesWritten += chunk.length;
+          if (!res.write(chunk)) break;
+        }
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const receiver = {
+    url: `http://127.0.0.1:${port}/hooks`,
+    requests: () => requests,
+    bytesWritten: () => bytesWritten,
+    dropped: () => dropped,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+  cleanups?.push(() => receiver.close());
+  return receiver;
+}
+
+export interface Trickle {
+  /** The status line's code once the receiver answered, undefined while it has not. */
+  status(): number | undefined;
+  /** Resolves when the receiver answered or closed the connection. */
+  ended: Promise<{ status?: number; closed: boolean }>;
+  /** Bytes of body (or of headers, with headersOnly) sent so far. */
+  sent(): number;
+  stop(): void;
+}
+
+/**
+ * A sender that trickles its request over a raw socket (issue 19.4): the
+ * request line and headers (all of them, announcing `contentLength` bytes of
+ * body) and then one body byte every `intervalMs`; or, with `headersOnly`,
+ * the headers themselves one byte at a time, never finished.
+ */
+export function trickle(url: string, options: { intervalMs: number; contentLength?: number; headersOnly?: boolean }): Trickle {
+  const target = new URL(url);
+  const socket = connect(Number(target.port), target.hostname);
+  let status: number | undefined;
+  let received = '';
+  const head = `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nContent-Length: ${options.contentLength ?? 1000}\r\n\r\n`;
+  let timer: NodeJS.Timeout | undefined;
+  let sent = 0;
+  socket.once('connect', () => {
+    if (!options.headersOnly) socket.write(head);
+    timer = setInterval(() => {
+      if (socket.destroyed) return;
+      socket.write(options.headersOnly ? head.charAt(sent % (head.length - 4)) : '{');
+      sent++;
+    }, options.intervalMs);
+  });
+  const ended = new Promise<{ status?: number; closed: boolean }>((resolve) => {
+    socket.on('data', (d: Buffer) => {
+      received += d.toString('latin1');
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (m) status = Number(m[1]);
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ status, closed: true });
+    });
+  });
+  return {
+    status: () => status,
+    ended,
+    sent: () => sent,
+    stop: () => {
+      clearInterval(timer);
+      socket.destroy();
+    },
+  };
+}
+
+/** A JSON delivery of `events` events whose Names pad it to about `bytes` bytes (the bodies of issue 19.2: 8.8 MB, 1,000 events). */
+export function paddedDelivery(bytes: number, events = 1000, listId = '11111111-1111-4111-8111-111111111111'): string {
+  const name = 'n'.repeat(Math.max(0, Math.floor(bytes / events) - 110));
+  return JSON.stringify({ Events: Array.from({ length: events }, (_, i) => ({ Type: 'Subscribe', Date: '2025-01-01 00:00:00', EmailAddress: `p${i}@example.com`, Name: name, CustomFields: [] })), ListID: listId });
+}
+
+/** The promise's value, or a failure naming `what` when it takes longer than `ms`: only for waits whose bound is the point of the test. */
+export function within<T>(ms: number, promise: Promise<T>, what = 'the answer'): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not come within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -1,13 +1,15 @@
 // The delivery receiver behind `webhooks listen`, over real loopback HTTP:
 // its limits (CLI.md `webhooks listen`: a delivery over 10 MiB or over 1,000
-// events is refused with 413), and how many deliveries it reads and parses
-// at once, which is what keeps its memory bounded under concurrent large POSTs.
+// events is refused with 413), the bytes of bodies it reads at once, which is
+// what keeps its memory bounded under concurrent large POSTs, the bound on
+// deliveries answered but not yet done with (beyond it 503, issue 19.2), and
+// slow senders (408, issue 19.4).
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeDelivery } from '../../src/webhooks/encode.js';
 import type { WebhookEvent } from '../../src/webhooks/events.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IN_PROGRESS, startDeliveryReceiver, type ReceivedDelivery, type RejectedRequest, type RunningReceiver } from '../../src/webhooks/receiver.js';
 import { syntheticEvents } from '../../src/webhooks/synthetic.js';
-import { post, streamPost, waitUntil } from '../helpers/webhooks.js';
+import { paddedDelivery, post, streamPost, trickle, waitUntil, within, type Trickle } from '../helpers/webhooks.js';
 
 const LIST = '11111111-1111-4111-8111-111111111111';
 const MiB = 1024 * 1024;
@@ -17,10 +19,18 @@ afterEach(async () => {
   while (receivers.length) await receivers.pop()!.close();
 });
 
-async function receiver(options: { maxInProgress?: number } = {}) {
+type Options = Omit<Parameters<typeof startDeliveryReceiver>[0], 'port' | 'host' | 'onDelivery' | 'onRejected'>;
+
+/** A receiver on loopback; each delivery is done with at once unless `keep` (then the test calls done()). */
+async function receiver(options: Options & { keep?: boolean } = {}) {
   const deliveries: ReceivedDelivery[] = [];
   const rejected: RejectedRequest[] = [];
-  const r = await startDeliveryReceiver({ port: 0, host: '127.0.0.1', onDelivery: (d) => deliveries.push(d), onRejected: (x) => rejected.push(x), ...options });
+  const { keep, ...rest } = options;
+  const onDelivery = (d: ReceivedDelivery) => {
+    deliveries.push(d);
+    if (!keep) d.done();
+  };
+  const r = await startDeliveryReceiver({ port: 0, host: '127.0.0.1', onDelivery, onRejected: (x) => rejected.push(x), ...rest });
   receivers.push(r);
   return { r, deliveries, rejected };
 }
@@ -89,28 +99,35 @@ describe('delivery receiver limits', () => {
 });
 
 describe('delivery receiver concurrency', () => {
-  it(`reads and parses at most ${DEFAULT_MAX_IN_PROGRESS} deliveries at once by default; the others wait their turn, then get their answer`, async () => {
+  it('answers a delivery at once while eight senders trickle their bodies a byte a second: a slow upload holds no place (issue 19.4)', async () => {
     const { r, deliveries } = await receiver();
-    const slow = Array.from({ length: DEFAULT_MAX_IN_PROGRESS }, () => streamPost(r.url, { totalBytes: 2 * 64 * 1024, holdAfter: 64 * 1024 }));
-    await waitUntil(() => r.stats().inProgress === DEFAULT_MAX_IN_PROGRESS, 'the slow deliveries to take every place');
-    let answered: number | undefined;
-    const full = encodeDelivery('json', { Events: events(3), ListID: LIST });
-    const waiting = post(r.url, full.body, full.contentType).then((a) => (answered = a.status));
-    await waitUntil(() => r.stats().waiting === 1, 'the next delivery to wait');
-    expect(answered).toBeUndefined();
-    expect(deliveries).toHaveLength(0);
-    slow[0]!.release(); // the first slow sender finishes: its place goes to the waiting delivery
-    expect((await slow[0]!.done).status).toBe(400);
-    await waiting;
-    expect(answered).toBe(200);
-    expect(deliveries).toHaveLength(1);
-    for (const s of slow.slice(1)) s.release();
-    await Promise.all(slow.map((s) => s.done));
-    expect(r.stats()).toMatchObject({ inProgress: 0, waiting: 0, peakInProgress: DEFAULT_MAX_IN_PROGRESS });
+    const slow: Trickle[] = Array.from({ length: 8 }, () => trickle(r.url, { intervalMs: 1000, contentLength: 1000 }));
+    try {
+      await waitUntil(() => slow.every((t) => t.sent() >= 1), 'every slow sender to have sent its headers and a byte');
+      const full = encodeDelivery('json', { Events: events(3), ListID: LIST });
+      // The bound is the point: before, the eight held every place and this waited for Node's 300 s request timeout.
+      const answer = await within(5_000, post(r.url, full.body, full.contentType), 'the answer to a normal delivery');
+      expect(answer.status).toBe(200);
+      expect(deliveries).toHaveLength(1);
+      expect(slow.map((t) => t.status())).toEqual(Array(8).fill(undefined));
+    } finally {
+      for (const t of slow) t.stop();
+    }
   });
 
-  it('holds at most (places × 10 MiB) of bodies under eight concurrent 31 MB POSTs, all refused with 413', async () => {
-    const { r, rejected } = await receiver({ maxInProgress: 2 });
+  it(`parses at most ${DEFAULT_MAX_IN_PROGRESS} deliveries at once by default, a place taken only once a body has arrived whole`, async () => {
+    const { r } = await receiver();
+    const slow = Array.from({ length: DEFAULT_MAX_IN_PROGRESS + 2 }, () => streamPost(r.url, { totalBytes: 2 * 64 * 1024, holdAfter: 64 * 1024 }));
+    await waitUntil(() => r.stats().reading === DEFAULT_MAX_IN_PROGRESS + 2, 'every slow body to be read as it comes');
+    expect(r.stats()).toMatchObject({ inProgress: 0, waiting: 0 });
+    for (const s of slow) s.release();
+    expect((await Promise.all(slow.map((s) => s.done))).map((a) => a.status)).toEqual(Array(DEFAULT_MAX_IN_PROGRESS + 2).fill(400));
+    expect(r.stats()).toMatchObject({ inProgress: 0, waiting: 0, reading: 0 });
+    expect(r.stats().peakInProgress).toBeLessThanOrEqual(DEFAULT_MAX_IN_PROGRESS);
+  });
+
+  it('holds at most its reading budget (and one delivery beyond it) of bodies under eight concurrent 31 MB POSTs, all refused with 413', async () => {
+    const { r, rejected } = await receiver({ maxReadingBytes: 20 * MiB });
     const posts = Array.from({ length: 8 }, () => streamPost(r.url, { totalBytes: 31 * 1000 * 1000 }).done);
     const answers = await Promise.all(posts);
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(413));
@@ -118,9 +135,9 @@ describe('delivery receiver concurrency', () => {
     expect(answers.filter((a) => a.finished)).toEqual([]);
     expect(rejected).toHaveLength(8);
     const stats = r.stats();
-    expect(stats.peakInProgress).toBeLessThanOrEqual(2);
     expect(stats.peakBufferedBytes).toBeGreaterThan(0);
-    expect(stats.peakBufferedBytes).toBeLessThanOrEqual(2 * 10 * MiB);
+    // The oldest body in progress may always go on (so bodies paused for room can never all wait on each other): 10 MiB beyond the budget at most.
+    expect(stats.peakBufferedBytes).toBeLessThanOrEqual(20 * MiB + 10 * MiB + 8 * 64 * 1024);
     expect(stats.bufferedBytes).toBe(0);
   });
 
@@ -131,5 +148,56 @@ describe('delivery receiver concurrency', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(deliveries).toHaveLength(50);
     expect(r.stats().peakInProgress).toBeLessThanOrEqual(2); // how many overlapped depends on arrival, not on the receiver
+  });
+});
+
+describe('delivery receiver and slow senders (issue 19.4)', () => {
+  it('answers 408 and closes the connection of a sender still trickling its body when the request deadline passes', async () => {
+    const { r, rejected } = await receiver({ requestTimeoutMs: 1_500 });
+    const t = trickle(r.url, { intervalMs: 200, contentLength: 1000 });
+    expect(await within(10_000, t.ended, 'the trickling sender to be cut off')).toEqual({ status: 408, closed: true });
+    expect(rejected).toEqual([expect.objectContaining({ status: 408 })]);
+    expect(rejected[0]!.reason).toMatch(/all of it within 1\.5 s/);
+    expect(r.stats().bufferedBytes).toBe(0);
+  });
+
+  it('answers 408 and closes the connection of a sender whose body stops coming', async () => {
+    const { r, rejected } = await receiver({ bodyIdleTimeoutMs: 500 });
+    const t = trickle(r.url, { intervalMs: 60_000, contentLength: 1000 }); // the headers, then nothing
+    expect(await within(10_000, t.ended, 'the idle sender to be cut off')).toEqual({ status: 408, closed: true });
+    expect(rejected[0]!.reason).toMatch(/no byte of the body for 0\.5 s/);
+  });
+
+  it('answers 408 and closes the connection of a sender whose headers never finish', async () => {
+    const { r, rejected } = await receiver({ headersTimeoutMs: 500 });
+    const t = trickle(r.url, { intervalMs: 100, headersOnly: true });
+    expect(await within(10_000, t.ended, 'the slow headers to be cut off')).toEqual({ status: 408, closed: true });
+    expect(rejected).toEqual([expect.objectContaining({ status: 408 })]);
+  });
+});
+
+describe('delivery receiver when what it answered is not done with (issue 19.2)', () => {
+  it('answers 503 with Retry-After once deliveries not done with would hold more than its bound, and 200 again once one is done', async () => {
+    const { r, deliveries, rejected } = await receiver({ keep: true, maxHeldBytes: 3 * MiB });
+    const body = paddedDelivery(1.2 * MiB);
+    expect((await post(r.url, body, 'application/json')).status).toBe(200);
+    expect((await post(r.url, body, 'application/json')).status).toBe(200);
+    const refused = await fetch(r.url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    // 200 means delivered: what cannot be kept is refused, and the service sends it again later.
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(await refused.text()).toMatch(/^busy: .+; send it again later\n$/);
+    // Without a Content-Length the body is read first, then refused the same way.
+    const chunked = await streamPost(r.url, { totalBytes: Buffer.byteLength(body), chunk: Buffer.from(body) }).done;
+    expect(chunked).toMatchObject({ status: 503, finished: true });
+    expect(chunked.text).toMatch(/^busy: holding 2\.\d MiB of deliveries not yet handed on \(at most 3 MiB\); send it again later\n$/);
+    expect(deliveries).toHaveLength(2);
+    expect(rejected).toEqual([expect.objectContaining({ status: 503 }), expect.objectContaining({ status: 503 })]);
+    expect(r.stats().heldBytes).toBe(2 * Buffer.byteLength(body));
+    deliveries[0]!.done();
+    deliveries[0]!.done(); // twice counts once
+    expect(r.stats().heldBytes).toBe(Buffer.byteLength(body));
+    expect((await post(r.url, body, 'application/json')).status).toBe(200);
+    expect(r.stats().peakHeldBytes).toBeLessThanOrEqual(3 * MiB);
   });
 });

@@ -6,6 +6,12 @@
 // exits 0. When the reader of stdout goes away (`| head`) with nowhere else
 // to put events, it stops accepting deliveries, so the service keeps them for
 // a retry, and exits 0; with --save or --forward-to it keeps serving (CLI.md "broken pipe").
+//
+// What it has answered 200 but not yet printed, saved and forwarded is held
+// up to the receiver's bound (src/webhooks/receiver.ts); past it deliveries
+// are answered 503 so the service sends them again later (CLI.md `webhooks
+// listen`, issue 19.2): a stuck forward target or a stdout nobody reads costs
+// that bound, never more.
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
@@ -15,8 +21,8 @@ import { writePrivateFile } from '../../core/private-file.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column, RecordStream } from '../../output/render.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
-import { describeOutcome, forwardableHeaders, isSuccess, postBody, receiverUrl } from '../../webhooks/post.js';
-import { startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
+import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, postBody, receiverUrl } from '../../webhooks/post.js';
+import { DEFAULT_MAX_HELD_BYTES, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
 import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
 
 import type { ListenInput } from './listen.js';
@@ -29,6 +35,13 @@ const EVENT_COLUMNS: Column[] = [
   { key: 'State' },
   { key: 'ListID' },
 ];
+
+/**
+ * How long a forward waits for the target's answer unless --timeout says
+ * otherwise. Forwards go one at a time: a target that takes longer holds up
+ * every delivery behind it, which then fill the receiver's bound.
+ */
+const DEFAULT_FORWARD_TIMEOUT_MS = 5_000;
 
 /** Runs tasks one after another in the order they were queued; a failing task does not stop the next. */
 class SerialQueue {
@@ -59,7 +72,11 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     }
   }
 
-  const counts = { deliveries: 0, events: 0, rejected: 0, forwarded: 0, forwardFailed: 0, saved: 0 };
+  const counts = { deliveries: 0, events: 0, rejected: 0, busy: 0, forwarded: 0, forwardFailed: 0, forwardTimedOut: 0, saved: 0 };
+  // Answering 503 since the last delivery taken: the first refusal of a spell gets a warning, the others a debug line.
+  let full = false;
+  // A write to a pipe nobody reads must not stop the receiver: it waits for 'drain' instead, holding deliveries up to the bound.
+  ctx.io.stdout.writeAsynchronously?.();
   const printing = new SerialQueue();
   const saving = new SerialQueue();
   const forwarding = new SerialQueue();
@@ -71,15 +88,30 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
 
   const onDelivery = (received: ReceivedDelivery) => {
     const { delivery, seq } = received;
+    full = false;
     counts.deliveries++;
+    // The delivery counts against the receiver's bound until every sink is done with it.
+    let sinks = 1 + (saveDir ? 1 : 0) + (forwardTo ? 1 : 0);
+    const sinkDone = () => {
+      if (--sinks === 0) received.done();
+    };
+    const thenDone =
+      (task: () => Promise<void>) =>
+      async (): Promise<void> => {
+        try {
+          await task();
+        } finally {
+          sinkDone();
+        }
+      };
     counts.events += delivery.Events.length;
     ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${delivery.ListID}`);
     printing.push(
-      async () => {
+      thenDone(async () => {
         const stream = sessionStream ?? ctx.out.stream({ columns: EVENT_COLUMNS });
         for (const event of delivery.Events) if (!shown || shown.has(String(event.Type))) await stream.write(eventRecord(event, delivery));
         if (perDelivery) await stream.end();
-      },
+      }),
       (error) => {
         if (!isBrokenPipe(error)) ctx.log.warn(`printing delivery ${seq}: ${(error as Error).message}`);
       },
@@ -87,33 +119,36 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     if (saveDir) {
       const path = join(saveDir, savedDeliveryName(seq, received.receivedAt, received.format));
       saving.push(
-        async () => {
+        thenDone(async () => {
           // Deliveries are personal data: readable by their owner only, written whole or not at all, never
           // through a link, never over a file already there (core/private-file.ts, CLI.md "webhooks listen").
           await writePrivateFile(path, received.body, { existing: 'refuse' });
           counts.saved++;
           ctx.log.debug(`saved delivery ${seq} to ${path}`);
-        },
+        }),
         (error) => ctx.log.warn(`saving delivery ${seq}: ${(error as NodeJS.ErrnoException).code === 'EEXIST' ? `${path} already exists; it is left as it is` : (error as Error).message}`),
       );
     }
     if (forwardTo) {
       // In arrival order, one at a time, as the service itself delivers.
       forwarding.push(
-        async () => {
+        thenDone(async () => {
           const outcome = await postBody(forwardTo, received.body, received.contentType, {
             headers: forwardableHeaders(received.headers),
             signal: forwardAbort.signal,
-            timeoutMs: ctx.globals.timeoutMs,
+            timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS,
           });
           if (isSuccess(outcome)) {
             counts.forwarded++;
             ctx.log.info(`forwarded delivery ${seq} to ${forwardTo.href}: ${outcome.status} (${outcome.elapsedMs} ms)`);
           } else {
-            counts.forwardFailed++;
+            if (outcome.timedOut) counts.forwardTimedOut++;
+            else counts.forwardFailed++;
             ctx.log.warn(`forwarding delivery ${seq} to ${forwardTo.href}: ${describeOutcome(outcome)} (${outcome.elapsedMs} ms)`);
           }
-        },
+          const excerpt = answerExcerpt(outcome);
+          if (excerpt) ctx.log.debug(`the forward target answered delivery ${seq} with ${outcome.status}: ${excerpt}`);
+        }),
         (error) => ctx.log.warn(`forwarding delivery ${seq}: ${(error as Error).message}`),
       );
     }
@@ -126,6 +161,15 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
       host: flags.host,
       onDelivery,
       onRejected: (r) => {
+        if (r.status === 503) {
+          counts.busy++;
+          if (full) return ctx.log.debug(`answered 503 to a ${r.method} from ${r.remoteAddress ?? 'unknown'}: ${r.reason}`);
+          full = true;
+          const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
+          return ctx.log.warn(
+            `holding ${mib(receiver.stats().heldBytes)} of deliveries not yet printed, saved or forwarded (at most ${mib(DEFAULT_MAX_HELD_BYTES)}): answering 503 until some are done`,
+          );
+        }
         counts.rejected++;
         ctx.log.warn(`rejected a ${r.method} from ${r.remoteAddress ?? 'unknown'} with ${r.status}: ${r.reason}`);
       },
@@ -173,7 +217,12 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   unregister();
   const parts = [`${counts.deliveries} deliver${counts.deliveries === 1 ? 'y' : 'ies'}`, `${counts.events} event${counts.events === 1 ? '' : 's'}`];
   if (counts.rejected) parts.push(`${counts.rejected} rejected`);
-  if (forwardTo) parts.push(`${counts.forwarded} forwarded${counts.forwardFailed ? `, ${counts.forwardFailed} not accepted by the target` : ''}`);
+  if (counts.busy) parts.push(`${counts.busy} refused with 503 while full`);
+  if (forwardTo) {
+    parts.push(`${counts.forwarded} forwarded`);
+    if (counts.forwardFailed) parts.push(`${counts.forwardFailed} not accepted by the target`);
+    if (counts.forwardTimedOut) parts.push(`${counts.forwardTimedOut} timed out`);
+  }
   if (saveDir) parts.push(`${counts.saved} saved`);
   if (!quietly) ctx.log.info(`received ${parts.join(', ')}`);
   return 0;

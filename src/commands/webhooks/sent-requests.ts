@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import { ExitCode, Interrupted } from '../../core/errors.js';
 import type { Column, RecordStream } from '../../output/render.js';
-import { isSuccess, type PostOutcome } from '../../webhooks/post.js';
+import { answerExcerpt, isSuccess, type PostOutcome } from '../../webhooks/post.js';
 
 export interface SentRequest {
   /** 1-based request number (trigger) */
@@ -51,6 +51,8 @@ export class RequestReport {
     if (isSuccess(outcome)) this.accepted++;
     else this.refused++;
     this.events += base.events;
+    const excerpt = answerExcerpt(outcome);
+    if (excerpt) this.ctx.log.debug(`${base.file ?? `request ${base.request}`}: the receiver answered ${outcome.status}: ${excerpt}`);
     await this.stream.write(record);
   }
 

@@ -10,7 +10,7 @@ import { toXml as sandboxXml } from '../../../src/sandbox/webhooks.js';
 import { encodeDelivery } from '../../../src/webhooks/encode.js';
 import type { WebhookDelivery } from '../../../src/webhooks/events.js';
 import { syntheticEvents } from '../../../src/webhooks/synthetic.js';
-import { post, postWithHeaders, startListen, startScriptedReceiver, waitUntil, type RunningListen } from '../../helpers/webhooks.js';
+import { paddedDelivery, post, postWithHeaders, startEndlessReceiver, startListen, startScriptedReceiver, waitUntil, type RunningListen } from '../../helpers/webhooks.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
@@ -314,6 +314,44 @@ describe('webhooks listen', () => {
       CustomFields: [{ Key: '[Interests]', Value: 'News' }, { Key: '[Interests]', Value: 'Events' }],
     });
     expect(event.Date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+});
+
+describe('webhooks listen when what it answered cannot be handed on (issue 19.2, 19.7)', () => {
+  it('--forward-to a target that never answers: each forward times out (--timeout), deliveries beyond the bound get 503 with Retry-After, and the summary counts both', async () => {
+    const target = await startScriptedReceiver(cleanups);
+    target.hold();
+    const l = await listen(['--forward-to', target.url, '--timeout', '1', '-o', 'ndjson']);
+    const body = paddedDelivery(8_800_000);
+    const answers: { status: number; retryAfter: string | null }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(l.url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      await res.arrayBuffer();
+      answers.push({ status: res.status, retryAfter: res.headers.get('retry-after') });
+    }
+    // Three 8.8 MB deliveries fit under the 32 MiB bound, a fourth does not (unless a forward timed out meanwhile).
+    expect(answers.slice(0, 3).map((a) => a.status)).toEqual([200, 200, 200]);
+    const refused = answers.filter((a) => a.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+    for (const a of refused) expect(a.retryAfter).toMatch(/^[1-9]\d*$/);
+    const accepted = answers.length - refused.length;
+    const result = await l.stop();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^warning: holding \d+(\.\d)? MiB of deliveries not yet printed, saved or forwarded \(at most 32 MiB\): answering 503 until some are done$/m);
+    expect(result.stderr).toMatch(new RegExp(`^warning: forwarding delivery 1 to ${target.url}: no answer within 1s \\(\\d+ ms\\)$`, 'm'));
+    expect(result.stderr).toMatch(new RegExp(`^received ${accepted} deliveries, ${accepted * 1000} events, ${refused.length} refused with 503 while full, 0 forwarded, ${accepted} timed out$`, 'm'));
+    expect(ndjson(result.stdout)).toHaveLength(accepted * 1000);
+  }, 60_000);
+
+  it("--forward-to a target answering an endless 200 body: forwarded at once, only the start of the answer read (issue 19.7)", async () => {
+    const target = await startEndlessReceiver(cleanups);
+    const l = await listen(['--forward-to', target.url, '--timeout', '60']);
+    expect((await post(l.url, JSON.stringify(sample), 'application/json')).status).toBe(200);
+    await waitUntil(() => /^forwarded delivery 1 /m.test(l.stderr()), 'the forward to be reported', 10_000);
+    const result = await l.stop();
+    expect(result.stderr).toMatch(/, 1 forwarded$/m);
+    await waitUntil(() => target.dropped() === 1, 'the connection to be dropped');
   });
 });
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeDelivery } from '../../../src/webhooks/decode.js';
 import { runCli } from '../../helpers/cli.js';
-import { startListen, startScriptedReceiver } from '../../helpers/webhooks.js';
+import { startEndlessReceiver, startListen, startScriptedReceiver, waitUntil, within } from '../../helpers/webhooks.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const LIST = '22222222-2222-4222-8222-222222222222';
@@ -65,6 +65,15 @@ describe('webhooks trigger', () => {
     const refused = await runCli(['webhooks', 'trigger', '--to', r.url]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/1 request \(1 event\) to \S+: 0 accepted, 1 not accepted/);
+  });
+
+  it("reads only the start of a receiver's endless 200 answer: accepted at once, not at --timeout (issue 19.7)", async () => {
+    const receiver = await startEndlessReceiver(cleanups);
+    const result = await within(10_000, runCli(['webhooks', 'trigger', '--to', receiver.url, '--count', '2', '--batch-size', '1', '--timeout', '60', '--json']), 'trigger to finish');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).map((x: { status: number }) => x.status)).toEqual([200, 200]);
+    expect(result.stderr).toMatch(/^2 requests \(2 events\) to \S+: 2 accepted$/m);
+    await waitUntil(() => receiver.dropped() === 2, 'both connections to be dropped');
   });
 
   it('reports a receiver that is not there and exits 1', async () => {
