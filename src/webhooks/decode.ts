@@ -11,6 +11,7 @@ import {
   checkDelivery,
   isPlainObject,
   MalformedDeliveryError,
+  TooManyElementsError,
   TooManyEventsError,
   type CustomFieldValue,
   type DeliveryFormat,
@@ -70,17 +71,45 @@ function decodeJson(text: string, maxEvents: number | undefined): WebhookDeliver
 }
 
 /**
- * How many children the root's <Events> element has, counting no further
- * than `stopAfter + 1`. A scan, not a parse: comments, CDATA sections,
- * processing instructions and declarations are skipped, quoted attribute
- * values may hold '>'. On a well-formed document it counts exactly the events
- * the parse finds (children of <Events>, whatever their name or namespace
- * prefix); on a malformed one the parse that follows reports the error.
+ * The most elements an XML delivery may hold, and the deepest it may nest;
+ * both checked by a scan before the document is validated or parsed, since
+ * fast-xml-parser spends about 2-3 µs and 170 bytes per element: 2.5 million
+ * empty elements (10 MB) held the event loop 4-7 s and took 420-950 MB
+ * (issue 19). A delivery of 1,000 events (service-spec.md "Events" rule 3)
+ * with 30 custom field values each has 97,000 elements; the service shows no
+ * limit on custom fields, so the bound leaves room for twice that. At the
+ * bound a parse takes 0.4-0.6 s and about 60 MB (measured 2026-11-26, Node 20).
  */
-export function countXmlEvents(text: string, stopAfter: number): number {
+export const MAX_XML_ELEMENTS = 200_000;
+/** The sandbox's form nests 6 deep (Webhook, Events, Event, CustomFields, CustomField, Key); a wrapper or two more is still fine. */
+export const MAX_XML_DEPTH = 16;
+
+export interface XmlShape {
+  /** Children of elements named Events, wherever those sit (CLI.md `webhooks listen`). */
+  events: number;
+  elements: number;
+  /** The deepest nesting of elements. */
+  depth: number;
+}
+
+/**
+ * Counts the events, elements and nesting depth of an XML document, stopping
+ * as soon as one passes its limit. A scan, not a parse: comments, CDATA
+ * sections, processing instructions and declarations are skipped, quoted
+ * attribute values may hold '>'. An event is any child of an element whose
+ * name, without its namespace prefix, is Events, wherever that element sits:
+ * on a well-formed delivery that is exactly the events the parse finds; a
+ * document that hides them deeper is still refused for their number. On a
+ * malformed document the parse that follows reports the error.
+ */
+export function scanXml(text: string, limits: { events: number; elements: number; depth: number }): XmlShape {
   let depth = 0;
-  let inEvents = false;
-  let count = 0;
+  let deepest = 0;
+  let elements = 0;
+  let events = 0;
+  // eventsAt[d]: whether the open element at depth d is an Events element.
+  // The scan stops past limits.depth, so this stays small.
+  const eventsAt: boolean[] = [false];
   let i = text.indexOf('<');
   while (i !== -1) {
     const next = text.charCodeAt(i + 1);
@@ -93,25 +122,28 @@ export function countXmlEvents(text: string, stopAfter: number): number {
       end = endOf(text, '?>', i + 2);
     } else if (next === 0x2f /* / */) {
       end = endOf(text, '>', i + 2);
-      if (inEvents && depth === 2) inEvents = false;
-      depth--;
+      if (depth > 0) depth--;
     } else {
       end = tagEnd(text, i + 1);
       if (end === -1) break;
       const selfClosing = text.charCodeAt(end - 2) === 0x2f;
+      if (eventsAt[depth]) events++;
       depth++;
-      if (inEvents && depth === 3) {
-        count++;
-        if (count > stopAfter) return count;
-      } else if (depth === 2 && !selfClosing && localName(text, i + 1) === 'Events') {
-        inEvents = true;
-      }
+      elements++;
+      if (depth > deepest) deepest = depth;
+      if (events > limits.events || elements > limits.elements || depth > limits.depth) break;
       if (selfClosing) depth--;
+      else eventsAt[depth] = isEventsName(text, i + 1);
     }
     if (end === -1) break;
     i = text.indexOf('<', end);
   }
-  return count;
+  return { events, elements, depth: deepest };
+}
+
+/** How many events scanXml finds, counting no further than `stopAfter + 1`. */
+export function countXmlEvents(text: string, stopAfter: number): number {
+  return scanXml(text, { events: stopAfter, elements: Infinity, depth: Infinity }).events;
 }
 
 /** The index just past `terminator`, or -1. */
@@ -144,12 +176,16 @@ function declarationEnd(text: string, from: number): number {
   return close === -1 ? -1 : close + 1;
 }
 
-/** An element's name without its namespace prefix. */
-function localName(text: string, from: number): string {
+/** Whether the element name starting at `from` is Events, with or without a namespace prefix. */
+function isEventsName(text: string, from: number): boolean {
   let end = from;
-  while (end < text.length && !/[\s/>]/.test(text[end]!)) end++;
-  const name = text.slice(from, end);
-  return name.slice(name.indexOf(':') + 1);
+  let local = from;
+  for (; end < text.length; end++) {
+    const c = text.charCodeAt(end);
+    if (c === 0x3e /* > */ || c === 0x2f /* / */ || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) break;
+    if (c === 0x3a /* : */) local = end + 1;
+  }
+  return end - local === 6 && text.startsWith('Events', local);
 }
 
 let parser: XMLParser | undefined;
@@ -177,10 +213,15 @@ function parentOf(jpath: string): string | undefined {
 
 function decodeXml(text: string, maxEvents: number | undefined): WebhookDelivery {
   const body = stripBom(text);
-  if (maxEvents !== undefined && countXmlEvents(body, maxEvents) > maxEvents) throw new TooManyEventsError(maxEvents);
+  const shape = scanXml(body, { events: maxEvents ?? Infinity, elements: MAX_XML_ELEMENTS, depth: MAX_XML_DEPTH });
+  if (maxEvents !== undefined && shape.events > maxEvents) throw new TooManyEventsError(maxEvents);
+  if (shape.elements > MAX_XML_ELEMENTS) throw new TooManyElementsError(MAX_XML_ELEMENTS);
+  if (shape.depth > MAX_XML_DEPTH) throw new MalformedDeliveryError(`XML nested deeper than ${MAX_XML_DEPTH} elements (a delivery nests 6)`);
   const valid = XMLValidator.validate(body);
   if (valid !== true) {
-    throw new MalformedDeliveryError(`invalid XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
+    // The parser's message may quote whole element names, or every element
+    // still open: the reason stays one short line (it is answered and printed).
+    throw new MalformedDeliveryError(`invalid XML at line ${valid.err.line}, column ${valid.err.col}: ${shortened(valid.err.msg)}`);
   }
   let document: unknown;
   try {
@@ -264,6 +305,13 @@ function elementsOf(value: unknown): Record<string, unknown> {
 function isBlank(value: unknown): boolean {
   return (typeof value === 'string' && value.trim() === '') || (isPlainObject(value) && Object.keys(elementsOf(value)).length === 0);
 }
+
+function shortened(message: string): string {
+  const line = message.replace(/\s+/g, ' ');
+  return line.length > MAX_REASON_CHARS ? `${line.slice(0, MAX_REASON_CHARS - 1)}…` : line;
+}
+
+const MAX_REASON_CHARS = 160;
 
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

@@ -50,11 +50,27 @@ export class MalformedDeliveryError extends Error {
   }
 }
 
-/** A delivery with more events than the service ever sends in one request (service-spec.md "Events" rule 3): answered 413. */
-export class TooManyEventsError extends Error {
+/** A delivery larger than any the service sends, in events or in XML elements: answered 413. */
+export class OversizedDeliveryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OversizedDeliveryError';
+  }
+}
+
+/** A delivery with more events than the service ever sends in one request (service-spec.md "Events" rule 3). */
+export class TooManyEventsError extends OversizedDeliveryError {
   constructor(readonly limit: number) {
     super(`more than ${limit} events in one delivery (the service sends at most ${WEBHOOK_BATCH_LIMIT})`);
     this.name = 'TooManyEventsError';
+  }
+}
+
+/** An XML delivery with more elements than 1,000 events need (src/webhooks/decode.ts MAX_XML_ELEMENTS). */
+export class TooManyElementsError extends OversizedDeliveryError {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} XML elements in one delivery`);
+    this.name = 'TooManyElementsError';
   }
 }
 

@@ -26,7 +26,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { decodeDelivery } from './decode.js';
-import { MalformedDeliveryError, TooManyEventsError, WEBHOOK_BATCH_LIMIT, type DeliveryFormat, type WebhookDelivery } from './events.js';
+import { MalformedDeliveryError, OversizedDeliveryError, WEBHOOK_BATCH_LIMIT, type DeliveryFormat, type WebhookDelivery } from './events.js';
 
 /**
  * 1,000 events of a few hundred bytes each are well under 1 MiB; 10 MiB leaves
@@ -322,7 +322,7 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
       try {
         decoded = decodeDelivery(body, contentType, { maxEvents });
       } catch (error) {
-        if (error instanceof TooManyEventsError) return reject(res, options, { status: 413, reason: error.message, method, remoteAddress });
+        if (error instanceof OversizedDeliveryError) return reject(res, options, { status: 413, reason: error.message, method, remoteAddress });
         const reason = error instanceof MalformedDeliveryError ? error.message : `could not decode the body: ${(error as Error).message}`;
         return reject(res, options, { status: 400, reason, method, remoteAddress });
       } finally {

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
 import { batchesOf } from '../../src/webhooks/batches.js';
-import { countXmlEvents, decodeDelivery, detectFormat } from '../../src/webhooks/decode.js';
+import { countXmlEvents, decodeDelivery, detectFormat, MAX_XML_DEPTH, MAX_XML_ELEMENTS } from '../../src/webhooks/decode.js';
 import { encodeDelivery } from '../../src/webhooks/encode.js';
-import { MalformedDeliveryError, TooManyEventsError, type WebhookDelivery } from '../../src/webhooks/events.js';
+import { MalformedDeliveryError, OversizedDeliveryError, TooManyEventsError, type WebhookDelivery } from '../../src/webhooks/events.js';
 import { MANUAL_SIGNUP_MARKER, syntheticEvents } from '../../src/webhooks/synthetic.js';
 
 const LIST = '11111111-1111-4111-8111-111111111111';
@@ -167,10 +167,58 @@ describe('the event limit of a delivery (at most 1000, service-spec.md "Events" 
     expect(countXmlEvents(xml, 1000)).toBe(25);
     expect(countXmlEvents(xml, 3)).toBe(4);
     expect(countXmlEvents(`<W><Events/><ListID>x</ListID></W>`, 10)).toBe(0);
-    // Elements named Events deeper down, or Events in another document position, hold no events.
-    expect(countXmlEvents(`<W><Events><E><Events><X/><X/></Events></E></Events><Other><Events><E/></Events></Other></W>`, 10)).toBe(1);
+    // Children of an element named Events count wherever it sits (CLI.md `webhooks listen`): deeper down or elsewhere.
+    expect(countXmlEvents(`<W><Events><E><Events><X/><X/></Events></E></Events><Other><Events><E/></Events></Other></W>`, 10)).toBe(4);
+    expect(countXmlEvents(`<R><W><ns:Events><E/><E></E><E/></ns:Events></W></R>`, 10)).toBe(3);
     // A DOCTYPE with an internal subset, processing instructions, comments and CDATA are skipped.
     const skipped = `<?xml version="1.0"?><!DOCTYPE W [<!ELEMENT W ANY><!-- <E/> -->]><W><?pi <E/>?><Events><!-- <E/><E/> --><E a='1>2'><![CDATA[<E/><E/>]]></E><E/></Events></W>`;
     expect(countXmlEvents(skipped, 10)).toBe(2);
+  });
+});
+
+describe('XML bounded before it is parsed (issue 19 point 3)', () => {
+  // Each document ends with an unclosed element: a parse would call it
+  // invalid XML; a refusal for its size proves the scan came first.
+  const unclosed = '<Unclosed>';
+
+  it('refuses 2.5 million events one level deeper (<R><W><Events>) as too many events, from the scan', () => {
+    const body = `<R><W><Events>${'<E/>'.repeat(2_500_000)}</Events><ListID>${LIST}</ListID></W></R>${unclosed}`;
+    expect(() => decodeDelivery(body, 'application/xml', { maxEvents: 1000 })).toThrow(TooManyEventsError);
+  });
+
+  it('refuses 2.5 million elements that are no events at all as too many elements, from the scan, with or without maxEvents', () => {
+    const body = `<R><Foo>${'<E/>'.repeat(2_500_000)}</Foo><ListID>${LIST}</ListID></R>${unclosed}`;
+    for (const options of [{ maxEvents: 1000 }, {}]) {
+      expect(() => decodeDelivery(body, 'application/xml', options)).toThrow(OversizedDeliveryError);
+      expect(() => decodeDelivery(body, 'application/xml', options)).toThrow(`more than ${MAX_XML_ELEMENTS} XML elements in one delivery`);
+    }
+  });
+
+  it('refuses XML nested deeper than a delivery ever is, naming the depth, from the scan', () => {
+    const body = `${'<a>'.repeat(1_000_000)}${unclosed}`;
+    expect(() => decodeDelivery(body, 'application/xml')).toThrow(MalformedDeliveryError);
+    expect(() => decodeDelivery(body, 'application/xml')).toThrow(`XML nested deeper than ${MAX_XML_DEPTH} elements`);
+  });
+
+  it('keeps the reason for invalid XML one short line, however long the names the parser would quote', () => {
+    const body = `<W><Events>\n<${'n'.repeat(1_000_000)}></Events></W>`;
+    let reason = '';
+    try {
+      decodeDelivery(body, 'application/xml');
+    } catch (error) {
+      reason = (error as Error).message;
+    }
+    expect(reason).toMatch(/^invalid XML at line 2, column \d+: /);
+    expect(reason.length).toBeLessThan(300);
+    expect(reason).not.toContain('\n');
+  });
+
+  it('takes a 1000-event delivery with 30 custom fields per event, within both bounds', () => {
+    const events = [...syntheticEvents({ type: 'Subscribe', count: 1000, end: new Date('2025-01-01T00:00:00Z') })].map((e) => ({
+      ...e,
+      CustomFields: Array.from({ length: 30 }, (_, k) => ({ Key: `[F${k}]`, Value: String(k) })),
+    }));
+    const { body } = encodeDelivery('xml', { Events: events, ListID: LIST });
+    expect(decodeDelivery(body, 'application/xml', { maxEvents: 1000 }).delivery.Events).toEqual(events);
   });
 });
