@@ -1,29 +1,39 @@
 // CLI.md "JSON input": any flag that takes a JSON document accepts @file and @- (stdin).
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { UsageError } from './errors.js';
+import { readFileBounded, readStreamBounded } from './bounded-read.js';
+import { CliError, UsageError } from './errors.js';
 
-export async function readText(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The largest JSON document taken from a file or stdin (CLI.md "answer size":
+ * `-d @file` is bounded, a FIFO or /dev/zero included). The service's largest
+ * request is an import batch of 1,000 subscribers (service-spec.md "Limits"),
+ * about 1 MB with every custom field filled; 8 MiB leaves room for any
+ * request and keeps memory small.
+ */
+export const MAX_JSON_INPUT_BYTES = 8 * 1024 * 1024;
+
+/** Standard input as text, up to `maxBytes`; the signal ends the wait (CLI.md "signals"). */
+export async function readText(stream: Readable, options: { maxBytes: number; limit: string; name: string; signal?: AbortSignal }): Promise<string> {
+  return (await readStreamBounded(stream, options)).toString('utf8');
 }
 
 /** Reads the flag's value as JSON text, @file or @-, and parses it; errors name the flag and the position. */
-export async function readJsonArgument(value: string, flag: string, stdin: Readable, cwd: string): Promise<unknown> {
+export async function readJsonArgument(value: string, flag: string, stdin: Readable, cwd: string, signal?: AbortSignal): Promise<unknown> {
   let text: string;
   let source: string;
+  const limit = '8 MiB';
   if (value === '@-') {
-    text = await readText(stdin);
+    text = await readText(stdin, { maxBytes: MAX_JSON_INPUT_BYTES, limit, name: `${flag}: stdin`, signal });
     source = 'stdin';
   } else if (value.startsWith('@')) {
     const file = value.slice(1);
     try {
-      text = await readFile(resolve(cwd, file), 'utf8');
+      text = (await readFileBounded(resolve(cwd, file), { maxBytes: MAX_JSON_INPUT_BYTES, limit, name: `${flag}: ${file}`, signal })).toString('utf8');
     } catch (err) {
+      if (err instanceof CliError) throw err;
       const code = (err as { code?: string }).code;
-      throw new UsageError(`${flag}: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      throw new UsageError(`${flag}: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message}`);
     }
     source = file;
   } else {

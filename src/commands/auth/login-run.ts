@@ -19,7 +19,8 @@ export async function loginCommand(opts: { withKey: boolean }, ctx: Context): Pr
 
   let apiKey: string;
   if (opts.withKey) {
-    apiKey = (await readText(ctx.io.stdin)).trim();
+    // A key is a few dozen characters: an endless stdin (`--with-key < /dev/zero`) is refused, not kept.
+    apiKey = (await readText(ctx.io.stdin, { maxBytes: 64 * 1024, limit: '64 KiB, far more than any key', name: 'the key on stdin', signal: ctx.signal })).trim();
   } else if (ctx.io.stdinIsTTY) {
     apiKey = await ctx.prompt.secret(`API key for ${baseUrl}: `);
   } else {
