@@ -7,7 +7,7 @@
 // the state file, and the directory is fsynced. A process killed at any moment
 // therefore leaves either the previous complete file or the new complete file.
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { STATE_VERSION, type State } from './types.js';
 
@@ -134,11 +134,20 @@ export function readStateFile(path: string): State | undefined {
   const target = resolve(path);
   removeStaleTempFiles(target);
   let text: string;
+  let fd: number | undefined;
   try {
-    text = readFileSync(target, 'utf8');
+    // O_NONBLOCK and a regular file only: a FIFO opened or read here would
+    // block the whole process (no signal handled) until a writer came, and
+    // /dev/zero would be read without end; neither can take the state back.
+    fd = openSync(target, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) throw new StateFileError(`state file ${path} is not a regular file; choose a file path for --state`);
+    text = readFileSync(fd, 'utf8');
   } catch (error) {
+    if (error instanceof StateFileError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new StateFileError(`cannot read state file ${path}: ${(error as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   let parsed: unknown;
   try {

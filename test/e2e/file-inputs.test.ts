@@ -165,3 +165,15 @@ describe.skipIf(!existsSync('/proc/self/status'))('an endless file is refused at
     expect(peakMiB).toBeLessThan(200);
   });
 });
+
+describe('email sandbox --state names a file the sandbox reads and writes', () => {
+  it('a FIFO or a device is refused with exit 2, without waiting for a writer', async () => {
+    mkfifo('state.fifo');
+    for (const state of ['state.fifo', '/dev/zero']) {
+      const run = start(['sandbox', '--port', '0', '--state', state]);
+      const { code } = await exitWithin(run, 10_000);
+      expect(code, run.output().stderr).toBe(2);
+      expect(run.output().stderr).toMatch(new RegExp(`^error: state file \\S*${state.replace(/[./]/g, '\\$&')} is not a regular file`, 'm'));
+    }
+  });
+});
