@@ -78,15 +78,56 @@ function rateLimitHeaders(limit: number, remaining: number, resetSeconds: number
   return headers;
 }
 
-/** Fixed one-second windows: at most `limitPerSecond` requests in each. */
+/** How the sandbox counts requests against --rate-limit, and when it says so in headers. */
+export interface RateLimitOptions {
+  perSecond: number;
+  /**
+   * 'window' (the default): fixed one-second windows of `perSecond` requests.
+   * 'bucket': a token bucket holding `burst` tokens, refilled at `perSecond`
+   * a second, as many services and gateways limit.
+   */
+  style?: 'window' | 'bucket';
+  /** Tokens the bucket holds (style 'bucket'; default perSecond). */
+  burst?: number;
+  /** 'always' (the default): X-RateLimit-* on every answer; 'on-429': only a refusal carries them, as some services do. */
+  headers?: 'always' | 'on-429';
+}
+
+export interface RateVerdict {
+  limited: boolean;
+  /** Headers to add to the answer (none on a success under 'on-429'). */
+  headers: Record<string, string>;
+  retryAfterSeconds: number;
+}
+
+/** Counts each request against the limit and says whether it is refused. */
 export class RateLimiter {
   private windowStart = 0;
   private used = 0;
+  private tokens: number;
+  private filledAt: number | undefined;
+  private readonly limitPerSecond: number;
+  private readonly style: 'window' | 'bucket';
+  private readonly burst: number;
+  private readonly quiet: boolean;
 
-  constructor(private readonly limitPerSecond: number) {}
+  constructor(limit: number | RateLimitOptions) {
+    const options = typeof limit === 'number' ? { perSecond: limit } : limit;
+    this.limitPerSecond = options.perSecond;
+    this.style = options.style ?? 'window';
+    this.burst = Math.max(1, options.burst ?? options.perSecond);
+    this.quiet = options.headers === 'on-429';
+    this.tokens = this.burst;
+  }
 
   /** Counts one request at `nowMs`; returns the headers to add and whether it is refused. */
-  check(nowMs: number): { limited: boolean; headers: Record<string, string>; retryAfterSeconds: number } {
+  check(nowMs: number): RateVerdict {
+    const verdict = this.style === 'bucket' ? this.checkBucket(nowMs) : this.checkWindow(nowMs);
+    if (this.quiet && !verdict.limited) verdict.headers = {};
+    return verdict;
+  }
+
+  private checkWindow(nowMs: number): RateVerdict {
     if (nowMs - this.windowStart >= 1000) {
       this.windowStart = nowMs - (nowMs % 1000);
       this.used = 0;
@@ -101,6 +142,22 @@ export class RateLimiter {
       retryAfterSeconds: 0,
       headers: rateLimitHeaders(this.limitPerSecond, this.limitPerSecond - this.used, resetSeconds, false),
     };
+  }
+
+  /**
+   * The headers speak of a one-second window of `perSecond` requests (the
+   * rate the bucket refills at); Reset and Retry-After are the whole seconds
+   * until the next token.
+   */
+  private checkBucket(nowMs: number): RateVerdict {
+    if (this.filledAt !== undefined) this.tokens = Math.min(this.burst, this.tokens + ((nowMs - this.filledAt) * this.limitPerSecond) / 1000);
+    this.filledAt = nowMs;
+    if (this.tokens < 1) {
+      const resetSeconds = Math.max(1, Math.ceil(((1 - this.tokens) * 1000) / this.limitPerSecond / 1000));
+      return { limited: true, retryAfterSeconds: resetSeconds, headers: rateLimitHeaders(this.limitPerSecond, 0, resetSeconds, true) };
+    }
+    this.tokens -= 1;
+    return { limited: false, retryAfterSeconds: 0, headers: rateLimitHeaders(this.limitPerSecond, Math.floor(this.tokens), 1, false) };
   }
 }
 

@@ -4,7 +4,7 @@
 // to a file (--state).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FaultQueue, RateLimiter, seededRandom, type FaultSpec } from './faults.js';
+import { FaultQueue, RateLimiter, seededRandom, type FaultSpec, type RateLimitOptions } from './faults.js';
 import { Router, type ResolvedSandboxOptions, type RouteDef, type SandboxContext } from './router.js';
 import { routes as campaignReportRoutes } from './routes/campaign-reports.js';
 import { routes as campaignUnsubscribeRoutes } from './routes/campaign-unsubscribes.js';
@@ -54,6 +54,8 @@ export interface SandboxOptions {
   /** Seed of the --fail-rate choice, so runs are repeatable (default 1). */
   failSeed?: number;
   rateLimitPerSecond?: number;
+  /** How --rate-limit counts and speaks (tests and benches): a token bucket, headers only on the 429 (src/sandbox/faults.ts). */
+  rateLimit?: Omit<RateLimitOptions, 'perSecond'>;
   webhooks?: SandboxWebhookOption[];
   /** Default 10,000 (service-spec.md "Events" rule 3). */
   webhookIntervalMs?: number;
@@ -164,7 +166,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     faults,
     random: seededRandom(opts.failSeed ?? 1),
     record: opts.recordRequests ?? true,
-    rateLimiter: options.rateLimitPerSecond > 0 ? new RateLimiter(options.rateLimitPerSecond) : undefined,
+    rateLimiter: options.rateLimitPerSecond > 0 ? new RateLimiter({ perSecond: options.rateLimitPerSecond, ...opts.rateLimit }) : undefined,
     reportError:
       opts.onInternalError ??
       ((error, method, path) => process.stderr.write(`sandbox: internal error on ${method} ${path}: ${(error as Error)?.stack ?? String(error)}\n`)),

@@ -54,6 +54,16 @@ const limited = (limit: number, resetSeconds: number, remaining = 0) => ({
 });
 const tooMany = (headers: Record<string, string> = {}) => ({ status: 429, headers });
 
+/** Takes a throttle through slow start (rounds of 2 and 4, all answered), then lets two seconds pass. */
+async function openWindow(throttle: Throttle, clock: FakeClock): Promise<void> {
+  for (const round of [2, 4]) {
+    const started = ask(throttle, round, clock);
+    await clock.advance(0);
+    for (const s of started) throttle.done(s.ticket, ok);
+  }
+  await clock.advance(2000);
+}
+
 /** Asks for n turns at once; records when each started. */
 function ask(throttle: Throttle, n: number, clock: FakeClock, opts: { retry?: boolean } = {}) {
   const started: { at: number; ticket: ThrottleTicket }[] = [];
@@ -64,18 +74,33 @@ function ask(throttle: Throttle, n: number, clock: FakeClock, opts: { retry?: bo
 }
 
 describe('Throttle', () => {
-  it('sends the first request alone, then opens the window to --concurrency when no limit is stated', async () => {
+  it('starts with a round of two, doubles the round as each is answered, then keeps --concurrency in flight when no limit is stated', async () => {
     const clock = new FakeClock();
-    const throttle = new Throttle({ maxInFlight: 4, clock });
-    const started = ask(throttle, 6, clock);
+    const throttle = new Throttle({ maxInFlight: 8, clock });
+    const started = ask(throttle, 30, clock);
     await clock.advance(0);
-    expect(started).toHaveLength(1);
+    expect(started).toHaveLength(2);
     await clock.advance(10);
     throttle.done(started[0]!.ticket, ok);
     await clock.advance(0);
-    // Four in flight at once, unpaced: the fast path is not slowed.
-    expect(started).toHaveLength(5);
-    expect(new Set(started.slice(1).map((s) => s.at))).toEqual(new Set([10]));
+    // The round is not back yet: nothing more goes.
+    expect(started).toHaveLength(2);
+    throttle.done(started[1]!.ticket, ok);
+    await clock.advance(0);
+    expect(started).toHaveLength(6);
+    await clock.advance(10);
+    for (const s of started.slice(2, 5)) throttle.done(s.ticket, ok);
+    await clock.advance(0);
+    expect(started).toHaveLength(6);
+    throttle.done(started[5]!.ticket, ok);
+    await clock.advance(0);
+    // Eight in flight at once, unpaced: the fast path is not slowed.
+    expect(started).toHaveLength(14);
+    expect(new Set(started.slice(6).map((s) => s.at))).toEqual(new Set([20]));
+    // From here any answer lets the next request go.
+    throttle.done(started[6]!.ticket, ok);
+    await clock.advance(0);
+    expect(started).toHaveLength(15);
     expect(throttle.stats.ratePerSecond).toBe(Number.POSITIVE_INFINITY);
   });
 
@@ -94,7 +119,10 @@ describe('Throttle', () => {
     }
     expect(started).toHaveLength(11);
     const interval = 1000 / (RATE_SHARE * 5);
-    const gaps = started.slice(1).map((s, i) => s.at - started[i]!.at);
+    // The first round of two went at once, before the limit was known; the pace counts both.
+    expect(started[1]!.at).toBe(0);
+    expect(started[2]!.at).toBeGreaterThanOrEqual(Math.floor(2 * interval));
+    const gaps = started.slice(2).map((s, i) => s.at - started[i + 1]!.at);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(Math.floor(interval));
     // Never more than the limit in any one-second span.
     for (const s of started) expect(started.filter((o) => o.at >= s.at && o.at < s.at + 1000).length).toBeLessThanOrEqual(5);
@@ -106,9 +134,7 @@ describe('Throttle', () => {
     const clock = new FakeClock();
     const lines: string[] = [];
     const throttle = new Throttle({ maxInFlight: 8, clock, debug: (l) => lines.push(l) });
-    const first = ask(throttle, 1, clock);
-    await clock.advance(0);
-    throttle.done(first[0]!.ticket, ok);
+    await openWindow(throttle, clock);
     const burst = ask(throttle, 7, clock);
     await clock.advance(0);
     expect(burst).toHaveLength(7);
@@ -126,10 +152,10 @@ describe('Throttle', () => {
     expect(retried).toHaveLength(0);
     await clock.advance(10);
     expect(retried).toHaveLength(1);
-    expect(retried[0]!.at).toBe(1005);
-    // Paced after the pause, from what the service let through (3 in the last second), cut.
+    expect(retried[0]!.at).toBe(3005);
+    // Paced after the pause, from what the service let through (2 in the last second), cut.
     const rate = throttle.stats.ratePerSecond;
-    expect(rate).toBeCloseTo(CUT * 3, 5);
+    expect(rate).toBeCloseTo(CUT * 2, 5);
     await clock.advance(Math.ceil(1000 / rate) + 1);
     expect(later).toHaveLength(1);
   });
@@ -304,6 +330,26 @@ describe('against the sandbox with --rate-limit (X-RateLimit-* on every answer)'
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/flow: the service allows 20 requests per 1 s .*pacing at 19 requests\/s/);
   });
+});
+
+describe('against the sandbox as a token bucket that states its limit only with the 429 (issue 19 point 10)', () => {
+  it('an import of 40 batches at --concurrency 8 under 4 requests/s (burst 4) meets at most two 429s, every row once', async () => {
+    s = await startCommandSandbox({ rateLimitPerSecond: 4, rateLimit: { style: 'bucket', burst: 4, headers: 'on-429' } });
+    const dir = tempDir();
+    writeFile(dir, 'people.csv', peopleCsv(400));
+    const r = await s.email(['subscribers', 'import', 'people.csv', '--list', SEED_LIST_IDS.newsletter, '--batch-size', '10', '--concurrency', '8', '--json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: 400, new: 400, failed: 0 });
+    const sent = importRequests(s.sandbox);
+    const refused = sent.filter((x) => x.request.status === 429).length;
+    // The window opened straight to --concurrency after the first answer: 8 of 48 calls refused, all in the first second.
+    expect(refused, `429 answers of ${sent.length} requests`).toBeLessThanOrEqual(2);
+    const acknowledged = sent.filter((x) => x.request.status === 200).flatMap((x) => x.body.Subscribers.map((sub) => sub.EmailAddress));
+    expect(new Set(acknowledged).size).toBe(400);
+    expect(acknowledged).toHaveLength(400);
+  }, 60_000);
 });
 
 /**

@@ -1,5 +1,6 @@
 // Faults on demand: --latency, --fail-rate, --rate-limit and failNext().
 import { afterEach, describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src/sandbox/faults.js';
 import { withSandbox, type SandboxClient } from '../helpers/sandbox.js';
 
 const READ = '/email/clients/listsforemail?email=ada@example.com';
@@ -75,6 +76,25 @@ describe('rate limit', () => {
     expect(answer.headers.get('x-ratelimit-limit')).toBe('100');
     expect(Number(answer.headers.get('x-ratelimit-remaining'))).toBeLessThan(100);
     expect(answer.headers.get('retry-after')).toBeNull();
+  });
+
+  it('as a token bucket (burst 4, 4 a second) stating its limit only on the 429: four at once pass bare, the fifth is refused with the headers', async () => {
+    const c = await sandbox({ rateLimitPerSecond: 4, rateLimit: { style: 'bucket', burst: 4, headers: 'on-429' } });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => c.call('GET', READ)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 429]);
+    for (const a of answers.filter((x) => x.status === 200)) expect(a.headers.get('x-ratelimit-limit')).toBeNull();
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('4');
+    expect(refused.headers.get('x-ratelimit-reset')).toBe('1');
+    expect(refused.headers.get('retry-after')).toBe('1');
+  });
+
+  it('refills the token bucket at the rate: one request more every 250 ms at 4 a second', () => {
+    const bucket = new RateLimiter({ perSecond: 4, style: 'bucket', burst: 4 });
+    const at = (ms: number) => bucket.check(ms).limited;
+    expect([at(0), at(0), at(0), at(0), at(0)]).toEqual([false, false, false, false, true]);
+    expect([at(250), at(260)]).toEqual([false, true]);
+    expect([at(2000), at(2000), at(2000), at(2000), at(2000)]).toEqual([false, false, false, false, true]);
   });
 
   it('does not count the rate limit without --rate-limit', async () => {
