@@ -16,7 +16,8 @@
 //   calls, all in its first second (issue 19). Rounds of 2 then 4 keep them
 //   to the part of the round that crosses the burst; a window that grew with
 //   each answer instead (TCP's own rule) let the round's successes send more
-//   before its 429s arrived: 6 refusals.
+//   before its 429s arrived: 6 refusals. The rounds cost the unlimited
+//   `--all` of bench/unsubscribes 1.01× its time (21 paired runs, 2026-11-26).
 // - A 429: ONE shared pause of the wait the service named, during which no
 //   request starts (the one refused is retried after it, first in line), and
 //   the rate is cut multiplicatively (CUT) from what the service let through
