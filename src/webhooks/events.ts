@@ -66,10 +66,13 @@ export class TooManyEventsError extends OversizedDeliveryError {
   }
 }
 
-/** An XML delivery with more elements than 1,000 events need (src/webhooks/decode.ts MAX_XML_ELEMENTS). */
+/** A delivery with more XML elements or JSON values than 1,000 events need (src/webhooks/decode.ts MAX_XML_ELEMENTS, MAX_JSON_VALUES). */
 export class TooManyElementsError extends OversizedDeliveryError {
-  constructor(readonly limit: number) {
-    super(`more than ${limit} XML elements in one delivery`);
+  constructor(
+    readonly limit: number,
+    what: 'XML elements' | 'JSON values' = 'XML elements',
+  ) {
+    super(`more than ${limit} ${what} in one delivery`);
     this.name = 'TooManyElementsError';
   }
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
 import { batchesOf } from '../../src/webhooks/batches.js';
-import { countXmlEvents, decodeDelivery, detectFormat, MAX_XML_DEPTH, MAX_XML_ELEMENTS } from '../../src/webhooks/decode.js';
+import { countXmlEvents, decodeDelivery, detectFormat, MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_XML_DEPTH, MAX_XML_ELEMENTS } from '../../src/webhooks/decode.js';
 import { encodeDelivery } from '../../src/webhooks/encode.js';
 import { MalformedDeliveryError, OversizedDeliveryError, TooManyEventsError, type WebhookDelivery } from '../../src/webhooks/events.js';
 import { MANUAL_SIGNUP_MARKER, syntheticEvents } from '../../src/webhooks/synthetic.js';
@@ -220,5 +220,38 @@ describe('XML bounded before it is parsed (issue 19 point 3)', () => {
     }));
     const { body } = encodeDelivery('xml', { Events: events, ListID: LIST });
     expect(decodeDelivery(body, 'application/xml', { maxEvents: 1000 }).delivery.Events).toEqual(events);
+  });
+});
+
+describe('JSON bounded before it is parsed', () => {
+  it('refuses more than maxEvents events one level deeper ({"R":{"Events":[…]}}) as too many events', () => {
+    const body = `{"R":{"Events":[${Array(1001).fill('{}').join(',')}]},"ListID":"x"}`;
+    expect(() => decodeDelivery(body, 'application/json', { maxEvents: 1000 })).toThrow(TooManyEventsError);
+    // Keys and strings that only look like events count for nothing.
+    const lookalike = `{"Events":[{"Name":"Events [{},{}]"}],"ListID":"x","Other":{"Events\\"":1}}`;
+    expect(decodeDelivery(lookalike, 'application/json', { maxEvents: 1 }).delivery.Events).toHaveLength(1);
+  });
+
+  it('refuses 3.3 million values that are no events at all as too many values, from the scan, with or without maxEvents', () => {
+    // Cut short at its end: a parse would call it invalid JSON; the scan comes first.
+    const body = `{"Events":[],"ListID":"x","R":[${'0,'.repeat(3_300_000)}0]`;
+    for (const options of [{ maxEvents: 1000 }, {}]) {
+      expect(() => decodeDelivery(body, 'application/json', options)).toThrow(OversizedDeliveryError);
+      expect(() => decodeDelivery(body, 'application/json', options)).toThrow(`more than ${MAX_JSON_VALUES} JSON values in one delivery`);
+    }
+  });
+
+  it('refuses JSON nested deeper than a delivery ever is', () => {
+    const body = `{"Events":[],"ListID":"x","R":${'['.repeat(100)}${']'.repeat(100)}}`;
+    expect(() => decodeDelivery(body, 'application/json')).toThrow(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+
+  it('takes a 1000-event JSON delivery with 30 custom fields per event', () => {
+    const events = [...syntheticEvents({ type: 'Subscribe', count: 1000, end: new Date('2025-01-01T00:00:00Z') })].map((e) => ({
+      ...e,
+      CustomFields: Array.from({ length: 30 }, (_, k) => ({ Key: `[F${k}]`, Value: `"${k}"\\` })),
+    }));
+    const body = JSON.stringify({ Events: events, ListID: LIST });
+    expect(decodeDelivery(body, 'application/json', { maxEvents: 1000 }).delivery.Events).toEqual(events);
   });
 });
