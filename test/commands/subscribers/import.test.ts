@@ -521,11 +521,12 @@ describe('--concurrency', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
-      writeFile(dir, 'people.csv', peopleCsv(240));
+      // The slow start sends rounds of 2, 4 and 8 (14 batches) before 12 are kept in flight.
+      writeFile(dir, 'people.csv', peopleCsv(400));
       const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       const r = await s.email([...importArgs('people.csv', '--batch-size', '10', '--concurrency', '12'), '--json'], { cwd: dir, env: { EMAIL_BASE_URL: url } });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 240, new: 240, batches: 24 });
+      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 400, new: 400, batches: 40 });
       expect(most).toBe(12);
     } finally {
       proxy.closeAllConnections();
