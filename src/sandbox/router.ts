@@ -116,6 +116,16 @@ export function failStatus(status: number, message: string): never {
   throw new RouteError(statusError(status, message));
 }
 
+/**
+ * The request body as a JSON object, or a generic 400 in the status shape
+ * {status, message} (service-spec.md "Errors": "generic invalid or incomplete
+ * request"). `what` names what the body should hold, e.g. "the template".
+ */
+export function requireBodyObject(body: unknown, what: string): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) failStatus(400, `The request body must be a JSON object (${what}).`);
+  return body as Record<string, unknown>;
+}
+
 // ---- matching ---------------------------------------------------------------
 
 interface CompiledRoute {

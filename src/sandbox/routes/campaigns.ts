@@ -9,7 +9,7 @@ import { requireCampaign } from '../campaign-lookup.js';
 import { fetchLocalContent, isContentUrl } from '../content/fetch-content.js';
 import { canonicalId, isUuid } from '../identifiers.js';
 import { isReserved, tagsIn, withFallbacks } from '../personalisation-tags.js';
-import { failCoded, failStatus, ok, type RouteDef } from '../router.js';
+import { failCoded, failStatus, ok, requireBodyObject, type RouteDef } from '../router.js';
 import { campaignAccount } from '../seed-campaigns.js';
 import type { State } from '../types.js';
 import type { SandboxCampaign } from '../types-campaigns.js';
@@ -81,9 +81,7 @@ const createDraft: RouteDef = {
   method: 'POST',
   pattern: '/email/campaigns',
   async handler(req, ctx) {
-    const body = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) failStatus(400, 'The request body must be a JSON object (the draft campaign).');
-    const b = body as Record<string, unknown>;
+    const b = requireBodyObject(req.body, 'the draft campaign');
     const state = ctx.state;
 
     if (!nonEmptyString(b.Name)) failCoded(319, CAMPAIGN_MESSAGES[319]);
@@ -190,10 +188,7 @@ const sendPreview: RouteDef = {
     // "Body: {PreviewRecipients: array of string (email addresses), required}":
     // a body that is not an object, or PreviewRecipients of another type, is a
     // generic 400; a missing or empty array is 370 (below).
-    if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
-      failStatus(400, 'The request body must be a JSON object {PreviewRecipients: [...]}.');
-    }
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = req.body === undefined ? {} : requireBodyObject(req.body, '{PreviewRecipients: [...]}');
     const given = body.PreviewRecipients;
     if (given !== undefined && given !== null && (!Array.isArray(given) || given.some((r) => typeof r !== 'string'))) {
       failStatus(400, 'PreviewRecipients must be an array of strings (email addresses).');

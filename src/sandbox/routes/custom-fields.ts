@@ -3,7 +3,7 @@
 import { fieldKeyFor } from '../custom-field-values.js';
 import { US_STATES } from '../field-options.js';
 import { requireList } from '../lists.js';
-import { badRequest, coded, created, type RouteDef } from '../router.js';
+import { badRequest, coded, created, requireBodyObject, type RouteDef } from '../router.js';
 import type { CustomFieldDataType, CustomFieldDefinition } from '../types.js';
 
 const DATA_TYPES: readonly CustomFieldDataType[] = ['Text', 'Number', 'MultiSelectOne', 'MultiSelectMany', 'Date', 'Country', 'USState'];
@@ -31,11 +31,7 @@ const createCustomField: RouteDef = {
   handler(req, ctx) {
     // "404 when the list does not exist."
     const list = requireList(ctx, req.params.listId);
-    const body = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return badRequest('The request body must be a JSON object (the custom field definition).');
-    }
-    const { FieldName, DataType, FieldOptions, VisibleInPreferenceCenter } = body as Record<string, unknown>;
+    const { FieldName, DataType, FieldOptions, VisibleInPreferenceCenter } = requireBodyObject(req.body, 'the custom field definition');
 
     if (typeof FieldName !== 'string' || FieldName.trim() === '' || FieldName.length > FIELD_NAME_MAX_LENGTH || INVALID_NAME_CHARS.test(FieldName)) {
       return coded(254, CUSTOM_FIELD_MESSAGES[254]);

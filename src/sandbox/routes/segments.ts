@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalId, isUuid } from '../identifiers.js';
 import { requireList } from '../lists.js';
-import { created, failCoded, failStatus, ok, type RouteDef, type SandboxContext } from '../router.js';
+import { created, failCoded, failStatus, ok, requireBodyObject, type RouteDef, type SandboxContext } from '../router.js';
 import { activeMembers, compileStoredRuleGroups, isEngaged, parseRuleGroup, parseRuleGroups, type RuleParseResult } from '../segment-rules.js';
 import { campaignAccount } from '../seed-campaigns.js';
 import type { State, Subscriber } from '../types.js';
@@ -44,11 +44,6 @@ function apiSegmentCount(state: State): number {
   let count = 0;
   for (const segment of Object.values(state.segments)) if (!segment.System) count++;
   return count;
-}
-
-function requireBodyObject(body: unknown, what: string): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) failStatus(400, `The request body must be a JSON object (${what}).`);
-  return body as Record<string, unknown>;
 }
 
 /** 273: Title is compulsory and non-empty (service-spec.md "Segment"). */

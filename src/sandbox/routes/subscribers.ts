@@ -10,7 +10,7 @@ import {
 } from '../custom-field-values.js';
 import { serviceDateTime } from '../dates.js';
 import { requireList } from '../lists.js';
-import { badRequest, coded, created, ok, RouteError, type RouteDef, type SandboxContext } from '../router.js';
+import { badRequest, coded, created, ok, requireBodyObject, RouteError, type RouteDef, type SandboxContext } from '../router.js';
 import { subscribeEvent, updateEvent } from '../subscriber-events.js';
 import type { Subscriber, SubscriberList, SubscriberState } from '../types.js';
 
@@ -63,13 +63,6 @@ function blockedCode(state: SubscriberState | undefined, suppressed: boolean): 2
 const INACTIVE: ReadonlySet<SubscriberState> = new Set(['Unsubscribed', 'Bounced', 'Deleted']);
 
 // ---- request checks -----------------------------------------------------------
-
-function requireObject(body: unknown, what: string): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new RouteError(badRequest(`The request body must be a JSON object (${what}).`));
-  }
-  return body as Record<string, unknown>;
-}
 
 /** A required string field (service-spec.md "Subscriber": Name is required): missing, null or another type is a generic 400. */
 function requiredString(body: Record<string, unknown>, field: string, where = ''): string {
@@ -194,7 +187,7 @@ const addSubscriber: RouteDef = {
   pattern: '/email/subscribers/:listId',
   handler(req, ctx) {
     const list = requireList(ctx, req.params.listId);
-    const body = requireObject(req.body, 'the subscriber');
+    const body = requireBodyObject(req.body, 'the subscriber');
     if (typeof body.EmailAddress !== 'string' || !isServiceAddress(body.EmailAddress)) return coded(1, MESSAGES[1]);
     // service-spec.md "Subscriber": Name, CustomFields and Resubscribe are
     // required ("Resubscribe is false" is a state of its own in "States and
@@ -227,7 +220,7 @@ const updateSubscriber: RouteDef = {
     const list = requireList(ctx, req.params.listId);
     const current = req.query.email;
     if (current === undefined || !isServiceAddress(current)) return coded(1, MESSAGES[1]);
-    const body = requireObject(req.body, 'the subscriber');
+    const body = requireBodyObject(req.body, 'the subscriber');
     if (typeof body.EmailAddress !== 'string' || !isServiceAddress(body.EmailAddress)) return coded(211, MESSAGES[211]);
     // The body is the subscriber (Name and CustomFields required). Resubscribe
     // may be left out here: "States and transitions" reads "Resubscribe not
@@ -293,7 +286,7 @@ const importSubscribers: RouteDef = {
   pattern: '/email/subscribers/:listId/import',
   handler(req, ctx) {
     const list = requireList(ctx, req.params.listId);
-    const body = requireObject(req.body, 'the import request');
+    const body = requireBodyObject(req.body, 'the import request');
     const entries = body.Subscribers;
     if (entries === undefined || entries === null) return coded(212, MESSAGES[212]);
     if (!Array.isArray(entries)) return badRequest('Subscribers must be an array of subscriber entries.');

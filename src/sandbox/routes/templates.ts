@@ -2,7 +2,7 @@
 // template codes 4002-4006 and the content checks 41xx-44xx, 4350).
 import { randomUUID } from 'node:crypto';
 import { fetchLocalContent, isContentUrl } from '../content/fetch-content.js';
-import { created, failCoded, failStatus, type RouteDef } from '../router.js';
+import { created, failCoded, requireBodyObject, type RouteDef } from '../router.js';
 import type { SandboxTemplate } from '../types-campaigns.js';
 
 const TEMPLATE_MESSAGES = {
@@ -25,9 +25,7 @@ const createTemplate: RouteDef = {
   method: 'POST',
   pattern: '/email/templates',
   async handler(req, ctx) {
-    const body = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) failStatus(400, 'The request body must be a JSON object (the template).');
-    const { Name, HtmlPageURL, ZipFileURL } = body as Record<string, unknown>;
+    const { Name, HtmlPageURL, ZipFileURL } = requireBodyObject(req.body, 'the template');
     if (Name === undefined || Name === null || (typeof Name === 'string' && Name.trim() === '')) failCoded(4002, TEMPLATE_MESSAGES[4002]);
     if (typeof Name !== 'string' || Name.length > TEMPLATE_NAME_MAX_LENGTH || INVALID_NAME_CHARS.test(Name)) {
       failCoded(4003, `${TEMPLATE_MESSAGES[4003]} (at most ${TEMPLATE_NAME_MAX_LENGTH} characters, no angle brackets or control characters)`);
