@@ -1,29 +1,13 @@
 // Sandbox bar (issue 3): a 1,000-entry import is accepted in ≤ 15 ms median,
 // measured as a loopback round trip with the request body prepared in
 // advance. (The other sandbox bar, the 1,000-record unsubscribes page, is
-// measured by unsubscribes-page.bench.mjs.) The sandbox is bundled from src/ with esbuild (the CLI bundle has
-// no separate sandbox entry), so no TypeScript loader is needed.
-import { build } from 'esbuild';
+// measured by unsubscribes-page.bench.mjs.) The sandbox is the build's
+// dist/sandbox.cjs (`npm run bench` builds first), the one users run.
 import { request, Agent } from 'node:http';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startSandbox, SEED_LIST_IDS } from '../dist/sandbox.cjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
 const IMPORT_BAR_MS = 15;
-
-const outdir = fileURLToPath(new URL('../.bench-tmp/', import.meta.url));
-mkdirSync(outdir, { recursive: true });
-await build({
-  entryPoints: { sandbox: fileURLToPath(new URL('../src/sandbox/index.ts', import.meta.url)) },
-  outdir,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-});
-const { startSandbox, SEED_LIST_IDS } = await import(pathToFileURL(`${outdir}sandbox.mjs`).href);
 
 const sandbox = await startSandbox({ port: 0, recordRequests: false, onInternalError: (e) => console.error(e) });
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -1,30 +1,14 @@
 // Campaign unsubscribes paging over 100,000 generated records, per order field
 // and direction and with a date filter: the first request of an order field
 // pays for one sort; every later page must stay within the 1,000-record page
-// bar (≤ 5 ms median, loopback round trip). Bundled from src/ like
-// sandbox.bench.mjs.
-import { build } from 'esbuild';
+// bar (≤ 5 ms median, loopback round trip). The sandbox is the build's
+// dist/sandbox.cjs, like sandbox.bench.mjs.
 import { request, Agent } from 'node:http';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startSandbox } from '../dist/sandbox.cjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const RECORDS = 100_000;
 const PAGE_BAR_MS = 5;
-
-const outdir = fileURLToPath(new URL('../.bench-tmp/', import.meta.url));
-mkdirSync(outdir, { recursive: true });
-await build({
-  entryPoints: { 'sandbox-unsubscribes': fileURLToPath(new URL('../src/sandbox/index.ts', import.meta.url)) },
-  outdir,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-});
-const { startSandbox } = await import(pathToFileURL(`${outdir}sandbox-unsubscribes.mjs`).href);
 
 const sandbox = await startSandbox({ port: 0, unsubscribesPerCampaign: RECORDS, onInternalError: (e) => console.error(e) });
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -1,25 +1,15 @@
-// Test helper: bundles the sandbox (TypeScript) into one plain .mjs file, so a
-// child `node` process can run it without a TypeScript loader.
-import { build } from 'esbuild';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The sandbox for a child `node` process: dist/sandbox.cjs, the bundle
+// scripts/build.mjs makes for `email sandbox`. Tests, benchmarks
+// (bench/*.bench.mjs) and scripts all run that one bundle, so what they
+// measure or kill is what users run; `npm run build` first.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export async function bundleSandbox(): Promise<{ dir: string; modulePath: string; storePath: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'email-sandbox-bundle-'));
-  await build({
-    entryPoints: {
-      sandbox: fileURLToPath(new URL('../../src/sandbox/index.ts', import.meta.url)),
-      store: fileURLToPath(new URL('../../src/sandbox/store.ts', import.meta.url)),
-    },
-    outdir: dir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  return { dir, modulePath: join(dir, 'sandbox.mjs'), storePath: join(dir, 'store.mjs') };
+const BUILT_SANDBOX = new URL('../../dist/sandbox.cjs', import.meta.url);
+
+/** The built sandbox module: its path and the URL a child's `import` names. */
+export function builtSandbox(): { modulePath: string; moduleUrl: string } {
+  const modulePath = fileURLToPath(BUILT_SANDBOX);
+  if (!existsSync(modulePath)) throw new Error('dist/sandbox.cjs is missing: run `npm run build` first');
+  return { modulePath, moduleUrl: BUILT_SANDBOX.href };
 }

@@ -4,11 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, StateFileError, startSandbox } from '../../src/sandbox/index.js';
 import { readStateFile } from '../../src/sandbox/store.js';
-import { bundleSandbox } from '../helpers/sandbox-bundle.js';
+import { builtSandbox } from '../helpers/sandbox-bundle.js';
 import { withSandbox } from '../helpers/sandbox.js';
 import { startScriptedReceiver, waitUntil } from '../helpers/webhooks.js';
 
@@ -134,16 +133,13 @@ describe('state file', () => {
 });
 
 describe('SIGKILL', () => {
-  let bundle: { dir: string; modulePath: string; storePath: string };
-  beforeAll(async () => {
-    bundle = await bundleSandbox();
-  });
-  afterAll(() => {
-    rmSync(bundle.dir, { recursive: true, force: true });
+  let moduleUrl: string;
+  beforeAll(() => {
+    moduleUrl = builtSandbox().moduleUrl;
   });
 
   function spawnNode(script: string): ChildProcess {
-    const scriptPath = join(bundle.dir, `child-${Math.random().toString(36).slice(2)}.mjs`);
+    const scriptPath = join(dir, `child-${Math.random().toString(36).slice(2)}.mjs`);
     writeFileSync(scriptPath, script);
     return spawn(process.execPath, [scriptPath], { stdio: ['ignore', 'pipe', 'inherit'] });
   }
@@ -170,7 +166,6 @@ describe('SIGKILL', () => {
 
   it('a sandbox killed during imports leaves a complete state file holding only whole imports', async () => {
     const path = statePath('killed.json');
-    const moduleUrl = pathToFileURL(bundle.modulePath).href;
     let acknowledged = 0;
     for (let round = 0; round < 3; round++) {
       const child = spawnNode(
@@ -222,9 +217,8 @@ describe('SIGKILL', () => {
     const path = statePath('writer.json');
     const { STATE_VERSION } = await import('../../src/sandbox/types.js');
     // A large state so each write takes long enough to be interrupted.
-    const storeUrl = pathToFileURL(bundle.storePath).href;
     const script =
-      `import { writeStateFile } from ${JSON.stringify(storeUrl)};\n` +
+      `import { writeStateFile } from ${JSON.stringify(moduleUrl)};\n` +
       `const big = { version: ${STATE_VERSION}, accountSuspended: false, suppression: {}, webhooks: [], segments: {}, campaigns: {}, templates: {}, smartEmails: {}, sendRecords: [], previewLog: [], lists: {} };\n` +
       `const subs = {}; for (let i = 0; i < 60000; i++) subs['w' + i + '@example.com'] = { EmailAddress: 'w' + i + '@example.com', Name: 'Writer ' + i, State: 'Active', CustomFields: {}, ConsentToTrack: 'Yes', DateAdded: '2024-01-01T00:00:00.000Z', DateStateChanged: '2024-01-01T00:00:00.000Z', History: [] };\n` +
       `big.lists.l = { ListID: 'l', Name: 'L', ConfirmedOptIn: false, CustomFields: [], Subscribers: subs };\n` +
