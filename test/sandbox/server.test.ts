@@ -1,4 +1,6 @@
 // The HTTP shell: routing, recording, body handling, robustness, concurrency.
+import { Agent, request } from 'node:http';
+import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox } from '../../src/sandbox/index.js';
 import { RequestLog } from '../../src/sandbox/server.js';
@@ -171,9 +173,36 @@ describe('lifecycle', () => {
     ]);
   });
 
-  it('stops even while a client holds a keep-alive connection', async () => {
-    const c = await withSandbox();
-    await c.call('GET', '/email/clients/listsforemail?email=ada@example.com');
-    await c.sandbox.stop();
+  it('stops even while a client holds a keep-alive connection, closing that connection', async () => {
+    const s = await startSandbox({ port: 0 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const { hostname, port } = new URL(s.url);
+      const { status, socket } = await new Promise<{ status: number | undefined; socket: Socket }>((resolve, reject) => {
+        const req = request({ host: hostname, port, path: '/email/clients/listsforemail?email=ada@example.com', agent, headers: { Authorization: `Bearer ${s.apiKey}` } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode, socket: req.socket! }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(200);
+      // The answered request leaves its socket open and idle in the agent's pool.
+      await new Promise((r) => setImmediate(r));
+      expect(socket.destroyed).toBe(false);
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      // The point is that stop() does not wait on the client: bounded generously.
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([s.stop(), closed]),
+        new Promise((_, reject) => {
+          bound = setTimeout(() => reject(new Error('stop() or the close of the kept-alive connection did not finish within 5 s')), 5_000);
+        }),
+      ]).finally(() => clearTimeout(bound));
+      expect(socket.destroyed).toBe(true);
+      await expect(fetch(`${s.url}/email/clients/campaigns`)).rejects.toThrow();
+    } finally {
+      agent.destroy();
+    }
   });
 });
