@@ -1,8 +1,7 @@
-// Decoding and encoding of deliveries (service-spec.md "Events" rule 2), the
-// batching rule (rule 3) and the synthetic events' fields (the Events table).
+// Decoding of deliveries (service-spec.md "Events" rule 2), against the
+// sandbox's and the encoder's forms, and the event limit (rule 3).
 import { describe, expect, it } from 'vitest';
 import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
-import { batchesOf } from '../../src/webhooks/batches.js';
 import { countXmlEvents, decodeDelivery, detectFormat, MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_XML_DEPTH, MAX_XML_ELEMENTS } from '../../src/webhooks/decode.js';
 import { encodeDelivery } from '../../src/webhooks/encode.js';
 import { MalformedDeliveryError, OversizedDeliveryError, TooManyEventsError, type WebhookDelivery } from '../../src/webhooks/events.js';
@@ -115,38 +114,6 @@ describe('decoding deliveries', () => {
       expect(() => decodeDelivery(body, contentType)).toThrow(message);
     });
   }
-});
-
-describe('batching', () => {
-  it('groups 6,500 events as six requests of 1000 and one of 500, in order', () => {
-    const batches = [...batchesOf(Array.from({ length: 6500 }, (_, i) => i))];
-    expect(batches.map((b) => b.length)).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 500]);
-    expect(batches.flat()).toEqual(Array.from({ length: 6500 }, (_, i) => i));
-  });
-});
-
-describe('synthetic events', () => {
-  const end = new Date('2025-03-04T05:06:07Z');
-  const fieldsOf = (type: 'Subscribe' | 'Update' | 'Deactivate') => [...syntheticEvents({ type, count: 3, end })].map((e) => Object.keys(e));
-
-  it('carry exactly the fields of the Events table for each type', () => {
-    for (const keys of fieldsOf('Subscribe')) expect(keys).toEqual(['Type', 'Date', 'EmailAddress', 'Name', 'CustomFields', 'SignupIPAddress']);
-    for (const keys of fieldsOf('Update')) expect(keys).toEqual(['Type', 'Date', 'OldEmailAddress', 'EmailAddress', 'Name', 'State', 'CustomFields']);
-    for (const keys of fieldsOf('Deactivate')) expect(keys).toEqual(['Type', 'Date', 'EmailAddress', 'Name', 'State', 'CustomFields']);
-  });
-
-  it('date events YYYY-MM-DD HH:MM:SS, the last at the end time, with distinct addresses', () => {
-    const events = [...syntheticEvents({ type: 'Subscribe', count: 5000, end })];
-    for (const e of events) expect(e.Date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    expect(events.at(-1)!.Date).toBe('2025-03-04 05:06:07');
-    expect(new Set(events.map((e) => e.EmailAddress)).size).toBe(5000);
-  });
-
-  it('include the manual-entry marker among SignupIPAddress values, and MultiSelectMany keys repeated', () => {
-    const events = [...syntheticEvents({ type: 'Subscribe', count: 8, end })];
-    expect(events.map((e) => e.SignupIPAddress)).toContain(MANUAL_SIGNUP_MARKER);
-    expect(events[0]!.CustomFields!.filter((f) => f.Key === '[Interests]')).toHaveLength(2);
-  });
 });
 
 describe('the event limit of a delivery (at most 1000, service-spec.md "Events" rule 3)', () => {
