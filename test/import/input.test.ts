@@ -1,107 +1,17 @@
-// Reading the input: delimiter sniffing, the whole-file structure check
-// (unclosed quotes, binary data, text that is not UTF-8, each named by line),
-// encodings, and the header mapping.
+// Opening the input (src/import/input.ts): files, stdin and pipes, encodings,
+// binary data refused early. The delimiter and header are in source.test.ts,
+// the whole-file structure check in structure-check.test.ts, the header
+// mapping in mapping.test.ts.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
-import { checkText, parseDelimiterFlag, RowSource, sniffDelimiter } from '../../src/import/source.js';
-import { openInput, scanChunks, utf8Source } from '../../src/import/input.js';
-import { planMapping } from '../../src/import/mapping.js';
-import { lineAt, scanStructure } from '../../src/import/structure-check.js';
+import { checkText, RowSource } from '../../src/import/source.js';
+import { openInput, utf8Source } from '../../src/import/input.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
 
-const COMMA = 44;
 const stream = (...chunks: (string | Buffer)[]) => Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
-
-describe('delimiter sniffing', () => {
-  it('finds comma, semicolon and tab', () => {
-    expect(sniffDelimiter('email,name\na@x.io,A\n')).toBe(',');
-    expect(sniffDelimiter('email;name;Company\na@x.io;A;B\nb@x.io;B;C\n')).toBe(';');
-    expect(sniffDelimiter('email\tname\na@x.io\tA\n')).toBe('\t');
-  });
-  it('is not fooled by commas inside quoted values of a semicolon file', () => {
-    expect(sniffDelimiter('email;name\na@x.io;"Lovelace, Ada"\nb@x.io;"Hopper, Grace"\n')).toBe(';');
-  });
-  it('prefers the delimiter that is consistent over one that varies from line to line', () => {
-    expect(sniffDelimiter('email;note\na@x.io;one, two\nb@x.io;three\nc@x.io;x, y, z\n')).toBe(';');
-  });
-  it('falls back to a comma for a one-column file', () => {
-    expect(sniffDelimiter('email\na@x.io\n')).toBe(',');
-  });
-  it('--delimiter takes one character or "tab"', () => {
-    expect(parseDelimiterFlag('tab')).toBe('\t');
-    expect(parseDelimiterFlag('\\t')).toBe('\t');
-    expect(parseDelimiterFlag('|')).toBe('|');
-    expect(() => parseDelimiterFlag(';;')).toThrow(UsageError);
-  });
-});
-
-describe('structure check', () => {
-  it('finds an unclosed quote and the line it opened on', async () => {
-    const text = 'email,name\na@x.io,"Ada\nb@x.io,Bob\nc@x.io,"Cy"\n"d@x.io,Dee\n';
-    const report = await scanStructure(stream(text), COMMA, true);
-    expect(report).toEqual({ kind: 'unclosed-quote', offset: text.indexOf('"d@') });
-    expect(await lineAt(stream(text), text.indexOf('"d@'))).toBe(5);
-  });
-  it('accepts quoted line breaks, escaped quotes and quotes inside unquoted values, and reports the line breaks', async () => {
-    const text = 'email,note\na@x.io,"two\r\nlines"\nb@x.io,"say ""hi"""\nc@x.io,O"Brien\n';
-    expect(await scanStructure(stream(text), COMMA, true)).toEqual({ quotedLineBreaks: true, carriageReturns: true, bytes: Buffer.byteLength(text), records: 4 });
-    expect(await scanStructure(stream('email\na@x.io\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false, carriageReturns: false });
-    expect(await scanStructure(stream('email\na@x.io\n', 'b@x.io\r'), COMMA, true)).toMatchObject({ carriageReturns: true });
-  });
-  it('counts the records (line breaks outside quotes, and a last line without one), for the progress of the import (issue 13.6)', async () => {
-    expect(await scanStructure(stream('email\na@x.io\nb@x.io\n'), COMMA, true)).toMatchObject({ records: 3 });
-    expect(await scanStructure(stream('email\na@x.io\nb@x.io'), COMMA, true)).toMatchObject({ records: 3 });
-    expect(await scanStructure(stream('email,n\r\na@x.io,"x\r\ny"\r\n', 'b@x.io,z\r\n'), COMMA, true)).toMatchObject({ records: 3 });
-    expect(await scanStructure(stream('email\ra@x.io\rb@x.io\r'), COMMA, true)).toMatchObject({ records: 3 });
-    expect(await scanStructure(stream(''), COMMA, true)).toMatchObject({ records: 0 });
-  });
-
-  it('follows quotes across chunk boundaries, including a "" split in two', async () => {
-    expect(await scanStructure(stream('email,n\na@x.io,"x"', '"y"\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
-    expect(await scanStructure(stream('email,n\na@x.io,"x"', '\n'), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
-    expect(await scanStructure(stream('email,n\na@x.io,"x', '\n"'), COMMA, true)).toMatchObject({ quotedLineBreaks: true });
-  });
-  it('gives the same report whatever the chunk boundaries: quoted fields before and after line breaks of every kind', async () => {
-    const text = 'email,name,note\na@x.io,"Lovelace, Ada",x\r\nb@x.io,"Bob",y\n"c@x.io","two\nlines","three\r\nmore\rlines"\rd@x.io,Dee,"q""uote"\r\ne@x.io,Eve,z';
-    const whole = await scanStructure(stream(text), COMMA, true);
-    expect(whole).toEqual({ quotedLineBreaks: true, carriageReturns: true, bytes: text.length, records: 5 });
-    for (const size of [1, 2, 3, 5, 7, 11, 16]) {
-      const pieces: string[] = [];
-      for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
-      expect(await scanStructure(stream(...pieces), COMMA, true), `chunks of ${size}`).toEqual(whole);
-    }
-    // Line breaks only outside quotes; quoted fields in every record (a spreadsheet's export).
-    const quotedNames = `email,name\n${Array.from({ length: 50 }, (_, i) => `p${i}@x.io,"Person, ${i}"`).join('\n')}\n`;
-    expect(await scanStructure(stream(quotedNames), COMMA, true)).toEqual({ quotedLineBreaks: false, carriageReturns: false, bytes: quotedNames.length, records: 51 });
-  });
-  it('finds a NUL byte (binary data) anywhere in the file', async () => {
-    expect(await scanStructure(stream('email\na@x.io\n', Buffer.from([0x62, 0x00, 0x01])), COMMA, true)).toEqual({ kind: 'binary', offset: 14 });
-  });
-  it('finds text that is not UTF-8, also when a character is cut by a chunk boundary', async () => {
-    const latin1 = Buffer.from('email,name\na@x.io,Caf\xe9\n', 'latin1');
-    expect(await scanStructure(stream(latin1), COMMA, true)).toMatchObject({ kind: 'not-utf8' });
-    const e = Buffer.from('é');
-    expect(await scanStructure(stream(Buffer.from('email,name\na@x.io,Caf'), e.subarray(0, 1), Buffer.concat([e.subarray(1), Buffer.from('\n')])), COMMA, true)).toMatchObject({ quotedLineBreaks: false });
-  });
-  it('reads a file through one reused buffer: characters and quotes cut by every chunk boundary, the line of a late problem', async () => {
-    const dir = tempDir();
-    // 16-byte chunks: "é", "€" and "😀" and a quoted line break land across boundaries somewhere.
-    const rows = Array.from({ length: 40 }, (_, i) => `p${i}@x.io,Zoë €${i} 😀,"two\nlines"`);
-    const text = `email,name,note\n${rows.join('\n')}\n`;
-    writeFile(dir, 'ok.csv', text);
-    const ok = await openInput('ok.csv', dir, Readable.from([]), undefined);
-    expect(await scanStructure(scanChunks(ok, 16), COMMA, true)).toEqual({ quotedLineBreaks: true, carriageReturns: false, bytes: Buffer.byteLength(text), records: 41 });
-    writeFile(dir, 'bad.csv', `${text}late@x.io,"unclosed\n`);
-    const bad = await openInput('bad.csv', dir, Readable.from([]), undefined);
-    const report = await scanStructure(scanChunks(bad, 16), COMMA, true);
-    expect(report).toEqual({ kind: 'unclosed-quote', offset: Buffer.byteLength(text) + 'late@x.io,'.length });
-    expect(await lineAt(scanChunks(bad, 16), (report as { offset: number }).offset)).toBe(2 + 40 * 2);
-  });
-});
 
 describe('opening the input', () => {
   it('names a missing file and a directory', async () => {
@@ -217,72 +127,4 @@ describe('inputs that cannot seek: a FIFO, a process substitution, a device (iss
     await expect(openInput('-', dir, never, undefined, third.signal)).rejects.toThrow(/interrupted/);
     expect(readdirSync(tmp)).toEqual([]);
   }, 10_000);
-});
-
-describe('very wide or long records (issue 17.9)', () => {
-  it('refuses a header of more than 1,000 columns, naming the count', async () => {
-    const dir = tempDir();
-    const header = ['email', ...Array.from({ length: 99_999 }, (_, i) => `c${i}`)].join(',');
-    writeFile(dir, 'wide.csv', `${header}\n`);
-    const input = await openInput('wide.csv', dir, Readable.from([]), undefined);
-    const shape = await checkText(input, undefined);
-    await expect(RowSource.open(input, shape)).rejects.toThrow('wide.csv: the header has 100,000 columns; at most 1,000 are accepted');
-    writeFile(dir, 'ok.csv', `${['email', ...Array.from({ length: 999 }, (_, i) => `c${i}`)].join(',')}\n`);
-    const ok = await openInput('ok.csv', dir, Readable.from([]), undefined);
-    const opened = await RowSource.open(ok, await checkText(ok, undefined));
-    opened.rows.close();
-    expect(opened.header).toHaveLength(1000);
-  });
-  it('the structure check refuses a record longer than 1 MiB before anything is read as rows, naming its line', async () => {
-    const long = 'x'.repeat(1024 * 1024);
-    const text = `email,name\na@x.io,Ada\nb@x.io,"${long}\n${long}"\nc@x.io,Cy\n`;
-    const report = await scanStructure(stream(text), COMMA, true);
-    expect(report).toEqual({ kind: 'long-record', offset: text.indexOf('b@x.io') });
-    expect(await lineAt(stream(text), (report as { offset: number }).offset)).toBe(3);
-    // A record just under the bound, in lines ending in \r\n, \r alone or \n, and a last line without a break.
-    const under = 'y'.repeat(1024 * 1024 - 20);
-    for (const eol of ['\n', '\r\n', '\r']) {
-      expect(await scanStructure(stream(`email,name${eol}a@x.io,${under}${eol}b@x.io,${under}`), COMMA, true)).toMatchObject({ records: 3 });
-    }
-    expect(await scanStructure(stream(`email,name\r\na@x.io,${long}`), COMMA, true)).toMatchObject({ kind: 'long-record' });
-  });
-});
-
-describe('header mapping', () => {
-  it('recognises the common spellings, joins First Name + Last Name, and keeps the rest as custom fields', () => {
-    const plan = planMapping(['Email Address', 'First Name', 'Last Name', 'Company', 'CONSENT'], [], 'x.csv');
-    expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [1, 2], consentColumn: 4, fieldColumns: [{ index: 3, key: 'Company' }] });
-  });
-  it('a Name column wins over First/Last, which then become custom fields', () => {
-    const plan = planMapping(['e-mail', 'Name', 'first_name'], [], 'x.csv');
-    expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [1], fieldColumns: [{ index: 2, key: 'first_name' }] });
-  });
-  it('--map decides for the columns it names (case-insensitively), - ignores one, the rest is matched as usual', () => {
-    const plan = planMapping(['Work Mail', 'Notes', 'Full Name', 'Tier'], ['work mail=EmailAddress', 'Notes=-', 'Tier=[Plan]'], 'x.csv');
-    expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [2], fieldColumns: [{ index: 3, key: '[Plan]' }] });
-    expect(plan.columns[1]).toMatchObject({ target: 'ignore', source: 'map' });
-  });
-  it('--only-mapped ignores the columns that neither --map nor the header matching maps (issue 13.15)', () => {
-    const header = ['Email Address', 'First Name', 'Last Name', 'LEID', 'EUID', 'OPTIN_IP', 'Plan'];
-    const plan = planMapping(header, ['Plan=[Plan]'], 'mailchimp.csv', { onlyMapped: true });
-    expect(plan).toMatchObject({ emailColumn: 0, nameColumns: [1, 2], fieldColumns: [{ index: 6, key: '[Plan]' }] });
-    expect(plan.columns.filter((c) => c.target === 'ignore').map((c) => [c.header, c.source])).toEqual([
-      ['LEID', 'only-mapped'],
-      ['EUID', 'only-mapped'],
-      ['OPTIN_IP', 'only-mapped'],
-    ]);
-  });
-
-  it('ignores the four columns a failures file adds, so a fixed failures file imports as it is', () => {
-    const plan = planMapping(['email', 'Company', 'Line', 'Outcome', 'Code', 'Message'], [], 'failed.csv');
-    expect(plan.fieldColumns).toEqual([{ index: 1, key: 'Company' }]);
-  });
-  it('refuses a file without an email column, listing its columns (exit 2)', () => {
-    expect(() => planMapping(['name', 'company'], [], 'people.csv')).toThrow('people.csv: no email column; the columns are "name", "company"');
-  });
-  it('refuses two columns that could both be the address, and a --map naming no column', () => {
-    expect(() => planMapping(['email', 'Email Address'], [], 'x.csv')).toThrow(/several columns could be the email address/);
-    expect(() => planMapping(['email'], ['Mail=EmailAddress'], 'x.csv')).toThrow(/has no column "Mail"/);
-    expect(() => planMapping(['email'], ['email'], 'x.csv')).toThrow(/--map must be Column=Target/);
-  });
 });
