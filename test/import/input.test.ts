@@ -11,8 +11,6 @@ import { checkText, RowSource } from '../../src/import/source.js';
 import { openInput, utf8Source } from '../../src/import/input.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
 
-const stream = (...chunks: (string | Buffer)[]) => Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
-
 describe('opening the input', () => {
   it('names a missing file and a directory', async () => {
     const dir = tempDir();
