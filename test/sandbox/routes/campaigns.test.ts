@@ -1,6 +1,8 @@
 // Campaign endpoints over HTTP (service-spec.md "Endpoints" → "Campaigns",
 // "States and transitions", draft-creation, preview and reading codes): one
-// test per produced code, the unschedule transition and paging arithmetic.
+// test per produced code and the unschedule transition. The unsubscribes
+// listing is in campaign-unsubscribes.test.ts, the summary and the scheduled
+// and sent lists in campaign-reports.test.ts.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -245,114 +247,6 @@ describe('unschedule campaign', () => {
   });
 });
 
-describe('campaign unsubscribes', () => {
-  const unsubscribes = (id: string, query = '') => c.call('GET', `/email/campaigns/${id}/unsubscribes${query}`);
-
-  it('defaults to page 1 of 1000, ordered by date ascending, with 2,500 records for the seeded sent campaign', async () => {
-    const answer = await unsubscribes(C.welcome);
-    expect(answer.status).toBe(200);
-    const { Results, ...envelope } = answer.body;
-    expect(envelope).toEqual({
-      ResultsOrderedBy: 'date',
-      OrderDirection: 'asc',
-      PageNumber: 1,
-      PageSize: 1000,
-      RecordsOnThisPage: 1000,
-      TotalNumberOfRecords: 2500,
-      NumberOfPages: 3,
-    });
-    expect(Results[0]).toEqual({
-      EmailAddress: expect.stringMatching(/^[^@\s]+@[^@\s]+$/),
-      ListID: NEWSLETTER,
-      Date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
-      IPAddress: expect.stringMatching(/^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/),
-    });
-    const dates = Results.map((r: any) => r.Date);
-    expect([...dates].sort()).toEqual(dates);
-  });
-
-  it('gives the short last page and an empty page beyond it with the same totals', async () => {
-    const last = (await unsubscribes(C.welcome, '?page=3')).body;
-    expect(last).toMatchObject({ PageNumber: 3, RecordsOnThisPage: 500, TotalNumberOfRecords: 2500, NumberOfPages: 3 });
-    const beyond = (await unsubscribes(C.welcome, '?page=9')).body;
-    expect(beyond).toMatchObject({ Results: [], PageNumber: 9, RecordsOnThisPage: 0, TotalNumberOfRecords: 2500, NumberOfPages: 3 });
-  });
-
-  it('walks every record exactly once across pages, in each order', async () => {
-    const small = await withSandbox({ unsubscribesPerCampaign: 95 });
-    try {
-      for (const order of ['email', 'name', 'date']) {
-        const seen: string[] = [];
-        for (let page = 1; page <= 10; page++) {
-          const body = (await small.call('GET', `/email/campaigns/${C.welcome}/unsubscribes?pagesize=10&orderfield=${order}&page=${page}`)).body;
-          expect(body).toMatchObject({ NumberOfPages: 10, TotalNumberOfRecords: 95, RecordsOnThisPage: page === 10 ? 5 : 10 });
-          seen.push(...body.Results.map((r: any) => r.EmailAddress));
-        }
-        expect(new Set(seen).size).toBe(95);
-      }
-    } finally {
-      await small.sandbox.stop();
-    }
-  });
-
-  it('orders by email either way', async () => {
-    const asc = (await unsubscribes(C.welcome, '?orderfield=email&pagesize=1000')).body.Results.map((r: any) => r.EmailAddress);
-    expect([...asc].sort()).toEqual(asc);
-    const desc = (await unsubscribes(C.welcome, '?orderfield=email&orderdirection=desc&page=3')).body.Results.map((r: any) => r.EmailAddress);
-    expect(desc.slice(-500).reverse()).toEqual(asc.slice(0, 500));
-  });
-
-  it('filters by date: records on or after the moment, with totals to match', async () => {
-    const all = (await unsubscribes(C.welcome, '?pagesize=1000&page=1')).body.Results;
-    const pivot = all[700].Date.slice(0, 16);
-    const pages = await Promise.all([1, 2, 3].map((p) => unsubscribes(C.welcome, `?page=${p}`)));
-    const expected = pages.flatMap((a) => a.body.Results).filter((r: any) => r.Date.slice(0, 16) >= pivot).length;
-    expect(expected).toBeGreaterThan(0);
-    expect(expected).toBeLessThan(2500);
-    const filtered = (await unsubscribes(C.welcome, `?date=${encodeURIComponent(pivot)}&orderfield=email`)).body;
-    expect(filtered.TotalNumberOfRecords).toBe(expected);
-    expect(filtered.Results.every((r: any) => r.Date.slice(0, 16) >= pivot)).toBe(true);
-  });
-
-  it('answers an empty envelope for a campaign that was not sent', async () => {
-    expect((await unsubscribes(C.autumnDraft)).body).toMatchObject({ Results: [], TotalNumberOfRecords: 0, NumberOfPages: 0, RecordsOnThisPage: 0 });
-  });
-
-  it.each([
-    [5, '?date=2024-02-01'],
-    [5, '?date=2024-02-30%2010:00'],
-    [800, '?page=0'],
-    [800, '?page=abc'],
-    [801, '?pagesize=9'],
-    [801, '?pagesize=1001'],
-    [802, '?orderfield=ip'],
-    [803, '?orderdirection=up'],
-  ])('gives %i for %s', async (code, query) => {
-    expectCoded(await unsubscribes(C.welcome, query), code);
-  });
-
-  it('answers 404 for an unknown campaign', async () => {
-    expectStatus(await unsubscribes(MISSING), 404);
-  });
-});
-
-describe('campaign summary', () => {
-  it('gives the counters of a sent campaign, with Unsubscribed matching the unsubscribe records', async () => {
-    const answer = await c.call('GET', `/email/campaigns/${C.welcome}/summary`);
-    expect(answer.status).toBe(200);
-    expect(Object.keys(answer.body).sort()).toEqual(
-      ['Bounced', 'Clicks', 'Forwards', 'Likes', 'Mentions', 'Recipients', 'SpamComplaints', 'TotalOpened', 'UniqueOpened', 'Unsubscribed', 'WebVersionTextURL', 'WebVersionURL', 'WorldviewURL'].sort(),
-    );
-    expect(answer.body.Unsubscribed).toBe(2500);
-    expect(answer.body.UniqueOpened).toBeLessThanOrEqual(answer.body.Recipients);
-  });
-
-  it('answers a generic 400 for a campaign not sent and 404 for an unknown one', async () => {
-    expectStatus(await c.call('GET', `/email/campaigns/${C.autumnDraft}/summary`), 400);
-    expectStatus(await c.call('GET', `/email/campaigns/${MISSING}/summary`), 404);
-  });
-});
-
 describe('state across restarts', () => {
   it('keeps a created draft, an unscheduled campaign, a new segment and the preview log in the --state file', async () => {
     const statePath = join(mkdtempSync(join(tmpdir(), 'campaign-state-')), 'state.json');
@@ -374,44 +268,5 @@ describe('state across restarts', () => {
     } finally {
       await second.sandbox.stop();
     }
-  });
-});
-
-describe('scheduled and sent lists', () => {
-  it('lists scheduled campaigns, soonest first, with the spec fields', async () => {
-    const answer = await c.call('GET', '/email/clients/scheduled');
-    expect(answer.status).toBe(200);
-    expect(answer.body.map((s: any) => s.CampaignID)).toEqual([C.earlyAccessInvite, C.summerLaunch, C.customerSurvey]);
-    expect(answer.body[0]).toEqual({
-      Name: 'Early Access Invite',
-      Subject: 'You are in',
-      FromName: expect.any(String),
-      FromEmail: expect.any(String),
-      ReplyTo: expect.any(String),
-      CampaignID: C.earlyAccessInvite,
-      DateCreated: '2024-04-04 10:00:00',
-      PreviewURL: expect.stringMatching(/^https:\/\//),
-      PreviewTextURL: expect.stringMatching(/^https:\/\//),
-      DateScheduled: expect.stringMatching(/^\d{4}-\d{2}-\d{2} 06:00:00$/),
-      ScheduledTimeZone: '(GMT+10:00) Canberra, Melbourne, Sydney',
-    });
-  });
-
-  it('lists sent campaigns, most recent first, with the spec fields', async () => {
-    const answer = await c.call('GET', '/email/clients/campaigns');
-    expect(answer.status).toBe(200);
-    expect(answer.body.map((s: any) => s.CampaignID)).toEqual([C.springSale, C.februaryUpdate, C.welcome]);
-    expect(answer.body[2]).toEqual({
-      Name: 'Welcome to the Newsletter',
-      Subject: 'Welcome aboard',
-      FromName: expect.any(String),
-      FromEmail: expect.any(String),
-      ReplyTo: expect.any(String),
-      CampaignID: C.welcome,
-      WebVersionURL: expect.stringMatching(/^https:\/\//),
-      WebVersionTextURL: expect.stringMatching(/^https:\/\//),
-      SentDate: '2024-02-01 10:00:00',
-      TotalRecipients: 148210,
-    });
   });
 });
