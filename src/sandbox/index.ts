@@ -28,7 +28,7 @@ export type { State } from './types.js';
 export { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed-ids.js';
 export { StateFileError } from './store.js';
 // For the tests that kill a process in the middle of writing a large state
-// (test/sandbox/persistence.test.ts), run from the built dist/sandbox.cjs.
+// (test/sandbox/store.test.ts), run from the built dist/sandbox.cjs.
 export { writeStateFile } from './store.js';
 
 export const DEFAULT_API_KEY = 'sandbox-key';

@@ -1,5 +1,6 @@
-// --state: everything persists (atomic writes), a restart continues where the
-// previous run stopped, and a run killed with SIGKILL never leaves a corrupt file.
+// The sandbox's store (src/sandbox/store.ts) behind --state: everything
+// persists (atomic writes), a restart continues where the previous run
+// stopped, and a run killed with SIGKILL never leaves a corrupt file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
