@@ -7,7 +7,7 @@ import { filteredBy, lowerBound, sortedBy, UnsubscribeIndexes } from '../../src/
 const campaign = (id: string, seed = 7) => ({ CampaignID: id, Unsubscribes: { Seed: seed, Share: 1 }, SentDate: '2024-02-01T10:00:00.000Z', ListIDs: ['l1'] }) as unknown as SandboxCampaign;
 
 describe('UnsubscribeIndexes', () => {
-  it('generates a campaign's records once, and again for another count or campaign', () => {
+  it("generates a campaign's records once, and again for another count or campaign", () => {
     const indexes = new UnsubscribeIndexes();
     const a = indexes.of(campaign('a'), 300);
     expect(indexes.of(campaign('a'), 300)).toBe(a);
