@@ -136,13 +136,3 @@ describe('https rule', () => {
     expect(message('not a url')).toMatch(/^invalid base URL from --base-url: "not a url"$/);
   });
 });
-
-describe('JSON input errors', async () => {
-  const { describeJsonError } = await import('../../src/core/json-input.js');
-  it('names line and column of the first error', () => {
-    expect(describeJsonError('{"a": 1,\n  "b" 2}')).toBe('line 2, column 7: expected ":" after a property name, found "2"');
-    expect(describeJsonError('[1, 2')).toBe('line 1, column 6: expected "," or "]", found end of input');
-    expect(describeJsonError("{'a': 1}")).toBe('line 1, column 2: expected a property name in double quotes, found "\'"');
-    expect(describeJsonError('{} x')).toBe('line 1, column 4: unexpected "x" after the document');
-  });
-});

@@ -61,6 +61,13 @@ describe('describeJsonError', () => {
     expect(describeJsonError(text)).toBe(words);
   });
 
+  it('names line and column of the first error', () => {
+    expect(describeJsonError('{"a": 1,\n  "b" 2}')).toBe('line 2, column 7: expected ":" after a property name, found "2"');
+    expect(describeJsonError('[1, 2')).toBe('line 1, column 6: expected "," or "]", found end of input');
+    expect(describeJsonError("{'a': 1}")).toBe('line 1, column 2: expected a property name in double quotes, found "\'"');
+    expect(describeJsonError('{} x')).toBe('line 1, column 4: unexpected "x" after the document');
+  });
+
   it('finds nothing wrong in a valid document', () => {
     expect(describeJsonError('{"a": [1, -2.5e3, true, false, null, "x\\"y"]}')).toBe('invalid document');
   });
