@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { describeJsonError, readJsonArgument, readText } from '../../src/core/json-input.js';
+import { describeJsonError, MAX_JSON_INPUT_BYTES, readJsonArgument, readText } from '../../src/core/json-input.js';
 
 const noStdin = () => Readable.from([]);
 const cwd = mkdtempSync(join(tmpdir(), 'email-json-input-'));
@@ -43,6 +43,15 @@ describe('readJsonArgument', () => {
 
   it('says when a file cannot be read', async () => {
     expect(await refusal('@missing.json')).toBe('--rules: cannot read missing.json: no such file');
+    expect(await refusal('@.')).toBe('--rules: cannot read .: it is a directory');
+  });
+
+  it('refuses a document over its bound from stdin', async () => {
+    const error = await readJsonArgument('@-', '--rules', Readable.from([Buffer.alloc(MAX_JSON_INPUT_BYTES + 1, 0x20)]), cwd).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/--rules: stdin/);
   });
 });
 
@@ -74,8 +83,14 @@ describe('describeJsonError', () => {
 });
 
 describe('readText', () => {
+  const bound = { maxBytes: 16, limit: '16 bytes', name: '--rules: stdin' };
+
   it('joins a stream of buffers and strings as UTF-8, a character split across chunks included', async () => {
     const euro = Buffer.from('€');
-    expect(await readText(Readable.from([euro.subarray(0, 1), euro.subarray(1), 'x']))).toBe('€x');
+    expect(await readText(Readable.from([euro.subarray(0, 1), euro.subarray(1), 'x']), bound)).toBe('€x');
+  });
+
+  it('refuses more than its bound', async () => {
+    await expect(readText(Readable.from(['x'.repeat(17)]), bound)).rejects.toThrow(/--rules: stdin/);
   });
 });
