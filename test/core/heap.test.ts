@@ -10,6 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+/** The Node lines whose V8 flags heap.ts sets; on another it leaves the heap to V8 and forces no collection. */
+const flagsKnown = /^(20|22|24|26)\./.test(process.versions.node);
+
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'email-heap-'));
@@ -46,7 +49,7 @@ collect(); collect();
 const after = await majors();
 console.log(JSON.stringify({ collected: after - before, same: heap.compactHeapForStreaming() === collect }));
 `);
-    expect(out).toEqual({ collected: 2, same: true });
+    expect(out).toEqual({ collected: flagsKnown ? 2 : 0, same: true });
   });
 });
 
@@ -61,6 +64,6 @@ done(400); done(999); done(1);
 const after = await majors();
 console.log(JSON.stringify({ before400s: mid - before, after: after - before }));
 `);
-    expect(out).toEqual({ before400s: 0, after: 2 });
+    expect(out).toEqual({ before400s: 0, after: flagsKnown ? 2 : 0 });
   });
 });
