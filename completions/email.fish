@@ -163,6 +163,7 @@ complete -c email -n '__email_at auth' -a status -d 'Show every profile with its
 complete -c email -n '__email_at auth' -a switch -d 'Set the default profile'
 complete -c email -n '__email_at auth' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'auth login\'' -l with-key -d 'read the key from standard input (for CI)'
+complete -c email -n '__email_at \'auth login\'' -l insecure-storage -d 'keep the key in the config file (0600), not in the operating system\'s keychain'
 complete -c email -n '__email_at \'auth login\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'auth login\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'auth login\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'

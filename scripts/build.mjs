@@ -64,6 +64,10 @@ const common = {
   minify: process.env.EMAIL_BUILD_MINIFY !== '0',
   logLevel: 'warning',
   metafile: true,
+  // The keychain module is native code in per-platform packages (an optional
+  // dependency): never bundled, required from node_modules by src/core/keychain.ts
+  // when a profile's key is read or written there.
+  external: ['@napi-rs/keyring'],
 };
 
 const program = await build({

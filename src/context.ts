@@ -173,7 +173,8 @@ export function createContext(
         insecureHttp: globals.insecureHttp,
       });
       redactor.add(creds.apiKey);
-      const source = creds.keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${creds.keySource.profile}" (${creds.keySource.path})`;
+      const { keySource } = creds;
+      const source = keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${keySource.profile}" (${keySource.store === 'keychain' ? 'in the keychain' : keySource.path})`;
       log.debug(`key from ${source}; base URL ${creds.baseUrl} from ${creds.baseUrlSource}`);
       for (const note of creds.notes) log.debug(note);
       return makeClient(creds.baseUrl, creds.apiKey, options?.connections, creds.baseUrlSource);

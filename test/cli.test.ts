@@ -115,6 +115,16 @@ describe('startup guard: what each run loads', () => {
     }
   });
 
+  it('a read whose key is in the config file loads no keychain module (src/core/keychain.ts), even with a session bus named', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'email-trace-config-'));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'default', profiles: { default: { baseUrl, apiKey: 'k-12345678', keyStore: 'file' } } }), { mode: 0o600 });
+    const env = { EMAIL_API_KEY: '', EMAIL_BASE_URL: '', EMAIL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' };
+    for (const args of [['campaigns', 'sent', '--json'], ['completion', 'bash'], ['auth', '--help']]) {
+      const { read } = await trace(args, env);
+      expect(read.filter((f) => f.includes('@napi-rs')), args.join(' ')).toEqual([]);
+    }
+  });
+
   it('a read with stdout and stderr pipes builds neither stream: stdout is written to its descriptor, stderr never touched', async () => {
     for (const args of [
       ['campaigns', 'sent', '--json'],

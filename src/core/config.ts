@@ -1,5 +1,7 @@
 // Profiles and credentials (CLI.md "credentials", "config location").
-// Settings and keys live in one conf store, file mode 0600. The directory is
+// Settings live in one conf store, file mode 0600; each profile's key lives
+// in the operating system's keychain (src/core/keychain.ts) where `auth login`
+// found one, else in that file, and the profile records which (keyStore). The directory is
 // created 0700 when the tool creates it; an existing one keeps its mode, and
 // is refused when other users could write to it (they could swap the file
 // and send the key elsewhere), as ssh refuses a loose ~/.ssh. Reading never
@@ -9,12 +11,18 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { AuthError, UsageError } from './errors.js';
+import { AuthError, hinted, UsageError } from './errors.js';
 import { isLoopbackHost } from './loopback.js';
+
+/** Where a profile's key lives (CLI.md "auth login"). */
+export type KeyStore = 'keychain' | 'file';
 
 export interface Profile {
   baseUrl?: string;
+  /** The key, when it lives in this file. */
   apiKey?: string;
+  /** Absent in files written before keys went to the keychain: the key, if any, is then in the file. */
+  keyStore?: KeyStore;
 }
 
 export interface ConfigData {
@@ -35,6 +43,52 @@ export function configDir(env: Readonly<Record<string, string | undefined>>): st
 
 export function configFilePath(dir: string): string {
   return join(dir, `${CONFIG_FILE_NAME}.json`);
+}
+
+/** Where a profile's key is: the keychain, the file, or nowhere (a profile with a base URL only). */
+export function keyStoreOf(profile: Profile | undefined): KeyStore | undefined {
+  if (profile?.keyStore === 'keychain') return 'keychain';
+  return profile?.apiKey ? 'file' : undefined;
+}
+
+/** The keychain entry of a profile of the config directory in effect (src/core/keychain.ts names them). */
+export async function profileKeychainEntry(env: Readonly<Record<string, string | undefined>>, profile: string) {
+  const { keychainEntry } = await import('./keychain.js');
+  return keychainEntry(configDir(env), configDir({ ...env, EMAIL_CONFIG_DIR: undefined }), profile);
+}
+
+/**
+ * A profile's key, from where it lives; undefined when it has none. A key in
+ * the keychain that cannot be had is a KeychainError naming the profile
+ * (exit 4), with what to do: unlock, log in again, or keep it in the file.
+ */
+export async function readProfileKey(env: Readonly<Record<string, string | undefined>>, name: string, profile: Profile | undefined): Promise<string | undefined> {
+  if (keyStoreOf(profile) !== 'keychain') return profile?.apiKey || undefined;
+  const { KeychainError, readKeychainKey } = await import('./keychain.js');
+  const login = `email auth login${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`}`;
+  let key: string | null;
+  try {
+    key = await readKeychainKey(env, await profileKeychainEntry(env, name));
+  } catch (error) {
+    if (!(error instanceof KeychainError)) throw error;
+    const insecure = `\`${login} --insecure-storage\``;
+    throw error.reason === 'unavailable'
+      ? hinted(
+          new KeychainError('unavailable', `the key of profile "${name}" is in the keychain, which cannot be reached here (${error.detail})`, error.detail),
+          `Run it where the keychain is (your desktop session), set EMAIL_API_KEY and EMAIL_BASE_URL, or keep the key in the config file with ${insecure}.`,
+        )
+      : hinted(
+          new KeychainError('refused', `the keychain refused to give the key of profile "${name}" (${error.detail})`, error.detail),
+          `Unlock the keychain and try again, or keep the key in the config file with ${insecure}.`,
+        );
+  }
+  if (key === null || key === '') {
+    throw hinted(
+      new KeychainError('missing', `the key of profile "${name}" is no longer in the keychain (removed outside email)`, 'no entry'),
+      `Store it again with \`${login}\`.`,
+    );
+  }
+  return key;
 }
 
 export interface ConfigDirProblem {
@@ -173,7 +227,7 @@ function readConfigFile(path: string): ConfigData {
 
 export type KeySource =
   | { kind: 'env'; detail: 'EMAIL_API_KEY' }
-  | { kind: 'profile'; profile: string; chosenBy: 'flag' | 'env' | 'default'; path: string };
+  | { kind: 'profile'; profile: string; chosenBy: 'flag' | 'env' | 'default'; path: string; store: KeyStore };
 
 export interface ResolvedCredentials {
   apiKey: string;
@@ -234,7 +288,8 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
     const data = store.read();
     const chosen = chooseProfile(input, data);
     const profile = data.profiles[chosen.name];
-    if (!profile?.apiKey) {
+    const apiKey = await readProfileKey(env, chosen.name, profile);
+    if (!apiKey) {
       const why =
         chosen.chosenBy === 'flag' ? 'given with --profile' : chosen.chosenBy === 'env' ? 'named by EMAIL_PROFILE' : 'the default profile';
       const err = new AuthError({
@@ -247,11 +302,11 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
       throw err;
     }
     resolved = {
-      apiKey: profile.apiKey,
-      keySource: { kind: 'profile', profile: chosen.name, chosenBy: chosen.chosenBy, path: store.path },
+      apiKey,
+      keySource: { kind: 'profile', profile: chosen.name, chosenBy: chosen.chosenBy, path: store.path, store: keyStoreOf(profile)! },
       profile: chosen.name,
-      baseUrl: profile.baseUrl,
-      baseUrlSource: profile.baseUrl ? `profile "${chosen.name}"` : undefined,
+      baseUrl: profile?.baseUrl,
+      baseUrlSource: profile?.baseUrl ? `profile "${chosen.name}"` : undefined,
     };
     // EMAIL_BASE_URL alone: the environment sets the base URL, over the profile's, as it does with EMAIL_API_KEY.
     if (!input.baseUrlFlag && env.EMAIL_BASE_URL) {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkClock, checkNode, MIN_NODE_VERSION } from '../../src/commands/doctor/checks.js';
 import { openConfig } from '../../src/core/config.js';
+import { maskKey } from '../../src/core/redact.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { useRunningSandbox } from '../helpers/sandbox.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
@@ -57,7 +58,7 @@ describe('email doctor', () => {
     const r = await runCli(['doctor', '--profile', 'staging', '--json'], { env: { EMAIL_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
     const checks = byName(r.stdout);
-    expect(checks.profile).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^"staging" \(from --profile\), key \S+$/) });
+    expect(checks.profile).toMatchObject({ status: 'ok', detail: `"staging" (from --profile), key ${maskKey(sandbox.apiKey)} in ${join(dir, 'config.json')} (0600)` });
     expect(checks['base URL']).toMatchObject({ status: 'ok', detail: `${sandbox.url} (from profile "staging")` });
     expect(checks['config file']!.detail).toMatch(/\(file 0600, directory 0700; 2 profiles, default "default"\)$/);
   });

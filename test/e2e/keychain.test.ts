@@ -136,11 +136,13 @@ describe.runIf(started.ok)('with a Secret Service (gnome-keyring on a private se
     const dir = tempConfigDir();
     expect((await login(dir, [], 'staging')).code).toBe(0);
     session.clear(serviceFor(dir), 'staging');
-    const read = await email(dir, ['campaigns', 'sent', '--json']);
+    const read = await email(dir, ['campaigns', 'sent']);
     expect(read.code, read.stderr).toBe(4);
-    expect(read.stderr).toMatch(/the key of profile "staging" is no longer in the keychain/);
+    expect(read.stderr).toMatch(/^error: the key of profile "staging" is no longer in the keychain/);
     expect(read.stderr).toContain('email auth login --profile staging');
-    expect(read.stderr.trim().split('\n').pop()).toMatch(/"kind":"auth"/);
+    const json = await email(dir, ['campaigns', 'sent', '--json']);
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.stderr.trim().split('\n').pop()!).error).toMatchObject({ kind: 'auth', message: expect.stringContaining('"staging"') });
 
     const status = await email(dir, ['auth', 'status', '--json']);
     expect(status.code).toBe(4);
@@ -189,9 +191,9 @@ describe.runIf(started.ok)('with a locked keychain', () => {
   });
 
   it('a read is one error with the same hint, exit 4', async () => {
-    const r = await spawnCli(['campaigns', 'sent', '--json'], { env: { EMAIL_CONFIG_DIR: dir, ...locked.env } });
+    const r = await spawnCli(['campaigns', 'sent'], { env: { EMAIL_CONFIG_DIR: dir, ...locked.env } });
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toMatch(/the keychain refused .* profile "default"/);
+    expect(r.stderr).toMatch(/^error: the keychain refused .* profile "default"/);
     expect(r.stderr).toMatch(/unlock/i);
     expect(r.stderr).toContain('--insecure-storage');
   });
@@ -254,7 +256,7 @@ describe('where no keychain exists, the 0600 file as before', () => {
     const dir = tempConfigDir();
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'default', profiles: { default: { baseUrl: sandbox.url, keyStore: 'keychain' } } }), { mode: 0o600 });
-    const r = await spawnCli(['campaigns', 'sent', '--json'], { env: { EMAIL_CONFIG_DIR: dir, ...NO_BUS } });
+    const r = await spawnCli(['campaigns', 'sent'], { env: { EMAIL_CONFIG_DIR: dir, ...NO_BUS } });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/the key of profile "default" is in the keychain, which cannot be reached here/);
     expect(r.stderr).toContain('EMAIL_API_KEY');

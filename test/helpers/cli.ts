@@ -85,15 +85,21 @@ export interface RunningCli {
   output(): { stdout: string; stderr: string };
 }
 
+/** The developer's own session bus, by which bin/email would reach their keychain (src/core/keychain.ts): tests give their own. */
+const SESSION_BUS = ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR'];
+
 /**
  * Starts `bin/email <argv>` (the built bundle: `npm test` builds first) with
- * the test's environment: the developer's own EMAIL_* settings never leak in,
- * retries wait 5 ms, and a config directory of its own unless one is given.
+ * the test's environment: the developer's own EMAIL_* settings and session
+ * bus never leak in, retries wait 5 ms, and a config directory of its own
+ * unless one is given.
  */
 export function startCli(argv: string[], options: Omit<SpawnOptions, 'timeoutMs'> = {}): RunningCli {
   requireBuild();
   const env: Record<string, string> = {};
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR'));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR' && !SESSION_BUS.includes(k)),
+  );
   for (const [k, v] of Object.entries({ ...inherited, EMAIL_RETRY_BASE_MS: '5', ...options.env })) {
     if (v !== undefined) env[k] = v;
   }

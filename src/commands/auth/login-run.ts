@@ -1,13 +1,16 @@
 // email auth login: store a key for a profile. The key never comes from argv
 // (it would show in `ps` and shell history): a no-echo prompt, or stdin with --with-key.
+// It goes to the operating system's keychain where one exists, else (or with
+// --insecure-storage) to the config file, 0600, and login says which (CLI.md
+// "auth login"); logging in again moves a key to where it now belongs.
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
-import { checkBaseUrl, DEFAULT_PROFILE, openConfig } from '../../core/config.js';
+import { checkBaseUrl, DEFAULT_PROFILE, keyStoreOf, openConfig, profileKeychainEntry, type KeyStore, type Profile } from '../../core/config.js';
 import { ApiError, AuthError, CliError, ExitCode, NetworkError, RedirectError, UsageError } from '../../core/errors.js';
 import { readText } from '../../core/json-input.js';
 import { maskKey } from '../../core/redact.js';
 
-export async function loginCommand(opts: { withKey: boolean }, ctx: Context): Promise<number> {
+export async function loginCommand(opts: { withKey: boolean; insecureStorage: boolean }, ctx: Context): Promise<number> {
   const profile = ctx.globals.profile ?? ctx.env.EMAIL_PROFILE ?? DEFAULT_PROFILE;
   // Read only: a login that fails creates no directory and no file.
   const store = await openConfig(ctx.env);
@@ -42,13 +45,63 @@ export async function loginCommand(opts: { withKey: boolean }, ctx: Context): Pr
   // non-2xx (CLI.md "redirects"); checkFailed() says what it means here.
   if (answer.status < 200 || answer.status >= 300) throw new LoginCheckFailed(`could not check the key: ${baseUrl} answered ${answer.status}; ${NOTHING_STORED}`, ExitCode.failure, 'Check the base URL.');
 
-  data.profiles[profile] = { baseUrl, apiKey };
+  // The keychain first: when it refuses, nothing is stored (the file is left as it was).
+  const fileWhere = `${store.path} (mode 0600)`;
+  let where: KeyStore = 'file';
+  let noKeychain: string | undefined;
+  if (!opts.insecureStorage) {
+    const { KeychainError, storeKeychainKey } = await import('../../core/keychain.js');
+    let stored;
+    try {
+      stored = await storeKeychainKey(ctx.env, await profileKeychainEntry(ctx.env, profile), apiKey);
+    } catch (err) {
+      throw err instanceof KeychainError ? keychainRefused(err, fileWhere) : err;
+    }
+    if (stored.stored) where = 'keychain';
+    else noKeychain = stored.why;
+  }
+  const was = keyStoreOf(existing);
+  const entry: Profile = where === 'keychain' ? { baseUrl, keyStore: 'keychain' } : { baseUrl, apiKey, keyStore: 'file' };
+  data.profiles[profile] = entry;
   if (!data.profiles[data.defaultProfile] || Object.keys(data.profiles).length === 1) data.defaultProfile = profile;
   await store.write(data);
+  if (was === 'keychain' && where === 'file') await removeFromKeychain(ctx, profile);
+
+  // Said once, here: where the key went, and why not the keychain when it did not go there.
+  if (noKeychain) ctx.log.info(`no keychain here (${noKeychain}): the key is stored in ${fileWhere}`);
+  const stored = where === 'keychain' ? (was === 'file' ? `moved from ${store.path} to the keychain` : 'stored in the keychain') : `stored in ${fileWhere}`;
   ctx.log.info(
-    `Logged in for profile "${profile}" at ${baseUrl} (key ${maskKey(apiKey)})${data.defaultProfile === profile ? ', the default profile' : ''}.`,
+    `Logged in for profile "${profile}" at ${baseUrl} (key ${maskKey(apiKey)}, ${stored})${data.defaultProfile === profile ? ', the default profile' : ''}.`,
   );
   return 0;
+}
+
+/** A keychain that exists and said no (locked, access denied): one error, exit 4, nothing stored. */
+function keychainRefused(err: Error, fileWhere: string): Error {
+  const refused = new LoginKeychainRefused(`the keychain refused to store the key (${err.message}); ${NOTHING_STORED}`);
+  refused.hint = `Unlock the keychain and try again, or pass --insecure-storage to keep the key in ${fileWhere}.`;
+  return refused;
+}
+
+/** The key now lives in the file: the keychain's copy goes, or the user is told where it stays. */
+async function removeFromKeychain(ctx: Context, profile: string): Promise<void> {
+  const { deleteKeychainKey } = await import('../../core/keychain.js');
+  const entry = await profileKeychainEntry(ctx.env, profile);
+  try {
+    await deleteKeychainKey(ctx.env, entry);
+  } catch (err) {
+    ctx.log.warn(
+      `the key stored earlier in the keychain for profile "${profile}" could not be removed (${(err as Error).message}): remove the entry "${entry.account}" of "${entry.service}" there`,
+    );
+  }
+}
+
+class LoginKeychainRefused extends CliError {
+  readonly exitCode = ExitCode.auth;
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoginKeychainRefused';
+  }
 }
 
 const NOTHING_STORED = 'nothing was stored';

@@ -1,5 +1,6 @@
-// email auth logout: removes a profile (its base URL and key); says which
-// profile is the default afterwards (CLI.md "auth").
+// email auth logout: removes a profile (its base URL and key, from wherever
+// the key is: the keychain or the config file); says which profile is the
+// default afterwards (CLI.md "auth").
 import { UsageError } from '../../core/errors.js';
 import { defineCommand } from '../define.js';
 
@@ -8,7 +9,7 @@ export default defineCommand({
   summary: 'Remove a profile (its base URL and key), and say which profile is the default after',
   examples: ['email auth logout', 'email auth logout --profile staging'],
   async run(_input, ctx) {
-    const { chooseProfile, openConfig } = await import('../../core/config.js');
+    const { chooseProfile, keyStoreOf, openConfig, profileKeychainEntry } = await import('../../core/config.js');
     const store = await openConfig(ctx.env);
     const data = store.read();
     const { name } = chooseProfile({ env: ctx.env, profileFlag: ctx.globals.profile, insecureHttp: false }, data);
@@ -17,13 +18,32 @@ export default defineCommand({
       throw new UsageError(`no profile named "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}`);
     }
     const removed = data.profiles[name]!;
+    let from = '';
+    if (keyStoreOf(removed) === 'keychain') {
+      // The keychain first: a locked one stops the logout (exit 4, nothing removed) rather than leave its key behind.
+      const { deleteKeychainKey, KeychainError } = await import('../../core/keychain.js');
+      const entry = await profileKeychainEntry(ctx.env, name);
+      try {
+        await deleteKeychainKey(ctx.env, entry);
+        from = ', from the keychain';
+      } catch (err) {
+        if (!(err instanceof KeychainError)) throw err;
+        if (err.reason === 'refused') {
+          const refused = new KeychainError('refused', `the keychain refused to remove the key of profile "${name}" (${err.detail}); nothing was removed`, err.detail);
+          refused.hint = 'Unlock the keychain and try again.';
+          throw refused;
+        }
+        // No keychain here (an ssh session, the module absent): the profile goes; the user is told where its key stays.
+        ctx.log.warn(`the keychain cannot be reached here (${err.detail}): the key of profile "${name}" stays there, as entry "${entry.account}" of "${entry.service}"`);
+      }
+    }
     delete data.profiles[name];
     const wasDefault = data.defaultProfile === name;
     // Another profile may be another account: a default that changes is said, never silent.
     const next = wasDefault ? Object.keys(data.profiles)[0] : undefined;
     if (next) data.defaultProfile = next;
     await store.write(data);
-    const what = `Removed profile "${name}" (${removed.baseUrl ?? 'no base URL'} and its key).`;
+    const what = `Removed profile "${name}" (${removed.baseUrl ?? 'no base URL'} and its key${from}).`;
     if (!wasDefault) {
       ctx.log.info(`${what} The default profile is still "${data.defaultProfile}".`);
     } else if (next) {

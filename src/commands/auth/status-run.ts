@@ -1,9 +1,10 @@
-// email auth status: every profile with its base URL and masked key, which is
-// the default, and one read call to check the key in effect.
+// email auth status: every profile with its base URL, masked key and where
+// the key is stored (the keychain or the config file), which is the default,
+// and one read call to check the key in effect (CLI.md "auth status").
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
-import { chooseProfile, openConfig } from '../../core/config.js';
-import { ApiError, AuthError, ExitCode } from '../../core/errors.js';
+import { chooseProfile, keyStoreOf, openConfig, readProfileKey, type KeyStore } from '../../core/config.js';
+import { ApiError, AuthError, CliError, ExitCode } from '../../core/errors.js';
 import { maskKey } from '../../core/redact.js';
 
 interface ProfileStatus {
@@ -12,6 +13,8 @@ interface ProfileStatus {
   inEffect: boolean;
   baseUrl: string | null;
   key: string | null;
+  /** Where the key is: the keychain, the config file, or the environment (EMAIL_API_KEY). */
+  keyStore: KeyStore | 'env' | null;
   check: string;
 }
 
@@ -28,16 +31,27 @@ export async function statusCommand(ctx: Context): Promise<number> {
       inEffect: true,
       baseUrl: ctx.globals.baseUrl ?? ctx.env.EMAIL_BASE_URL ?? null,
       key: maskKey(envKey),
+      keyStore: 'env',
       check: 'not checked',
     });
   }
   for (const [name, p] of Object.entries(data.profiles)) {
+    const inEffect = !envKey && name === chosen.name;
+    let key: string | undefined;
+    try {
+      key = await readProfileKey(ctx.env, name, p);
+    } catch (err) {
+      // The check of the key in effect says it below; another profile's problem is said here.
+      if (!(err instanceof CliError)) throw err;
+      if (!inEffect) ctx.log.warn(err.message);
+    }
     rows.push({
       profile: name,
       default: name === data.defaultProfile,
-      inEffect: !envKey && name === chosen.name,
+      inEffect,
       baseUrl: p.baseUrl ?? null,
-      key: p.apiKey ? maskKey(p.apiKey) : null,
+      key: key ? maskKey(key) : null,
+      keyStore: keyStoreOf(p) ?? null,
       check: 'not checked',
     });
   }
@@ -58,6 +72,11 @@ export async function statusCommand(ctx: Context): Promise<number> {
       if (err instanceof AuthError) {
         active.check = err.status === 403 ? 'account suspended or out of credits (403)' : err.status === 401 ? 'refused (401)' : err.message;
         exitCode = ExitCode.auth;
+      } else if (err instanceof CliError && err.exitCode === ExitCode.auth) {
+        // The key could not be had from the keychain (src/core/keychain.ts): the check says why, the hint what to do.
+        active.check = err.message;
+        if (err.hint) ctx.log.info(`hint: ${err.hint}`);
+        exitCode = ExitCode.auth;
       } else if (err instanceof ApiError || err instanceof Error) {
         active.check = `could not check: ${err.message}`;
         exitCode = err instanceof ApiError || 'exitCode' in err ? ExitCode.failure : ExitCode.failure;
@@ -71,6 +90,7 @@ export async function statusCommand(ctx: Context): Promise<number> {
       { key: 'inEffect', header: 'In effect', format: (v) => (v ? 'yes' : '') },
       { key: 'baseUrl', header: 'Base URL' },
       { key: 'key', header: 'Key' },
+      { key: 'keyStore', header: 'Stored', format: (v) => (v === 'keychain' ? 'in the keychain' : v === 'file' ? `in ${store.path} (0600)` : v === 'env' ? 'in the environment' : '') },
       { key: 'check', header: 'Check' },
     ],
   });

@@ -9,7 +9,7 @@ import { connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
-import { checkBaseUrl, chooseProfile, configDir, configDirProblem, configFilePath, resolveCredentials, type ConfigData } from '../../core/config.js';
+import { checkBaseUrl, chooseProfile, configDir, configDirProblem, configFilePath, keyStoreOf, readProfileKey, resolveCredentials, type ConfigData } from '../../core/config.js';
 import { isLoopbackHost, loopbackAwareLookup } from '../../core/loopback.js';
 import { ApiError, AuthError, CliError, NetworkError, RedirectError } from '../../core/errors.js';
 import type { RawResponse } from '../../core/http.js';
@@ -85,9 +85,20 @@ export async function runChecks(ctx: Context): Promise<DoctorOutcome> {
     const why = chosen.chosenBy === 'flag' ? 'from --profile' : chosen.chosenBy === 'env' ? 'from EMAIL_PROFILE' : 'the default profile';
     const profile = config.data.profiles[chosen.name];
     const known = Object.keys(config.data.profiles);
-    if (profile?.apiKey) {
-      apiKey = profile.apiKey;
-      add(result('profile', 'ok', `"${chosen.name}" (${why}), key ${maskKey(apiKey)}`));
+    let keyProblem: CliError | undefined;
+    try {
+      apiKey = await readProfileKey(ctx.env, chosen.name, profile);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      keyProblem = error;
+    }
+    if (keyProblem) {
+      authProblem = true;
+      add(result('profile', 'fail', `"${chosen.name}" (${why}): ${keyProblem.message}`, keyProblem.hint));
+    } else if (apiKey) {
+      // Where the key lives (CLI.md "auth login"): the keychain, or the config file, readable by you only.
+      const where = keyStoreOf(profile) === 'keychain' ? 'in the keychain' : `in ${configFilePath(configDir(ctx.env))} (0600)`;
+      add(result('profile', 'ok', `"${chosen.name}" (${why}), key ${maskKey(apiKey)} ${where}`));
     } else {
       authProblem = true;
       add(
@@ -219,8 +230,10 @@ function inspectConfig(env: Readonly<Record<string, string | undefined>>): { res
   const hints: string[] = [];
   let status: CheckStatus = 'ok';
   if (posix && fileStat.mode & 0o077) {
-    status = 'fail';
-    problems.push(`the file is ${octal(fileStat.mode)}: other users can read the keys in it`);
+    // Keys kept in the keychain are not in the file: then it is settings only, still worth keeping private.
+    const keysInFile = Object.values(data.profiles).some((p) => keyStoreOf(p) === 'file');
+    status = keysInFile ? 'fail' : 'warn';
+    problems.push(`the file is ${octal(fileStat.mode)}: other users can read ${keysInFile ? 'the keys in it' : 'it (it holds no key now: they are in the keychain)'}`);
     hints.push(`chmod 600 '${path}'`);
   }
   if (posix && dirStat.mode & 0o077) {

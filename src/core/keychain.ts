@@ -1,0 +1,153 @@
+// Keys in the operating system's keychain (CLI.md "auth login", issue 21):
+// the macOS Keychain, the Windows Credential Manager, the Secret Service on
+// Linux (gnome-keyring, KWallet, KeePassXC), through @napi-rs/keyring. That
+// module is native code in per-platform npm packages, so it cannot be
+// bundled into dist/: it is an optional dependency, required (scripts/build.mjs
+// keeps it external) only here, and this module is loaded only when a
+// profile's key is read from or written to the keychain. Help, completion
+// and a key from EMAIL_API_KEY never load it.
+//
+// Each key is one entry: service "email-cli", account the profile's name.
+// A config directory given by EMAIL_CONFIG_DIR (tests, CI, a second setup)
+// has entries of its own, service "email-cli:<directory>", so that it never
+// reads or overwrites the keys of the user's own profiles.
+//
+// What can go wrong, and what the caller makes of it:
+//   unavailable  no keychain here: the module is absent, no session bus, no
+//                Secret Service on it. `auth login` falls back to the 0600 file.
+//   refused      a keychain that exists but said no: locked (its unlock prompt
+//                dismissed), access denied. One error, exit 4, with a hint.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CliError, ExitCode } from './errors.js';
+
+export const KEYCHAIN_SERVICE = 'email-cli';
+
+type Env = Readonly<Record<string, string | undefined>>;
+type Keyring = typeof import('@napi-rs/keyring');
+
+/** Where one profile's key lives in the keychain. */
+export interface KeychainEntry {
+  service: string;
+  account: string;
+}
+
+/**
+ * A key the keychain cannot give or take: `unavailable` (there is no keychain
+ * here), `refused` (it exists and said no), `missing` (the profile's entry was
+ * removed outside the tool). Exit 4: the key cannot be had (CLI.md "Exit codes").
+ */
+export class KeychainError extends CliError {
+  readonly exitCode = ExitCode.auth;
+  constructor(
+    readonly reason: 'unavailable' | 'refused' | 'missing',
+    message: string,
+    /** What the keychain (or the module loader) said, for messages. */
+    readonly detail: string,
+  ) {
+    super(message);
+    this.name = 'KeychainError';
+  }
+}
+
+/**
+ * The entry of a profile kept in `dir`: service "email-cli" for the user's
+ * own config directory, "email-cli:<dir>" for any other.
+ */
+export function keychainEntry(dir: string, defaultDir: string, profile: string): KeychainEntry {
+  const own = resolve(dir) === resolve(defaultDir);
+  return { service: own ? KEYCHAIN_SERVICE : `${KEYCHAIN_SERVICE}:${resolve(dir)}`, account: profile };
+}
+
+/**
+ * On Linux the Secret Service is reached over the D-Bus session bus, found
+ * as libdbus finds it: DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus.
+ * With neither there is no keychain, and the module is not even loaded
+ * (headless servers, containers, CI: the common case there).
+ */
+function noSessionBus(env: Env): string | undefined {
+  if (process.platform !== 'linux' && process.platform !== 'freebsd') return undefined;
+  if (env.DBUS_SESSION_BUS_ADDRESS) return undefined;
+  if (env.XDG_RUNTIME_DIR && existsSync(join(env.XDG_RUNTIME_DIR, 'bus'))) return undefined;
+  return 'no D-Bus session bus';
+}
+
+let loaded: Promise<Keyring> | undefined;
+
+async function keyring(env: Env): Promise<Keyring> {
+  const noBus = noSessionBus(env);
+  if (noBus) throw new KeychainError('unavailable', noBus, noBus);
+  loaded ??= import('@napi-rs/keyring').then(
+    // An ES module import of this CommonJS package (in-process tests) has it under default too.
+    (mod) => ((mod as { AsyncEntry?: unknown }).AsyncEntry ? mod : (mod as unknown as { default: Keyring }).default),
+    (error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      const detail =
+        code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND'
+          ? 'the keychain module (@napi-rs/keyring, an optional dependency) is not installed'
+          : `the keychain module (@napi-rs/keyring) could not be loaded: ${firstLine(error)}`;
+      throw new KeychainError('unavailable', detail, detail);
+    },
+  );
+  return loaded;
+}
+
+function openEntry(mod: Keyring, entry: KeychainEntry) {
+  // On Linux, the Secret Service and nothing else: the module would otherwise
+  // fall back to the kernel's keyring, which forgets every key at reboot.
+  return new mod.AsyncEntry(entry.service, entry.account, { linux: { store: 'secret-service' } });
+}
+
+/**
+ * keyring-rs's errors, as @napi-rs/keyring passes them on: "Couldn't access
+ * platform storage: …" (NoStorageAccess) is a keychain that exists and
+ * refused (locked, the unlock prompt dismissed, access denied); "Platform
+ * failure: DBus error: …" (PlatformFailure) on Linux is no bus or nothing
+ * on it that provides the Secret Service: no keychain here.
+ */
+function classify(error: unknown): { reason: KeychainError['reason']; detail: string } {
+  if (error instanceof KeychainError) return { reason: error.reason, detail: error.detail };
+  const detail = firstLine(error);
+  if (/^Platform failure/i.test(detail) || /DBus error/i.test(detail)) return { reason: 'unavailable', detail };
+  return { reason: 'refused', detail };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+}
+
+/** The stored key, or null when there is no entry (deleted outside the tool). Throws KeychainError. */
+export async function readKeychainKey(env: Env, entry: KeychainEntry): Promise<string | null> {
+  try {
+    return await openEntry(await keyring(env), entry).getPassword();
+  } catch (error) {
+    const { reason, detail } = classify(error);
+    throw new KeychainError(reason, detail, detail);
+  }
+}
+
+/**
+ * Stores the key. Resolves `{ stored: true }`, or `{ stored: false, why }`
+ * when there is no keychain here (the caller keeps the key in the file);
+ * throws KeychainError('refused') when the keychain exists and said no.
+ */
+export async function storeKeychainKey(env: Env, entry: KeychainEntry, key: string): Promise<{ stored: true } | { stored: false; why: string }> {
+  try {
+    await openEntry(await keyring(env), entry).setPassword(key);
+    return { stored: true };
+  } catch (error) {
+    const { reason, detail } = classify(error);
+    if (reason === 'unavailable') return { stored: false, why: detail };
+    throw new KeychainError(reason, detail, detail);
+  }
+}
+
+/** Removes the entry; false when there was none. Throws KeychainError. */
+export async function deleteKeychainKey(env: Env, entry: KeychainEntry): Promise<boolean> {
+  try {
+    return await openEntry(await keyring(env), entry).deleteCredential();
+  } catch (error) {
+    const { reason, detail } = classify(error);
+    throw new KeychainError(reason, detail, detail);
+  }
+}
