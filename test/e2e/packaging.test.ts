@@ -1,14 +1,21 @@
 // Packaging (issue 6): `npm pack` gives a tarball that installs into an empty
 // prefix and runs from there, carrying only what the program needs. The
 // build bundles every library into dist/, so the package has no runtime
-// dependencies and installs without any network at all (--offline).
+// dependencies and installs without any network at all (--offline). The one
+// exception is the keychain module (issue 21), native code that cannot be
+// bundled: an optional dependency, whose prebuilt binary comes in an npm
+// package of its platform. The tarball is installed twice, offline: with
+// that module beside it (packed from this checkout's node_modules, as the
+// registry would serve it), and alone, where npm leaves the optional
+// dependency out and keys go to the 0600 file.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const compileCacheExists = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -16,6 +23,10 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const work = mkdtempSync(join(tmpdir(), 'email-packaging-'));
 const prefix = join(work, 'prefix');
 const bin = join(prefix, 'node_modules', '.bin', 'email');
+/** The same tarball installed without the optional keychain module. */
+const barePrefix = join(work, 'bare');
+const bareBin = join(barePrefix, 'node_modules', '.bin', 'email');
+const KEYRING = '@napi-rs/keyring';
 
 /** The caller's npm settings (npm test sets npm_config_*) must not steer the install. */
 const cleanEnv = (): Record<string, string> => {
@@ -25,20 +36,35 @@ const cleanEnv = (): Record<string, string> => {
 };
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const email = (args: string[], env: Record<string, string> = {}) => execFileSync(bin, args, { cwd: work, env: { ...cleanEnv(), ...env }, encoding: 'utf8' });
+/** Runs an installed bin/email to its end, whatever its exit code; `stdin` piped in. */
+const run = (program: string, args: string[], env: Record<string, string | undefined> = {}, stdin = '') => {
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...cleanEnv(), ...env })) if (v !== undefined) merged[k] = v;
+  const r = spawnSync(program, args, { cwd: work, env: merged, input: stdin, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
 
 let files: string[];
 let installOutput = '';
 let tarball: string;
+/** The keychain module's packages as this checkout installed them (itself and its platform's binary), packed; empty without them. */
+let keyringTarballs: string[] = [];
 
 beforeAll(() => {
   // --ignore-scripts: pack the dist/ that `npm test` just built, without rebuilding it under other running tests.
   const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root));
   files = packed.files.map((f: { path: string }) => f.path);
   tarball = join(work, packed.filename);
-  const network = pkg.dependencies && Object.keys(pkg.dependencies).length ? '--prefer-offline' : '--offline';
-  const install = spawnSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', network, tarball], { cwd: work, env: cleanEnv(), encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${install.stderr}`);
-  installOutput = `${install.stdout}${install.stderr}`;
+  const scope = join(root, 'node_modules', '@napi-rs');
+  const keyringDirs = existsSync(join(scope, 'keyring')) ? readdirSync(scope).filter((d) => d === 'keyring' || d.startsWith('keyring-')).map((d) => join(scope, d)) : [];
+  if (keyringDirs.length >= 2) keyringTarballs = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...keyringDirs], root)).map((p: { filename: string }) => join(work, p.filename));
+  else console.warn(`${KEYRING} and its platform package are not in node_modules (npm ci --omit=optional?): the tarball is installed without them only`);
+  const install = (into: string, extra: string[]) => {
+    const r = spawnSync('npm', ['install', '--prefix', into, '--no-audit', '--no-fund', '--no-save', '--offline', tarball, ...extra], { cwd: work, env: cleanEnv(), encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm install --offline of the tarball${extra.length ? ` with ${KEYRING}` : ''} failed: ${r.stderr}`);
+    return `${r.stdout}${r.stderr}`;
+  };
+  installOutput = install(prefix, keyringTarballs) + install(barePrefix, []);
 }, 180_000);
 
 describe('the packed tarball', () => {
@@ -92,6 +118,8 @@ describe('the packed tarball', () => {
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     expect(pkg.engines.node).toMatch(/^>=20\./);
     expect(pkg.dependencies ?? {}).toEqual({});
+    // The keychain module alone is not bundled (native code): optional, so an install never fails for want of it.
+    expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual([KEYRING]);
     // No script runs when the tarball is installed, and none is declared for
     // it (a checkout builds dist/ on bin/email's first run; scripts/ is not shipped).
     expect(pkg.scripts.preinstall ?? pkg.scripts.install ?? pkg.scripts.postinstall).toBeUndefined();
@@ -138,6 +166,14 @@ describe('the packed tarball', () => {
     expect(entries()).toEqual(first);
   });
 
+  it(`installs offline with ${KEYRING} beside it, and without it (an optional dependency npm could not fetch)`, () => {
+    expect(existsSync(join(barePrefix, 'node_modules', 'email-cli', 'dist', 'cli.cjs'))).toBe(true);
+    expect(existsSync(join(barePrefix, 'node_modules', KEYRING))).toBe(false);
+    if (keyringTarballs.length) expect(existsSync(join(prefix, 'node_modules', KEYRING, 'package.json'))).toBe(true);
+    // Help and completion from the bare install, as from the full one.
+    expect(run(bareBin, ['completion', 'bash']).stdout).toBe(readFileSync(join(root, 'completions', 'email.bash'), 'utf8'));
+  });
+
   describe('against the installed sandbox', () => {
     let sandbox: ReturnType<typeof spawn>;
     let baseUrl: string;
@@ -163,6 +199,59 @@ describe('the packed tarball', () => {
       const checks = JSON.parse(email(['doctor', '--json'], { EMAIL_BASE_URL: baseUrl, EMAIL_API_KEY: apiKey }));
       expect(checks.map((c: { status: string }) => c.status)).not.toContain('fail');
       expect(checks.find((c: { check: string }) => c.check === 'api key').status).toBe('ok');
+    });
+
+    describe('the keychain, from the installed package', () => {
+      let session: KeyringSession | undefined;
+      let reason = '';
+      beforeAll(async () => {
+        const started = await startKeyringSession();
+        if (started.ok) session = started.session;
+        else reason = started.reason;
+      });
+      afterAll(() => session?.stop());
+
+      it(`with ${KEYRING} installed, auth login stores the key in the keychain and a read takes it from there`, (t) => {
+        if (!keyringTarballs.length || !session) {
+          console.warn(`skipped: ${!keyringTarballs.length ? `${KEYRING} is not installed in this checkout` : `no Secret Service could be started (${reason})`}`);
+          return t.skip();
+        }
+        const dir = mkdtempSync(join(work, 'config-'));
+        const env = { EMAIL_CONFIG_DIR: dir, ...session.env };
+        const login = run(bin, ['auth', 'login', '--base-url', baseUrl, '--with-key'], env, apiKey);
+        expect(login.code, login.stderr).toBe(0);
+        expect(login.stderr).toMatch(/stored in the keychain/);
+        expect(session.lookup(`email-cli:${dir}`, 'default')).toBe(apiKey);
+        expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(apiKey);
+        const read = run(bin, ['campaigns', 'sent', '--json'], env);
+        expect(read.code, read.stderr).toBe(0);
+      });
+
+      it(`without ${KEYRING}, auth login keeps the key in the 0600 file and says so, even where a keychain exists`, () => {
+        const dir = mkdtempSync(join(work, 'config-'));
+        const env = { EMAIL_CONFIG_DIR: dir, ...session?.env };
+        const login = run(bareBin, ['auth', 'login', '--base-url', baseUrl, '--with-key'], env, apiKey);
+        expect(login.code, login.stderr).toBe(0);
+        const file = join(dir, 'config.json');
+        expect(login.stderr).toContain(`: the key is stored in ${file} (mode 0600)`);
+        if (session) expect(login.stderr).toMatch(/no keychain here \(the keychain module \(@napi-rs\/keyring, an optional dependency\) is not installed\)/);
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toMatchObject({ apiKey, keyStore: 'file' });
+        expect(run(bareBin, ['campaigns', 'sent', '--json'], env).code).toBe(0);
+      });
+
+      it(`without ${KEYRING}, a profile whose key is in the keychain is one error naming the module, exit 4`, (t) => {
+        if (!session) {
+          console.warn(`skipped: no Secret Service could be started (${reason})`);
+          return t.skip();
+        }
+        const dir = mkdtempSync(join(work, 'config-'));
+        writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'default', profiles: { default: { baseUrl, keyStore: 'keychain' } } }), { mode: 0o600 });
+        const read = run(bareBin, ['campaigns', 'sent'], { EMAIL_CONFIG_DIR: dir, ...session.env });
+        expect(read.code, read.stderr).toBe(4);
+        expect(read.stderr).toMatch(/^error: the key of profile "default" is in the keychain, which cannot be reached here \(the keychain module .* is not installed\)/);
+        expect(read.stderr).toContain('--insecure-storage');
+      });
     });
   });
 });
