@@ -16,12 +16,19 @@
 // also runs that checkout's bin/email in the same rounds, and prints its
 // ratios and this build's over it: a change's before and after, in one run.
 // The bars (issue 18) are Node 24's.
+//
+// Where a key lives (issue 21): the same read with its key in a profile of
+// the config file and in the keychain (gnome-keyring on a private session
+// bus, test/helpers/keyring-session.mjs), this build only; the figure is the
+// median over rounds of the difference of the pair, in ms, and the bar is at
+// most 10 ms. Without dbus and gnome-keyring those two cases are skipped, with the reason.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startKeyringSession } from '../test/helpers/keyring-session.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 31);
@@ -81,11 +88,44 @@ const CASES = {
   'email campaigns sent --json (one request)': ['campaigns', 'sent', '--json'],
   'email api /email/clients/scheduled (one request)': ['api', '/email/clients/scheduled'],
 };
+
+// The read again, its key from a profile: in the file, and in the keychain (this build only: a baseline may not know keychains).
+const KEY_IN_FILE = 'campaigns sent --json, key in the config file';
+const KEY_IN_KEYCHAIN = 'campaigns sent --json, key in the keychain';
+const CASE_ENV = {};
+const keyring = await startKeyringSession();
+if (keyring.ok) {
+  process.on('exit', () => keyring.session.stop());
+  const profileDir = (profile) => {
+    const dir = mkdtempSync(join(tmpdir(), 'email-bench-profile-'));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'default', profiles: { default: profile } }), { mode: 0o600 });
+    return dir;
+  };
+  const fileDir = profileDir({ baseUrl, apiKey: 'bench-key', keyStore: 'file' });
+  const keychainDir = profileDir({ baseUrl, keyStore: 'keychain' });
+  // src/core/keychain.ts's entry for a profile of a config directory given by EMAIL_CONFIG_DIR.
+  keyring.session.store(`email-cli:${keychainDir}`, 'default', 'bench-key');
+  const profileEnv = { EMAIL_API_KEY: undefined, EMAIL_BASE_URL: undefined, DBUS_SESSION_BUS_ADDRESS: undefined, XDG_RUNTIME_DIR: undefined };
+  CASES[KEY_IN_FILE] = ['campaigns', 'sent', '--json'];
+  CASE_ENV[KEY_IN_FILE] = { ...profileEnv, EMAIL_CONFIG_DIR: fileDir };
+  CASES[KEY_IN_KEYCHAIN] = ['campaigns', 'sent', '--json'];
+  CASE_ENV[KEY_IN_KEYCHAIN] = { ...profileEnv, EMAIL_CONFIG_DIR: keychainDir, ...keyring.session.env };
+} else {
+  console.log(`the read with its key in the keychain: skipped (${keyring.reason})`);
+}
+const THIS_BUILD_ONLY = new Set([KEY_IN_FILE, KEY_IN_KEYCHAIN]);
+const envOf = (name, build) => {
+  const env = { ...baseEnv, XDG_CACHE_HOME: build.cacheHome, ...CASE_ENV[name] };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return env;
+};
 /** Every timed run of a round: the line's `node -e 0`, then each case of each build. */
 const runs = lines.flatMap((line) => [
   { line, build: undefined, name: BASE, args: ['-e', '0'], env: baseEnv },
   ...builds.flatMap((build) =>
-    Object.entries(CASES).map(([name, args]) => ({ line, build, name, args: [build.bin, ...args], env: { ...baseEnv, XDG_CACHE_HOME: build.cacheHome } })),
+    Object.entries(CASES)
+      .filter(([name]) => build === builds[0] || !THIS_BUILD_ONLY.has(name))
+      .map(([name, args]) => ({ line, build, name, args: [build.bin, ...args], env: envOf(name, build) })),
   ),
 ]);
 const samples = new Map(runs.map((run) => [run, []]));
@@ -95,6 +135,7 @@ for (let i = 0; i < ROUNDS; i++) {
   for (const run of runs) samples.get(run).push(await time(run.line.node, run.args, run.env));
 }
 server.close();
+if (keyring.ok) keyring.session.stop();
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -109,16 +150,31 @@ for (const line of lines) {
   const base = find(line, undefined, BASE);
   console.log(`\nNode ${line.version}: ${BASE} median ${median(samples.get(base)).toFixed(1)} ms`);
   for (const name of Object.keys(CASES)) {
-    const cells = builds.map((build) => {
+    const cells = builds.filter((build) => find(line, build, name)).map((build) => {
       const run = find(line, build, name);
       return `${build.name}: ${median(samples.get(run)).toFixed(1)} ms ${ratio(run).toFixed(2)}x`;
     });
+    if (THIS_BUILD_ONLY.has(name)) {
+      console.log(`  ${name.padEnd(50)} ${cells.join('   ')}`);
+      continue;
+    }
     if (builds.length > 1) {
       const mine = find(line, builds[0], name);
       for (const other of builds.slice(1)) cells.push(`÷ ${other.name} ${ratio(mine, find(line, other, name)).toFixed(3)}`);
     }
     console.log(`  ${name.padEnd(50)} ${cells.join('   ')}`);
   }
+  if (keyring.ok) {
+    const [file, keychain] = [find(line, builds[0], KEY_IN_FILE), find(line, builds[0], KEY_IN_KEYCHAIN)];
+    console.log(`  key in the keychain over the file: ${keychainCost(line).toFixed(1)} ms (median of the paired differences), ${ratio(keychain, file).toFixed(3)}x`);
+  }
+}
+
+/** The median over rounds of (read with its key in the keychain − the same read with it in the file), in ms. */
+function keychainCost(line) {
+  const file = samples.get(find(line, builds[0], KEY_IN_FILE));
+  const keychain = samples.get(find(line, builds[0], KEY_IN_KEYCHAIN));
+  return median(keychain.map((ms, i) => ms - file[i]));
 }
 
 const barLine = lines.find((l) => l.major === BAR_LINE);
@@ -132,3 +188,7 @@ bar('email --help', 'startup --help', 1.1);
 bar('email --version', 'startup --version', 1.1);
 bar('email campaigns --help', "startup a group's help", 1.25);
 bar('email campaigns sent --json (one request)', 'startup read command (campaigns sent --json)', 1.7);
+if (keyring.ok && barLine) {
+  const cost = keychainCost(barLine);
+  console.log(`BAR startup read, key in the keychain: ${cost <= 10 ? 'PASS' : 'FAIL'} (Node ${barLine.version}: +${cost.toFixed(1)} ms over the file vs <= 10 ms)`);
+}

@@ -99,16 +99,18 @@ function openEntry(mod: Keyring, entry: KeychainEntry) {
 }
 
 /**
- * keyring-rs's errors, as @napi-rs/keyring passes them on: "Couldn't access
- * platform storage: …" (NoStorageAccess) is a keychain that exists and
- * refused (locked, the unlock prompt dismissed, access denied); "Platform
- * failure: DBus error: …" (PlatformFailure) on Linux is no bus or nothing
- * on it that provides the Secret Service: no keychain here.
+ * The errors @napi-rs/keyring passes on. No keychain here: keyring-rs's
+ * "Platform failure: DBus error: …" (PlatformFailure), or zbus failing to
+ * connect to the bus or finding nothing on it that provides the Secret
+ * Service (findCredentialsAsync, below). Anything else is a keychain that
+ * exists and said no: "Couldn't access platform storage: …" (NoStorageAccess:
+ * locked, its unlock prompt dismissed, access denied), the Secret Service's
+ * IsLocked.
  */
 function classify(error: unknown): { reason: KeychainError['reason']; detail: string } {
   if (error instanceof KeychainError) return { reason: error.reason, detail: error.detail };
   const detail = firstLine(error);
-  if (/^Platform failure/i.test(detail) || /DBus error/i.test(detail)) return { reason: 'unavailable', detail };
+  if (/^Platform failure|DBus error|Failed to connect|ServiceUnknown|not provided by any \.service/i.test(detail)) return { reason: 'unavailable', detail };
   return { reason: 'refused', detail };
 }
 
@@ -116,10 +118,25 @@ function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
 }
 
-/** The stored key, or null when there is no entry (deleted outside the tool). Throws KeychainError. */
+/**
+ * The stored key, or null when there is no entry (deleted outside the tool).
+ * Throws KeychainError.
+ *
+ * A read command waits for this before its request, so on Linux it is read
+ * with findCredentialsAsync, whose whole work (connecting to the bus, opening
+ * a Secret Service session, finding and decrypting the entry) runs off the
+ * main thread: an AsyncEntry would connect synchronously in its constructor
+ * (10-20 ms, measured 2026-11-26), while this lets the HTTP core load
+ * meanwhile (src/context.ts). It finds the service's entries, one a profile.
+ */
 export async function readKeychainKey(env: Env, entry: KeychainEntry): Promise<string | null> {
   try {
-    return await openEntry(await keyring(env), entry).getPassword();
+    const mod = await keyring(env);
+    if (process.platform === 'linux' || process.platform === 'freebsd') {
+      const found = await mod.findCredentialsAsync(entry.service);
+      return found.find((c) => c.account === entry.account)?.password ?? null;
+    }
+    return await openEntry(mod, entry).getPassword();
   } catch (error) {
     const { reason, detail } = classify(error);
     throw new KeychainError(reason, detail, detail);
