@@ -4,15 +4,15 @@ import { defineCommand, switchOption } from '../define.js';
 
 export default defineCommand({
   name: 'login',
-  summary: 'Store an API key for a profile (prompted without echo, or read from stdin with --with-key)',
+  summary: "Store an API key for a profile, in the operating system's keychain where there is one (prompted without echo, or read from stdin with --with-key)",
   options: {
     withKey: switchOption('--with-key', 'read the key from standard input (for CI)'),
     insecureStorage: switchOption('--insecure-storage', "keep the key in the config file (0600), not in the operating system's keychain"),
   },
   examples: [
     'email auth login --base-url https://api.example.com',
-    'email auth login --profile ci --base-url https://api.example.com --insecure-storage',
     'echo "$EMAIL_KEY" | email auth login --profile ci --base-url https://api.example.com --with-key',
+    'echo "$EMAIL_KEY" | email auth login --profile ci --base-url https://api.example.com --with-key --insecure-storage',
   ],
   async run(input, ctx) {
     const { loginCommand } = await import('./login-run.js');

@@ -3,7 +3,7 @@ import { defineCommand } from '../define.js';
 
 export default defineCommand({
   name: 'status',
-  summary: 'Show every profile with its base URL and masked key, and check the key in effect',
+  summary: 'Show every profile with its base URL, masked key and where the key is stored, and check the key in effect',
   examples: ['email auth status', 'email auth status --json'],
   async run(_input, ctx) {
     const { statusCommand } = await import('./status-run.js');
