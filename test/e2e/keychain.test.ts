@@ -198,6 +198,14 @@ describe.runIf(started.ok)('with a locked keychain', () => {
     expect(r.stderr).toContain('--insecure-storage');
   });
 
+  it('auth logout of a profile whose key it cannot remove is one error, exit 4, and removes nothing', async () => {
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    const r = await spawnCli(['auth', 'logout'], { env: { EMAIL_CONFIG_DIR: dir, ...locked.env } });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/^error: the keychain refused to remove the key of profile "default" .*; nothing was removed\nhint: Unlock the keychain/);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+  });
+
   it('--insecure-storage still stores the key, in the file', async () => {
     const r = await spawnCli(['auth', 'login', '--profile', 'plain', '--base-url', sandbox.url, '--with-key', '--insecure-storage'], {
       env: { EMAIL_CONFIG_DIR: dir, ...locked.env },
@@ -205,6 +213,14 @@ describe.runIf(started.ok)('with a locked keychain', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(configOf(dir).profiles.plain).toMatchObject({ apiKey: sandbox.apiKey, keyStore: 'file' });
+  });
+
+  it('--insecure-storage for a profile whose key is in the locked keychain: the file now, and a warning naming the entry left behind', async () => {
+    const r = await spawnCli(['auth', 'login', '--base-url', sandbox.url, '--with-key', '--insecure-storage'], { env: { EMAIL_CONFIG_DIR: dir, ...locked.env }, stdin: sandbox.apiKey });
+    expect(r.code, r.stderr).toBe(0);
+    expect(configOf(dir).profiles.default).toMatchObject({ apiKey: sandbox.apiKey, keyStore: 'file' });
+    expect(r.stderr).toContain(`warning: the key stored earlier in the keychain for profile "default" could not be removed`);
+    expect(r.stderr).toContain(`entry "default" of "${serviceFor(dir)}"`);
   });
 });
 
