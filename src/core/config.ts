@@ -1,13 +1,13 @@
-// Profiles and credentials (CLI.md "credentials", "config location").
-// Settings live in one conf store, file mode 0600; each profile's key lives
-// in the operating system's keychain (src/core/keychain.ts) where `auth login`
-// found one, else in that file, and the profile records which (keyStore). The directory is
-// created 0700 when the tool creates it; an existing one keeps its mode, and
-// is refused when other users could write to it (they could swap the file
-// and send the key elsewhere), as ssh refuses a loose ~/.ssh. Reading never
-// creates anything: the store is opened with conf (which writes its defaults
-// as it opens) only to write. The resolver returns the key together with
-// where it came from.
+// Profiles and credentials (CLI.md "credentials", "config location", "auth
+// login"). Settings live in one conf store, file mode 0600; each profile's key
+// lives in the operating system's keychain (src/core/keychain.ts) where `auth
+// login` found one, else in that file, and the profile records which
+// (keyStore). The directory is created 0700 when the tool creates it; an
+// existing one keeps its mode, and is refused when other users could write to
+// it (they could swap the file and send the key elsewhere), as ssh refuses a
+// loose ~/.ssh. Reading never creates anything: the store is opened with conf
+// (which writes its defaults as it opens) only to write. The resolver returns
+// the key together with where it came from.
 import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';

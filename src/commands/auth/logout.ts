@@ -24,8 +24,7 @@ export default defineCommand({
       const { deleteKeychainKey, KeychainError } = await import('../../core/keychain.js');
       const entry = await profileKeychainEntry(ctx.env, name);
       try {
-        await deleteKeychainKey(ctx.env, entry);
-        from = ', from the keychain';
+        from = (await deleteKeychainKey(ctx.env, entry)) ? ', from the keychain' : '; the key was already gone from the keychain';
       } catch (err) {
         if (!(err instanceof KeychainError)) throw err;
         if (err.reason === 'refused') {
