@@ -172,7 +172,7 @@ export function createContext(
         baseUrlFlag: globals.baseUrl,
         insecureHttp: globals.insecureHttp,
       });
-      // A key in the keychain is read off the main thread (src/core/keychain.ts): the HTTP core (undici) loads meanwhile.
+      // The keychain answers a key's lookup on the thread pool (src/core/keychain.ts): the HTTP core (undici) loads meanwhile.
       setImmediate(() => void import('./core/http.js').catch(() => undefined));
       const creds = await credentials;
       redactor.add(creds.apiKey);

@@ -99,18 +99,16 @@ function openEntry(mod: Keyring, entry: KeychainEntry) {
 }
 
 /**
- * The errors @napi-rs/keyring passes on. No keychain here: keyring-rs's
- * "Platform failure: DBus error: …" (PlatformFailure), or zbus failing to
- * connect to the bus or finding nothing on it that provides the Secret
- * Service (findCredentialsAsync, below). Anything else is a keychain that
- * exists and said no: "Couldn't access platform storage: …" (NoStorageAccess:
- * locked, its unlock prompt dismissed, access denied), the Secret Service's
- * IsLocked.
+ * keyring-rs's errors, as @napi-rs/keyring passes them on: "Platform
+ * failure: DBus error: …" (PlatformFailure) on Linux is no bus, or nothing on
+ * it that provides the Secret Service: no keychain here. Anything else is a
+ * keychain that exists and said no: "Couldn't access platform storage: …"
+ * (NoStorageAccess: locked and its unlock prompt dismissed, access denied).
  */
 function classify(error: unknown): { reason: KeychainError['reason']; detail: string } {
   if (error instanceof KeychainError) return { reason: error.reason, detail: error.detail };
   const detail = firstLine(error);
-  if (/^Platform failure|DBus error|Failed to connect|ServiceUnknown|not provided by any \.service/i.test(detail)) return { reason: 'unavailable', detail };
+  if (/^Platform failure|DBus error/i.test(detail)) return { reason: 'unavailable', detail };
   return { reason: 'refused', detail };
 }
 
@@ -120,23 +118,20 @@ function firstLine(error: unknown): string {
 
 /**
  * The stored key, or null when there is no entry (deleted outside the tool).
- * Throws KeychainError.
+ * Throws KeychainError. A locked keychain shows its own unlock prompt here
+ * (a desktop's), and is refused only when that prompt is dismissed.
  *
- * A read command waits for this before its request, so on Linux it is read
- * with findCredentialsAsync, whose whole work (connecting to the bus, opening
- * a Secret Service session, finding and decrypting the entry) runs off the
- * main thread: an AsyncEntry would connect synchronously in its constructor
- * (10-20 ms, measured 2026-11-26), while this lets the HTTP core load
- * meanwhile (src/context.ts). It finds the service's entries, one a profile.
+ * What it costs a read (docs/architecture.md "A key in the keychain"): the
+ * module's load and the entry's constructor, which connects to the session
+ * bus and opens a Secret Service session, on the main thread; the lookup
+ * itself on the thread pool, while the HTTP core loads (src/context.ts).
+ * findCredentialsAsync, which does all of it on the thread pool, measured no
+ * faster (0.97-1.03× in paired rounds, 2026-11-26) and never prompts to
+ * unlock: a locked keychain would be an error where a desktop asks.
  */
 export async function readKeychainKey(env: Env, entry: KeychainEntry): Promise<string | null> {
   try {
-    const mod = await keyring(env);
-    if (process.platform === 'linux' || process.platform === 'freebsd') {
-      const found = await mod.findCredentialsAsync(entry.service);
-      return found.find((c) => c.account === entry.account)?.password ?? null;
-    }
-    return await openEntry(mod, entry).getPassword();
+    return await openEntry(await keyring(env), entry).getPassword();
   } catch (error) {
     const { reason, detail } = classify(error);
     throw new KeychainError(reason, detail, detail);
