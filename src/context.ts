@@ -166,15 +166,12 @@ export function createContext(
   const api = (options?: { connections?: number }) =>
     (clientPromise ??= (async () => {
       const { resolveCredentials } = await import('./core/config.js');
-      const credentials = resolveCredentials({
+      const creds = await resolveCredentials({
         env,
         profileFlag: globals.profile,
         baseUrlFlag: globals.baseUrl,
         insecureHttp: globals.insecureHttp,
       });
-      // The keychain answers a key's lookup on the thread pool (src/core/keychain.ts): the HTTP core (undici) loads meanwhile.
-      setImmediate(() => void import('./core/http.js').catch(() => undefined));
-      const creds = await credentials;
       redactor.add(creds.apiKey);
       const { keySource } = creds;
       const source = keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${keySource.profile}" (${keySource.store === 'keychain' ? 'in the keychain' : keySource.path})`;

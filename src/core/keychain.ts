@@ -124,10 +124,11 @@ function firstLine(error: unknown): string {
  * What it costs a read (docs/architecture.md "A key in the keychain"): the
  * module's load and the entry's constructor, which connects to the session
  * bus and opens a Secret Service session, on the main thread; the lookup
- * itself on the thread pool, while the HTTP core loads (src/context.ts).
+ * itself on the thread pool.
  * findCredentialsAsync, which does all of it on the thread pool, measured no
- * faster (0.97-1.03× in paired rounds, 2026-11-26) and never prompts to
- * unlock: a locked keychain would be an error where a desktop asks.
+ * faster beyond the noise (1-4 ms either way in paired rounds, 2026-11-26)
+ * and never prompts to unlock: a locked keychain would be an error where a
+ * desktop asks.
  */
 export async function readKeychainKey(env: Env, entry: KeychainEntry): Promise<string | null> {
   try {
