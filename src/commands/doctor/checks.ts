@@ -231,9 +231,11 @@ function inspectConfig(env: Readonly<Record<string, string | undefined>>): { res
   let status: CheckStatus = 'ok';
   if (posix && fileStat.mode & 0o077) {
     // Keys kept in the keychain are not in the file: then it is settings only, still worth keeping private.
-    const keysInFile = Object.values(data.profiles).some((p) => keyStoreOf(p) === 'file');
+    const stores = Object.values(data.profiles).map(keyStoreOf);
+    const keysInFile = stores.includes('file');
     status = keysInFile ? 'fail' : 'warn';
-    problems.push(`the file is ${octal(fileStat.mode)}: other users can read ${keysInFile ? 'the keys in it' : 'it (it holds no key now: they are in the keychain)'}`);
+    const readable = keysInFile ? 'the keys in it' : `it (it holds no key${stores.includes('keychain') ? ': they are in the keychain' : ''})`;
+    problems.push(`the file is ${octal(fileStat.mode)}: other users can read ${readable}`);
     hints.push(`chmod 600 '${path}'`);
   }
   if (posix && dirStat.mode & 0o077) {
