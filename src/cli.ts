@@ -16,6 +16,7 @@ import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
 import { FdStdout } from './output/fd-stdout.js';
 import { printError } from './output/error-report.js';
+import { isMachineFormat } from './output/messages.js';
 import { buildProgram, entryNamed, type ActionFactory } from './program.js';
 
 export type { RunDeps };
@@ -37,6 +38,8 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const [{ parseInput, parseOptions, parseShape }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
+    // From here on every stderr line is one JSON object under --json / -o json|ndjson (CLI.md "machine mode").
+    if (isMachineFormat(globals.output)) edges.machineStderr();
     const input = parseInput(definition, command.opts(), command.processedArgs);
     const shape = await parseShape(definition, command.opts(), globals.output);
     await edges.usePager({ enabled: globals.pager, env: deps.env });
@@ -76,13 +79,14 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     // The global options commander has read so far (it reads them before it
     // refuses an unknown option) decide the error's form.
     const { json, output, debug } = program.opts();
-    const jsonErrors = json === true || String(output ?? '').toLowerCase() === 'json';
+    // -o ndjson too: its stderr is NDJSON, ending with the error object (CLI.md "machine mode").
+    if (json === true || isMachineFormat(String(output ?? '').toLowerCase())) edges.machineStderr();
     // What stdout holds for the pager comes before the error line, as it was written.
     await edges.finish();
     // The reader of stdout went away: whatever that made fail, the command
     // ends quietly with 0, as `head` expects (CLI.md "broken pipe").
     const report = edges.stdoutClosed ? undefined : describeError(err, { aborted: deps.signal?.aborted ?? false, debug: debug === true });
-    if (report) printError(io.stderr, report, { json: jsonErrors, redactor });
+    if (report) printError(io.stderr, report, { json: edges.machine, redactor });
     exitCode = report?.exitCode ?? ExitCode.ok;
   } finally {
     await Promise.all(clients.map((c) => (deps.exiting ? c.settle() : c.close())));

@@ -12,6 +12,7 @@ import type { ApiClient } from './core/http.js';
 import { InterruptHub } from './core/interrupts.js';
 import type { Redactor } from './core/redact.js';
 import type { IO } from './output/edges.js';
+import { createMessages, isMachineFormat, type MessageFields } from './output/messages.js';
 import type { createOutput, Output, OutputFormat } from './output/render.js';
 
 export type { IO };
@@ -59,6 +60,15 @@ export interface Logger {
   warn(message: string): void;
   /** --debug traces: stderr, only with --debug. Never pass a secret here. */
   debug(message: string): void;
+  /**
+   * A message of a given type with fields a script may read (a page walk's
+   * `page` facts, an import's `progress`): one JSON object in machine mode,
+   * its message alone for people; suppressed by --quiet like info()
+   * (src/output/messages.ts, docs/scripting.md).
+   */
+  emit(type: 'notice' | 'progress' | 'wait' | 'page', message: string, fields?: MessageFields): void;
+  /** Every stderr line is one JSON object (--json, -o json, -o ndjson: CLI.md "machine mode"). */
+  readonly machine: boolean;
 }
 
 export interface Prompt {
@@ -135,14 +145,20 @@ export function createContext(
   const { io, env } = deps;
   const signal = deps.signal ?? new AbortController().signal;
   const hub = deps.interrupts ?? new InterruptHub();
-  const log = {
-    info: (m: string) => {
-      if (!globals.quiet) io.stderr.write(`${m}\n`);
+  // The one writer of stderr messages (src/output/messages.ts): text for people, NDJSON in machine mode.
+  const messages = createMessages(io.stderr, isMachineFormat(globals.output), (m) => redactor.redact(m));
+  const log: Logger = {
+    info: (m) => {
+      if (!globals.quiet) messages.emit('notice', m);
     },
-    warn: (m: string) => void io.stderr.write(`warning: ${redactor.redact(m)}\n`),
-    debug: (m: string) => {
-      if (globals.debug) io.stderr.write(`[debug] ${redactor.redact(m)}\n`);
+    warn: (m) => messages.emit('warning', m),
+    debug: (m) => {
+      if (globals.debug) messages.emit('debug', m);
     },
+    emit: (type, m, fields) => {
+      if (!globals.quiet) messages.emit(type, m, fields);
+    },
+    machine: messages.machine,
   };
   const makeClient = async (baseUrl: string, apiKey: string, connections?: number, baseUrlSource?: string): Promise<ApiClient> => {
     const { ApiClient } = await import('./core/http.js');
@@ -151,9 +167,9 @@ export function createContext(
       baseUrl,
       apiKey,
       timeoutMs: globals.timeoutMs,
-      debug: globals.debug ? (line) => io.stderr.write(`[debug] ${redactor.redact(line)}\n`) : undefined,
+      debug: globals.debug ? (line) => log.debug(line) : undefined,
       // A wait of 5 s or more is announced (CLI.md "retries"), through the logger: not with --quiet.
-      onWait: (line) => log.info(line),
+      onWait: (line, waitMs) => log.emit('wait', line, { waitMs }),
       signal,
       retry: retryOverrides(env),
       connections,

@@ -58,7 +58,7 @@ export interface ApiClientOptions {
    * One line for the user before a wait of ANNOUNCED_WAIT_MS or more (a 429's
    * Retry-After, a long backoff); the caller leaves it out with --quiet.
    */
-  onWait?: (line: string) => void;
+  onWait?: (line: string, waitMs: number) => void;
   /** Largest answer body read; MAX_ANSWER_BYTES unless a test needs a small one. */
   maxBodyBytes?: number;
   /** Where the base URL came from (`env EMAIL_BASE_URL`, `profile "staging"`), named when nothing answers there. */
@@ -368,7 +368,7 @@ export class ApiClient {
     } else {
       line = `waiting ${seconds} s before trying again: ${failure.message}`;
     }
-    this.options.onWait(this.redactor.redact(line));
+    this.options.onWait(this.redactor.redact(line), delayMs);
   }
 
   /** Both error shapes of service-spec.md "Errors": {Code, Message[, ResultData]} and {status, message}. */

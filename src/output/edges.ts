@@ -18,6 +18,7 @@
 // Stdout is passed through untouched: each format decides what a terminal gets
 // (src/output/render.ts). The pager (CLI.md "pager") belongs here as well.
 import type { Readable } from 'node:stream';
+import { machineLines } from './messages.js';
 import { neutralizeLines } from './sanitize.js';
 
 /** A stream the program writes to: process.stdout/stderr, or a test's sink. */
@@ -77,7 +78,7 @@ class GuardedStream implements Writable {
   constructor(
     /** The stream, or how to get it when it is first written to (main() gives process.stderr so: see there). */
     private readonly open: RawStream | (() => RawStream),
-    private readonly filter: (text: string) => string,
+    private filter: (text: string) => string,
     private readonly onClosed: () => void,
   ) {
     if (typeof open !== 'function') this.use(open);
@@ -87,6 +88,11 @@ class GuardedStream implements Writable {
   get raw(): RawStream {
     if (!this.stream) this.use((this.open as () => RawStream)());
     return this.stream!;
+  }
+
+  /** What is written passes through `filter` from now on (machine mode's stderr). */
+  filterWith(filter: (text: string) => string): void {
+    this.filter = filter;
   }
 
   /** Writes go to `reader` from now on (the pager, which writes to the stream itself). */
@@ -182,6 +188,14 @@ export interface Edges {
    * (src/output/pager.ts; loaded only then).
    */
   usePager(settings: PagerSettings): Promise<void>;
+  /**
+   * Machine mode (CLI.md "machine mode"): from now on every line written to
+   * stderr is one JSON object; a line that is not becomes a `notice` holding
+   * it (src/output/messages.ts machineLines), so no writer can break the rule.
+   */
+  machineStderr(): void;
+  /** True once machineStderr() was called. */
+  readonly machine: boolean;
   /** At the end of the command: what the pager holds is written, or the pager is waited for. */
   finish(): Promise<void>;
 }
@@ -194,6 +208,7 @@ export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
   const lazyStderr = Object.getOwnPropertyDescriptor(io, 'stderr')?.get !== undefined;
   const stderr = new GuardedStream(lazyStderr ? () => io.stderr : io.stderr, neutralizeLines, () => undefined);
   let pager: { finish(): Promise<void> } | undefined;
+  let machine: ReturnType<typeof machineLines> | undefined;
   return {
     // Inherits from io rather than copying it: a copy would read main()'s getters.
     io: Object.create(io, { stdout: { value: stdout, enumerable: true }, stderr: { value: stderr, enumerable: true } }) as IO,
@@ -214,8 +229,19 @@ export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
       pager = paged;
       stdout.readThrough(paged);
     },
+    machineStderr() {
+      if (machine) return;
+      const lines = (machine = machineLines());
+      // Every line leaves as JSON (controls escaped inside its strings): nothing is left for neutralizeLines.
+      stderr.filterWith((text) => lines.filter(text));
+    },
+    get machine() {
+      return machine !== undefined;
+    },
     async finish() {
       await pager?.finish();
+      const rest = machine?.flush();
+      if (rest) stderr.write(rest);
     },
   };
 }

@@ -4,19 +4,25 @@
 import type { ErrorReport } from '../core/error-exit.js';
 import type { Redactor } from '../core/redact.js';
 import type { Writable } from './edges.js';
+import { machineLine } from './messages.js';
 import { jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
 
 export function printError(stderr: Writable, report: ErrorReport, options: { json: boolean; redactor: Redactor }): void {
   const { redactor } = options;
-  if (report.stack) stderr.write(`${redactor.redact(report.stack)}\n`);
   const message = redactor.redact(report.message);
   if (options.json) {
+    // Machine mode (CLI.md "machine mode"): every line one JSON object, the error last.
+    if (report.stack) stderr.write(`${machineLine({ type: 'debug', message: redactor.redact(report.stack) })}\n`);
     const error: Record<string, unknown> = { kind: report.kind, status: report.status ?? null, code: report.code ?? null, message };
     if (report.resultData !== undefined) error.resultData = report.resultData;
+    // `type` and `message` as every other line has them; `error` as CLI.md "errors" fixes it. The hint, for people reading a CI log.
+    const line: Record<string, unknown> = { type: 'error', message, error };
+    if (report.hint) line.hint = report.hint;
     // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
-    stderr.write(`${jsonForTerminal(redactor.redact(JSON.stringify({ error })))}\n`);
+    stderr.write(`${jsonForTerminal(redactor.redact(JSON.stringify(line)))}\n`);
     return;
   }
+  if (report.stack) stderr.write(`${redactor.redact(report.stack)}\n`);
   if (report.plain) {
     stderr.write(`${neutralizeLines(message)}\n`);
     return;

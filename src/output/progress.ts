@@ -1,6 +1,8 @@
 // Progress of a long import on stderr (CLI.md "progress"): an ora line updated
 // in place on a terminal, cleared at the end; off a terminal nothing, or with
 // --progress one plain line every few seconds for CI logs. Never on stdout.
+// In machine mode (CLI.md "machine mode") no spinner: the lines are `progress`
+// objects (src/output/messages.ts), the last one when the import stops.
 import type { Writable } from './edges.js';
 import { neutralize } from './sanitize.js';
 
@@ -28,16 +30,41 @@ export type ProgressMode = 'spinner' | 'lines' | 'off';
 /** How often `--progress` prints a line off a terminal. */
 export const PROGRESS_LINE_INTERVAL_MS = 5_000;
 
-export function progressMode(opts: { stderrIsTTY: boolean; quiet: boolean; linesRequested: boolean }): ProgressMode {
+export function progressMode(opts: { stderrIsTTY: boolean; quiet: boolean; linesRequested: boolean; machine?: boolean }): ProgressMode {
   if (opts.quiet) return 'off';
+  // A spinner redraws one line with escape sequences: no place in NDJSON.
+  if (opts.machine) return opts.stderrIsTTY || opts.linesRequested ? 'lines' : 'off';
   if (opts.stderrIsTTY) return 'spinner';
   return opts.linesRequested ? 'lines' : 'off';
 }
 
-export async function createProgress(mode: ProgressMode, stderr: Writable, rawLabel: string, now: () => number = Date.now): Promise<ProgressReporter> {
+/** Machine mode's sink for the lines: a `progress` object with the figures beside the message. */
+export type ProgressEmit = (message: string, fields: Record<string, number | boolean | undefined>) => void;
+
+export async function createProgress(mode: ProgressMode, stderr: Writable, rawLabel: string, now: () => number = Date.now, emit?: ProgressEmit): Promise<ProgressReporter> {
   if (mode === 'off') return { update: () => undefined, stop: () => undefined };
   // The label names the user's file: neutralised before the spinner decorates it.
   const label = neutralize(rawLabel);
+  if (mode === 'lines' && emit) {
+    let last = now();
+    let unsaid: ImportProgressView | undefined;
+    const say = (p: ImportProgressView) => {
+      unsaid = undefined;
+      emit(`${label}: ${describeProgress(p)}`, progressFields(p));
+    };
+    return {
+      update(p) {
+        unsaid = p;
+        if (now() - last < PROGRESS_LINE_INTERVAL_MS) return;
+        last = now();
+        say(p);
+      },
+      // Where the import stopped, so a script's last progress object is not minutes old.
+      stop: () => {
+        if (unsaid) say(unsaid);
+      },
+    };
+  }
   if (mode === 'lines') {
     let last = now();
     return {
@@ -71,6 +98,11 @@ export async function createProgress(mode: ProgressMode, stderr: Writable, rawLa
       spinner.stop();
     },
   };
+}
+
+/** The figures of a `progress` object (docs/scripting.md). */
+function progressFields(p: ImportProgressView): Record<string, number | boolean | undefined> {
+  return { rows: p.rowsRead, totalRows: p.totalRows, inFlight: p.inFlight, retries: p.retries, elapsedMs: Math.round(p.elapsedMs), done: p.done === true };
 }
 
 /**

@@ -40,5 +40,5 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
   }
   stream ??= ctx.out.stream(undefined, { json: true });
   await stream.end();
-  ctx.log.info(`${walk.records} records from ${walk.pages} page${walk.pages === 1 ? '' : 's'}`);
+  ctx.log.emit('page', `${walk.records} records from ${walk.pages} page${walk.pages === 1 ? '' : 's'}`, { records: walk.records, pages: walk.pages });
 }

@@ -120,11 +120,13 @@ async function printWalk(ctx: Context, campaignId: string, query: UnsubscribesQu
   const last = walk.last;
   if (one && last) {
     const { pageNumber, pageCount } = last;
-    ctx.log.info(
+    ctx.log.emit(
+      'page',
       `Page ${pageNumber} of ${pageCount} · ${last.total ?? 0} records in all${pageNumber < pageCount ? ` · next: --page ${pageNumber + 1}, or --all for every page` : ''}`,
+      { page: pageNumber, pages: pageCount, records: last.total ?? 0 },
     );
     return;
   }
   const { records, pages, repeats } = walk;
-  ctx.log.info(`${records} records from ${pages} page${pages === 1 ? '' : 's'}${repeats ? ` (${repeats} repeated across pages skipped)` : ''}`);
+  ctx.log.emit('page', `${records} records from ${pages} page${pages === 1 ? '' : 's'}${repeats ? ` (${repeats} repeated across pages skipped)` : ''}`, { records, pages, repeats });
 }

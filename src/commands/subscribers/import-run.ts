@@ -102,9 +102,11 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
   const client: ApiClient = await ctx.api(poolFor(options.concurrency));
   const progress = await createProgress(
-    progressMode({ stderrIsTTY: ctx.io.stderrIsTTY, quiet: ctx.globals.quiet, linesRequested: progressLines }),
+    progressMode({ stderrIsTTY: ctx.io.stderrIsTTY, quiet: ctx.globals.quiet, linesRequested: progressLines, machine: ctx.log.machine }),
     ctx.io.stderr,
     `importing ${options.input.name}`,
+    undefined,
+    ctx.log.machine ? (message, fields) => ctx.log.emit('progress', message, fields) : undefined,
   );
   const stop = new AbortController();
   const abandon = new AbortController();
