@@ -45,7 +45,13 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     await edges.usePager({ enabled: globals.pager, env: deps.env });
     const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
     const result = await definition.run(input, ctx);
-    if (result && result.data !== undefined) await ctx.out.print(result.data, result.view);
+    if (result) {
+      // Commands return data; what each format makes of it is the renderer's decision alone.
+      await ctx.out.render(result);
+      if (result.message) ctx.log.info(result.message);
+      const error = typeof result.error === 'function' ? result.error() : result.error;
+      if (error) throw error;
+    }
     exitCode = (result && result.exitCode) ?? ExitCode.ok;
   };
 

@@ -203,7 +203,7 @@ export function createContext(
     signal,
     onInterrupt: (handler) => hub.register(handler),
     log,
-    out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns, signal }),
+    out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns, signal, note: log.info }),
     prompt: deps.prompt ?? noPrompt,
     api,
     apiWith: ({ baseUrl, apiKey }) => makeClient(baseUrl, apiKey),

@@ -113,10 +113,30 @@ type ValueOf<D> = D extends { readonly __type?: infer T } ? T : never;
 /** What `run` receives: every declared argument and option, parsed and checked. */
 export type Input<A extends Args, O extends Options> = { [K in keyof A]: ValueOf<A[K]> } & { [K in keyof O]: ValueOf<O[K]> };
 
-/** What `run` may hand back: data for the one renderer, and an exit code. */
+/**
+ * What `run` hands back (ENGINEERING.md habit 14): data for the one renderer
+ * (src/output/render.ts), which decides everything per format, and how the
+ * command ended. A command never branches on the output format.
+ */
 export interface Result {
+  /** Records (an array), one record, or one value: -o json prints it unchanged (the service's data). */
   data?: unknown;
+  /** Which columns matter in a table (and how their values read). */
   view?: View;
+  /** What a table shows instead of `data`: the data reshaped for people (one line per action, per target). */
+  display?: unknown;
+  /**
+   * `data` is an action's answer (preview, unschedule, update, …): one JSON
+   * value under --json and -o ndjson, nothing on stdout for people, who read `message`.
+   */
+  action?: boolean;
+  /** One line for people on stderr once the data is out (a `notice` in machine mode); not with --quiet. */
+  message?: string;
+  /**
+   * Ends the command once the data is out (an import's partial success: exit 3,
+   * and why); a function when it is known only then (data that streams).
+   */
+  error?: Error | (() => Error | undefined);
   exitCode?: number;
 }
 

@@ -38,8 +38,72 @@ export interface DisplayStyle {
 export const PLAIN_STYLE: DisplayStyle = { count: (n) => String(n), terminal: false };
 const TERMINAL_STYLE: DisplayStyle = { count: (n) => n.toLocaleString('en-US'), terminal: true };
 
+/** How data is shown to people: the command says which columns matter; the renderer decides where they apply. */
 export interface View {
+  /** Table columns; CSV's too, unless `tableOnly`. */
   columns?: (string | Column)[];
+  /** The columns are for tables: CSV carries every field of the records, as the service names them. */
+  tableOnly?: boolean;
+  /** CSV's columns, where they differ from the table's (a segment's rule groups: one column of JSON, not one per group). */
+  csv?: (string | Column)[];
+  /** The data has no table (a raw answer of `email api`): where the format is table it prints as JSON. */
+  json?: boolean;
+}
+
+/** What a command hands the renderer (src/commands/define.ts Result). */
+export interface Rendered {
+  /** Records (an array), one record, or one value: what -o json prints, unchanged. */
+  data?: unknown;
+  view?: View;
+  /** What a table shows instead of `data` (data reshaped for people); ignored with --fields. */
+  display?: unknown;
+  /** An action's answer: printed in the JSON formats only (one JSON value). */
+  action?: boolean;
+}
+
+/**
+ * A report written as its parts come (an import's --dry-run: the mapping,
+ * then each problem as it is found, then the counts), so a large one never
+ * sits in memory. JSON: one object, a streamed part as an array written as it
+ * comes, a part without a key spreading its fields; NDJSON and CSV: the
+ * streamed records, then the other parts as one record; a table: each part
+ * under its title (on stderr, as notes), then the footer.
+ */
+export interface Report {
+  readonly parts: readonly ReportPart[];
+  /** For people, after the last part ("Dry run: nothing was sent."). */
+  readonly footer?: string;
+}
+
+export interface ReportPart {
+  /** The key in JSON; none: the part's fields stand among the report's own. */
+  key?: string;
+  /** The value, or a promise of it, or records that come one by one. */
+  value: unknown;
+  /** For people: what a table shows instead of the value (undefined: the value), and under which title. */
+  display?: unknown;
+  /** Said before the part, for people; a function when it depends on the value (read once the value is in). */
+  title?: string | (() => string | undefined);
+  view?: View;
+  /** For people, when a streamed part had no record. */
+  empty?: string;
+  /** Not for people: the table leaves it out. */
+  machineOnly?: boolean;
+  /** Only for people: JSON, NDJSON and CSV leave it out (an abbreviated first request; the full one is in the report). */
+  peopleOnly?: boolean;
+}
+
+export function isReport(value: unknown): value is Report {
+  return value !== null && typeof value === 'object' && Array.isArray((value as Report).parts);
+}
+
+function isRecords(value: unknown): value is AsyncIterable<unknown> {
+  return value !== null && typeof value === 'object' && Symbol.asyncIterator in value;
+}
+
+/** A format's way of writing: a list record by record, or one value. */
+interface FormatWriter extends RecordStream {
+  value(value: unknown): Promise<void>;
 }
 
 export interface RecordStream {
@@ -54,14 +118,14 @@ export interface Output {
   readonly limit?: number;
   /** --fields: the fields every printed record is reduced to (a command that reshapes records for its table leaves them as they are). */
   readonly fields?: readonly string[];
+  /** Prints what a command returned (src/commands/define.ts Result): every per-format decision is the renderer's. */
+  render(result: Rendered): Promise<void>;
   /** Prints a list (array) or one record (object) or a scalar. */
   print(data: unknown, view?: View): Promise<void>;
-  /** Prints records one by one, in order, without holding them all. `json`: JSON where the format is table (raw answers of `email api`). */
-  stream(view?: View, options?: { json?: boolean }): RecordStream;
-  /** A plain line of data on stdout (e.g. a created id). */
+  /** Prints records one by one, in order, without holding them all. */
+  stream(view?: View): RecordStream;
+  /** A plain line of text on stdout for people (e.g. a created id). */
   line(text: string): Promise<void>;
-  /** JSON whatever the format (raw responses of `email api`, which have no table view). */
-  json(data: unknown): Promise<void>;
 }
 
 export interface OutputOptions {
@@ -74,6 +138,8 @@ export interface OutputOptions {
   shape?: Shape;
   /** The command's signal: a --jq run stops with it (src/output/jq.ts). */
   signal?: AbortSignal;
+  /** A line for people on stderr (a report's titles: src/context.ts gives the logger's notices). */
+  note?: (line: string) => void;
 }
 
 export function createOutput(options: OutputOptions): Output {
@@ -97,16 +163,22 @@ class Renderer implements Output {
   }
 
   async line(text: string): Promise<void> {
-    const { format } = this.o;
-    const shown = format === 'table' ? neutralize(text) : format === 'csv' ? this.csvText(text) : this.jsonText(text);
-    await this.write(`${shown}\n`);
+    // A line of text for people (a created id); the JSON formats print values, never lines.
+    await this.write(`${this.o.isTTY || this.format === 'table' ? neutralize(text) : text}\n`);
   }
 
-  json(data: unknown): Promise<void> {
-    const shape = this.o.shape;
-    if (shape) data = shapeData(data, shape);
-    if (shape?.jq) return shape.jq.run(data, this.jqWrite, this.o.signal);
-    return this.write(`${this.jsonText(JSON.stringify(data ?? null, null, 2))}\n`);
+  async render(result: Rendered): Promise<void> {
+    const { data, view } = result;
+    if (data === undefined) return;
+    if (isReport(data)) return this.report(data);
+    const machine = this.format === 'json' || this.format === 'ndjson';
+    // An action's answer is for scripts: one JSON value in the JSON formats;
+    // for people the command's message says what was done (CLI.md "--json").
+    if (result.action && !machine) return;
+    // What people read in a table may be the data reshaped (one line per
+    // action, per target); --fields names the service's fields, so then the data itself.
+    const shown = this.format === 'table' && result.display !== undefined && !this.fields ? result.display : data;
+    await this.print(shown, view);
   }
 
   async print(data: unknown, view?: View): Promise<void> {
@@ -116,36 +188,17 @@ class Renderer implements Output {
       view = shapedView(view, shape);
     }
     if (shape?.jq) return shape.jq.run(data, this.jqWrite, this.o.signal);
-    switch (this.o.format) {
-      case 'json':
-        return this.write(`${this.jsonText(JSON.stringify(data ?? null, null, 2))}\n`);
-      case 'ndjson': {
-        const items = Array.isArray(data) ? data : [data];
-        return this.write(this.jsonText(items.map((item) => `${JSON.stringify(item ?? null)}\n`).join('')));
-      }
-      case 'csv': {
-        const items = Array.isArray(data) ? data : [data];
-        const columns = csvColumns(items, view);
-        const rows = [columns.map((c) => this.csvCell(c.key)).join(',')];
-        for (const item of items) rows.push(columns.map((c) => this.csvCell(plainText(pick(item, c.key)))).join(','));
-        return this.write(`${rows.join('\r\n')}\r\n`);
-      }
-      case 'table':
-        if (Array.isArray(data)) {
-          await this.table(data, tableColumns(data, view), true);
-          return;
-        }
-        if (data !== null && typeof data === 'object') return this.record(data as Record<string, unknown>, view);
-        return this.line(String(data ?? ''));
-    }
+    const writer = this.writer(view);
+    if (!Array.isArray(data)) return writer.value(data);
+    for (const record of data) await writer.write(record);
+    await writer.end();
   }
 
-  stream(view?: View, options: { json?: boolean } = {}): RecordStream {
+  stream(view?: View): RecordStream {
     const shape = this.o.shape;
-    const format = options.json && this.format === 'table' ? 'json' : this.format;
-    if (!shape) return this.recordStream(view, format);
+    if (!shape) return this.writer(view);
     const { limit, fields, jq } = shape;
-    const inner = jq ? this.jqStream(jq) : this.recordStream(shapedView(view, shape), format);
+    const inner = jq ? this.jqStream(jq) : this.writer(shapedView(view, shape));
     let count = 0;
     return {
       write: async (record) => {
@@ -156,6 +209,75 @@ class Renderer implements Output {
       },
       end: () => inner.end(),
     };
+  }
+
+  private async report(report: Report): Promise<void> {
+    const note = this.o.note ?? (() => undefined);
+    switch (this.format) {
+      case 'json': {
+        await this.write('{');
+        let first = true;
+        const key = async (name: string) => {
+          await this.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(name)}: `);
+          first = false;
+        };
+        for (const part of report.parts) {
+          if (part.peopleOnly) continue;
+          const value: unknown = await part.value;
+          if (isRecords(value)) {
+            await key(part.key ?? 'records');
+            let count = 0;
+            for await (const record of value) await this.write(`${count++ === 0 ? '[\n' : ',\n'}${this.jsonText(indent(indent(JSON.stringify(record ?? null))))}`);
+            await this.write(count === 0 ? '[]' : '\n  ]');
+            continue;
+          }
+          const fields: [string, unknown][] = part.key === undefined ? Object.entries((value ?? {}) as Record<string, unknown>) : [[part.key, value]];
+          for (const [name, v] of fields) {
+            await key(name);
+            await this.write(this.jsonText(JSON.stringify(v ?? null, null, 2).split('\n').join('\n  ')));
+          }
+        }
+        return this.write(first ? '}\n' : '\n}\n');
+      }
+      case 'ndjson':
+      case 'csv': {
+        const rest: Record<string, unknown> = {};
+        for (const part of report.parts) {
+          if (part.peopleOnly) continue;
+          const value: unknown = await part.value;
+          if (isRecords(value)) {
+            const writer = this.writer(part.view);
+            for await (const record of value) await writer.write(record);
+            await writer.end();
+          } else if (part.key === undefined) Object.assign(rest, value);
+          else rest[part.key] = value;
+        }
+        return this.writer(undefined).value(rest);
+      }
+      case 'table':
+        for (const part of report.parts) {
+          if (part.machineOnly) continue;
+          const value: unknown = await part.value;
+          const title = typeof part.title === 'function' ? part.title() : part.title;
+          if (title) note(title);
+          if (isRecords(value)) {
+            let count = 0;
+            // Opened with the first record: an empty table would say '(no results)' beside the part's own word.
+            let writer: FormatWriter | undefined;
+            for await (const record of value) {
+              writer ??= this.writer(part.view);
+              count++;
+              await writer.write(record);
+            }
+            await writer?.end();
+            if (count === 0 && part.empty) note(part.empty);
+            continue;
+          }
+          const display: unknown = await part.display;
+          await this.print(display ?? value, part.view);
+        }
+        if (report.footer) note(report.footer);
+    }
   }
 
   /**
@@ -209,7 +331,49 @@ class Renderer implements Output {
   /** jq's output as it comes: its raw strings are the service's text, so on a terminal their controls are shown, not obeyed. */
   private readonly jqWrite = (text: string): Promise<void> => this.write(this.o.isTTY ? neutralizeLines(text) : text);
 
-  private recordStream(view: View | undefined, format: OutputFormat): RecordStream {
+  /**
+   * The one place that decides per format (ENGINEERING.md habit 14): how a
+   * list's records are written, one by one, and how one value that is not a
+   * list is. JSON is the data unchanged; NDJSON one value a line; CSV a header
+   * and rows; a table for people (data that has no table, such as a raw
+   * answer of `email api`, is JSON there).
+   */
+  private writer(view: View | undefined): FormatWriter {
+    const format = view?.json && this.format === 'table' ? 'json' : this.format;
+    let count = 0;
+    switch (format) {
+      case 'json':
+        return {
+          write: (record) => this.write(`${count++ === 0 ? '[\n' : ',\n'}${this.jsonText(indent(JSON.stringify(record ?? null, null, 2)))}`),
+          end: () => this.write(count === 0 ? '[]\n' : '\n]\n'),
+          value: (value) => this.write(`${this.jsonText(JSON.stringify(value ?? null, null, 2))}\n`),
+        };
+      case 'ndjson': {
+        const write = (record: unknown) => this.write(`${this.jsonText(JSON.stringify(record ?? null))}\n`);
+        return { write, end: async () => undefined, value: write };
+      }
+      case 'csv': {
+        let columns: Column[] | undefined;
+        const header = () => `${columns!.map((c) => this.csvCell(c.key)).join(',')}\r\n`;
+        const write = async (record: unknown) => {
+          const first = !columns;
+          columns ??= csvColumns([record], view);
+          await this.write(`${first ? header() : ''}${columns.map((c) => this.csvCell(plainText(pick(record, c.key)))).join(',')}\r\n`);
+        };
+        // A list of no records still has its header when its columns are known.
+        const end = async () => {
+          if (columns || !(view?.csv || (view?.columns && !view.tableOnly))) return;
+          columns = csvColumns([], view);
+          await this.write(header());
+        };
+        return { write, end, value: async (value) => (await write(value), end()) };
+      }
+      case 'table':
+        return this.tableWriter(view);
+    }
+  }
+
+  private tableWriter(view: View | undefined): FormatWriter {
     let count = 0;
     let pending: unknown[] = [];
     let columns: Column[] | undefined;
@@ -217,52 +381,39 @@ class Renderer implements Output {
     // A long stream is printed as one table in chunks: the first chunk has the
     // top border and header, and the bottom border waits for the end.
     let bottom: string | undefined;
-    const flushTable = async () => {
+    const flushTable = async (ending: boolean) => {
       if (!pending.length) return;
       columns ??= tableColumns(pending, view);
       const first = count === pending.length;
-      const drawn = await this.table(pending, columns, first, widths, { top: first, stream: true });
+      // All the records in one chunk: one table sized to them, as a list printed whole is.
+      const whole = first && ending;
+      const drawn = await this.table(pending, columns, first, widths, { top: first, stream: !whole });
       widths = drawn?.widths;
-      bottom = drawn?.bottom;
+      bottom = whole ? undefined : drawn?.bottom;
       pending = [];
     };
     return {
       write: async (record) => {
         count++;
-        switch (format) {
-          case 'json':
-            return this.write(`${count === 1 ? '[\n' : ',\n'}${this.jsonText(indent(JSON.stringify(record ?? null, null, 2)))}`);
-          case 'ndjson':
-            return this.write(`${this.jsonText(JSON.stringify(record ?? null))}\n`);
-          case 'csv': {
-            let prefix = '';
-            if (!columns) {
-              columns = csvColumns([record], view);
-              prefix = `${columns.map((c) => this.csvCell(c.key)).join(',')}\r\n`;
-            }
-            return this.write(`${prefix}${columns.map((c) => this.csvCell(plainText(pick(record, c.key)))).join(',')}\r\n`);
-          }
-          case 'table':
-            // In a pipe each record is its own tab-separated line, written at
-            // once: `| head -1` sees it (and the walk stops) without waiting
-            // for a chunk. On a terminal, chunks size the columns.
-            if (!this.o.isTTY) {
-              columns ??= tableColumns([record], view);
-              await this.table([record], columns, false);
-              return;
-            }
-            pending.push(record);
-            if (pending.length >= TABLE_STREAM_CHUNK) await flushTable();
-            return;
+        // In a pipe each record is its own tab-separated line, written at
+        // once: `| head -1` sees it (and the walk stops) without waiting
+        // for a chunk. On a terminal, chunks size the columns.
+        if (!this.o.isTTY) {
+          columns ??= tableColumns([record], view);
+          await this.table([record], columns, false);
+          return;
         }
+        pending.push(record);
+        if (pending.length >= TABLE_STREAM_CHUNK) await flushTable(false);
       },
       end: async () => {
-        if (format === 'json') await this.write(count === 0 ? '[]\n' : '\n]\n');
-        if (format === 'table') {
-          await flushTable();
-          if (bottom !== undefined) await this.write(`${bottom}\n`);
-          else if (count === 0 && this.o.isTTY) await this.write('(no results)\n');
-        }
+        await flushTable(true);
+        if (bottom !== undefined) await this.write(`${bottom}\n`);
+        else if (count === 0 && this.o.isTTY) await this.write('(no results)\n');
+      },
+      value: async (value) => {
+        if (value !== null && typeof value === 'object') return this.record(value as Record<string, unknown>, view);
+        return this.line(String(value ?? ''));
       },
     };
   }
@@ -376,6 +527,7 @@ function shapedView(view: View | undefined, shape: Shape): View | undefined {
   if (!shape.fields) return view;
   const own = view?.columns ? normalizeColumns(view.columns).filter((c) => !c.derived) : [];
   return {
+    json: view?.json,
     columns: shape.fields.map((field) => {
       const column = own.find((c) => c.key.toLowerCase() === field.toLowerCase());
       return column ? { ...column, key: field, header: field } : { key: field };
@@ -402,7 +554,8 @@ function tableColumns(rows: unknown[], view?: View): Column[] {
 }
 
 function csvColumns(rows: unknown[], view?: View): Column[] {
-  return tableColumns(rows, view);
+  if (view?.csv) return normalizeColumns(view.csv);
+  return tableColumns(rows, view?.tableOnly ? undefined : view);
 }
 
 function pick(record: unknown, path: string): unknown {

@@ -59,10 +59,8 @@ export default defineCommand({
       // Only methods that HTTP defines as idempotent are repeated after a 5xx.
       idempotent: method === 'GET' || method === 'PUT' || method === 'DELETE',
     });
-    // Raw responses have no table view: JSON unless ndjson or csv was asked for.
-    if (res.data === undefined) return;
-    if (ctx.out.format === 'table' || ctx.out.format === 'json') await ctx.out.json(res.data);
-    else return { data: res.data };
+    // Raw responses have no table view: the renderer prints them as JSON where the format is table.
+    return { data: res.data, view: { json: true } };
   },
 });
 

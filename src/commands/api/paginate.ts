@@ -30,15 +30,15 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
   // The stream opens with the first record: an answer that is not the envelope prints as it came instead.
   let stream: ReturnType<Context['out']['stream']> | undefined;
   for await (const record of walk) {
-    stream ??= ctx.out.stream(undefined, { json: true });
+    stream ??= ctx.out.stream({ json: true });
     await stream.write(record);
   }
   if (walk.unpaged !== undefined) {
     ctx.log.warn(`--paginate: the answer of GET ${path} is not the paged envelope (Results, PageNumber, NumberOfPages); printed as it came`);
-    await ctx.out.json(walk.unpaged);
+    await ctx.out.print(walk.unpaged, { json: true });
     return;
   }
-  stream ??= ctx.out.stream(undefined, { json: true });
+  stream ??= ctx.out.stream({ json: true });
   await stream.end();
   ctx.log.emit('page', `${walk.records} records from ${walk.pages} page${walk.pages === 1 ? '' : 's'}`, { records: walk.records, pages: walk.pages });
 }

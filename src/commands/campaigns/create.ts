@@ -30,7 +30,7 @@ export default defineCommand({
     'email campaigns create --name "Pro offer" --subject "For Pro users" --from-name Ada --from-email ada@example.com --reply-to ada@example.com --html-url https://example.com/pro.html --segment <id> --json',
   ],
   async run(input, ctx) {
-    const [{ createDraftCampaign }, { printCreated }, { draftCampaignFrom }] = await Promise.all([
+    const [{ createDraftCampaign }, { createdResult }, { draftCampaignFrom }] = await Promise.all([
       import('../../api/campaigns.js'),
       import('../../output/created-id.js'),
       import('../../validation/campaign-fields.js'),
@@ -38,10 +38,10 @@ export default defineCommand({
     const draft = draftCampaignFrom(input);
     const answer = await createDraftCampaign(await ctx.api(), draft);
     const what = `campaign "${draft.Name}"`;
-    if (!answer.fits) return printCreated(ctx, answer.data, undefined, what, answer.problem);
+    if (!answer.fits) return createdResult(ctx, answer.data, undefined, what, answer.problem);
     if (typeof answer.data === 'string') {
       ctx.log.info(`Created draft campaign "${draft.Name}".`);
-      return printCreated(ctx, answer.data, answer.data, what);
+      return createdResult(ctx, answer.data, answer.data, what);
     }
     // The spec's answer: the targets' ids as keys, not the campaign's. CLI.md
     // ("A creation prints the new object's id…; when the service's answer
@@ -56,8 +56,8 @@ export default defineCommand({
       `draft campaign "${draft.Name}" created for ${targets} ${kind}${targets === 1 ? '' : 's'}, but the service's answer carries no campaign id; ` +
         `find the draft by its name in the web app, or once it is scheduled: ${scheduledIdCommand(draft.Name)}`,
     );
-    if (ctx.out.format === 'json' || ctx.out.format === 'ndjson') return { data: answer.data };
-    return undefined;
+    // Scripts get the service's answer as received; people, the line above.
+    return { data: answer.data, action: true };
   },
 });
 

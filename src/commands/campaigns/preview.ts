@@ -18,7 +18,8 @@ export default defineCommand({
     let data: unknown;
     try {
       const res = await sendCampaignPreview(client, campaignId, recipients);
-      if (ctx.out.format === 'json') data = res.data;
+      // The service answers 200 with no body (service-spec.md "Send campaign preview"): then what was sent, in its field names.
+      data = res.data ?? { CampaignID: campaignId, PreviewRecipients: recipients };
     } catch (err) {
       if (err instanceof ApiError && err.code === INVALID_PREVIEW_RECIPIENTS) {
         const named = recipientsIn(err.resultData);
@@ -28,8 +29,7 @@ export default defineCommand({
       }
       throw err;
     }
-    ctx.log.info(`Sent a preview of campaign ${campaignId} to ${recipients.length} address${recipients.length === 1 ? '' : 'es'}.`);
-    return { data };
+    return { data, action: true, message: `Sent a preview of campaign ${campaignId} to ${recipients.length} address${recipients.length === 1 ? '' : 'es'}.` };
   },
 });
 

@@ -20,6 +20,6 @@ export default defineCommand({
   async run(_input, ctx) {
     const { listScheduledCampaigns } = await import('../../api/campaigns.js');
     const campaigns = await listScheduledCampaigns(await ctx.api());
-    return { data: campaigns, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+    return { data: campaigns, view: { columns: COLUMNS, tableOnly: true } };
   },
 });

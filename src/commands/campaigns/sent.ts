@@ -21,11 +21,11 @@ export default defineCommand({
   async run(_input, ctx) {
     const { listSentCampaigns } = await import('../../api/campaigns.js');
     const { campaigns, paging } = await listSentCampaigns(await ctx.api());
-    await ctx.out.print(campaigns, ctx.out.format === 'table' ? { columns: COLUMNS } : undefined);
     if (paging && paging.numberOfPages > paging.pageNumber) {
       ctx.log.warn(
         `showing page ${paging.pageNumber} of ${paging.numberOfPages} (${paging.totalNumberOfRecords} sent campaigns in all): the service paged the list; \`email api /email/clients/campaigns --paginate\` fetches every page`,
       );
     }
+    return { data: campaigns, view: { columns: COLUMNS, tableOnly: true } };
   },
 });

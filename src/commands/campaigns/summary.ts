@@ -75,6 +75,6 @@ export default defineCommand({
   async run({ campaign }, ctx) {
     const { getCampaignSummary } = await import('../../api/campaigns.js');
     const summary = await getCampaignSummary(await ctx.api(), campaign);
-    return { data: summary, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+    return { data: summary, view: { columns: COLUMNS, tableOnly: true } };
   },
 });

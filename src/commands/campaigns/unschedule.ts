@@ -28,7 +28,8 @@ export default defineCommand({
     let data: unknown;
     try {
       const res = await unscheduleCampaign(await ctx.api(), campaignId);
-      if (ctx.out.format === 'json') data = res.data;
+      // 200 with no body (service-spec.md "Unschedule campaign"): then the campaign it acted on.
+      data = res.data ?? { CampaignID: campaignId };
     } catch (err) {
       if (err instanceof ApiError && err.code === CAMPAIGN_NOT_SCHEDULED) {
         // service-spec.md "States and transitions": a campaign not scheduled, sent or sending stays unchanged.
@@ -36,7 +37,6 @@ export default defineCommand({
       }
       throw err;
     }
-    ctx.log.info(`Unscheduled campaign ${campaignId}: it is a draft again.`);
-    return { data };
+    return { data, action: true, message: `Unscheduled campaign ${campaignId}: it is a draft again.` };
   },
 });

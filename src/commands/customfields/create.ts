@@ -20,14 +20,14 @@ export default defineCommand({
     'email customfields create --list <id> --name Genres --type MultiSelectMany --option Jazz --option Blues --visible',
   ],
   async run({ list, ...input }, ctx) {
-    const [{ createCustomField }, { printCreated }, { customFieldFrom }] = await Promise.all([
+    const [{ createCustomField }, { createdResult }, { customFieldFrom }] = await Promise.all([
       import('../../api/custom-fields.js'),
       import('../../output/created-id.js'),
       import('../../validation/custom-field-definition.js'),
     ]);
     const definition = customFieldFrom(input);
     const answer = await createCustomField(await ctx.api(), list, definition);
-    await printCreated(ctx, answer, keyOf(answer), `custom field "${definition.FieldName}"`);
+    return createdResult(ctx, answer, keyOf(answer), `custom field "${definition.FieldName}"`);
   },
 });
 

@@ -16,7 +16,11 @@ export default defineCommand({
     }
     const group = parseRuleGroup(groups[0]!);
     const res = await addRuleGroup(await ctx.api(), segmentId, group);
-    if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
-    ctx.log.info(`Added a rule group of ${group.Rules.length} rule${group.Rules.length === 1 ? '' : 's'} to segment ${segmentId}; existing groups are kept.`);
+    return {
+      // The service's answer; when it has none, the group added.
+      data: res.data ?? { SegmentID: segmentId, RuleGroup: group },
+      action: true,
+      message: `Added a rule group of ${group.Rules.length} rule${group.Rules.length === 1 ? '' : 's'} to segment ${segmentId}; existing groups are kept.`,
+    };
   },
 });

@@ -17,7 +17,7 @@ export default defineCommand({
     const go = await confirmDestructive(ctx, question, yes, 'clear the rules of a segment');
     if (!go) throw new UsageError('cancelled: the rules were not cleared');
     const res = await clearSegmentRules(await ctx.api(), segmentId);
-    if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
-    ctx.log.info(`Cleared every rule of segment ${segmentId}.`);
+    // The service's answer; when it has none, the segment as left: no rule group.
+    return { data: res.data ?? { SegmentID: segmentId, RuleGroups: [] }, action: true, message: `Cleared every rule of segment ${segmentId}.` };
   },
 });

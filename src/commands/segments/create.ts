@@ -19,7 +19,7 @@ export default defineCommand({
     'email segments create --list <id> --from-file @segment.json',
   ],
   async run({ list: listId, group: groups, title, fromFile }, ctx) {
-    const [{ createSegment }, { readJsonArgument }, { printCreated }, { requireText }, { checkRuleGroupsShape, parseRuleGroups }] = await Promise.all([
+    const [{ createSegment }, { readJsonArgument }, { createdResult }, { requireText }, { checkRuleGroupsShape, parseRuleGroups }] = await Promise.all([
       import('../../api/segments.js'),
       import('../../core/json-input.js'),
       import('../../output/created-id.js'),
@@ -46,7 +46,7 @@ export default defineCommand({
     }
     const answer = await createSegment(await ctx.api(), listId, body);
     const what = `segment "${String(body.Title)}"`;
-    if (answer.fits) await printCreated(ctx, answer.data, answer.data, what);
-    else await printCreated(ctx, answer.data, undefined, what, answer.problem);
+    if (answer.fits) return createdResult(ctx, answer.data, answer.data, what);
+    return createdResult(ctx, answer.data, undefined, what, answer.problem);
   },
 });

@@ -19,9 +19,13 @@ export default defineCommand({
       { key: 'Title', header: 'Title' },
       { key: 'ActiveSubscribers', header: 'Active subscribers' },
     ];
-    if (ctx.out.format === 'csv' && !ctx.out.fields) return { data: segment, view: { columns: ['SegmentID', 'ListID', 'Title', 'ActiveSubscribers', 'RuleGroups'] } };
-    if (ctx.out.format !== 'table' || ctx.out.fields) return { data: segment };
-    return { data: segment, view: { columns: [...base, ...ruleGroupRows(segment.RuleGroups, describeRuleGroup)] } };
+    return {
+      data: segment,
+      view: {
+        columns: [...base, ...ruleGroupRows(segment.RuleGroups, describeRuleGroup)],
+        csv: ['SegmentID', 'ListID', 'Title', 'ActiveSubscribers', 'RuleGroups'],
+      },
+    };
   },
 });
 

@@ -24,12 +24,15 @@ export default defineCommand({
     const Title = requireText(title, '--title', TITLE_EMPTY, 'the segment title (the update call always sets it)');
     // "When RuleGroups is present, all existing rules are deleted before the new ones are parsed; when absent, existing rules remain."
     const RuleGroups = groups.length ? parseRuleGroups(groups) : undefined;
-    const res = await updateSegment(await ctx.api(), segmentId, RuleGroups ? { Title, RuleGroups } : { Title });
-    if (ctx.out.format === 'json' && res.data !== undefined) await ctx.out.print(res.data);
-    ctx.log.info(
-      RuleGroups
+    const body = RuleGroups ? { Title, RuleGroups } : { Title };
+    const res = await updateSegment(await ctx.api(), segmentId, body);
+    return {
+      // The service's answer; when it has none (200, service-spec.md "Update segment"), what was set.
+      data: res.data ?? { SegmentID: segmentId, ...body },
+      action: true,
+      message: RuleGroups
         ? `Updated segment ${segmentId}: title set; all previous rules replaced by ${RuleGroups.length} rule group${RuleGroups.length === 1 ? '' : 's'}.`
         : `Updated segment ${segmentId}: title set; rules kept (give --group to replace them).`,
-    );
+    };
   },
 });

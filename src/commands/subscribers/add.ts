@@ -22,7 +22,7 @@ export default defineCommand({
     'email subscribers add --list <id> --email bo@example.com --name Bo --field Interests=News --field Interests=Events --consent yes',
   ],
   async run(input, ctx) {
-    const [{ addSubscriber }, { printCreated }, { consentFlag, fieldFlags }] = await Promise.all([
+    const [{ addSubscriber }, { createdResult }, { consentFlag, fieldFlags }] = await Promise.all([
       import('../../api/subscribers.js'),
       import('../../output/created-id.js'),
       import('../../validation/subscriber-fields.js'),
@@ -37,6 +37,6 @@ export default defineCommand({
     };
     const answer = await addSubscriber(await ctx.api(), input.list, body);
     // The 201 body is a JSON string identifying the subscriber.
-    await printCreated(ctx, answer, typeof answer === 'string' ? answer : undefined, `subscriber ${input.email}`);
+    return createdResult(ctx, answer, typeof answer === 'string' ? answer : undefined, `subscriber ${input.email}`);
   },
 });

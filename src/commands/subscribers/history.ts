@@ -16,14 +16,16 @@ export default defineCommand({
   async run({ list, email }, ctx) {
     const { getSubscriberHistory } = await import('../../api/subscribers.js');
     const history = await getSubscriberHistory(await ctx.api(), list, email);
-    if (ctx.out.format !== 'table' || ctx.out.fields) return { data: history };
+    // A table has one line per action, under its campaign; every other format (and --fields) has the service's records.
     const rows = history.flatMap((entry) => {
       const actions = entry.Actions?.length ? entry.Actions : [{}];
       return actions.map((action) => ({ Type: entry.Type, Name: entry.Name, ID: entry.ID, ...action }));
     });
     return {
-      data: rows,
+      data: history,
+      display: rows,
       view: {
+        tableOnly: true,
         columns: [
           { key: 'Type' },
           { key: 'Name' },

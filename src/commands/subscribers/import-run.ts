@@ -1,21 +1,24 @@
 // email subscribers import <file.csv|-> --list <id> (definition: import.ts): POST
 // /email/subscribers/{listId}/import in batches (service-spec.md "Import
 // subscribers"), through the streaming pipeline of src/import. This file
-// checks the options, wires progress, Ctrl-C and the output, and picks the
-// exit code: 0 all imported, 3 some rows not imported and some imported, 1
-// none imported (rows failed at the service), 4 the key refused, 2 the file
-// or the options are unusable or every row rejected (nothing sent), 130
-// interrupted (journal saved).
+// checks the options, wires progress and Ctrl-C, and returns the report as
+// data for the renderer, with the error that ends the command, if any (one of
+// src/core/errors.ts): none when all was imported; a PartialFailure (exit 3)
+// when some rows were not imported and some were; an ApiError (1) when none
+// was imported and rows failed at the service; an AuthError (4) when the key
+// was refused; a UsageError (2) when the file or the options are unusable or
+// every row was rejected (nothing sent); Interrupted (130, journal saved).
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { CliError, ExitCode, Interrupted, PartialFailure, UsageError } from '../../core/errors.js';
+import { ApiError, type CliError, Interrupted, PartialFailure, UsageError } from '../../core/errors.js';
 import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
 import { poolFor } from '../../core/pool.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
 import { isCopied, openInput, parseEncoding } from '../../import/input.js';
 import { describeColumn } from '../../import/mapping.js';
-import type { Column, DisplayStyle } from '../../output/render.js';
+import type { Column, DisplayStyle, Report, ReportPart } from '../../output/render.js';
+import type { Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
 import { createProgress, progressMode } from '../../output/progress.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
@@ -69,7 +72,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
   };
 }
 
-export async function importCommand(opts: ImportInput, ctx: Context): Promise<number> {
+export async function importCommand(opts: ImportInput, ctx: Context): Promise<Result> {
   const parsed = parseOptions(opts, ctx);
   if (parsed.file === '-' && ctx.io.stdinIsTTY) {
     // Otherwise a terminal just waits, and looks stuck.
@@ -90,15 +93,18 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<nu
           ? undefined
           : `${input.path}.${parsed.options.listId.slice(0, 8).toLowerCase()}.import-journal`;
     const options: ImportOptions = { ...parsed.options, input, journalPath };
-    return await (options.dryRun ? dryRun(options, ctx) : realRun(options, ctx, parsed.progressLines));
-  } finally {
+    if (!options.dryRun) return await realRun(options, ctx, parsed.progressLines);
+  } catch (error) {
     await input.cleanup();
+    throw error;
   }
+  // A dry run's report streams while the file is read: the input is cleaned up once the run is over.
+  return dryRun({ ...parsed.options, input, journalPath: undefined }, ctx, () => input.cleanup());
 }
 
 // ---- the import --------------------------------------------------------------------
 
-async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<number> {
+async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<Result> {
   // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
   const client: ApiClient = await ctx.api(poolFor(options.concurrency));
   const progress = await createProgress(
@@ -148,20 +154,22 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     offInterrupt();
   }
   const { summary, error, interrupted } = outcome;
-  await printSummary(summary, ctx);
-  if (ctx.out.format === 'table') reportProblems([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary, ctx);
+  // The summary (the renderer prints it), then for people the first rows not imported, then what ended the run.
+  const said = problemLines([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary);
+  const result: Result = { data: summary, display: summaryRecord(summary), view: { columns: summaryColumns(summary), tableOnly: true } };
   if (error) {
     // summary.journal is there only when the service acknowledged a batch: otherwise there is nothing to resume.
-    if (summary.journal) ctx.log.info(`The journal is saved: ${summary.journal}. Fix the cause, then run the same command with --resume.`);
-    throw error;
+    if (summary.journal) said.push(`The journal is saved: ${summary.journal}. Fix the cause, then run the same command with --resume.`);
+    return { ...result, message: said.join('\n') || undefined, error };
   }
   if (interrupted) {
     // An error, not a warning: under --json stderr then ends with {"error":{"kind":"interrupted",…}} (CLI.md "machine mode").
-    throw new Interrupted(
+    const stopped = new Interrupted(
       summary.journal
         ? `interrupted: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
         : 'interrupted before any batch was acknowledged: a new run sends every row',
     );
+    return { ...result, message: said.join('\n') || undefined, error: stopped };
   }
   if (summary.unacknowledgedBatches > 0) {
     ctx.log.warn(
@@ -169,9 +177,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
         (summary.journal ? '; run the same command with --resume to send only those again' : ''),
     );
   }
-  const outcomeError = importOutcome(summary);
-  if (outcomeError) throw outcomeError;
-  return 0;
+  return { ...result, message: said.join('\n') || undefined, error: importOutcome(summary) };
 }
 
 /**
@@ -195,32 +201,26 @@ function importOutcome(summary: ImportSummary): CliError | undefined {
   const also = summary.duplicates ? `, which also lists ${plural(summary.duplicates, 'duplicate', grouped)} (imported once, from an earlier row)` : '';
   const where = summary.failuresFile ? `: see ${summary.failuresFile}${also}` : '';
   if (imported > 0) return new PartialFailure(`${count} not imported (${parts.join(', ')})${where}`);
-  if (summary.failed > 0) return new ImportFailed(`${count} not imported (${parts.join(', ')}); none was imported${where}`);
+  // Exit 1, as the service's own refusals: the rows failed there (their codes are in the failures file).
+  if (summary.failed > 0) return new ApiError({ status: 0, message: `${count} not imported (${parts.join(', ')}); none was imported${where}`, method: 'POST', path: `/email/subscribers/${summary.list}/import` });
   const error = new UsageError(`${count} not imported (${parts.join(', ')}); nothing was sent${where}`);
   error.hint = summary.failuresFile ? undefined : 'Run again with --dry-run to see every row and its reason, or with --failures <file.csv> to keep them.';
   return error;
 }
 
-/** No row was imported, and rows failed at the service (exit 1). */
-class ImportFailed extends CliError {
-  readonly exitCode = ExitCode.failure;
-  constructor(message: string) {
-    super(message);
-    this.name = 'ImportFailed';
-  }
-}
-
-function reportProblems(shown: RowProblem[], summary: ImportSummary, ctx: Context): void {
+/** The first rows not imported, for people on stderr (every one is in --failures). */
+function problemLines(shown: RowProblem[], summary: ImportSummary): string[] {
   const total = summary.failed + summary.rejected + summary.duplicates;
-  if (total === 0 || ctx.globals.quiet) return;
+  if (total === 0) return [];
   // The message and the address come from the file or the service: neutralised whole, so a line break in a cell shows as \n and cannot start a line of its own.
   const lines = shown.map((p) => `  line ${p.line}: ${p.outcome}${p.code && p.code !== p.outcome ? ` (${p.code})` : ''}: ${neutralize(`${p.message}${p.email ? ` <${p.email}>` : ''}`)}`);
-  ctx.log.info(`Rows not imported:\n${lines.join('\n')}`);
+  const said = [`Rows not imported:\n${lines.join('\n')}`];
   if (total > shown.length) {
-    ctx.log.info(summary.failuresFile ? `  … ${total - shown.length} more; every one is in ${summary.failuresFile}` : `  … ${total - shown.length} more; --failures <file.csv> writes every one with its original columns`);
+    said.push(summary.failuresFile ? `  … ${total - shown.length} more; every one is in ${summary.failuresFile}` : `  … ${total - shown.length} more; --failures <file.csv> writes every one with its original columns`);
   } else if (summary.failuresFile) {
-    ctx.log.info(`  (also in ${summary.failuresFile})`);
+    said.push(`  (also in ${summary.failuresFile})`);
   }
+  return said;
 }
 
 // ---- --dry-run -----------------------------------------------------------------------
@@ -228,77 +228,100 @@ function reportProblems(shown: RowProblem[], summary: ImportSummary, ctx: Contex
 /**
  * The whole pipeline but the sending: the mapping, every rejected row and
  * duplicate (streamed, so a large file's report does not sit in memory), the
- * first request body, and the counts. No request at all, so no key is needed.
+ * first request body, and the counts, as a report the renderer writes as it
+ * comes (src/output/render.ts Report). No request at all, so no key is needed.
  */
-async function dryRun(options: ImportOptions, ctx: Context): Promise<number> {
-  const json = ctx.out.format === 'json';
-  let chain: Promise<void> = Promise.resolve();
-  const then = (step: () => Promise<void>) => (chain = chain.then(step));
+function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<void>): Result {
   let plan: PlanReport | undefined;
   let firstRequest: { method: string; path: string; body: unknown } | undefined;
-  let pendingJson: string | undefined;
-  // ndjson and csv: the problems as records, then the report as one more.
-  const machine = ctx.out.format === 'ndjson' || ctx.out.format === 'csv';
-  // Opened with the first problem: an empty one would print its own '(no results)' beside our '(none)'.
-  let problems: ReturnType<typeof ctx.out.stream> | undefined;
-  const problemStream = () => (problems ??= ctx.out.stream({ columns: PROBLEM_COLUMNS }));
-  // ndjson and csv keep their stream whatever comes (a CSV of no problems still has its header).
-  if (machine) problemStream();
-
-  const outcome = await runImport(options, {
+  let mapped!: (mapping: ReturnType<typeof mappingJson>) => void;
+  const mapping = new Promise<ReturnType<typeof mappingJson>>((resolve) => (mapped = resolve));
+  const problems = recordQueue<Record<string, unknown>>();
+  const run = runImport(options, {
     onPlan: (p) => {
       plan = p;
-      if (json) {
-        then(() => ctx.out.line(`{\n  "dryRun": true,\n  "mapping": ${indentJson(mappingJson(p), 2)},\n  "problems": [`));
-      } else if (!machine) {
-        then(async () => {
-          ctx.log.info(`${options.input.name}: delimiter ${describeDelimiter(p.delimiter)}, ${p.encoding}; columns:`);
-          await ctx.out.print(mappingJson(p), { columns: MAPPING_COLUMNS });
-          ctx.log.info('Rows that would not be imported:');
-        });
-      }
+      mapped(mappingJson(p));
     },
-    onProblem: (p) => {
-      const record = { Line: p.line, Outcome: p.outcome, Code: p.code, Message: p.message, EmailAddress: p.email };
-      if (json) {
-        const previous = pendingJson;
-        pendingJson = `    ${JSON.stringify(record)}`;
-        if (previous !== undefined) then(() => ctx.out.line(`${previous},`));
-      } else {
-        then(() => problemStream().write(record));
-      }
-    },
+    onProblem: (p) => problems.push({ Line: p.line, Outcome: p.outcome, Code: p.code, Message: p.message, EmailAddress: p.email }),
     onFirstRequest: (request) => {
       firstRequest = request;
     },
     onNotice: (message) => ctx.log.warn(message),
+  }).finally(cleanup);
+  const done = run.then(({ summary, error }) => {
+    mapped([]);
+    problems.end(error);
+    if (error) throw error;
+    return summary;
   });
-  const { summary, error } = outcome;
-  await chain;
-  if (error) throw error;
-  const report = { ...summary, firstRequest: firstRequest ?? null };
-  if (json) {
-    if (!plan) await ctx.out.line('{\n  "dryRun": true,\n  "mapping": [],\n  "problems": [');
-    if (pendingJson !== undefined) await ctx.out.line(pendingJson);
-    // The rest of the report: the summary's fields after the streamed problems.
-    await ctx.out.line(`  ],${JSON.stringify(report, null, 2).slice(1)}`);
-  } else {
-    await problems?.end();
-    if (!machine) {
-      if (!problems) ctx.log.info('  (none)');
-      if (firstRequest) {
-        ctx.log.info(`First request: ${firstRequest.method} ${firstRequest.path}`);
-        await ctx.out.json(abbreviateBody(firstRequest.body));
+  // Read by the renderer in turn; a failure reaches it through the part it waits on, never as an unhandled rejection.
+  done.catch(() => {
+    mapped([]);
+    problems.end();
+  });
+  let summary: ImportSummary | undefined;
+  const counts = done.then((s) => {
+    summary = s;
+    const { dryRun: _, ...rest } = s;
+    return { ...rest, firstRequest: firstRequest ?? null };
+  });
+  const handled = <T>(p: Promise<T>): Promise<T> => (p.catch(() => undefined), p);
+  const report: Report = {
+    parts: [
+      { key: 'dryRun', value: true, machineOnly: true },
+      { key: 'mapping', value: mapping, view: { columns: MAPPING_COLUMNS }, title: () => plan && `${options.input.name}: delimiter ${describeDelimiter(plan.delimiter)}, ${plan.encoding}; columns:` },
+      { key: 'problems', value: problems, view: { columns: PROBLEM_COLUMNS }, title: 'Rows that would not be imported:', empty: '  (none)' },
+      // For people the first body abbreviated (three subscribers and a count of the rest); the report has it whole.
+      { value: handled(counts.then(() => firstRequest && abbreviateBody(firstRequest.body))), view: { json: true }, title: () => firstRequest && `First request: ${firstRequest.method} ${firstRequest.path}`, peopleOnly: true },
+      { value: handled(counts), display: handled(counts.then((c) => summaryRecord({ ...c, dryRun: true } as ImportSummary))) },
+    ],
+    footer: 'Dry run: nothing was sent.',
+  };
+  // The summary's columns depend on the counts: set before the renderer, which awaits the same promise later, reads them.
+  void counts.then((c) => ((report.parts[4] as ReportPart).view = { columns: summaryColumns({ ...c, dryRun: true } as ImportSummary), tableOnly: true }), () => undefined);
+  return { data: report, error: () => summary && dryRunOutcome(summary) };
+}
+
+/** As the import would end (CLI.md "Exit codes"): 3 when some rows would be sent and some not, 2 when none would be. */
+function dryRunOutcome(summary: ImportSummary): CliError | undefined {
+  if (summary.rejected === 0) return undefined;
+  const count = `${grouped(summary.rejected)} of ${grouped(summary.rows)} rows`;
+  if ((summary.wouldSend ?? 0) > 0) return new PartialFailure(`${count} would be rejected before sending; the others would be sent`);
+  return new UsageError(`${count} would be rejected before sending: none would be sent`);
+}
+
+/** Records pushed as they are found and read by one consumer as they come (a dry run's problems). */
+function recordQueue<T>(): AsyncIterable<T> & { push(item: T): void; end(error?: unknown): void } {
+  let items: T[] = [];
+  let ended = false;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  return {
+    push(item) {
+      items.push(item);
+      wake?.();
+    },
+    end(error) {
+      if (ended) return;
+      ended = true;
+      failure = error;
+      wake?.();
+    },
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        const batch = items;
+        items = [];
+        yield* batch;
+        if (items.length) continue;
+        if (ended) {
+          if (failure) throw failure;
+          return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
       }
-      await ctx.out.print(summaryRecord(summary), { columns: summaryColumns(summary) });
-      ctx.log.info('Dry run: nothing was sent.');
-    } else {
-      await ctx.out.print(report);
-    }
-  }
-  // As the import would exit (CLI.md "Exit codes"): 3 when some rows would be sent and some not, 2 when none would be.
-  if (summary.rejected === 0) return 0;
-  return (summary.wouldSend ?? 0) > 0 ? 3 : 2;
+    },
+  };
 }
 
 const PROBLEM_COLUMNS: Column[] = [{ key: 'Line' }, { key: 'Outcome' }, { key: 'Code' }, { key: 'EmailAddress', header: 'Email address' }, { key: 'Message' }];
@@ -320,19 +343,7 @@ function abbreviateBody(body: unknown): unknown {
   return { ...b, Subscribers: [...b.Subscribers.slice(0, 3), `… ${b.Subscribers.length - 3} more`] };
 }
 
-function indentJson(value: unknown, spaces: number): string {
-  return JSON.stringify(value, null, 2).split('\n').join(`\n${' '.repeat(spaces)}`);
-}
-
 // ---- the summary ---------------------------------------------------------------------
-
-async function printSummary(summary: ImportSummary, ctx: Context): Promise<void> {
-  if (ctx.out.format !== 'table') {
-    await ctx.out.print(summary);
-    return;
-  }
-  await ctx.out.print(summaryRecord(summary), { columns: summaryColumns(summary) });
-}
 
 /** Counts in a message on stderr, which a person reads: grouped. */
 const grouped = (n: number) => n.toLocaleString('en-US');

@@ -45,6 +45,6 @@ export default defineCommand({
   ],
   async run(input, ctx) {
     const { importCommand } = await import('./import-run.js');
-    return { exitCode: await importCommand(input, ctx) };
+    return importCommand(input, ctx);
   },
 });

@@ -46,7 +46,11 @@ export default defineCommand({
       RestartSubscriptionBasedAutoresponders: false,
     };
     const answer = await updateSubscriber(await ctx.api(), input.list, current, body);
-    if (ctx.out.format !== 'table' && answer.data !== undefined) await ctx.out.print(answer.data);
-    ctx.log.info(newEmail === current ? `updated ${current}` : `updated ${current} → ${newEmail}`);
+    return {
+      // The service's answer; when it has none (200, service-spec.md "Update subscriber"), what was sent.
+      data: answer.data ?? { ListID: input.list, ...body },
+      action: true,
+      message: newEmail === current ? `updated ${current}` : `updated ${current} → ${newEmail}`,
+    };
   },
 });

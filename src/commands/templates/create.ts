@@ -13,7 +13,7 @@ export default defineCommand({
   },
   examples: ['email templates create --name Monthly --html-url https://example.com/t.html --zip-url https://example.com/t.zip'],
   async run(input, ctx) {
-    const [{ createTemplate }, { printCreated }, { templateFrom }] = await Promise.all([
+    const [{ createTemplate }, { createdResult }, { templateFrom }] = await Promise.all([
       import('../../api/templates.js'),
       import('../../output/created-id.js'),
       import('../../validation/campaign-fields.js'),
@@ -21,7 +21,7 @@ export default defineCommand({
     const template = templateFrom(input);
     const answer = await createTemplate(await ctx.api(), template);
     const what = `template "${template.Name}"`;
-    if (answer.fits) await printCreated(ctx, answer.data, answer.data, what);
-    else await printCreated(ctx, answer.data, undefined, what, answer.problem);
+    if (answer.fits) return createdResult(ctx, answer.data, answer.data, what);
+    return createdResult(ctx, answer.data, undefined, what, answer.problem);
   },
 });

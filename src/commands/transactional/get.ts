@@ -34,6 +34,6 @@ export default defineCommand({
   async run({ smartEmail }, ctx) {
     const { getSmartEmail } = await import('../../api/transactional.js');
     const details = await getSmartEmail(await ctx.api(), smartEmail);
-    return { data: details, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+    return { data: details, view: { columns: COLUMNS, tableOnly: true } };
   },
 });

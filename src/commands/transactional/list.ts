@@ -19,6 +19,6 @@ export default defineCommand({
   async run({ status }, ctx) {
     const { listSmartEmails } = await import('../../api/transactional.js');
     const emails = await listSmartEmails(await ctx.api(), status);
-    return { data: emails, view: ctx.out.format === 'table' ? { columns: COLUMNS } : undefined };
+    return { data: emails, view: { columns: COLUMNS, tableOnly: true } };
   },
 });

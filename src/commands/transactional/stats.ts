@@ -30,7 +30,7 @@ export default defineCommand({
     const [{ getEmailStatistics }, { checkStatisticsQuery }] = await Promise.all([import('../../api/transactional.js'), import('../../validation/query-params.js')]);
     const query = checkStatisticsQuery(input);
     const stats = await getEmailStatistics(await ctx.api(), query);
-    return { data: stats, view: ctx.out.format === 'table' ? { columns: statsColumns(query) } : undefined };
+    return { data: stats, view: { columns: statsColumns(query), tableOnly: true } };
   },
 });
 
