@@ -48,6 +48,10 @@ export interface View {
   csv?: (string | Column)[];
   /** The data has no table (a raw answer of `email api`): where the format is table it prints as JSON. */
   json?: boolean;
+  /** JSON on one line (the sandbox's ready line, which a script reads as soon as it comes: CLI.md `sandbox`). */
+  compact?: boolean;
+  /** What a table shows is text the command made for people (neutralised, perhaps painted): written as it is. */
+  text?: boolean;
 }
 
 /** What a command hands the renderer (src/commands/define.ts Result). */
@@ -87,6 +91,8 @@ export interface ReportPart {
   view?: View;
   /** For people, when a streamed part had no record. */
   empty?: string;
+  /** For people, a line on stdout before the part (a section of the sandbox's ready text); `title` is a note on stderr. */
+  heading?: string;
   /** Not for people: the table leaves it out. */
   machineOnly?: boolean;
   /** Only for people: JSON, NDJSON and CSV leave it out (an abbreviated first request; the full one is in the report). */
@@ -108,6 +114,12 @@ interface FormatWriter extends RecordStream {
 
 export interface RecordStream {
   write(record: unknown): Promise<void>;
+  /**
+   * Shows now what was written so far (a webhook delivery's events as it
+   * arrives): a table on a terminal is drawn whole, and the next record
+   * starts a new one; every other format has written it already.
+   */
+  flush?(): Promise<void>;
   /** Finishes the stream (closes a JSON array, flushes a table). */
   end(): Promise<void>;
 }
@@ -178,6 +190,7 @@ class Renderer implements Output {
     // What people read in a table may be the data reshaped (one line per
     // action, per target); --fields names the service's fields, so then the data itself.
     const shown = this.format === 'table' && result.display !== undefined && !this.fields ? result.display : data;
+    if (isReport(shown)) return this.report(shown);
     await this.print(shown, view);
   }
 
@@ -207,6 +220,7 @@ class Renderer implements Output {
         count++;
         await inner.write(fields ? project(record, fields) : record);
       },
+      flush: () => inner.flush?.() ?? Promise.resolve(),
       end: () => inner.end(),
     };
   }
@@ -260,6 +274,12 @@ class Renderer implements Output {
           const value: unknown = await part.value;
           const title = typeof part.title === 'function' ? part.title() : part.title;
           if (title) note(title);
+          // A heading is the command's own text, not the service's: written as it is.
+          if (part.heading !== undefined) await this.write(`${part.heading}\n`);
+          if (Array.isArray(value) && value.length === 0 && part.empty) {
+            await (part.heading !== undefined ? this.line(part.empty) : note(part.empty));
+            continue;
+          }
           if (isRecords(value)) {
             let count = 0;
             // Opened with the first record: an empty table would say '(no results)' beside the part's own word.
@@ -346,7 +366,7 @@ class Renderer implements Output {
         return {
           write: (record) => this.write(`${count++ === 0 ? '[\n' : ',\n'}${this.jsonText(indent(JSON.stringify(record ?? null, null, 2)))}`),
           end: () => this.write(count === 0 ? '[]\n' : '\n]\n'),
-          value: (value) => this.write(`${this.jsonText(JSON.stringify(value ?? null, null, 2))}\n`),
+          value: (value) => this.write(`${this.jsonText(JSON.stringify(value ?? null, null, view?.compact ? undefined : 2))}\n`),
         };
       case 'ndjson': {
         const write = (record: unknown) => this.write(`${this.jsonText(JSON.stringify(record ?? null))}\n`);
@@ -406,12 +426,24 @@ class Renderer implements Output {
         pending.push(record);
         if (pending.length >= TABLE_STREAM_CHUNK) await flushTable(false);
       },
+      flush: async () => {
+        if (!pending.length) return;
+        // Drawn as a table of its own: the next record starts a new one, with its header.
+        const before = count;
+        count = pending.length;
+        await flushTable(true);
+        count = before;
+        columns = undefined;
+        widths = undefined;
+        bottom = undefined;
+      },
       end: async () => {
         await flushTable(true);
         if (bottom !== undefined) await this.write(`${bottom}\n`);
         else if (count === 0 && this.o.isTTY) await this.write('(no results)\n');
       },
       value: async (value) => {
+        if (view?.text && typeof value === 'string') return this.write(value.endsWith('\n') ? value : `${value}\n`);
         if (value !== null && typeof value === 'object') return this.record(value as Record<string, unknown>, view);
         return this.line(String(value ?? ''));
       },

@@ -3,19 +3,20 @@
 // as an array of {check, status, detail, hint}. Exit 1 when a check fails,
 // 4 when the failure is the key (none, 401, 403), as CLI.md's exit codes say.
 import type { Context } from '../../context.js';
+import type { Result } from '../define.js';
 import { ExitCode } from '../../core/errors.js';
 import { neutralize } from '../../output/sanitize.js';
 import { runChecks, type CheckResult, type CheckStatus } from './checks.js';
 
-export async function doctorCommand(ctx: Context): Promise<number> {
+export async function doctorCommand(ctx: Context): Promise<Result> {
   const { results, authProblem } = await runChecks(ctx);
-  if (ctx.out.format === 'table') await printLines(ctx, results);
-  else await ctx.out.print(results, { columns: ['check', 'status', 'detail', 'hint'] });
-  if (!results.some((r) => r.status === 'fail')) return ExitCode.ok;
-  return authProblem ? ExitCode.auth : ExitCode.failure;
+  // People read one line per check; scripts get the records (the renderer decides which).
+  const data = { data: results, display: await checkLines(ctx, results), view: { columns: ['check', 'status', 'detail', 'hint'], text: true } };
+  if (!results.some((r) => r.status === 'fail')) return data;
+  return { ...data, exitCode: authProblem ? ExitCode.auth : ExitCode.failure };
 }
 
-async function printLines(ctx: Context, results: CheckResult[]): Promise<void> {
+async function checkLines(ctx: Context, results: CheckResult[]): Promise<string> {
   let paint: (status: CheckStatus, text: string) => string = (_s, t) => t;
   if (ctx.globals.color) {
     const { Chalk } = await import('chalk');
@@ -28,5 +29,5 @@ async function printLines(ctx: Context, results: CheckResult[]): Promise<void> {
     lines.push(`${paint(r.status, r.status.padEnd(4))}  ${r.check}: ${neutralize(r.detail)}`);
     if (r.hint) lines.push(`      hint: ${neutralize(r.hint)}`);
   }
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
 }

@@ -9,6 +9,6 @@ export default defineCommand({
   examples: ['email doctor', 'email doctor --profile staging --json'],
   async run(_input, ctx) {
     const { doctorCommand } = await import('./doctor-run.js');
-    return { exitCode: await doctorCommand(ctx) };
+    return doctorCommand(ctx);
   },
 });

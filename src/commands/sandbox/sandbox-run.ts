@@ -1,6 +1,8 @@
 // `email sandbox`: starts the local service, prints where it is and what it
 // holds, and serves until Ctrl-C, then stops cleanly (state flushed) with exit 0.
 import { resolve } from 'node:path';
+import type { Report } from '../../output/render.js';
+import { neutralize } from '../../output/sanitize.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
@@ -102,35 +104,27 @@ export async function sandboxCommand(flags: SandboxInput, ctx: Context): Promise
 
 async function printReady(ctx: Context, sandbox: RunningSandbox, options: SandboxOptions): Promise<void> {
   const seed = sandbox.seed;
-  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
-    // CLI.md `sandbox`: exactly one line when ready, so a script can read the ids.
-    await ctx.out.line(
-      JSON.stringify({
-        baseUrl: sandbox.url,
-        apiKey: sandbox.apiKey,
-        lists: seed.lists,
-        campaigns: seed.campaigns,
-        segments: seed.segments,
-        smartEmails: seed.smartEmails,
-      }),
-    );
-    return;
-  }
-  await ctx.out.line(`Sandbox listening on ${sandbox.url}`);
-  await ctx.out.line(`API key: ${sandbox.apiKey}`);
-  if (options.statePath) await ctx.out.line(`State file: ${options.statePath}`);
+  const ready = {
+    baseUrl: sandbox.url,
+    apiKey: sandbox.apiKey,
+    lists: seed.lists,
+    campaigns: seed.campaigns,
+    segments: seed.segments,
+    smartEmails: seed.smartEmails,
+  };
+  const lines = [`Sandbox listening on ${sandbox.url}`, `API key: ${sandbox.apiKey}`];
+  if (options.statePath) lines.push(`State file: ${neutralize(options.statePath)}`);
   const sections: [string, unknown[]][] = [
     ['Lists', seed.lists],
     ['Campaigns', seed.campaigns],
     ['Segments', seed.segments],
     ['Smart emails', seed.smartEmails],
   ];
-  for (const [title, rows] of sections) {
-    await ctx.out.line('');
-    await ctx.out.line(`${title}:`);
-    if (rows.length === 0) await ctx.out.line('  (none)');
-    else await ctx.out.print(rows);
-  }
+  // CLI.md `sandbox`: for scripts exactly one line when ready, so they can read the ids; for people, the same as text and tables.
+  const forPeople: Report = {
+    parts: [{ value: lines.join('\n'), view: { text: true } }, ...sections.map(([title, rows]) => ({ heading: `\n${title}:`, value: rows, empty: '  (none)' }))],
+  };
+  await ctx.out.render({ data: ready, view: { compact: true }, display: forPeople });
   for (const w of options.webhooks ?? []) ctx.log.info(`webhook: events of list ${w.listId} go to ${w.url} (${w.format})`);
   ctx.log.info(`\nUse it:  export EMAIL_BASE_URL=${sandbox.url} EMAIL_API_KEY=${sandbox.apiKey}`);
   ctx.log.info('Press Ctrl-C to stop.');

@@ -81,10 +81,9 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   const saving = new SerialQueue();
   const forwarding = new SerialQueue();
   const forwardAbort = new AbortController();
-  // Table output gets one table per delivery, so events show as they arrive;
-  // the machine formats are one stream for the whole session (one JSON array, one CSV header).
-  const perDelivery = ctx.out.format === 'table';
-  const sessionStream: RecordStream | undefined = perDelivery ? undefined : ctx.out.stream({ columns: EVENT_COLUMNS });
+  // One stream for the session (one JSON array, one CSV header); each delivery is flushed as it
+  // arrives, which on a terminal draws it as a table of its own (src/output/render.ts flush).
+  const sessionStream: RecordStream = ctx.out.stream({ columns: EVENT_COLUMNS });
 
   const onDelivery = (received: ReceivedDelivery) => {
     const { delivery, seq } = received;
@@ -108,9 +107,8 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${delivery.ListID}`);
     printing.push(
       thenDone(async () => {
-        const stream = sessionStream ?? ctx.out.stream({ columns: EVENT_COLUMNS });
-        for (const event of delivery.Events) if (!shown || shown.has(String(event.Type))) await stream.write(eventRecord(event, delivery));
-        if (perDelivery) await stream.end();
+        for (const event of delivery.Events) if (!shown || shown.has(String(event.Type))) await sessionStream.write(eventRecord(event, delivery));
+        await sessionStream.flush?.();
       }),
       (error) => {
         if (!isBrokenPipe(error)) ctx.log.warn(`printing delivery ${seq}: ${(error as Error).message}`);
@@ -209,7 +207,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   if (!quietly) ctx.log.info('stopping…');
   await receiver.close();
   await printing.drained();
-  await sessionStream?.end().catch((error: unknown) => {
+  await sessionStream.end().catch((error: unknown) => {
     if (!isBrokenPipe(error)) throw error;
   });
   await saving.drained();
