@@ -5,6 +5,7 @@ import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
 import { chooseProfile, keyStoreOf, openConfig, readProfileKey, type KeyStore } from '../../core/config.js';
 import { ApiError, AuthError, CliError, ExitCode } from '../../core/errors.js';
+import type { Result } from '../define.js';
 import { maskKey } from '../../core/redact.js';
 
 interface ProfileStatus {
@@ -18,7 +19,7 @@ interface ProfileStatus {
   check: string;
 }
 
-export async function statusCommand(ctx: Context): Promise<number> {
+export async function statusCommand(ctx: Context): Promise<Result> {
   const store = await openConfig(ctx.env);
   const data = store.read();
   const rows: ProfileStatus[] = [];
@@ -83,16 +84,19 @@ export async function statusCommand(ctx: Context): Promise<number> {
       }
     }
   }
-  await ctx.out.print(rows, {
-    columns: [
-      { key: 'profile', header: 'Profile' },
-      { key: 'default', header: 'Default', format: (v) => (v ? 'yes' : '') },
-      { key: 'inEffect', header: 'In effect', format: (v) => (v ? 'yes' : '') },
-      { key: 'baseUrl', header: 'Base URL' },
-      { key: 'key', header: 'Key' },
-      { key: 'keyStore', header: 'Stored', format: (v) => (v === 'keychain' ? 'in the keychain' : v === 'file' ? `in ${store.path} (0600)` : v === 'env' ? 'in the environment' : '') },
-      { key: 'check', header: 'Check' },
-    ],
-  });
-  return exitCode;
+  return {
+    data: rows,
+    exitCode,
+    view: {
+      columns: [
+        { key: 'profile', header: 'Profile' },
+        { key: 'default', header: 'Default', format: (v) => (v ? 'yes' : '') },
+        { key: 'inEffect', header: 'In effect', format: (v) => (v ? 'yes' : '') },
+        { key: 'baseUrl', header: 'Base URL' },
+        { key: 'key', header: 'Key' },
+        { key: 'keyStore', header: 'Stored', format: (v) => (v === 'keychain' ? 'in the keychain' : v === 'file' ? `in ${store.path} (0600)` : v === 'env' ? 'in the environment' : '') },
+        { key: 'check', header: 'Check' },
+      ],
+    },
+  };
 }

@@ -7,6 +7,6 @@ export default defineCommand({
   examples: ['email auth status', 'email auth status --json'],
   async run(_input, ctx) {
     const { statusCommand } = await import('./status-run.js');
-    return { exitCode: await statusCommand(ctx) };
+    return statusCommand(ctx);
   },
 });
