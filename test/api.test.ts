@@ -106,7 +106,8 @@ describe('a 2xx answer to a creation that is not what was expected', () => {
     const s = await email(['segments', 'create', '--list', LIST, '--title', 'Pro', '--json']);
     expect(s.code, s.stderr).toBe(0);
     expect(JSON.parse(s.stdout)).toEqual({ SegmentID: 'seg-1' });
-    expect(s.stderr).toMatch(/^warning: segment "Pro" created, but the answer is not what was expected/m);
+    // --json: the warning is a JSON object on stderr (CLI.md "machine mode").
+    expect(s.stderr).toMatch(/^\{"type":"warning","message":"segment \\"Pro\\" created, but the answer is not what was expected/m);
     expect(server.calls.map((c) => c.method)).toEqual(['POST', 'POST']);
   });
 
@@ -150,7 +151,7 @@ describe('campaigns sent answered with the paged envelope', () => {
     const r = await email(['campaigns', 'sent', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(1);
-    expect(r.stderr).toMatch(/^warning: showing page 1 of 3 \(3 sent campaigns in all\).*email api \/email\/clients\/campaigns --paginate/m);
+    expect(r.stderr).toMatch(/^\{"type":"warning","message":"showing page 1 of 3 \(3 sent campaigns in all\).*email api \/email\/clients\/campaigns --paginate/m);
   });
 
   it('still reads the spec\'s plain array', async () => {

@@ -132,6 +132,8 @@ export interface Result {
   action?: boolean;
   /** One line for people on stderr once the data is out (a `notice` in machine mode); not with --quiet. */
   message?: string;
+  /** Lines only people reading a table need, on stderr after the data (scripts have the data); not with --quiet. */
+  notes?: string[];
   /**
    * Ends the command once the data is out (an import's partial success: exit 3,
    * and why); a function when it is known only then (data that streams).

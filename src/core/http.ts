@@ -15,6 +15,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from './errors.js';
+import { describeNetworkError, isNotSent, statusWithReason } from './http-errors.js';
 import { loopbackAwareLookup } from './loopback.js';
 import { DEFAULT_CONNECTIONS } from './pool.js';
 import { Redactor } from './redact.js';
@@ -420,7 +421,7 @@ export class ApiClient {
     if (location && location.length > MAX_LOCATION_SHOWN) location = `${location.slice(0, MAX_LOCATION_SHOWN)}…`;
     if (location) location = this.redactor.redact(location);
     const where = location ? `, pointing to ${location}` : ', with no Location';
-    const status = `${res.status}${STATUS_CODES[res.status] ? ` ${STATUS_CODES[res.status]}` : ''}`;
+    const status = statusWithReason(res.status);
     this.debug(`  ${res.status} is a redirect: not followed, not retried`);
     const error = new RedirectError(
       {
@@ -476,28 +477,6 @@ function isUndiciTimeout(err: unknown): boolean {
     err instanceof undiciErrors.BodyTimeoutError ||
     err instanceof undiciErrors.ConnectTimeoutError
   );
-}
-
-/** Errors raised before a connection existed: the request cannot have reached the service. */
-function isNotSent(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
-
-function describeNetworkError(err: unknown): string {
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e?.code && e.code !== 'UND_ERR_SOCKET' ? e.code : e?.cause?.code;
-  const text = e?.message || e?.cause?.message || String(err);
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ENOTFOUND':
-      return 'host not found';
-    case 'ECONNRESET':
-      return 'connection reset by the server';
-    default:
-      return code ? `${text} (${code})` : text;
-  }
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

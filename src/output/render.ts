@@ -63,6 +63,8 @@ export interface Rendered {
   display?: unknown;
   /** An action's answer: printed in the JSON formats only (one JSON value). */
   action?: boolean;
+  /** Lines for people reading a table, on stderr after the data (an import's first rows not imported); scripts have the data. */
+  notes?: string[];
 }
 
 /**
@@ -192,6 +194,7 @@ class Renderer implements Output {
     const shown = this.format === 'table' && result.display !== undefined && !this.fields ? result.display : data;
     if (isReport(shown)) return this.report(shown);
     await this.print(shown, view);
+    if (this.format === 'table' && result.notes) for (const line of result.notes) this.o.note?.(line);
   }
 
   async print(data: unknown, view?: View): Promise<void> {
@@ -273,7 +276,8 @@ class Renderer implements Output {
           if (part.machineOnly) continue;
           const value: unknown = await part.value;
           const title = typeof part.title === 'function' ? part.title() : part.title;
-          if (title) note(title);
+          // A streamed part's title waits for its first record, or its end: a run that fails first says only why.
+          if (title && !isRecords(value)) note(title);
           // A heading is the command's own text, not the service's: written as it is.
           if (part.heading !== undefined) await this.write(`${part.heading}\n`);
           if (Array.isArray(value) && value.length === 0 && part.empty) {
@@ -285,11 +289,13 @@ class Renderer implements Output {
             // Opened with the first record: an empty table would say '(no results)' beside the part's own word.
             let writer: FormatWriter | undefined;
             for await (const record of value) {
+              if (!writer && title) note(title);
               writer ??= this.writer(part.view);
               count++;
               await writer.write(record);
             }
             await writer?.end();
+            if (count === 0 && title) note(title);
             if (count === 0 && part.empty) note(part.empty);
             continue;
           }

@@ -11,6 +11,7 @@
 // memory stays bounded whatever the receiver sends, issue 19.7: an endless 200
 // body was once read until --timeout, 1.1 GB in 10 s).
 import { UsageError } from '../core/errors.js';
+import { describeNetworkError, redirectWords, timedOut } from '../core/http-errors.js';
 import { CLI_VERSION } from '../core/version.js';
 
 const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
@@ -39,10 +40,14 @@ export function isSuccess(outcome: PostOutcome): boolean {
   return outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
 }
 
-/** The outcome in a few words for a line on stderr: `500`, `302, a redirect (not followed)`, `connection refused`. */
+/**
+ * The outcome in a few words for a line on stderr: `500`, `302 Found, a
+ * redirect (not followed)`, `connection refused`: the API client's words for
+ * the same failures (src/core/http-errors.ts).
+ */
 export function describeOutcome(outcome: PostOutcome): string {
   if (outcome.status === undefined) return outcome.error ?? 'no answer';
-  if (outcome.status >= 300 && outcome.status < 400) return `${outcome.status}, a redirect (not followed)`;
+  if (outcome.status >= 300 && outcome.status < 400) return redirectWords(outcome.status);
   return String(outcome.status);
 }
 
@@ -108,9 +113,9 @@ export async function postBody(url: URL | string, body: string | Uint8Array, con
     return { status: response.status, answer, elapsedMs: Math.round(performance.now() - started) };
   } catch (error) {
     const elapsedMs = Math.round(performance.now() - started);
-    if (timeout.aborted) return { error: `no answer within ${timeoutMs / 1000}s`, timedOut: true, elapsedMs };
+    if (timeout.aborted) return { error: timedOut(timeoutMs), timedOut: true, elapsedMs };
     if (options.signal?.aborted) return { error: 'interrupted', elapsedMs };
-    return { error: describeFetchError(error), elapsedMs };
+    return { error: describeNetworkError(error), elapsedMs };
   }
 }
 
@@ -145,19 +150,4 @@ async function answerPrefix(response: Response, done: AbortController): Promise<
     if (!ended) done.abort();
   }
   return Buffer.concat(chunks, size).subarray(0, ANSWER_PREFIX_BYTES).toString('utf8');
-}
-
-function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  switch (cause?.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ENOTFOUND':
-      return 'host not found';
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-      return 'connection reset by the receiver';
-    default:
-      return cause?.message ?? (error as Error).message ?? String(error);
-  }
 }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
 import { InterruptHub } from '../../src/core/interrupts.js';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { requireBuild } from '../helpers/cli.js';
+import { machineLines, requireBuild } from '../helpers/cli.js';
 import { waitUntil } from '../helpers/webhooks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'email-sandbox-cmd-'));
@@ -96,8 +96,9 @@ describe('email sandbox', () => {
     s.controller.abort();
     expect(await s.exit).toBe(0);
     expect(JSON.parse(s.out()).apiKey).toBe('sandbox-key');
-    expect(s.err().split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
-      'warning: listening on 0.0.0.0, not only on this machine: its API key "sandbox-key" is fixed and public, so anyone who can reach this port can read and change the sandbox and make it send webhook deliveries',
+    // --json: stderr is NDJSON (CLI.md "machine mode").
+    expect(machineLines(s.err()).filter((line) => line.type === 'warning').map((line) => line.message)).toEqual([
+      'listening on 0.0.0.0, not only on this machine: its API key "sandbox-key" is fixed and public, so anyone who can reach this port can read and change the sandbox and make it send webhook deliveries',
     ]);
   });
 
@@ -106,7 +107,9 @@ describe('email sandbox', () => {
     await waitUntil(() => exposed.out().includes('\n'), 'the ready line');
     exposed.controller.abort();
     expect(await exposed.exit).toBe(0);
-    expect(exposed.err()).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine: requests and the API key travel unencrypted \(http\), so anyone who can reach this port or watch the network can use the sandbox$/m);
+    expect(machineLines(exposed.err()).filter((line) => line.type === 'warning').map((line) => line.message)).toEqual([
+      'listening on 0.0.0.0, not only on this machine: requests and the API key travel unencrypted (http), so anyone who can reach this port or watch the network can use the sandbox',
+    ]);
     for (const host of ['127.0.0.1', 'localhost']) {
       const local = start(['--port', '0', '--host', host, '--json']);
       await waitUntil(() => local.out().includes('\n'), 'the ready line');

@@ -138,3 +138,50 @@ export async function spawnCli(argv: string[], options: SpawnOptions = {}): Prom
     clearTimeout(timer);
   }
 }
+
+/** One line of stderr in machine mode (CLI.md "machine mode", docs/scripting.md). */
+export interface MachineLine {
+  type: string;
+  message: string;
+  error?: { kind: string; status: number | null; code: number | null; message: string; resultData?: unknown };
+  [field: string]: unknown;
+}
+
+/** Stderr of a run under --json / -o json|ndjson, each line parsed; throws naming the first line that is not one JSON object. */
+export function machineLines(stderr: string): MachineLine[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        throw new Error(`stderr line is not JSON: ${line}`);
+      }
+      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`stderr line is not one JSON object: ${line}`);
+      return value as MachineLine;
+    });
+}
+
+/**
+ * Stderr as people read it: machine-mode lines (JSON objects) turned back
+ * into the human form (`warning: …`, `[debug] …`, `error: …`, a notice's
+ * message), other lines left as they are. For tests about a message's words
+ * whatever the output format.
+ */
+export function humanStderr(stderr: string): string {
+  const prefix: Record<string, string> = { warning: 'warning: ', debug: '[debug] ', error: 'error: ' };
+  return stderr
+    .split('\n')
+    .map((line) => {
+      if (!line.startsWith('{')) return line;
+      try {
+        const { type, message } = JSON.parse(line) as { type?: string; message?: string };
+        return typeof message === 'string' ? `${prefix[type ?? ''] ?? ''}${message}` : line;
+      } catch {
+        return line;
+      }
+    })
+    .join('\n');
+}

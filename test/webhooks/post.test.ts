@@ -1,7 +1,13 @@
 // Posting a delivery to a receiver (trigger, replay, listen --forward-to):
-// what is read of the receiver's answer (CLI.md "answer size", issue 19.7).
-import { describe, expect, it } from 'vitest';
-import { ANSWER_PREFIX_BYTES, postBody } from '../../src/webhooks/post.js';
+// what is read of the receiver's answer (CLI.md "answer size", issue 19.7),
+// and the words for a failure, which are the API client's for the same one
+// (issue 20: one wording, built in src/core/http-errors.ts).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NetworkError } from '../../src/core/errors.js';
+import { ApiClient } from '../../src/core/http.js';
+import { ANSWER_PREFIX_BYTES, describeOutcome, postBody } from '../../src/webhooks/post.js';
 import { useCleanups } from '../helpers/cleanups.js';
 import { startEndlessReceiver, startScriptedReceiver, waitUntil, within } from '../helpers/webhooks.js';
 
@@ -24,5 +30,56 @@ describe('postBody', () => {
     receiver.respondWith(500);
     const outcome = await postBody(receiver.url, '{}', 'application/json');
     expect(outcome).toMatchObject({ status: 500, answer: '' });
+  });
+});
+
+const servers: Server[] = [];
+const sockets = new Set<Socket>();
+afterEach(async () => {
+  for (const s of sockets) s.destroy();
+  sockets.clear();
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+async function serve(onRequest: (socket: Socket) => void): Promise<string> {
+  const server = createServer((req) => onRequest(req.socket));
+  server.on('connection', (s) => sockets.add(s));
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** What the API client says for the same failure: its NetworkError's words after "POST /hooks: ". */
+async function clientWords(base: string, timeoutMs?: number): Promise<string> {
+  const client = new ApiClient({ baseUrl: base, apiKey: 'k', timeoutMs, retry: { maxRetries: 0 } });
+  try {
+    await client.request({ method: 'POST', path: '/hooks', body: {}, idempotent: false });
+    throw new Error('no failure');
+  } catch (err) {
+    expect(err).toBeInstanceOf(NetworkError);
+    return (err as Error).message.replace(/^POST \/hooks:? /, '');
+  } finally {
+    await client.close();
+  }
+}
+
+describe('outgoing posts fail in the API client\'s words', () => {
+  it('a connection reset', async () => {
+    const base = await serve((socket) => socket.destroy());
+    const outcome = await postBody(`${base}/hooks`, '{}', 'application/json');
+    expect(describeOutcome(outcome)).toBe(await clientWords(base));
+  });
+
+  it('no answer in time', async () => {
+    const base = await serve(() => undefined);
+    const outcome = await postBody(`${base}/hooks`, '{}', 'application/json', { timeoutMs: 200 });
+    expect(describeOutcome(outcome)).toBe(await clientWords(base, 200));
+  });
+
+  it('nothing listening', async () => {
+    const base = await serve(() => undefined);
+    await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+    const outcome = await postBody(`${base}/hooks`, '{}', 'application/json');
+    expect(describeOutcome(outcome)).toBe(await clientWords(base));
   });
 });

@@ -160,7 +160,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   if (error) {
     // summary.journal is there only when the service acknowledged a batch: otherwise there is nothing to resume.
     if (summary.journal) said.push(`The journal is saved: ${summary.journal}. Fix the cause, then run the same command with --resume.`);
-    return { ...result, message: said.join('\n') || undefined, error };
+    return { ...result, notes: said, error };
   }
   if (interrupted) {
     // An error, not a warning: under --json stderr then ends with {"error":{"kind":"interrupted",…}} (CLI.md "machine mode").
@@ -169,7 +169,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
         ? `interrupted: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
         : 'interrupted before any batch was acknowledged: a new run sends every row',
     );
-    return { ...result, message: said.join('\n') || undefined, error: stopped };
+    return { ...result, notes: said, error: stopped };
   }
   if (summary.unacknowledgedBatches > 0) {
     ctx.log.warn(
@@ -177,7 +177,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
         (summary.journal ? '; run the same command with --resume to send only those again' : ''),
     );
   }
-  return { ...result, message: said.join('\n') || undefined, error: importOutcome(summary) };
+  return { ...result, notes: said, error: importOutcome(summary) };
 }
 
 /**
@@ -235,7 +235,8 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
   let plan: PlanReport | undefined;
   let firstRequest: { method: string; path: string; body: unknown } | undefined;
   let mapped!: (mapping: ReturnType<typeof mappingJson>) => void;
-  const mapping = new Promise<ReturnType<typeof mappingJson>>((resolve) => (mapped = resolve));
+  let unmapped!: (error: unknown) => void;
+  const mapping = new Promise<ReturnType<typeof mappingJson>>((resolve, reject) => ((mapped = resolve), (unmapped = reject)));
   const problems = recordQueue<Record<string, unknown>>();
   const run = runImport(options, {
     onPlan: (p) => {
@@ -249,16 +250,21 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
     onNotice: (message) => ctx.log.warn(message),
   }).finally(cleanup);
   const done = run.then(({ summary, error }) => {
-    mapped([]);
-    problems.end(error);
     if (error) throw error;
     return summary;
   });
-  // Read by the renderer in turn; a failure reaches it through the part it waits on, never as an unhandled rejection.
-  done.catch(() => {
-    mapped([]);
-    problems.end();
-  });
+  // A failure (a file without consent column: nothing to report) reaches the renderer through the
+  // part it waits on, so only the error is said; and never as an unhandled rejection.
+  done.then(
+    () => {
+      mapped([]);
+      problems.end();
+    },
+    (error: unknown) => {
+      unmapped(error);
+      problems.end(error);
+    },
+  );
   let summary: ImportSummary | undefined;
   const counts = done.then((s) => {
     summary = s;
@@ -269,7 +275,7 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
   const report: Report = {
     parts: [
       { key: 'dryRun', value: true, machineOnly: true },
-      { key: 'mapping', value: mapping, view: { columns: MAPPING_COLUMNS }, title: () => plan && `${options.input.name}: delimiter ${describeDelimiter(plan.delimiter)}, ${plan.encoding}; columns:` },
+      { key: 'mapping', value: handled(mapping), view: { columns: MAPPING_COLUMNS }, title: () => plan && `${options.input.name}: delimiter ${describeDelimiter(plan.delimiter)}, ${plan.encoding}; columns:` },
       { key: 'problems', value: problems, view: { columns: PROBLEM_COLUMNS }, title: 'Rows that would not be imported:', empty: '  (none)' },
       // For people the first body abbreviated (three subscribers and a count of the rest); the report has it whole.
       { value: handled(counts.then(() => firstRequest && abbreviateBody(firstRequest.body))), view: { json: true }, title: () => firstRequest && `First request: ${firstRequest.method} ${firstRequest.path}`, peopleOnly: true },

@@ -203,7 +203,7 @@ describe('campaigns unsubscribes --all, paging behaviour', () => {
     try {
       const r = await runCli([...base, '--all', '--page-size', '10', '-o', 'ndjson'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' } });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/warning: the number of unsubscribes changed during the walk \(25 at page 1, 26 at page 2\)/);
+      expect(r.stderr).toMatch(/"type":"warning","message":"the number of unsubscribes changed during the walk \(25 at page 1, 26 at page 2\)/);
       const printed = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
       expect(printed).toEqual(before);
       expect(r.stderr).toMatch(/1 repeated across pages skipped/);
@@ -232,7 +232,7 @@ describe('campaigns unsubscribes --all, paging behaviour', () => {
     try {
       const r = await runCli([...base, '--all', '--page-size', '10', '-o', 'ndjson'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' } });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^error 800: Invalid page number\./m);
+      expect(JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({ code: 800, message: 'Invalid page number.' });
       // Pages before the failure were printed, in order; nothing after it.
       expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(all.slice(0, 20));
     } finally {
@@ -309,7 +309,7 @@ describe('campaigns unsubscribes --all, a service that claims pages without end'
     try {
       const r = await runCli([...base, '--all', '--page-size', '10', '-o', 'ndjson'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' }, signal: server.signal });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/^warning: .*stopped after 100 records, twice the 50 that page 1 reported/m);
+      expect(r.stderr).toMatch(/^\{"type":"warning","message":".*stopped after 100 records, twice the 50 that page 1 reported/m);
       const printed = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
       expect(printed).toEqual(Array.from({ length: 100 }, (_, i) => record(i)));
       expect(server.pages.length).toBeLessThanOrEqual(10 + WALK_CONCURRENCY);

@@ -30,6 +30,9 @@ afterEach(async () => {
 const importArgs = (file: string, ...more: string[]) => ['subscribers', 'import', file, '--list', LIST, ...more];
 
 /** Runs an import with --json in the temp dir; returns the parsed summary (checked to add up). */
+/** A warning as --json prints it on stderr: one JSON object a line (CLI.md "machine mode"). */
+const warningLine = (message: string) => `${JSON.stringify({ type: 'warning', message })}\n`;
+
 async function jsonImport(file: string, ...more: string[]) {
   const r = await s.email([...importArgs(file, ...more), '--json'], { cwd: dir });
   let summary: Record<string, unknown> & { rows: number; new: number; existing: number; failed: number; rejected: number; duplicates: number };
@@ -398,19 +401,19 @@ describe('messy CSV files', () => {
     const r = await jsonImport('mailchimp.csv', '--batch-size', '1');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(
-      'warning: 4 columns become custom fields because nothing maps them: MEMBER_RATING, LEID, EUID, OPTIN_IP; --only-mapped ignores them, or --map "MEMBER_RATING=-" one by one\n',
+      warningLine('4 columns become custom fields because nothing maps them: MEMBER_RATING, LEID, EUID, OPTIN_IP; --only-mapped ignores them, or --map "MEMBER_RATING=-" one by one'),
     );
     // Not with --only-mapped, nor for columns --map sends as custom fields on purpose.
     expect((await jsonImport('mailchimp.csv', '--only-mapped')).stderr).toBe('');
     const mapped = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--map', 'OPTIN_IP=OPTIN_IP');
     expect(mapped.stderr).toBe('');
     const one = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--dry-run');
-    expect(one.stderr).toBe('warning: 1 column becomes a custom field because nothing maps it: OPTIN_IP; --only-mapped ignores it, or --map "OPTIN_IP=-"\n');
+    expect(one.stderr).toBe(warningLine('1 column becomes a custom field because nothing maps it: OPTIN_IP; --only-mapped ignores it, or --map "OPTIN_IP=-"'));
     // A wide file: the list is capped, still one line.
     const vendor = Array.from({ length: 40 }, (_, i) => `V${i + 1}`);
     writeFile(dir, 'wide.csv', `email,Consent,${vendor.join(',')}\nw@example.com,yes,${vendor.map(() => 'x').join(',')}\n`);
     const wide = await jsonImport('wide.csv');
-    expect(wide.stderr).toBe(`warning: 40 columns become custom fields because nothing maps them: ${vendor.slice(0, 10).join(', ')} (… and 30 more); --only-mapped ignores them, or --map "V1=-" one by one\n`);
+    expect(wide.stderr).toBe(warningLine(`40 columns become custom fields because nothing maps them: ${vendor.slice(0, 10).join(', ')} (… and 30 more); --only-mapped ignores them, or --map "V1=-" one by one`));
   });
 
   it('says it is reading standard input, and how to end it, when that is a terminal (issue 13.8)', async () => {

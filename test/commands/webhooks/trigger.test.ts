@@ -25,7 +25,8 @@ describe('webhooks trigger', () => {
       [2, 1000, 200],
       [3, 500, 200],
     ]);
-    expect(result.stderr).toMatch(/^3 requests \(2500 events\) to \S+: 3 accepted$/m);
+    // --json: stderr is NDJSON (CLI.md "machine mode").
+    expect(JSON.parse(result.stderr.trim()).message).toMatch(/^3 requests \(2500 events\) to \S+: 3 accepted$/);
   });
 
   it('sends XML with Content-Type application/xml in the documented shape', async () => {
