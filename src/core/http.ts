@@ -21,8 +21,9 @@ import { DEFAULT_CONNECTIONS } from './pool.js';
 import { Redactor } from './redact.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 import { CLI_VERSION } from './version.js';
-import { decideRetry, defaultRetryPolicy, sleep, type Failure, type RetryPolicy } from './retry.js';
-import type { Throttle, ThrottleTicket } from './throttle.js';
+import { announceLayer, judgeLayer, layered, newExchange, retryLayer, throttleLayer, type Send } from './request-layers.js';
+import { defaultRetryPolicy, sleep, type RetryPolicy } from './retry.js';
+import type { Throttle } from './throttle.js';
 
 
 /** What the core needs of a schema: zod (classic or mini) schemas fit. */
@@ -39,8 +40,6 @@ export const DEFAULT_IMPORT_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Largest answer body read (CLI.md "answer size"); past it the request fails, never retried. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-/** Waits between attempts from this long on are announced on stderr (CLI.md "retries"). */
-const ANNOUNCED_WAIT_MS = 5_000;
 /** A Location longer than this is cut where it is named: a header may be kilobytes long. */
 const MAX_LOCATION_SHOWN = 500;
 
@@ -101,6 +100,9 @@ export type WriteAnswer<T> =
   | { fits: true; data: T }
   | { fits: false; data: unknown; text: string; problem: string };
 
+/** A request as the layers carry it: its options and the path with the base path and query. */
+type LayeredOptions = RequestOptions<unknown> & { fullPath: string };
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -117,7 +119,8 @@ export class ApiClient {
   private readonly policy: RetryPolicy;
   private readonly userAgent = `email-cli/${CLI_VERSION} node/${process.versions.node}`;
   /** End of the last wait announced: requests in flight together that wait together say so once. */
-  private announcedUntilMs = 0;
+  private readonly announced = { announcedUntilMs: 0 };
+  private readonly layers: Send<RawResponse, LayeredOptions>;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = new URL(options.baseUrl);
@@ -130,6 +133,7 @@ export class ApiClient {
       connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup },
       keepAliveTimeout: 10_000,
     });
+    this.layers = this.buildLayers();
   }
 
   /** Sends a request with retries and returns the validated body. */
@@ -152,69 +156,30 @@ export class ApiClient {
     return { fits: false, data: res.data, text: res.text, problem };
   }
 
-  /** Like request(), but also gives the status and headers; errors are still thrown. */
-  async send(opts: RequestOptions<unknown>): Promise<RawResponse> {
-    const state = { retries: 0, rateLimitRetries: 0, waitedMs: 0 };
+  /**
+   * Like request(), but also gives the status and headers; errors are still
+   * thrown. One send wrapped in layers (src/core/request-layers.ts): wait
+   * announcements, retries, a walk's flow control, and the judging of the answer.
+   */
+  send(opts: RequestOptions<unknown>): Promise<RawResponse> {
     const path = this.fullPath(opts.path, opts.query);
-    const { throttle } = opts;
-    for (;;) {
-      let failure: Failure;
-      let finalError: Error;
-      let ticket: ThrottleTicket | undefined;
-      if (throttle) ticket = await throttle.acquire({ retry: state.retries + state.rateLimitRetries > 0, signal: this.combinedSignal(opts.signal) });
-      try {
-        const res = await this.once(opts, path);
-        if (res.status < 300) {
-          if (ticket) throttle!.done(ticket, res);
-          return res;
-        }
-        if (res.status < 400) {
-          // CLI.md "redirects": the one place a 3xx is judged, for every command. Neither
-          // followed nor retried, and no success either: the request never reached the service.
-          if (ticket) throttle!.done(ticket);
-          throw this.redirectFor(opts.method, opts.path, path, res);
-        }
-        finalError = this.errorFor(opts.method, opts.path, res);
-        failure = { kind: 'status', status: res.status, headers: res.headers, message: finalError.message };
-      } catch (err) {
-        if (ticket) throttle!.done(ticket);
-        if (!(err instanceof NetworkError)) throw err;
-        finalError = err;
-        failure =
-          err instanceof TimeoutError
-            ? { kind: 'timeout', message: err.message }
-            : { kind: 'network', message: err.message, notSent: err.neverSent };
-      }
-      const decision = decideRetry(failure, opts.idempotent, state, this.policy, this.now());
-      this.debug(`  ${decision.reason}`);
-      const rateLimited = failure.kind === 'status' && failure.status === 429;
-      if (ticket && failure.kind === 'status') {
-        // One shared pause for every request of the walk: the wait this 429 names (or the backoff chosen
-        // when it names none). None when this request gives up (a wait past the retry cap): the others
-        // then meet their own 429 and give up too, rather than sit out a wait nobody retries after.
-        const pauseMs = rateLimited ? (decision.retry ? decision.delayMs : 0) : undefined;
-        throttle!.done(ticket, { status: failure.status, headers: failure.headers }, pauseMs);
-      }
-      if (!decision.retry) {
-        if (decision.capExceeded && finalError instanceof ApiError && finalError.status === 429) {
-          throw new RateLimitError({
-            status: 429,
-            method: opts.method,
-            path: opts.path,
-            message: `rate limited: the service asks to wait ${Math.ceil(decision.capExceeded.wantedMs / 1000)}s, more than the retry cap allows`,
-            retryAfterMs: decision.capExceeded.wantedMs,
-          });
-        }
-        throw finalError;
-      }
-      opts.onRetry?.(decision.reason, decision.delayMs);
-      this.announceWait(failure, decision.delayMs, opts.method, opts.path);
-      if (rateLimited) state.rateLimitRetries++;
-      else state.retries++;
-      state.waitedMs += decision.delayMs;
-      // Under a throttle the retry of a 429 waits in throttle.acquire(), on the shared pause.
-      if (!(rateLimited && throttle)) await sleep(decision.delayMs, this.combinedSignal(opts.signal));
-    }
+    return this.layers(newExchange({ ...opts, fullPath: path }));
+  }
+
+  /** The layers, outermost first, around the one send (ApiClient.once). */
+  private buildLayers(): Send<RawResponse, LayeredOptions> {
+    const signalOf = (x: { opts: { signal?: AbortSignal } }) => this.combinedSignal(x.opts.signal);
+    return layered<RawResponse, LayeredOptions>(
+      [
+        announceLayer<RawResponse, LayeredOptions>((line, waitMs) => this.options.onWait?.(this.redactor.redact(line), waitMs), () => this.now(), this.announced),
+        retryLayer<RawResponse, LayeredOptions>({ policy: this.policy, now: () => this.now(), debug: (line) => this.debug(line), sleep, signalOf }),
+        throttleLayer<RawResponse, LayeredOptions>(signalOf),
+        // CLI.md "redirects": the one place a 3xx is judged, for every command. Neither followed nor
+        // retried, and no success either: the request never reached the service.
+        judgeLayer((res, x) => (res.status < 400 ? this.redirectFor(x.opts.method, x.opts.path, x.opts.fullPath, res) : this.errorFor(x.opts.method, x.opts.path, res))),
+      ],
+      (x) => this.once(x.opts, x.opts.fullPath),
+    );
   }
 
   /**
@@ -351,25 +316,6 @@ export class ApiClient {
     const parsed = opts.schema.safeParse(res.data);
     if (parsed.success) return parsed.data;
     throw new UnexpectedResponseError(opts.method, opts.path, this.redactor.redact(describeIssue(parsed.error.issues[0], res.data)));
-  }
-
-  /** CLI.md "retries": a wait of 5 s or more gets one line, so a long pause is never silent. */
-  private announceWait(failure: Failure, delayMs: number, method: string, path: string): void {
-    if (!this.options.onWait || delayMs < ANNOUNCED_WAIT_MS) return;
-    const now = this.now();
-    // Requests in flight together that meet the same 429 wait out the same pause: one line for all.
-    if (now + delayMs <= this.announcedUntilMs + 1000) return;
-    this.announcedUntilMs = now + delayMs;
-    const seconds = Math.ceil(delayMs / 1000);
-    let line: string;
-    if (failure.kind === 'status' && failure.status === 429) {
-      line = `waiting ${seconds} s: the service asked us to slow down (HTTP 429 on ${method} ${path})`;
-    } else if (failure.kind === 'status') {
-      line = `waiting ${seconds} s before trying ${method} ${path} again (HTTP ${failure.status})`;
-    } else {
-      line = `waiting ${seconds} s before trying again: ${failure.message}`;
-    }
-    this.options.onWait(this.redactor.redact(line), delayMs);
   }
 
   /** Both error shapes of service-spec.md "Errors": {Code, Message[, ResultData]} and {status, message}. */
