@@ -56,7 +56,7 @@ export interface View {
 
 /** What a command hands the renderer (src/commands/define.ts Result). */
 export interface Rendered {
-  /** Records (an array), one record, or one value: what -o json prints, unchanged. */
+  /** Records (an array, or an async iterable that yields them as they come), one record, or one value: what -o json prints, unchanged. */
   data?: unknown;
   view?: View;
   /** What a table shows instead of `data` (data reshaped for people); ignored with --fields. */
@@ -193,6 +193,13 @@ class Renderer implements Output {
     // action, per target); --fields names the service's fields, so then the data itself.
     const shown = this.format === 'table' && result.display !== undefined && !this.fields ? result.display : data;
     if (isReport(shown)) return this.report(shown);
+    if (isRecords(shown)) {
+      // Records that come one by one (a page walk): written as they come, never held.
+      const stream = this.stream(view);
+      for await (const record of shown) await stream.write(record);
+      await stream.end();
+      return;
+    }
     await this.print(shown, view);
     if (this.format === 'table' && result.notes) for (const line of result.notes) this.o.note?.(line);
   }
