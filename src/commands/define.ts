@@ -119,7 +119,10 @@ export type Input<A extends Args, O extends Options> = { [K in keyof A]: ValueOf
  * command ended. A command never branches on the output format.
  */
 export interface Result {
-  /** Records (an array), one record, or one value: -o json prints it unchanged (the service's data). */
+  /**
+   * Records (an array, or an async iterable that yields them as they come: a
+   * page walk), one record, or one value: -o json prints it unchanged (the service's data).
+   */
   data?: unknown;
   /** Which columns matter in a table (and how their values read). */
   view?: View;
@@ -134,6 +137,8 @@ export interface Result {
   message?: string;
   /** Lines only people reading a table need, on stderr after the data (scripts have the data); not with --quiet. */
   notes?: string[];
+  /** Runs once the data is out: what only the end of streamed data can say (a walk's paging facts). */
+  done?: () => void;
   /**
    * Ends the command once the data is out (an import's partial success: exit 3,
    * and why); a function when it is known only then (data that streams).

@@ -9,12 +9,13 @@
 // pages as n needs. The paging facts go to stderr.
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import type { RecordWalkRun } from '../../core/paginate.js';
 import { WALK_CONCURRENCY } from '../../core/pool.js';
 import type { Column } from '../../output/render.js';
 import type { UnsubscribesPage } from '../../schemas/campaigns.js';
 import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../api/enums.js';
 import type { UnsubscribesQuery } from '../../validation/query-params.js';
-import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption } from '../define.js';
+import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption, type Result } from '../define.js';
 
 /** service-spec.md "Campaign unsubscribers": records per page, between 10 and 1000; otherwise 801. */
 const MAX_PAGE_SIZE = 1000;
@@ -65,7 +66,7 @@ export default defineCommand({
     // --limit without --page walks too, as far as the limit needs (CLI.md `--limit`), at a page size that fits it.
     const walking = input.all || (limit !== undefined && query.page === undefined);
     const pagesize = walking ? (query.pagesize ?? (limit !== undefined ? Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, limit)) : MAX_PAGE_SIZE)) : query.pagesize;
-    await printWalk(ctx, input.campaign, { ...query, pagesize }, walking ? undefined : { asked: query.page }, input.concurrency);
+    return walkResult(ctx, input.campaign, { ...query, pagesize }, walking ? undefined : { asked: query.page }, input.concurrency);
   },
 });
 
@@ -79,10 +80,10 @@ const GC_EVERY_PAGES = 4;
 
 /**
  * Reads one page (`one`: the page asked for, or the first, asked without a
- * page number as the user typed it) or walks them all, and prints the
- * records; the paging facts go to stderr.
+ * page number as the user typed it) or walks them all: the records as they
+ * come, for the renderer; the paging facts go to stderr once they are out.
  */
-async function printWalk(ctx: Context, campaignId: string, query: UnsubscribesQuery, one: { asked?: number } | undefined, concurrency: number): Promise<void> {
+async function walkResult(ctx: Context, campaignId: string, query: UnsubscribesQuery, one: { asked?: number } | undefined, concurrency: number): Promise<Result> {
   const [{ getUnsubscribesPage }, { walkRecords }, heap, { toInt }] = await Promise.all([
     import('../../api/campaigns.js'),
     import('../../core/paginate.js'),
@@ -113,10 +114,11 @@ async function printWalk(ctx: Context, campaignId: string, query: UnsubscribesQu
       if (pages % GC_EVERY_PAGES === 0) collectGarbage?.();
     },
   });
-  const stream = ctx.out.stream({ columns: COLUMNS });
-  for await (const record of walk) await stream.write(record);
-  await stream.end();
-  // Under the records, where a person at a terminal reads on.
+  return { data: walk, view: { columns: COLUMNS }, done: () => pagingFacts(ctx, walk, one !== undefined) };
+}
+
+/** Under the records, where a person at a terminal reads on: the page shown, or what the walk read. */
+function pagingFacts(ctx: Context, walk: RecordWalkRun<UnsubscribesPage, UnsubscribesPage['Results'][number]>, one: boolean): void {
   const last = walk.last;
   if (one && last) {
     const { pageNumber, pageCount } = last;
