@@ -44,7 +44,8 @@ export function createMessages(stderr: Writable, machine: boolean, redact: (text
         stderr.write(`${HUMAN_PREFIX[type] ?? ''}${text}\n`);
         return;
       }
-      stderr.write(`${machineLine({ type, message: text, ...definedFields(fields) })}\n`);
+      // Blank lines that space a message out for people carry nothing in an object.
+      stderr.write(`${machineLine({ type, message: text.replace(/^\n+|\n+$/g, ''), ...definedFields(fields) })}\n`);
     },
   };
 }
