@@ -2,7 +2,7 @@
 // service, each request's status reported, exit codes.
 import { describe, expect, it } from 'vitest';
 import { decodeDelivery } from '../../../src/webhooks/decode.js';
-import { runCli } from '../../helpers/cli.js';
+import { humanStderr, runCli } from '../../helpers/cli.js';
 import { startEndlessReceiver, startListen, startScriptedReceiver, waitUntil, within } from '../../helpers/webhooks.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
@@ -73,7 +73,7 @@ describe('webhooks trigger', () => {
     const result = await within(10_000, runCli(['webhooks', 'trigger', '--to', receiver.url, '--count', '2', '--batch-size', '1', '--timeout', '60', '--json']), 'trigger to finish');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).map((x: { status: number }) => x.status)).toEqual([200, 200]);
-    expect(result.stderr).toMatch(/^2 requests \(2 events\) to \S+: 2 accepted$/m);
+    expect(humanStderr(result.stderr)).toMatch(/^2 requests \(2 events\) to \S+: 2 accepted$/m);
     await waitUntil(() => receiver.dropped() === 2, 'both connections to be dropped');
   });
 
