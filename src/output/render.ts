@@ -162,6 +162,9 @@ export function createOutput(options: OutputOptions): Output {
 
 const TABLE_STREAM_CHUNK = 500;
 
+/** Characters of a whole list's output held before they are written (see holding()). */
+const HELD_CHARS = 64 * 1024;
+
 /** Records a stream hands jq at once when the expression runs per record (src/output/jq.ts). */
 const JQ_STREAM_CHUNK = 500;
 
@@ -213,8 +216,11 @@ class Renderer implements Output {
     if (shape?.jq) return shape.jq.run(data, this.jqWrite, this.o.signal);
     const writer = this.writer(view);
     if (!Array.isArray(data)) return writer.value(data);
-    for (const record of data) await writer.write(record);
-    await writer.end();
+    const records = data;
+    await this.holding(async () => {
+      for (const record of records) await writer.write(record);
+      await writer.end();
+    });
   }
 
   stream(view?: View): RecordStream {
@@ -552,6 +558,45 @@ class Renderer implements Output {
    * its next write (src/output/edges.ts).
    */
   private async write(text: string): Promise<void> {
+    if (this.held) {
+      this.held.push(text);
+      this.heldLength += text.length;
+      if (this.heldLength < HELD_CHARS) return;
+      return this.writeOut(this.release());
+    }
+    return this.writeOut(text);
+  }
+
+  /**
+   * What a whole list (print) writes record by record is held and written in
+   * pieces of HELD_CHARS: one write for a short list, as when the list was
+   * one string, and bounded memory for a long one. A stream writes each record at once.
+   */
+  private async holding(run: () => Promise<void>): Promise<void> {
+    if (this.held) return run();
+    this.held = [];
+    try {
+      await run();
+    } catch (error) {
+      this.held = undefined;
+      throw error;
+    }
+    const rest = this.release();
+    this.held = undefined;
+    if (rest) await this.writeOut(rest);
+  }
+
+  private held: string[] | undefined;
+  private heldLength = 0;
+
+  private release(): string {
+    const text = this.held!.join('');
+    this.held = [];
+    this.heldLength = 0;
+    return text;
+  }
+
+  private async writeOut(text: string): Promise<void> {
     const stdout = this.o.stdout;
     if (stdout.closed) throw new BrokenPipe();
     const ok = stdout.write(text);
