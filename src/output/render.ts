@@ -126,8 +126,12 @@ export interface RecordStream {
   end(): Promise<void>;
 }
 
+/**
+ * What a command may use of the renderer. The format is not part of it: a
+ * command cannot branch on it (ENGINEERING.md habit 14); it returns data and
+ * the renderer decides.
+ */
 export interface Output {
-  readonly format: OutputFormat;
   /** --limit: at most this many records are printed; a paged walk reads no page past them (core/paginate.ts). */
   readonly limit?: number;
   /** --fields: the fields every printed record is reduced to (a command that reshapes records for its table leaves them as they are). */
@@ -169,7 +173,7 @@ const HELD_CHARS = 64 * 1024;
 const JQ_STREAM_CHUNK = 500;
 
 class Renderer implements Output {
-  readonly format: OutputFormat;
+  private readonly format: OutputFormat;
   readonly limit?: number;
   readonly fields?: readonly string[];
   constructor(private readonly o: OutputOptions) {
