@@ -51,7 +51,7 @@ function startListener() {
     });
     child.stderr.on('data', (d) => {
       stderr += d;
-      const m = /Listening on (\S+)/.exec(stderr);
+      const m = /Listening on ([^\s"]+)["\s]/.exec(stderr);
       if (m) resolve({ url: m[1], lines: () => lines, printed: (n) => new Promise((r) => (lines >= n ? r() : waiters.push({ n, resolve: r }))), stop });
     });
     child.on('error', reject);

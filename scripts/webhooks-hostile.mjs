@@ -64,7 +64,7 @@ function startListen(args, stdio, { nonBlockingStdout = false } = {}) {
   child.stderr.on('data', (d) => (stderr += d));
   const url = new Promise((resolve, reject) => {
     const check = () => {
-      const m = /Listening on (\S+)/.exec(stderr);
+      const m = /Listening on ([^\s"]+)["\s]/.exec(stderr);
       if (m) resolve(m[1]);
     };
     child.stderr.on('data', check);

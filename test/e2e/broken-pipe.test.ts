@@ -138,8 +138,8 @@ describe('other commands whose reader goes away', () => {
 describe('webhooks listen whose reader goes away', () => {
   async function startListening(args: string[]) {
     const s = spawnEmail(['webhooks', 'listen', '--port', '0', '-o', 'ndjson', ...args]);
-    await waitUntil(() => /Listening on [^\s"]+/.test(s.stderr()), 'the listener to start');
-    const url = /Listening on ([^\s"]+)/.exec(s.stderr())![1]!;
+    await waitUntil(() => /Listening on [^\s"]+["\s]/.test(s.stderr()), 'the listener to start');
+    const url = /Listening on ([^\s"]+)["\s]/.exec(s.stderr())![1]!;
     const deliver = (n: number) => post(url, deliveryBody(n), 'application/json');
     return { s, url, deliver };
   }

@@ -33,8 +33,8 @@ describe('bin/email webhooks listen under concurrent large POSTs', () => {
     child = proc;
     let stderr = '';
     proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on ([^\s"]+)/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on ([^\s"]+)/.exec(stderr)![1]!;
+    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
+    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
     const answers = await Promise.all(Array.from({ length: 8 }, () => streamPost(url, { totalBytes: 31 * 1000 * 1000 }).done));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(413));
     // 4 deliveries in progress × 10 MiB of body, plus Node itself: well under 953 MB.
@@ -55,8 +55,8 @@ describe('bin/email webhooks listen under concurrent large POSTs', () => {
     proc.stdout!.pause(); // nobody reads it
     let stderr = '';
     proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on (\S+)/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on (\S+)/.exec(stderr)![1]!;
+    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
+    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
     const body = paddedDelivery(8_800_000);
     const statuses: number[] = [];
     // The bound is the point: a listener whose writes to the pipe block stops answering anyone.

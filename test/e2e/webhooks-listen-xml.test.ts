@@ -53,8 +53,8 @@ describe('bin/email webhooks listen under a hostile XML body', () => {
     child = proc;
     let stderr = '';
     proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on (\S+)/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on (\S+)/.exec(stderr)![1]!;
+    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
+    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
 
     const hostile = `<R><W><Events>${'<E/>'.repeat(2_500_000)}</Events><ListID>x</ListID></W></R>`;
     expect(hostile.length).toBeLessThan(10 * 1024 * 1024);

@@ -50,9 +50,9 @@ export async function startListen(args: string[], options: ListenOptions = {}): 
   });
   let early: number | undefined;
   void done.then((code) => (early = code));
-  await waitUntil(() => /Listening on ([^\s"]+)/.test(stderr) || early !== undefined, 'the listener to start');
+  await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr) || early !== undefined, 'the listener to start');
   if (early !== undefined) throw new Error(`listen exited ${early}: ${stderr}`);
-  const url = /Listening on ([^\s"]+)/.exec(stderr)![1]!;
+  const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
   return {
     url,
     stdout: () => stdout,
