@@ -109,9 +109,10 @@ function isRecords(value: unknown): value is AsyncIterable<unknown> {
   return value !== null && typeof value === 'object' && Symbol.asyncIterator in value;
 }
 
-/** A format's way of writing: a list record by record, or one value. */
+/** A format's way of writing: a list record by record, one value, or a report. */
 interface FormatWriter extends RecordStream {
   value(value: unknown): Promise<void>;
+  report(report: Report): Promise<void>;
 }
 
 export interface RecordStream {
@@ -191,7 +192,7 @@ class Renderer implements Output {
   async render(result: Rendered): Promise<void> {
     const { data, view } = result;
     if (data === undefined) return;
-    if (isReport(data)) return this.report(data);
+    if (isReport(data)) return this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';
     // An action's answer is for scripts: one JSON value in the JSON formats;
     // for people the command's message says what was done (CLI.md "--json").
@@ -199,7 +200,7 @@ class Renderer implements Output {
     // What people read in a table may be the data reshaped (one line per
     // action, per target); --fields names the service's fields, so then the data itself.
     const shown = this.format === 'table' && result.display !== undefined && !this.fields ? result.display : data;
-    if (isReport(shown)) return this.report(shown);
+    if (isReport(shown)) return this.writer(undefined).report(shown);
     if (isRecords(shown)) {
       // Records that come one by one (a page walk): written as they come, never held.
       const stream = this.stream(view);
@@ -245,82 +246,83 @@ class Renderer implements Output {
     };
   }
 
-  private async report(report: Report): Promise<void> {
-    const note = this.o.note ?? (() => undefined);
-    switch (this.format) {
-      case 'json': {
-        await this.write('{');
-        let first = true;
-        const key = async (name: string) => {
-          await this.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(name)}: `);
-          first = false;
-        };
-        for (const part of report.parts) {
-          if (part.peopleOnly) continue;
-          const value: unknown = await part.value;
-          if (isRecords(value)) {
-            await key(part.key ?? 'records');
-            let count = 0;
-            for await (const record of value) await this.write(`${count++ === 0 ? '[\n' : ',\n'}${this.jsonText(indent(indent(JSON.stringify(record ?? null))))}`);
-            await this.write(count === 0 ? '[]' : '\n  ]');
-            continue;
-          }
-          const fields: [string, unknown][] = part.key === undefined ? Object.entries((value ?? {}) as Record<string, unknown>) : [[part.key, value]];
-          for (const [name, v] of fields) {
-            await key(name);
-            await this.write(this.jsonText(JSON.stringify(v ?? null, null, 2).split('\n').join('\n  ')));
-          }
-        }
-        return this.write(first ? '}\n' : '\n}\n');
+  /** A report as one JSON object, a streamed part as an array written as it comes. */
+  private async jsonReport(report: Report): Promise<void> {
+    await this.write('{');
+    let first = true;
+    const key = async (name: string) => {
+      await this.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(name)}: `);
+      first = false;
+    };
+    for (const part of report.parts) {
+      if (part.peopleOnly) continue;
+      const value: unknown = await part.value;
+      if (isRecords(value)) {
+        await key(part.key ?? 'records');
+        let count = 0;
+        for await (const record of value) await this.write(`${count++ === 0 ? '[\n' : ',\n'}${this.jsonText(indent(indent(JSON.stringify(record ?? null))))}`);
+        await this.write(count === 0 ? '[]' : '\n  ]');
+        continue;
       }
-      case 'ndjson':
-      case 'csv': {
-        const rest: Record<string, unknown> = {};
-        for (const part of report.parts) {
-          if (part.peopleOnly) continue;
-          const value: unknown = await part.value;
-          if (isRecords(value)) {
-            const writer = this.writer(part.view);
-            for await (const record of value) await writer.write(record);
-            await writer.end();
-          } else if (part.key === undefined) Object.assign(rest, value);
-          else rest[part.key] = value;
-        }
-        return this.writer(undefined).value(rest);
+      const fields: [string, unknown][] = part.key === undefined ? Object.entries((value ?? {}) as Record<string, unknown>) : [[part.key, value]];
+      for (const [name, v] of fields) {
+        await key(name);
+        await this.write(this.jsonText(JSON.stringify(v ?? null, null, 2).split('\n').join('\n  ')));
       }
-      case 'table':
-        for (const part of report.parts) {
-          if (part.machineOnly) continue;
-          const value: unknown = await part.value;
-          const title = typeof part.title === 'function' ? part.title() : part.title;
-          // A streamed part's title waits for its first record, or its end: a run that fails first says only why.
-          if (title && !isRecords(value)) note(title);
-          // A heading is the command's own text, not the service's: written as it is.
-          if (part.heading !== undefined) await this.write(`${part.heading}\n`);
-          if (Array.isArray(value) && value.length === 0 && part.empty) {
-            await (part.heading !== undefined ? this.line(part.empty) : note(part.empty));
-            continue;
-          }
-          if (isRecords(value)) {
-            let count = 0;
-            // Opened with the first record: an empty table would say '(no results)' beside the part's own word.
-            let writer: FormatWriter | undefined;
-            for await (const record of value) {
-              if (!writer && title) note(title);
-              writer ??= this.writer(part.view);
-              count++;
-              await writer.write(record);
-            }
-            await writer?.end();
-            if (count === 0 && title) note(title);
-            if (count === 0 && part.empty) note(part.empty);
-            continue;
-          }
-          const display: unknown = await part.display;
-          await this.print(display ?? value, part.view);
-        }
-        if (report.footer) note(report.footer);
     }
+    return this.write(first ? '}\n' : '\n}\n');
+  }
+
+  /** A report as NDJSON or CSV: the streamed records, then the other parts as one record. */
+  private async flatReport(report: Report): Promise<void> {
+    const rest: Record<string, unknown> = {};
+    for (const part of report.parts) {
+      if (part.peopleOnly) continue;
+      const value: unknown = await part.value;
+      if (isRecords(value)) {
+        const writer = this.writer(part.view);
+        for await (const record of value) await writer.write(record);
+        await writer.end();
+      } else if (part.key === undefined) Object.assign(rest, value);
+      else rest[part.key] = value;
+    }
+    return this.writer(undefined).value(rest);
+  }
+
+  /** A report for people: each part under its title (a note on stderr) or heading, then the footer. */
+  private async peopleReport(report: Report): Promise<void> {
+    const note = this.o.note ?? (() => undefined);
+    for (const part of report.parts) {
+      if (part.machineOnly) continue;
+      const value: unknown = await part.value;
+      const title = typeof part.title === 'function' ? part.title() : part.title;
+      // A streamed part's title waits for its first record, or its end: a run that fails first says only why.
+      if (title && !isRecords(value)) note(title);
+      // A heading is the command's own text, not the service's: written as it is.
+      if (part.heading !== undefined) await this.write(`${part.heading}\n`);
+      if (Array.isArray(value) && value.length === 0 && part.empty) {
+        await (part.heading !== undefined ? this.line(part.empty) : note(part.empty));
+        continue;
+      }
+      if (isRecords(value)) {
+        let count = 0;
+        // Opened with the first record: an empty table would say '(no results)' beside the part's own word.
+        let writer: FormatWriter | undefined;
+        for await (const record of value) {
+          if (!writer && title) note(title);
+          writer ??= this.writer(part.view);
+          count++;
+          await writer.write(record);
+        }
+        await writer?.end();
+        if (count === 0 && title) note(title);
+        if (count === 0 && part.empty) note(part.empty);
+        continue;
+      }
+      const display: unknown = await part.display;
+      await this.print(display ?? value, part.view);
+    }
+    if (report.footer) note(report.footer);
   }
 
   /**
@@ -390,10 +392,11 @@ class Renderer implements Output {
           write: (record) => this.write(`${count++ === 0 ? '[\n' : ',\n'}${this.jsonText(indent(JSON.stringify(record ?? null, null, 2)))}`),
           end: () => this.write(count === 0 ? '[]\n' : '\n]\n'),
           value: (value) => this.write(`${this.jsonText(JSON.stringify(value ?? null, null, view?.compact ? undefined : 2))}\n`),
+          report: (report) => this.jsonReport(report),
         };
       case 'ndjson': {
         const write = (record: unknown) => this.write(`${this.jsonText(JSON.stringify(record ?? null))}\n`);
-        return { write, end: async () => undefined, value: write };
+        return { write, end: async () => undefined, value: write, report: (report) => this.flatReport(report) };
       }
       case 'csv': {
         let columns: Column[] | undefined;
@@ -409,7 +412,7 @@ class Renderer implements Output {
           columns = csvColumns([], view);
           await this.write(header());
         };
-        return { write, end, value: async (value) => (await write(value), end()) };
+        return { write, end, value: async (value) => (await write(value), end()), report: (report) => this.flatReport(report) };
       }
       case 'table':
         return this.tableWriter(view);
@@ -465,6 +468,7 @@ class Renderer implements Output {
         if (bottom !== undefined) await this.write(`${bottom}\n`);
         else if (count === 0 && this.o.isTTY) await this.write('(no results)\n');
       },
+      report: (report) => this.peopleReport(report),
       value: async (value) => {
         if (view?.text && typeof value === 'string') return this.write(value.endsWith('\n') ? value : `${value}\n`);
         if (value !== null && typeof value === 'object') return this.record(value as Record<string, unknown>, view);
