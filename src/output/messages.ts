@@ -14,7 +14,7 @@
 // machineLines) turns any line that is not already one JSON object into a
 // `notice`, so a message written past this writer still parses.
 import type { Writable } from './edges.js';
-import { jsonForTerminal } from './sanitize.js';
+import { jsonForTerminal, neutralizeLines } from './sanitize.js';
 
 /** The `type` of a machine-mode line (docs/scripting.md). */
 export type MessageType = 'notice' | 'warning' | 'progress' | 'wait' | 'page' | 'debug' | 'error';
@@ -45,7 +45,10 @@ export function createMessages(stderr: Writable, machine: boolean, redact: (text
         return;
       }
       // Blank lines that space a message out for people carry nothing in an object.
-      stderr.write(`${machineLine({ type, message: text.replace(/^\n+|\n+$/g, ''), ...definedFields(fields) })}\n`);
+      // The message is text for people in either mode, so what it quotes of a
+      // file or a sender shows as visible escapes, as on the human line: a
+      // script's `jq -r .message` prints no escape sequence that acts.
+      stderr.write(`${machineLine({ type, message: neutralizeLines(text.replace(/^\n+|\n+$/g, '')), ...definedFields(fields) })}\n`);
     },
   };
 }
@@ -81,7 +84,7 @@ export function machineLines(): { filter(text: string): string; flush(): string 
         // Not JSON after all: wrapped below.
       }
     }
-    return machineLine({ type: 'notice', message: line });
+    return machineLine({ type: 'notice', message: neutralizeLines(line) });
   };
   return {
     filter(text) {

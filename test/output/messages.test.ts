@@ -19,7 +19,7 @@ describe('messages', () => {
     expect(out.text()).toBe('warning: careful\n[debug] > GET /x\nPage 1 of 3\n');
   });
 
-  it('in machine mode: one object a line with its type, message and fields; redacted; controls escaped, still JSON', () => {
+  it('in machine mode: one object a line with its type, message and fields; redacted; controls shown as visible escapes in the message, as for people', () => {
     const out = sink();
     const m = createMessages(out.stream, true, (t) => t.replace('secret', '***'));
     m.emit('wait', 'waiting 7 s (secret)', { waitMs: 7000, skipped: undefined });
@@ -27,7 +27,7 @@ describe('messages', () => {
     const lines = out.text().trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l))).toEqual([
       { type: 'wait', message: 'waiting 7 s (***)', waitMs: 7000 },
-      { type: 'notice', message: 'Use it: \u009b31m' },
+      { type: 'notice', message: 'Use it: \\x9b31m' },
     ]);
     expect(out.text()).not.toMatch(/\u009b/);
   });

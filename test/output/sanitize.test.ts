@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { humanStderr, runCli } from '../helpers/cli.js';
 import { expectNeutralised, HOSTILE, rawControls } from '../helpers/hostile.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
@@ -136,9 +136,13 @@ describe('webhooks listen', () => {
     expect((await post(l.url, '<Webhook><Events\u009b31m\u202egnp.exe></Webhook>', 'application/xml')).status).toBe(400);
     const r = await l.stop();
     expect(r.code).toBe(0);
-    const deliveryLine = r.stderr.split('\n').find((line) => line.startsWith('delivery 1:'));
+    // Under -o ndjson stderr is machine mode: one JSON object a line, the sender's
+    // text neutralised inside its message (docs/scripting.md).
+    const messages = humanStderr(r.stderr).split('\n');
+    const deliveryLine = messages.find((line) => line.startsWith('delivery 1:'));
+    expect(deliveryLine).toBeDefined();
     expectNeutralised(deliveryLine ?? '');
-    const xmlLine = r.stderr.split('\n').find((line) => line.includes('invalid XML'));
+    const xmlLine = messages.find((line) => line.includes('invalid XML'));
     expect(xmlLine).toContain('\\x9b31m\\u202egnp.exe');
     expect(rawControls(r.stderr)).toEqual([]);
     // stdout is a pipe: the event as received.
