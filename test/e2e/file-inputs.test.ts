@@ -5,11 +5,12 @@
 // not even the exit could free); /dev/zero was read until the machine gave
 // out (24 GB). Each is now read as a stream, capped and stopped by a signal.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, requireBuild, startCli, tempConfigDir, type RunningCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/import-files.js';
+import { peakResidentMiB } from '../helpers/proc.js';
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -43,15 +44,6 @@ function start(argv: string[], env: Record<string, string> = {}): RunningCli {
   return run;
 }
 
-/** Peak resident memory of a running process in MiB (Linux), or undefined once it is gone. */
-function peakResidentMiB(pid: number): number | undefined {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
-    return line ? Number(/(\d+)/.exec(line)![1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The exit code, waiting at most `ms` (the point of these tests is that the

@@ -4,10 +4,11 @@
 // stays far below that. And with its stdout a pipe nobody reads (issue 19.2):
 // it keeps answering, 200 while it can hold what it has not printed, 503 beyond.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
 import { paddedDelivery, post, streamPost, waitUntil, within } from '../helpers/webhooks.js';
+import { peakResidentMiB } from '../helpers/proc.js';
 
 let child: ChildProcess | undefined;
 afterEach(() => {
@@ -15,11 +16,6 @@ afterEach(() => {
   child = undefined;
 });
 
-/** Peak resident memory of a process in MiB, from /proc (Linux). */
-function peakResidentMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'))!;
-  return Number(/(\d+)/.exec(line)![1]) / 1024;
-}
 
 const procStatus = existsSync('/proc/self/status');
 if (!procStatus) console.warn('no /proc/self/status (not Linux): the memory test of webhooks listen is skipped (it reads the memory of the listener there)');
@@ -39,7 +35,7 @@ describe('bin/email webhooks listen under concurrent large POSTs', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(413));
     // 4 deliveries in progress × 10 MiB of body, plus Node itself: well under 953 MB.
     // Measured at about 105 MiB; the unbounded receiver reached 953 MB.
-    expect(peakResidentMiB(proc.pid!)).toBeLessThan(250);
+    expect(peakResidentMiB(proc.pid!)!).toBeLessThan(250);
     proc.kill('SIGINT');
     const code = await new Promise((resolve) => proc.on('close', resolve));
     expect(code).toBe(0);
@@ -64,6 +60,6 @@ describe('bin/email webhooks listen under concurrent large POSTs', () => {
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     expect(statuses.slice(4)).toEqual([503, 503, 503, 503]);
     // 32 MiB of bodies held, their decoded events and 40 MiB of bodies being read at most; the unbounded queue reached 844 MB.
-    expect(peakResidentMiB(proc.pid!)).toBeLessThan(400);
+    expect(peakResidentMiB(proc.pid!)!).toBeLessThan(400);
   }, 120_000);
 });
