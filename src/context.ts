@@ -181,6 +181,11 @@ export function createContext(
   let clientPromise: Promise<ApiClient> | undefined;
   const api = (options?: { connections?: number }) =>
     (clientPromise ??= (async () => {
+      // The HTTP core loads on the next turn of the event loop: a key already
+      // at hand (EMAIL_API_KEY, the file) is resolved before that and loads it
+      // itself; a key in the keychain is being read on the thread pool by then
+      // (src/core/keychain.ts), and the two overlap.
+      setImmediate(() => void import('./core/http.js'));
       const { resolveCredentials } = await import('./core/config.js');
       const creds = await resolveCredentials({
         env,

@@ -151,18 +151,29 @@ function firstLine(error: unknown): string {
  * Throws KeychainError. A locked keychain shows its own unlock prompt here
  * (a desktop's), and is refused only when that prompt is dismissed.
  *
- * What it costs a read (docs/architecture.md "A key in the keychain"): the
- * module's load and the entry's constructor, which connects to the session
- * bus and opens a Secret Service session, on the main thread; the lookup
- * itself on the thread pool.
- * findCredentialsAsync, which does all of it on the thread pool, measured no
- * faster beyond the noise (1-4 ms either way in paired rounds, 2026-11-26)
- * and never prompts to unlock: a locked keychain would be an error where a
- * desktop asks.
+ * What it costs a read (docs/architecture.md "A key in the keychain"): on
+ * Linux the key is first looked for with findCredentialsAsync, which connects
+ * to the bus, opens the Secret Service session (a Diffie-Hellman exchange,
+ * about 6 ms) and decrypts the entry all on the thread pool, while the main
+ * thread loads the HTTP core (src/context.ts starts it on the next turn of
+ * the event loop): +8.0 ms over a key in the file on Node 24 against +10.0
+ * ms through the entry, 22 +7.4 against +9.5, 26 +6.0 against +9.6 (paired
+ * medians, 31 rounds, a quiet machine, 2026-11-26). An entry's constructor
+ * does that work on the main thread, where nothing can overlap it.
+ * findCredentialsAsync never prompts to unlock, so when it finds nothing
+ * (locked, deleted, an error of any kind) the entry asks, and says why: a
+ * locked keychain then shows a desktop's unlock prompt, a deleted entry is
+ * null.
  */
 export async function readKeychainKey(env: Env, entry: KeychainEntry): Promise<string | null> {
   try {
-    return await openEntry(await keyring(env), entry).getPassword();
+    const mod = await keyring(env);
+    if (process.platform === 'linux' || process.platform === 'freebsd') {
+      const found = await mod.findCredentialsAsync(entry.service).catch(() => []);
+      const hit = found.find((c) => c.account === entry.account);
+      if (hit) return hit.password;
+    }
+    return await openEntry(mod, entry).getPassword();
   } catch (error) {
     const { reason, detail } = classify(error);
     throw new KeychainError(reason, detail, detail);
