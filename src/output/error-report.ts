@@ -16,8 +16,13 @@ export function printError(stderr: Writable, report: ErrorReport, options: { jso
     const error: Record<string, unknown> = { kind: report.kind, status: report.status ?? null, code: report.code ?? null, message };
     if (report.resultData !== undefined) error.resultData = report.resultData;
     // `type` and `message` as every other line has them; `error` as CLI.md "errors" fixes it. The hint, for people reading a CI log.
-    const line: Record<string, unknown> = { type: 'error', message, error };
-    if (report.hint) line.hint = report.hint;
+    // The line's own message and hint are text for people, as on every other line
+    // (src/output/messages.ts): what they quote shows as visible escapes, so
+    // `jq -r .message` in a CI log prints nothing that acts. error.message keeps
+    // the service's value exactly, for scripts.
+    const forPeople = report.fromService ? neutralize(message) : neutralizeLines(message);
+    const line: Record<string, unknown> = { type: 'error', message: forPeople, error };
+    if (report.hint) line.hint = neutralizeLines(report.hint);
     // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
     stderr.write(`${jsonForTerminal(redactor.redact(JSON.stringify(line)))}\n`);
     return;

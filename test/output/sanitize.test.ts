@@ -54,6 +54,14 @@ describe('errors from the service reach stderr neutralised', () => {
     expect(JSON.parse(r.stderr).error.message).toBe(HOSTILE);
   });
 
+  it("in JSON mode the line's own message, for people, shows the controls as visible escapes; error.message keeps the value", async () => {
+    server.reply({ status: 400, body: { Code: 1, Message: HOSTILE } });
+    const r = await runCli(['api', '/email/clients/scheduled', '--json'], { env: env() });
+    const line = JSON.parse(r.stderr) as { message: string; error: { message: string } };
+    expectNeutralised(line.message, '');
+    expect(line.error.message).toBe(HOSTILE);
+  });
+
   it('a line break in a service message cannot start a line of its own', async () => {
     server.reply({ status: 400, body: { Code: 1, Message: 'bad\nerror 0: all fine' } });
     const r = await runCli(['api', '/email/clients/scheduled'], { env: env() });
