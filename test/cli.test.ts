@@ -9,13 +9,13 @@
 // (dist/meta.json).
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, requireBuild } from './helpers/cli.js';
+import { startEmptyListServer, type EmptyListServer } from './helpers/empty-list-server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TRACER = fileURLToPath(new URL('./helpers/trace-startup.cjs', import.meta.url));
@@ -31,17 +31,14 @@ interface Trace {
   streams: string[];
 }
 
-const server = createServer((_req, res) => {
-  res.setHeader('content-type', 'application/json');
-  res.end('[]');
-});
+let server: EmptyListServer;
 let baseUrl: string;
 beforeAll(async () => {
   requireBuild();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await startEmptyListServer();
+  baseUrl = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 /** Runs bin/email with the tracer, stdout a file as in `email … > out`, or a pipe as in `email … | jq`. */
 function trace(args: string[], extraEnv: Record<string, string> = {}, { pipe = false } = {}): Promise<Trace & { stderr: string }> {

@@ -6,30 +6,27 @@
 // compiled from source again and rewritten.
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, requireBuild } from '../helpers/cli.js';
+import { startEmptyListServer, type EmptyListServer } from '../helpers/empty-list-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const compileCacheExists = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 const isRoot = typeof process.geteuid === 'function' && process.geteuid() === 0;
 if (!compileCacheExists) console.warn(`Node ${process.versions.node} has no compile cache (Node 22.1+): only "nothing is written" is checked here`);
 
-const server = createServer((_req, res) => {
-  res.setHeader('content-type', 'application/json');
-  res.end('[]');
-});
+let server: EmptyListServer;
 let baseUrl: string;
 beforeAll(async () => {
   requireBuild();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await startEmptyListServer();
+  baseUrl = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 interface Run {
   code: number | null;
