@@ -5,7 +5,7 @@ import type { ErrorReport } from '../core/error-exit.js';
 import type { Redactor } from '../core/redact.js';
 import type { Writable } from './edges.js';
 import { machineLine } from './messages.js';
-import { jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
+import { neutralize, neutralizeLines } from './sanitize.js';
 
 export function printError(stderr: Writable, report: ErrorReport, options: { json: boolean; redactor: Redactor }): void {
   const { redactor } = options;
@@ -16,15 +16,13 @@ export function printError(stderr: Writable, report: ErrorReport, options: { jso
     const error: Record<string, unknown> = { kind: report.kind, status: report.status ?? null, code: report.code ?? null, message };
     if (report.resultData !== undefined) error.resultData = report.resultData;
     // `type` and `message` as every other line has them; `error` as CLI.md "errors" fixes it. The hint, for people reading a CI log.
-    // The line's own message and hint are text for people, as on every other line
-    // (src/output/messages.ts): what they quote shows as visible escapes, so
-    // `jq -r .message` in a CI log prints nothing that acts. error.message keeps
-    // the service's value exactly, for scripts.
-    const forPeople = report.fromService ? neutralize(message) : neutralizeLines(message);
-    const line: Record<string, unknown> = { type: 'error', message: forPeople, error };
-    if (report.hint) line.hint = neutralizeLines(report.hint);
+    // machineLine shows controls in the line's message and hint as visible escapes;
+    // error.message keeps the service's value exactly, for scripts. The service's
+    // message stays one line there too, as below.
+    const line: Record<string, unknown> = { type: 'error', message: report.fromService ? neutralize(message) : message, error };
+    if (report.hint) line.hint = report.hint;
     // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
-    stderr.write(`${jsonForTerminal(redactor.redact(JSON.stringify(line)))}\n`);
+    stderr.write(`${redactor.redact(machineLine(line))}\n`);
     return;
   }
   if (report.stack) stderr.write(`${redactor.redact(report.stack)}\n`);

@@ -45,10 +45,7 @@ export function createMessages(stderr: Writable, machine: boolean, redact: (text
         return;
       }
       // Blank lines that space a message out for people carry nothing in an object.
-      // The message is text for people in either mode, so what it quotes of a
-      // file or a sender shows as visible escapes, as on the human line: a
-      // script's `jq -r .message` prints no escape sequence that acts.
-      stderr.write(`${machineLine({ type, message: neutralizeLines(text.replace(/^\n+|\n+$/g, '')), ...definedFields(fields) })}\n`);
+      stderr.write(`${machineLine({ type, message: text.replace(/^\n+|\n+$/g, ''), ...definedFields(fields) })}\n`);
     },
   };
 }
@@ -56,9 +53,15 @@ export function createMessages(stderr: Writable, machine: boolean, redact: (text
 /**
  * One JSON object as a line of stderr: controls JSON.stringify leaves raw (C1,
  * bidi overrides) escaped as `\uXXXX`, so the line stays valid JSON with the same value.
+ * Its `message` and `hint` are text for people in either mode, so what they
+ * quote of a file or a sender shows as visible escapes, as on the human line:
+ * a script's `jq -r .message` prints no escape sequence that acts. Every other
+ * field (an error's `error.message`, counts) keeps its value exactly.
  */
 export function machineLine(object: Record<string, unknown>): string {
-  return jsonForTerminal(JSON.stringify(object));
+  const line = { ...object };
+  for (const key of ['message', 'hint'] as const) if (typeof line[key] === 'string') line[key] = neutralizeLines(line[key]);
+  return jsonForTerminal(JSON.stringify(line));
 }
 
 function definedFields(fields: MessageFields | undefined): MessageFields {
@@ -84,7 +87,7 @@ export function machineLines(): { filter(text: string): string; flush(): string 
         // Not JSON after all: wrapped below.
       }
     }
-    return machineLine({ type: 'notice', message: neutralizeLines(line) });
+    return machineLine({ type: 'notice', message: line });
   };
   return {
     filter(text) {
