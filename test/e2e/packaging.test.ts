@@ -108,6 +108,8 @@ beforeAll(() => {
   };
   installOutput = install(prefix, keyringTarballs) + install(barePrefix, []);
 }, 300_000);
+// The clone's node_modules alone is over 100 MB.
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
   it('is packed from a clean clone by `npm pack` alone, which builds dist/ without an esbuild warning', () => {
