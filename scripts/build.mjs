@@ -68,21 +68,34 @@ const common = {
   // dependency): never bundled, required from node_modules by src/core/keychain.ts
   // when a profile's key is read or written there.
   external: ['@napi-rs/keyring'],
+  // `import.meta` in a CommonJS bundle is the bundle's own (importMetaOfBundle).
+  define: { 'import.meta': 'importMeta' },
+  inject: ['email:import-meta'],
+  plugins: [importMetaOfBundle()],
 };
 
-const program = await build({
+// Every warning fails the build (test/e2e/packaging.test.ts checks the pack's
+// output too): one that scrolls past unread is how a bundle ships broken.
+const warnings = [];
+async function bundle(options) {
+  const result = await build(options);
+  warnings.push(...result.warnings);
+  return result;
+}
+
+const program = await bundle({
   ...common,
   entryPoints: { cli: 'src/cli.ts' },
   sourcemap: 'linked',
-  define: { __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [withoutUndiciHttp2(), commanderWithoutChildProcess(), siblingBundles()],
+  define: { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) },
+  plugins: [...common.plugins, withoutUndiciHttp2(), commanderWithoutChildProcess(), siblingBundles()],
 });
 const vendors = await Promise.all(
   Object.entries(VENDORED).map(async ([name, { entry }]) => {
-    const built = await build({
+    const built = await bundle({
       ...common,
       entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) },
-      plugins: [withoutUndiciHttp2(), undiciWithoutNodeAssert()],
+      plugins: [...common.plugins, withoutUndiciHttp2(), undiciWithoutNodeAssert()],
       minify: false,
       write: false,
     });
@@ -90,21 +103,19 @@ const vendors = await Promise.all(
     return built;
   }),
 );
-const sandbox = await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, sourcemap: 'linked' });
+const sandbox = await bundle({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, sourcemap: 'linked' });
 // --jq's worker thread with jq inside it (src/output/jq-worker.ts): the wasm
 // bytes are part of the bundle, and function names are kept, since the worker
 // finds jq-wasm's fd_write import by its name.
-// jq-wasm's ES module asks for its own URL when it loads: the bundle's.
-const jq = await build({
+// jq-wasm's ES module asks for its own URL when it loads: the bundle's (importMeta).
+const jq = await bundle({
   ...common,
   entryPoints: { jq: 'src/output/jq-worker.ts' },
   loader: { '.wasm': 'binary' },
   keepNames: true,
-  define: { 'import.meta.url': 'importMetaUrl' },
-  banner: { js: "var importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 // docs/reference.md's generator, for scripts/gen-completions.mjs only (not shipped).
-await build({ ...common, entryPoints: { reference: 'src/completion/reference.ts' }, format: 'esm', outExtension: {}, minify: false, metafile: false });
+await bundle({ ...common, entryPoints: { reference: 'src/completion/reference.ts' }, format: 'esm', outExtension: {}, minify: false, metafile: false, define: {}, inject: [], plugins: [] });
 
 /**
  * Writes a library's bundle with each CommonJS module it wraps (esbuild's
@@ -128,9 +139,30 @@ function writeEagerModules(file, code, required) {
   });
   // A change in esbuild's output would silently lose this: fail the build instead.
   if (required && wrapped === 0) throw new Error(`${file}: no CommonJS module wrapper found to compile eagerly (esbuild's output changed?)`);
-  const { code: out } = transformSync(eager, { loader: 'js', minify: common.minify, logLevel: 'warning' });
+  const { code: out, warnings: found } = transformSync(eager, { loader: 'js', minify: common.minify, logLevel: 'warning' });
+  warnings.push(...found);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, out);
+}
+
+/**
+ * `import.meta` for code bundled into CommonJS, where esbuild would leave it
+ * empty (with a warning) and where Node has none: src/ runs as ES modules
+ * under the tests, and code there (or a library, jq-wasm) asks for its URL.
+ * The url is the bundle file's, read only when asked for; a bundle that never
+ * reads import.meta leaves this module out.
+ */
+function importMetaOfBundle() {
+  return {
+    name: 'import-meta-of-bundle',
+    setup(b) {
+      b.onResolve({ filter: /^email:import-meta$/ }, () => ({ path: 'import-meta', namespace: 'import-meta' }));
+      b.onLoad({ filter: /.*/, namespace: 'import-meta' }, () => ({
+        contents: "export const importMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /**
@@ -204,6 +236,11 @@ function siblingBundles() {
       }));
     },
   };
+}
+
+if (warnings.length > 0) {
+  console.error(`build failed: esbuild gave ${warnings.length} warning(s), printed above`);
+  process.exit(1);
 }
 
 // bin/email answers a bare --version and --help from these files without loading the program.

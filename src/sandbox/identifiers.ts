@@ -1,7 +1,9 @@
-// Identifiers in paths and bodies. service-spec.md "Conventions": {listId},
-// {segmentId}, {campaignId}, {smartEmailID} are UUIDs. The sandbox issues
-// them dashed and also knows them as the 32 hex digits the real service uses
-// (CLI.md "identifiers"), in either letter case.
+// Identifiers in paths, queries and bodies. service-spec.md "Conventions":
+// {listId}, {segmentId}, {campaignId}, {smartEmailID} are UUIDs. The sandbox
+// issues them dashed, in lower case, and reads them as the real service reads
+// its GUIDs: dashed or as 32 hex digits, in either letter case (CLI.md
+// "identifiers"). Requests are brought to that one form where they come in
+// (canonicalRequest, server.ts), so no route compares ids of two forms.
 
 const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNDASHED = /^[0-9a-f]{32}$/i;
@@ -11,9 +13,47 @@ export function isUuid(value: string): boolean {
 }
 
 /**
- * The stored form of a path identifier: a UUID names the same resource in
- * upper or lower case, and the sandbox stores them in lower case.
+ * The sandbox's own form of an identifier: a UUID in either form and case
+ * becomes dashed lower case; anything else is left as given, for the route
+ * to refuse by name.
  */
 export function canonicalId(id: string): string {
-  return id.toLowerCase();
+  if (!isUuid(id)) return id;
+  const hex = id.replace(/-/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Path parameters and query parameters that carry an id: listId, campaignId, smartEmailID, … */
+const ID_PARAMETER = /id$/i;
+/** Body properties that carry ids, as the spec spells them: ListID, ListIDs, SegmentIDs, SmartEmailID, … */
+const ID_PROPERTY = /IDs?$/;
+
+function canonicalValue(value: unknown): unknown {
+  if (typeof value === 'string') return canonicalId(value);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? canonicalId(v) : v));
+  return value;
+}
+
+function canonicalEntries<T extends Record<string, unknown>>(record: T, carriesId: RegExp): T {
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(record)) {
+    if (!carriesId.test(key)) continue;
+    copy ??= { ...record };
+    copy[key] = canonicalValue(value);
+  }
+  return (copy ?? record) as T;
+}
+
+/**
+ * The ids of a request in the sandbox's own form: path parameters, query
+ * parameters and top-level body properties named as ids. New objects where
+ * anything changed, so the recorded request keeps what the client sent.
+ */
+export function canonicalRequest<P extends Record<string, string>, Q extends Record<string, string>>(params: P, query: Q, body: unknown): { params: P; query: Q; body: unknown } {
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  return {
+    params: canonicalEntries(params, ID_PARAMETER),
+    query: canonicalEntries(query, ID_PARAMETER),
+    body: isObject ? canonicalEntries(body as Record<string, unknown>, ID_PROPERTY) : body,
+  };
 }

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultQueue, RateLimiter, seededRandom, type FaultSpec, type RateLimitOptions } from './faults.js';
+import { canonicalId } from './identifiers.js';
 import { Router, type ResolvedSandboxOptions, type RouteDef, type SandboxContext } from './router.js';
 import { routes as campaignReportRoutes } from './routes/campaign-reports.js';
 import { routes as campaignUnsubscribeRoutes } from './routes/campaign-unsubscribes.js';
@@ -135,7 +136,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     toleranceMs: options.webhookToleranceMs,
     now,
   });
-  for (const w of opts.webhooks ?? []) dispatcher.register(w.listId, w.url, w.format);
+  for (const w of opts.webhooks ?? []) dispatcher.register(canonicalId(w.listId), w.url, w.format);
   dispatcher.resume();
 
   const ctx: SandboxContext = {
@@ -209,9 +210,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     failNext: (fault) => faults.add(fault),
     state: () => store.state,
     suspendAccount: (on) => store.mutate((s) => (s.accountSuspended = on)),
-    unsubscribe: (listId, email) => setSubscriberState(ctx, listId, email, 'Unsubscribed'),
-    setSubscriberState: (listId, email, to) => setSubscriberState(ctx, listId, email, to),
-    confirmSubscriber: (listId, email) => confirmSubscriber(ctx, listId, email),
+    unsubscribe: (listId, email) => setSubscriberState(ctx, canonicalId(listId), email, 'Unsubscribed'),
+    setSubscriberState: (listId, email, to) => setSubscriberState(ctx, canonicalId(listId), email, to),
+    confirmSubscriber: (listId, email) => confirmSubscriber(ctx, canonicalId(listId), email),
     webhooks: () => store.state.webhooks,
     flush: () => store.flush(),
     stop,

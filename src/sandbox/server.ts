@@ -6,6 +6,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { FaultQueue, RateLimiter, rateLimitMessage } from './faults.js';
+import { canonicalRequest } from './identifiers.js';
 import { RouteError, Router, statusError, type SandboxContext, type SandboxResponse } from './router.js';
 
 export interface RecordedRequest {
@@ -238,7 +239,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
   let response: SandboxResponse;
   try {
-    response = await match.def.handler({ method, path, params: match.params, query, headers: req.headers, body }, ctx);
+    // Ids in the sandbox's own form, whichever form the client sent (identifiers.ts).
+    response = await match.def.handler({ method, path, ...canonicalRequest(match.params, query, body), headers: req.headers }, ctx);
   } catch (error) {
     if (error instanceof RouteError) {
       response = error.response;

@@ -1,18 +1,20 @@
 // Packaging (issue 6): `npm pack` gives a tarball that installs into an empty
-// prefix and runs from there, carrying only what the program needs. The
-// build bundles every library into dist/, so the package has no runtime
-// dependencies and installs without any network at all (--offline). The one
-// exception is the keychain module (issue 21), native code that cannot be
-// bundled: an optional dependency, whose prebuilt binary comes in an npm
-// package of its platform. The tarball is installed twice, offline: with
-// that module beside it (packed from this checkout's node_modules, as the
-// registry would serve it), and alone, where npm leaves the optional
-// dependency out and keys go to the 0600 file.
+// prefix and runs from there, carrying only what the program needs. It is
+// packed as a user or a release job would: from a clean clone of the project,
+// after `npm ci` there, with nothing built beforehand (issue 25.6: a tarball
+// packed so held no dist/). The build bundles every library into dist/, so
+// the package has no runtime dependencies and installs without any network
+// at all (--offline). The one exception is the keychain module (issue 21),
+// native code that cannot be bundled: an optional dependency, whose prebuilt
+// binary comes in an npm package of its platform. The tarball is installed
+// twice, offline: with that module beside it (packed from the clone's
+// node_modules, as the registry would serve it), and alone, where npm leaves
+// the optional dependency out and keys go to the 0600 file.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.mjs';
@@ -27,6 +29,8 @@ const bin = join(prefix, 'node_modules', '.bin', 'email');
 const barePrefix = join(work, 'bare');
 const bareBin = join(barePrefix, 'node_modules', '.bin', 'email');
 const KEYRING = '@napi-rs/keyring';
+/** The clean clone the tarball is packed from. */
+const tree = join(work, 'clone');
 
 /** The caller's npm settings (npm test sets npm_config_*) must not steer the install. */
 const cleanEnv = (): Record<string, string> => {
@@ -46,28 +50,74 @@ const run = (program: string, args: string[], env: Record<string, string | undef
 
 let files: string[];
 let installOutput = '';
+/** What `npm pack` printed on stderr: its scripts' output, the build's included. */
+let packOutput = '';
 let tarball: string;
-/** The keychain module's packages as this checkout installed them (itself and its platform's binary), packed; empty without them. */
+/** The keychain module's packages as `npm ci` installed them in the clone (itself and its platform's binary), packed; empty without them. */
 let keyringTarballs: string[] = [];
 
+/**
+ * The project as a clone of it holds it: a git clone of this checkout's commit
+ * with the checkout's uncommitted work laid over it (the diff of tracked files,
+ * then the untracked files git does not ignore), i.e. what the next commit
+ * would hold, so the test covers work not yet committed. Nothing ignored
+ * (dist/, node_modules/, caches) comes along. Not `git stash create`, which
+ * leaves out untracked files (a new source file would be missing from the
+ * pack) and writes to the repository, nor `git archive`, committed trees only.
+ */
+function cleanClone(into: string): void {
+  const git = (args: string[], cwd: string, input?: Buffer) => execFileSync('git', args, { cwd, input, stdio: ['pipe', 'pipe', 'pipe'] });
+  const head = git(['rev-parse', 'HEAD'], root).toString().trim();
+  git(['clone', '--quiet', '--no-checkout', root, into], work);
+  git(['checkout', '--quiet', '--detach', head], into);
+  const diff = git(['diff', '--binary', 'HEAD'], root);
+  if (diff.length > 0) git(['apply', '--whitespace=nowarn'], into, diff);
+  const untracked = git(['ls-files', '-z', '--others', '--exclude-standard'], root).toString().split('\0').filter(Boolean);
+  for (const file of untracked) {
+    mkdirSync(dirname(join(into, file)), { recursive: true });
+    copyFileSync(join(root, file), join(into, file));
+  }
+}
+
 beforeAll(() => {
-  // --ignore-scripts: pack the dist/ that `npm test` just built, without rebuilding it under other running tests.
-  const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root));
+  cleanClone(tree);
+  expect(existsSync(join(tree, 'dist'))).toBe(false);
+  // npm's own cache, as the caller's npm has it (HOME is the work directory
+  // below): `npm ci` takes what it can from there and asks the registry for the rest.
+  const callerEnv = cleanEnv();
+  callerEnv.HOME = process.env.HOME ?? callerEnv.HOME!;
+  const cache = execFileSync('npm', ['config', 'get', 'cache'], { cwd: root, env: callerEnv, encoding: 'utf8' }).trim();
+  const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--cache', cache], { cwd: tree, env: cleanEnv(), encoding: 'utf8' });
+  if (ci.status !== 0) throw new Error(`npm ci in the clone failed: ${ci.stderr}`);
+  // As a user or a release job packs: scripts run (the build is the package's prepack).
+  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: tree, env: cleanEnv(), encoding: 'utf8' });
+  if (pack.status !== 0) throw new Error(`npm pack in the clone failed: ${pack.stderr}`);
+  packOutput = pack.stderr;
+  // Scripts' output may precede the JSON on stdout.
+  const [packed] = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m)));
   files = packed.files.map((f: { path: string }) => f.path);
   tarball = join(work, packed.filename);
-  const scope = join(root, 'node_modules', '@napi-rs');
+  const scope = join(tree, 'node_modules', '@napi-rs');
   const keyringDirs = existsSync(join(scope, 'keyring')) ? readdirSync(scope).filter((d) => d === 'keyring' || d.startsWith('keyring-')).map((d) => join(scope, d)) : [];
-  if (keyringDirs.length >= 2) keyringTarballs = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...keyringDirs], root)).map((p: { filename: string }) => join(work, p.filename));
-  else console.warn(`${KEYRING} and its platform package are not in node_modules (npm ci --omit=optional?): the tarball is installed without them only`);
+  if (keyringDirs.length >= 2) keyringTarballs = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...keyringDirs], tree)).map((p: { filename: string }) => join(work, p.filename));
+  else console.warn(`${KEYRING} and its platform package were not installed by npm ci (optional dependencies omitted?): the tarball is installed without them only`);
   const install = (into: string, extra: string[]) => {
     const r = spawnSync('npm', ['install', '--prefix', into, '--no-audit', '--no-fund', '--no-save', '--offline', tarball, ...extra], { cwd: work, env: cleanEnv(), encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`npm install --offline of the tarball${extra.length ? ` with ${KEYRING}` : ''} failed: ${r.stderr}`);
     return `${r.stdout}${r.stderr}`;
   };
   installOutput = install(prefix, keyringTarballs) + install(barePrefix, []);
-}, 180_000);
+}, 300_000);
+// The clone's node_modules alone is over 100 MB.
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
+  it('is packed from a clean clone by `npm pack` alone, which builds dist/ without an esbuild warning', () => {
+    expect(files).toContain('dist/cli.cjs');
+    // esbuild prints a warning as `▲ [WARNING] …`; the build fails on one, and none may show here either.
+    expect(packOutput).not.toMatch(/\[WARNING\]/);
+  });
+
   it('holds the program, completions, README, LICENSE and package.json, and nothing from src, test, bench or scripts', () => {
     for (const required of [
       'package.json',
@@ -94,12 +144,12 @@ describe('the packed tarball', () => {
 
   it('carries the licence notice of every library bundled into dist/, nested copies included', async () => {
     const { bundledPackageDirs } = await import('../../scripts/third-party-notices.mjs');
-    const dirs: string[] = bundledPackageDirs(JSON.parse(readFileSync(join(root, 'dist', 'meta.json'), 'utf8')));
+    const dirs: string[] = bundledPackageDirs(JSON.parse(readFileSync(join(tree, 'dist', 'meta.json'), 'utf8')));
     expect(dirs.length).toBeGreaterThan(10);
     // The installed copy, not the checkout's: this is what reaches users.
     const notices = readFileSync(join(prefix, 'node_modules', pkg.name, 'dist', 'THIRD_PARTY_NOTICES.md'), 'utf8');
     for (const dir of dirs) {
-      const dep = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+      const dep = JSON.parse(readFileSync(join(tree, dir, 'package.json'), 'utf8'));
       const heading = `## ${dep.name} ${dep.version} — `;
       expect(notices, dir).toContain(heading);
       // The section holds licence text (a copyright line or the licence's own words), not just a name.
@@ -121,8 +171,10 @@ describe('the packed tarball', () => {
     // The keychain module alone is not bundled (native code): optional, so an install never fails for want of it.
     expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual([KEYRING]);
     // No script runs when the tarball is installed, and none is declared for
-    // it (a checkout builds dist/ on bin/email's first run; scripts/ is not shipped).
+    // it: `npm pack` builds dist/ (prepack), a checkout builds it on bin/email's
+    // first run, and scripts/ is not shipped.
     expect(pkg.scripts.preinstall ?? pkg.scripts.install ?? pkg.scripts.postinstall).toBeUndefined();
+    expect(pkg.scripts.prepack).toBe('node scripts/build.mjs');
     expect(pkg.files).not.toContain('scripts/');
   });
 
@@ -143,7 +195,7 @@ describe('the packed tarball', () => {
   it('installs into an empty prefix and runs `email --version` and `email sandbox --help` from there', () => {
     expect(email(['--version'])).toBe(`${pkg.version}\n`);
     expect(email(['sandbox', '--help'])).toMatch(/^Usage: email sandbox \[options\]/);
-    expect(email(['completion', 'bash'])).toBe(readFileSync(join(root, 'completions', 'email.bash'), 'utf8'));
+    expect(email(['completion', 'bash'])).toBe(readFileSync(join(tree, 'completions', 'email.bash'), 'utf8'));
   });
 
   it("keeps Node's compile cache in the user's cache directory, private, and uses it on the next run (bin/email)", () => {
@@ -171,7 +223,7 @@ describe('the packed tarball', () => {
     expect(existsSync(join(barePrefix, 'node_modules', KEYRING))).toBe(false);
     if (keyringTarballs.length) expect(existsSync(join(prefix, 'node_modules', KEYRING, 'package.json'))).toBe(true);
     // Help and completion from the bare install, as from the full one.
-    expect(run(bareBin, ['completion', 'bash']).stdout).toBe(readFileSync(join(root, 'completions', 'email.bash'), 'utf8'));
+    expect(run(bareBin, ['completion', 'bash']).stdout).toBe(readFileSync(join(tree, 'completions', 'email.bash'), 'utf8'));
   });
 
   describe('against the installed sandbox', () => {
@@ -193,6 +245,12 @@ describe('the packed tarball', () => {
     });
     afterAll(() => {
       sandbox?.kill('SIGINT');
+    });
+
+    it('reads from the service (`campaigns sent`) with only the installed files', () => {
+      const sent = JSON.parse(email(['campaigns', 'sent', '--json'], { EMAIL_BASE_URL: baseUrl, EMAIL_API_KEY: apiKey }));
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent[0]).toHaveProperty('CampaignID');
     });
 
     it('runs a command that talks HTTP (doctor) with only the installed files', () => {
