@@ -84,7 +84,8 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   const poster = new PlainPoster();
   // One stream for the session (one JSON array, one CSV header); each delivery is flushed as it
   // arrives, which on a terminal draws it as a table of its own (src/output/render.ts flush).
-  const sessionStream: RecordStream = ctx.out.stream({ columns: EVENT_COLUMNS });
+  // It has no end: the output layer writes it as it comes, never through a pager.
+  const sessionStream: RecordStream = ctx.out.stream({ columns: EVENT_COLUMNS, endless: true });
 
   const onDelivery = (received: ReceivedDelivery) => {
     const { delivery, seq } = received;
