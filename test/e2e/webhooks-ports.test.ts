@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS, startSandbox } from '../../src/sandbox/index.js';
 import { BIN, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { post, waitUntil } from '../helpers/webhooks.js';
 
@@ -118,5 +119,24 @@ describe('outgoing webhook posts reach ports fetch refuses', () => {
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/forwarded delivery 1 to http:\/\/127\.0\.0\.1:6000\/hooks: 200/);
     expect(stderr).toMatch(/1 forwarded/);
+  });
+
+  // The sandbox stands in for the service, which delivers to any port its webhooks name.
+  it("the sandbox's own deliveries reach a port fetch refuses", async (ctx) => {
+    const receiver = await receiverOrSkip(BAD_PORTS[1]!, ctx.skip);
+    const list = SEED_LIST_IDS.newsletter;
+    const sandbox = await startSandbox({ port: 0, webhooks: [{ listId: list, url: receiver.url, format: 'json' }], webhookIntervalMs: 50 });
+    try {
+      const added = await fetch(`${sandbox.url}/email/subscribers/${list}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ EmailAddress: 'port.6665@example.com', Name: 'P', CustomFields: [], ConsentToTrack: 'Yes', Resubscribe: false }),
+      });
+      expect(added.status).toBe(201);
+      await waitUntil(() => receiver.bodies.length > 0, 'the delivery', 5_000);
+      expect(JSON.parse(receiver.bodies[0]!).Events[0]).toMatchObject({ Type: 'Subscribe', EmailAddress: 'port.6665@example.com' });
+    } finally {
+      await sandbox.stop();
+    }
   });
 });
