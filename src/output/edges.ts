@@ -34,6 +34,11 @@ export interface Writable {
    * prints (webhooks listen), whose writers wait for 'drain'.
    */
   writeAsynchronously?(): void;
+  /**
+   * What is written from now on is output without end (CLI.md "pager"):
+   * shown as it comes, never held for a pager, which is for finite output.
+   */
+  unpaged?(): void;
 }
 
 export interface IO {
@@ -140,6 +145,10 @@ class GuardedStream implements Writable {
 
   writeAsynchronously(): void {
     this.raw.writeAsynchronously?.();
+  }
+
+  unpaged(): void {
+    this.raw.unpaged?.();
   }
 
   once(_event: 'drain', listener: () => void): this {

@@ -14,6 +14,10 @@
 // not executable: 126, or non-zero before it read anything, as `false`) loses
 // nothing: what it was given goes to the terminal itself, after one warning
 // naming it, and so does the rest (CLI.md "pager").
+//
+// A pager is for finite output: output without end (`webhooks listen`, whose
+// stream says so: unpaged()) goes to the terminal as it comes, since a pager
+// would hold it back until the command ends or the screen is full.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable as NodeWritable } from 'node:stream';
 
@@ -107,6 +111,15 @@ export class PagedStdout {
     // Taller than the terminal (one row is the shell's prompt after it): page it.
     if (this.lines >= rows) this.start();
     return true;
+  }
+
+  /** Output without end from now on: what is held goes to the terminal, and so does the rest; a pager already started keeps what it has. */
+  unpaged(): void {
+    if (this.child || this.direct || this.failed) return;
+    this.direct = true;
+    const held = this.held;
+    this.held = [];
+    for (const chunk of held) this.terminal.write(chunk);
   }
 
   on(_event: 'error', listener: (error: Error) => void): this {

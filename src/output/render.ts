@@ -52,6 +52,8 @@ export interface View {
   compact?: boolean;
   /** What a table shows is text the command made for people (neutralised, perhaps painted): written as it is. */
   text?: boolean;
+  /** Records without end, until the user stops the command (webhooks listen): written as they come, never held for a pager (src/output/pager.ts). */
+  endless?: boolean;
 }
 
 /** What a command hands the renderer (src/commands/define.ts Result). */
@@ -117,11 +119,7 @@ interface FormatWriter extends RecordStream {
 
 export interface RecordStream {
   write(record: unknown): Promise<void>;
-  /**
-   * Shows now what was written so far (a webhook delivery's events as it
-   * arrives): a table on a terminal is drawn whole, and the next record
-   * starts a new one; every other format has written it already.
-   */
+  /** Shows now what was written so far (a delivery's events as they arrive): a terminal's table is drawn whole, the next record starts a new one. */
   flush?(): Promise<void>;
   /** Finishes the stream (closes a JSON array, flushes a table). */
   end(): Promise<void>;
@@ -229,6 +227,7 @@ class Renderer implements Output {
   }
 
   stream(view?: View): RecordStream {
+    if (view?.endless) this.o.stdout.unpaged?.();
     const shape = this.o.shape;
     if (!shape) return this.writer(view);
     const { limit, fields, jq } = shape;

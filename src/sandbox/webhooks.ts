@@ -5,6 +5,7 @@
 // failing for longer than the tolerance (one week by default, spec "Limits")
 // is deactivated and gets no more events.
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { Store } from './store.js';
 import type { WebhookEvent, WebhookFormat, WebhookRegistration } from './types.js';
 
@@ -17,6 +18,8 @@ export const DEFAULT_WEBHOOK_TOLERANCE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Time a first event waits for others so they can share a request. */
 const GATHER_MS = 50;
 const DELIVERY_TIMEOUT_MS = 10_000;
+/** Of a receiver's answer only the status counts: past this much the connection is dropped. */
+const ANSWER_READ_BYTES = 64 * 1024;
 
 interface WebhookDispatcherOptions {
   intervalMs: number;
@@ -29,6 +32,8 @@ interface WebhookDispatcherOptions {
 export class WebhookDispatcher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Webhooks with a request on the wire. */
+  private readonly sending = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -87,13 +92,19 @@ export class WebhookDispatcher {
   }
 
   private schedule(webhook: WebhookRegistration): void {
-    if (this.stopped || !webhook.Active || webhook.Pending.length === 0 || this.timers.has(webhook.WebhookID)) return;
+    // One request at a time per webhook: a second one would send the events still pending under the first again.
+    if (this.stopped || !webhook.Active || webhook.Pending.length === 0 || this.timers.has(webhook.WebhookID) || this.sending.has(webhook.WebhookID)) return;
     const nowMs = this.options.now().getTime();
     const earliest = webhook.LastAttemptAt ? Date.parse(webhook.LastAttemptAt) + this.options.intervalMs : nowMs;
     const delay = Math.max(earliest - nowMs, Math.min(GATHER_MS, this.options.intervalMs));
     const timer = setTimeout(() => {
       this.timers.delete(webhook.WebhookID);
-      const delivery = this.deliver(webhook).finally(() => this.inFlight.delete(delivery));
+      this.sending.add(webhook.WebhookID);
+      const delivery = this.deliver(webhook).finally(() => {
+        this.inFlight.delete(delivery);
+        this.sending.delete(webhook.WebhookID);
+        this.schedule(webhook);
+      });
       this.inFlight.add(delivery);
     }, delay);
     this.timers.set(webhook.WebhookID, timer);
@@ -109,14 +120,7 @@ export class WebhookDispatcher {
     let status: number | undefined;
     let error: string | undefined;
     try {
-      const response = await fetch(webhook.Url, {
-        method: 'POST',
-        headers: { 'Content-Type': contentType, 'User-Agent': 'email-sandbox-webhooks' },
-        body,
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      });
-      status = response.status;
-      await response.arrayBuffer().catch(() => undefined);
+      status = await postDelivery(webhook.Url, body, contentType);
     } catch (e) {
       error = (e as Error).message;
     }
@@ -136,7 +140,6 @@ export class WebhookDispatcher {
       }
     });
     this.options.onAttempt?.(webhook, { ok, events: events.length, status, error });
-    this.schedule(webhook);
   }
 }
 
@@ -182,4 +185,34 @@ function xmlText(value: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;');
+}
+
+/**
+ * One delivery POST, answered with the receiver's status. Through node:http,
+ * not fetch, which refuses ports the service reaches (6000, 6665-6669,
+ * 10080…); a redirect is a status like any other, never followed.
+ */
+async function postDelivery(url: string, body: string, contentType: string): Promise<number> {
+  const target = new URL(url);
+  // node:https (and TLS) load only for a receiver that needs them.
+  const send = target.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
+  const options: RequestOptions = {
+    method: 'POST',
+    headers: { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'email-sandbox-webhooks' },
+    signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+  };
+  return new Promise((resolve, reject) => {
+    const req = send(target, options, (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > ANSWER_READ_BYTES) res.destroy();
+      });
+      res.on('error', () => undefined);
+      res.on('close', () => resolve(status));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

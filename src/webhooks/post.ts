@@ -1,7 +1,9 @@
 // Sends a delivery body to a receiver: used by trigger, replay and listen's
 // --forward-to. These go to URLs the user names (their own receiver), never to
 // the service, so no API key is attached and the service's retry policy does
-// not apply: each request is made once and its outcome reported. A redirect
+// not apply: each request is made once and its outcome reported. They go
+// through the one HTTP core's undici (src/core/plain-post.ts), so they reach
+// every port an API request reaches. A redirect
 // is an answer, never followed (CLI.md `webhooks listen`: it counts as not
 // accepted): following it would send the delivery somewhere the user did not
 // name (a 302 turned it into a GET to another host).
@@ -12,7 +14,10 @@
 // body was once read until --timeout, 1.1 GB in 10 s).
 import { UsageError } from '../core/errors.js';
 import { describeNetworkError, redirectWords, timedOut } from '../core/http-errors.js';
+import { PlainPoster } from '../core/plain-post.js';
 import { CLI_VERSION } from '../core/version.js';
+
+export { PlainPoster };
 
 const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer body, for the log: a line of text or an error page's start. */
@@ -92,62 +97,33 @@ export interface PostOptions {
   timeoutMs?: number;
   /** Headers to send as they are (a forwarded delivery's, already without hop-by-hop ones); Content-Type among them wins over `contentType`. */
   headers?: readonly (readonly [string, string])[];
+  /** The connections of a command that posts more than once (closed by it); without it the post has a connection of its own. */
+  poster?: PlainPoster;
 }
 
 export async function postBody(url: URL | string, body: string | Uint8Array, contentType: string | undefined, options: PostOptions = {}): Promise<PostOutcome> {
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  // Aborted once the start of the answer is read: drops the connection and whatever the receiver still sends.
-  const done = new AbortController();
-  const signal = AbortSignal.any([done.signal, timeout, ...(options.signal ? [options.signal] : [])]);
-  const headers = new Headers();
-  for (const [name, value] of options.headers ?? []) headers.append(name, value);
-  if (!headers.has('user-agent')) headers.set('user-agent', `email-cli/${CLI_VERSION} (webhooks)`);
-  if (contentType && !headers.has('content-type')) headers.set('content-type', contentType);
+  const headers: [string, string][] = (options.headers ?? []).map(([name, value]) => [name, value]);
+  const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
+  if (!has('user-agent')) headers.push(['user-agent', `email-cli/${CLI_VERSION} (webhooks)`]);
+  if (contentType && !has('content-type')) headers.push(['content-type', contentType]);
+  const poster = options.poster ?? new PlainPoster();
   try {
-    // A copy: fetch may detach the buffer it is given, and the caller keeps
-    // this body (to save it; a 307 once crashed on a detached ArrayBuffer).
-    const response = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : new Uint8Array(body), signal, redirect: 'manual' });
-    const answer = await answerPrefix(response, done);
-    return { status: response.status, answer, elapsedMs: Math.round(performance.now() - started) };
-  } catch (error) {
+    const result = await poster.post(typeof url === 'string' ? new URL(url) : url, {
+      headers,
+      body,
+      timeoutMs,
+      signal: options.signal,
+      answerBytes: ANSWER_PREFIX_BYTES,
+      answerWaitMs: ANSWER_PREFIX_WAIT_MS,
+    });
     const elapsedMs = Math.round(performance.now() - started);
-    if (timeout.aborted) return { error: timedOut(timeoutMs), timedOut: true, elapsedMs };
-    if (options.signal?.aborted) return { error: 'interrupted', elapsedMs };
-    return { error: describeNetworkError(error), elapsedMs };
-  }
-}
-
-/**
- * Up to ANSWER_PREFIX_BYTES of the answer body, read for at most
- * ANSWER_PREFIX_WAIT_MS; then `done` is aborted, which ends the transfer and
- * closes the connection unless the body had ended by then (a short answer
- * leaves the connection to be used again). Never throws: the status is
- * already the outcome.
- */
-async function answerPrefix(response: Response, done: AbortController): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let ended = false;
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const timer = setTimeout(() => done.abort(), ANSWER_PREFIX_WAIT_MS);
-  try {
-    while (size < ANSWER_PREFIX_BYTES) {
-      const { value, done: end } = await reader.read();
-      if (end) {
-        ended = true;
-        break;
-      }
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    // Cut short (the wait, the timeout, Ctrl-C, a reset): what was read stands.
+    if ('status' in result) return { status: result.status, answer: result.answer.toString('utf8'), elapsedMs };
+    if (result.failure === 'timeout') return { error: timedOut(timeoutMs), timedOut: true, elapsedMs };
+    if (result.failure === 'aborted') return { error: 'interrupted', elapsedMs };
+    return { error: describeNetworkError(result.error), elapsedMs };
   } finally {
-    clearTimeout(timer);
-    if (!ended) done.abort();
+    if (!options.poster) await poster.close();
   }
-  return Buffer.concat(chunks, size).subarray(0, ANSWER_PREFIX_BYTES).toString('utf8');
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { post, waitUntil } from '../helpers/webhooks.js';
 
 const CAMPAIGN = 'c0000000-0000-4000-8000-000000000001';
 let sandbox: RunningSandbox;
@@ -120,4 +121,51 @@ describe('pager', () => {
     expect(rows(r.screen)).toBe(rows(whole.screen));
     expect(r.screen.match(/^warning: the pager/gm)).toHaveLength(1);
   });
+
+  // CLI.md `webhooks listen`: "At a terminal, events are printed as they arrive (no pager for output without end)."
+  it('webhooks listen at a terminal prints each event as it arrives, never through the pager, before any signal', async () => {
+    const rec = recorder();
+    const listen = startOnTerminal(['webhooks', 'listen', '--port', '0'], { EMAIL_PAGER: rec.command });
+    try {
+      await waitUntil(() => /Listening on http:\/\/\S+/.test(listen.screen()), 'the listener to start', 20_000);
+      const url = /Listening on (http:\/\/[^\s\r]+)/.exec(listen.screen())![1]!;
+      const event = (i: number) => ({ Type: 'Subscribe', Date: '2025-01-01 00:00:00', EmailAddress: `arrived${i}@example.com`, Name: `P ${i}`, CustomFields: [] });
+      // One event (shorter than the terminal), then 30 (taller): each is on the screen while listen runs.
+      expect((await post(url, JSON.stringify({ Events: [event(0)], ListID: LIST }), 'application/json')).status).toBe(200);
+      await waitUntil(() => listen.screen().includes('arrived0@example.com'), 'the first event on the screen', 10_000);
+      const many = Array.from({ length: 30 }, (_, i) => event(i + 1));
+      expect((await post(url, JSON.stringify({ Events: many, ListID: LIST }), 'application/json')).status).toBe(200);
+      await waitUntil(() => listen.screen().includes('arrived30@example.com'), 'the 30 events on the screen', 10_000);
+    } finally {
+      process.kill(await listen.pid, 'SIGINT');
+    }
+    const r = await listen.closed;
+    expect(r.code, r.screen).toBe(0);
+    expect(existsSync(rec.file)).toBe(false);
+  });
 });
+
+const LIST = '44444444-4444-4444-8444-444444444444';
+
+/** `email <argv>` started on a 20-row pty and left running: what the terminal shows so far, its pid (to signal it), and its end. */
+function startOnTerminal(argv: string[], env: Record<string, string>) {
+  // `exec`: the shell's pid, printed first, becomes the program's.
+  const command = `stty rows 20 cols 100; echo "pid=$$"; exec ${quote(process.execPath)} ${quote(BIN)} ${argv.map(quote).join(' ')}`;
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'PAGER' && k !== 'NO_COLOR' && k !== 'FORCE_COLOR'));
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...inherited, EMAIL_CONFIG_DIR: tempConfigDir(), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (d) => (screen += d));
+  child.stderr.on('data', (d) => (screen += d));
+  // Left open: `script` ends its session when its input ends.
+  const pid = waitUntil(() => /pid=\d+/.test(screen), 'the pid', 20_000).then(() => Number(/pid=(\d+)/.exec(screen)![1]));
+  const closed = new Promise<{ code: number | null; screen: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      child.stdin.end();
+      resolve({ code, screen });
+    });
+  });
+  return { screen: () => screen, pid, closed };
+}

@@ -2,6 +2,7 @@
 // what is read of the receiver's answer (CLI.md "answer size", issue 19.7),
 // and the words for a failure, which are the API client's for the same one
 // (issue 20: one wording, built in src/core/http-errors.ts).
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -81,5 +82,16 @@ describe('outgoing posts fail in the API client\'s words', () => {
     await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
     const outcome = await postBody(`${base}/hooks`, '{}', 'application/json');
     expect(describeOutcome(outcome)).toBe(await clientWords(base));
+  });
+});
+
+describe('no outgoing post goes through global fetch', () => {
+  // fetch refuses ports that curl and the API client reach (test/e2e/webhooks-ports.test.ts).
+  it('src/ calls fetch() only for the sandbox\'s GET of campaign content', () => {
+    const root = new URL('../../src/', import.meta.url);
+    const callers = (readdirSync(root, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => readFileSync(new URL(file, root), 'utf8').split('\n').some((line) => /(^|[^.\w])fetch\(/.test(line) && !/^\s*(\/\/|\/?\*)/.test(line)));
+    expect(callers.map((file) => file.replaceAll('\\', '/'))).toEqual(['sandbox/content/fetch-content.ts']);
   });
 });

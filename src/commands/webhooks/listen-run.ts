@@ -21,7 +21,7 @@ import { writePrivateFile } from '../../core/private-file.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column, RecordStream } from '../../output/render.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
-import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, postBody, receiverUrl } from '../../webhooks/post.js';
+import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
 import { DEFAULT_MAX_HELD_BYTES, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
 import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
 
@@ -81,9 +81,11 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   const saving = new SerialQueue();
   const forwarding = new SerialQueue();
   const forwardAbort = new AbortController();
+  const poster = new PlainPoster();
   // One stream for the session (one JSON array, one CSV header); each delivery is flushed as it
   // arrives, which on a terminal draws it as a table of its own (src/output/render.ts flush).
-  const sessionStream: RecordStream = ctx.out.stream({ columns: EVENT_COLUMNS });
+  // It has no end: the output layer writes it as it comes, never through a pager.
+  const sessionStream: RecordStream = ctx.out.stream({ columns: EVENT_COLUMNS, endless: true });
 
   const onDelivery = (received: ReceivedDelivery) => {
     const { delivery, seq } = received;
@@ -135,6 +137,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
             headers: forwardableHeaders(received.headers),
             signal: forwardAbort.signal,
             timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS,
+            poster,
           });
           if (isSuccess(outcome)) {
             counts.forwarded++;
@@ -212,6 +215,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   });
   await saving.drained();
   await forwarding.drained();
+  await poster.close();
   unregister();
   const parts = [`${counts.deliveries} deliver${counts.deliveries === 1 ? 'y' : 'ies'}`, `${counts.events} event${counts.events === 1 ? '' : 's'}`];
   if (counts.rejected) parts.push(`${counts.rejected} rejected`);

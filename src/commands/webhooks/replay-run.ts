@@ -8,7 +8,7 @@ import { readNamedInput } from '../../core/bounded-read.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { decodeDelivery, detectFormat } from '../../webhooks/decode.js';
 import { CONTENT_TYPES } from '../../webhooks/events.js';
-import { postBody, receiverUrl } from '../../webhooks/post.js';
+import { PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../webhooks/receiver.js';
 import { contentTypeForFile } from '../../webhooks/saved-deliveries.js';
 import { pause, RequestReport } from './sent-requests.js';
@@ -42,13 +42,18 @@ export async function replayCommand(flags: ReplayInput, ctx: Context): Promise<n
   }
 
   const report = new RequestReport(ctx, 'file');
-  for (const [i, item] of plan.entries()) {
-    if (ctx.signal.aborted) break;
-    if (i > 0) await pause(flags.interval, ctx.signal);
-    const body = item.body ?? (await readSaved(item.file, item.path, ctx.signal)).data;
-    const outcome = await postBody(to, body, item.contentType, { signal: ctx.signal, timeoutMs: ctx.globals.timeoutMs });
-    if (ctx.signal.aborted) break;
-    await report.add({ file: item.file, events: item.events }, outcome);
+  const poster = new PlainPoster();
+  try {
+    for (const [i, item] of plan.entries()) {
+      if (ctx.signal.aborted) break;
+      if (i > 0) await pause(flags.interval, ctx.signal);
+      const body = item.body ?? (await readSaved(item.file, item.path, ctx.signal)).data;
+      const outcome = await postBody(to, body, item.contentType, { signal: ctx.signal, timeoutMs: ctx.globals.timeoutMs, poster });
+      if (ctx.signal.aborted) break;
+      await report.add({ file: item.file, events: item.events }, outcome);
+    }
+  } finally {
+    await poster.close();
   }
   return report.finish(to.href);
 }
