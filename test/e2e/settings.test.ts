@@ -97,6 +97,24 @@ describe('a profile name that does not exist', () => {
   }
 });
 
+describe('email api', () => {
+  it('takes a path without its leading slash, as gh api does', async () => {
+    const env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    const bare = await spawnCli(['api', 'email/clients/scheduled'], { env });
+    expect(bare.code, bare.stderr).toBe(0);
+    const slashed = await spawnCli(['api', '/email/clients/scheduled'], { env });
+    expect(JSON.parse(bare.stdout)).toEqual(JSON.parse(slashed.stdout));
+  });
+
+  it('refuses a whole URL where the path goes, saying to give the path, and sends nothing', async () => {
+    sandbox.clearRequests();
+    const r = await spawnCli(['api', `${sandbox.url}/email/clients/scheduled`], { env: { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: give the path below the base URL \(e\.g\. \/email\/clients\/campaigns\), not a whole URL/);
+    expect(sandbox.requestCount()).toBe(0);
+  });
+});
+
 describe('auth logout', () => {
   it('of the last profile clears the default, and a later login makes its profile the default', async () => {
     const dir = await configWith({ staging: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } }, 'staging');
