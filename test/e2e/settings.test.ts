@@ -115,6 +115,25 @@ describe('email api', () => {
   });
 });
 
+describe('a base URL that ends in /email', () => {
+  it('gets a hint on the 404 naming the base URL to use', async () => {
+    const r = await spawnCli(['api', '/email/clients/scheduled', '--base-url', `${sandbox.url}/email`], { env: { EMAIL_API_KEY: sandbox.apiKey } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\(HTTP 404\)/);
+    expect(r.stderr).toContain(`hint: the base URL ${sandbox.url}/email (from --base-url) ends in /email, and every path of the service starts with /email/: use ${sandbox.url}`);
+  });
+
+  it('doctor\'s key check gives the same hint; a right base URL\'s 404 gets none', async () => {
+    const doctor = await spawnCli(['doctor', '--json', '--base-url', `${sandbox.url}/email/`], { env: { EMAIL_API_KEY: sandbox.apiKey } });
+    expect(doctor.code).toBe(1);
+    expect(checksOf(doctor.stdout)['api key']).toMatchObject({ status: 'fail', hint: `the base URL ${sandbox.url}/email ends in /email, and every path of the service starts with /email/: use ${sandbox.url}` });
+    const right = await spawnCli(['api', '/email/no-such-endpoint', '--base-url', sandbox.url], { env: { EMAIL_API_KEY: sandbox.apiKey } });
+    expect(right.code).toBe(1);
+    expect(right.stderr).toMatch(/\(HTTP 404\)/);
+    expect(right.stderr).not.toContain('ends in /email');
+  });
+});
+
 describe('auth logout', () => {
   it('of the last profile clears the default, and a later login makes its profile the default', async () => {
     const dir = await configWith({ staging: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } }, 'staging');

@@ -36,7 +36,7 @@ export async function checkApiKey(
       return { result: result('api key', 'fail', error.message, hint), authProblem: false, sentAt, answeredAt };
     }
     if (error instanceof ApiError) {
-      return { result: result('api key', 'fail', `GET /email/clients/scheduled answered ${error.status}: ${error.message}`, 'is the base URL the service\'s, including any path prefix?'), authProblem: false, sentAt, answeredAt };
+      return { result: result('api key', 'fail', `GET /email/clients/scheduled answered ${error.status}: ${error.message}`, error.hint ?? 'is the base URL the service\'s, including any path prefix?'), authProblem: false, sentAt, answeredAt };
     }
     if (error instanceof NetworkError || error instanceof CliError) {
       return { result: result('api key', 'fail', error.message, 'run again with --debug to see the request'), authProblem: false, sentAt, answeredAt };
