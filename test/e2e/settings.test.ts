@@ -3,7 +3,7 @@
 // command, and the slips a user makes with them: a profile name that does not
 // exist, an api path without its leading slash, a base URL that already ends
 // in /email, logging out the last profile.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig, type Profile } from '../../src/core/config.js';
@@ -146,5 +146,34 @@ describe('auth logout', () => {
     const login = await spawnCli(['auth', 'login', '--profile', 'ops', '--base-url', sandbox.url, '--with-key', '--insecure-storage'], { env, stdin: sandbox.apiKey });
     expect(login.code, login.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).defaultProfile).toBe('ops');
+  });
+});
+
+describe('hints cite the docs that ship with the package', () => {
+  it('subscribers add without --consent and update without --name point at docs/reference.md, not at the service spec users do not have', async () => {
+    const env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    const add = await spawnCli(['subscribers', 'add', '--list', '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41', '--email', 'ada@example.com', '--name', 'Ada'], { env });
+    expect(add.code).toBe(2);
+    expect(add.stderr).toMatch(/^hint: .*docs\/reference\.md, "email subscribers add"/m);
+    const update = await spawnCli(['subscribers', 'update', '--list', '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41', '--email', 'ada@example.com', '--consent', 'yes'], { env });
+    expect(update.code).toBe(2);
+    expect(update.stderr).toMatch(/^hint: .*docs\/reference\.md, "email subscribers update"/m);
+    for (const r of [add, update]) expect(r.stderr).not.toContain('service-spec');
+  });
+
+  it('no message in src/ names service-spec.md (comments may: they are for the people who have it)', () => {
+    const root = new URL('../../src/', import.meta.url);
+    const offenders: string[] = [];
+    for (const file of readdirSync(root, { recursive: true }) as string[]) {
+      if (!file.endsWith('.ts')) continue;
+      readFileSync(new URL(file, root), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const code = line.trim();
+          if (code.startsWith('//') || code.startsWith('*') || code.startsWith('/*')) return;
+          if (/service-spec/.test(code.replace(/\/\/.*$/, ''))) offenders.push(`${file}:${i + 1}`);
+        });
+    }
+    expect(offenders).toEqual([]);
   });
 });
