@@ -93,6 +93,11 @@ describe('a profile name that does not exist', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^error: no profile named "nope" \\(${how === 'EMAIL_PROFILE' ? 'named by EMAIL_PROFILE' : 'given with --profile'}\\); profiles: default, staging$`, 'm'));
       expect(sandbox.requestCount()).toBe(0);
+      const status = await spawnCli(['auth', 'status', ...argv], { env: { EMAIL_CONFIG_DIR: dir, ...env } });
+      expect(status.code).toBe(2);
+      expect(status.stderr).toMatch(/^warning: no profile named "nope" \((named by EMAIL_PROFILE|given with --profile)\); profiles: default, staging$/m);
+      const doctor = await spawnCli(['doctor', '--json', ...argv], { env: { EMAIL_CONFIG_DIR: dir, ...env } });
+      expect(checksOf(doctor.stdout).profile).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^no profile named "nope" .*; profiles: default, staging$/) });
     });
   }
 });

@@ -4,7 +4,7 @@
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
 import { keyStoreOf, openConfig, readProfileKey, type KeyStore } from '../../core/config.js';
-import { chooseProfile } from '../../core/settings.js';
+import { chooseProfile, profileChoiceWords } from '../../core/settings.js';
 import { ApiError, AuthError, CliError, ExitCode } from '../../core/errors.js';
 import type { Result } from '../define.js';
 import { maskKey } from '../../core/redact.js';
@@ -59,7 +59,11 @@ export async function statusCommand(ctx: Context): Promise<Result> {
   }
   let exitCode: number = ExitCode.ok;
   const active = rows.find((r) => r.inEffect);
-  if (!active) {
+  if (!active && rows.length && chosen.chosenBy !== 'default') {
+    // A name given by --profile or EMAIL_PROFILE that is not stored: a usage error, as every command says it.
+    ctx.log.warn(`no profile named "${chosen.name}" (${profileChoiceWords(chosen.chosenBy)}); profiles: ${Object.keys(data.profiles).join(', ')}`);
+    exitCode = ExitCode.usage;
+  } else if (!active) {
     ctx.log.warn(
       rows.length
         ? `profile "${chosen.name}" does not exist; run \`email auth login --profile ${chosen.name}\``
