@@ -186,7 +186,7 @@ export function createContext(
       // itself; a key in the keychain is being read on the thread pool by then
       // (src/core/keychain.ts), and the two overlap.
       setImmediate(() => void import('./core/http.js'));
-      const { resolveCredentials } = await import('./core/config.js');
+      const { resolveCredentials } = await import('./core/settings.js');
       const creds = await resolveCredentials({
         env,
         profileFlag: globals.profile,

@@ -6,12 +6,12 @@
 // existing one keeps its mode, and is refused when other users could write to
 // it (they could swap the file and send the key elsewhere), as ssh refuses a
 // loose ~/.ssh. Reading never creates anything: the store is opened with conf
-// (which writes its defaults as it opens) only to write. The resolver returns
-// the key together with where it came from.
+// (which writes its defaults as it opens) only to write. Which settings are in
+// effect, and from where, is src/core/settings.ts.
 import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { AuthError, hinted, UsageError } from './errors.js';
+import { hinted, UsageError } from './errors.js';
 import { isLoopbackHost } from './loopback.js';
 
 /** Where a profile's key lives (CLI.md "auth login"). */
@@ -26,7 +26,8 @@ export interface Profile {
 }
 
 export interface ConfigData {
-  defaultProfile: string;
+  /** Absent when no profile is the default (the last one was logged out): the one named "default" is then in effect. */
+  defaultProfile?: string;
   profiles: Record<string, Profile>;
 }
 
@@ -154,7 +155,7 @@ function refuseUnsafeDir(dir: string): void {
   throw error;
 }
 
-const emptyConfig = (): ConfigData => ({ defaultProfile: DEFAULT_PROFILE, profiles: {} });
+const emptyConfig = (): ConfigData => ({ profiles: {} });
 
 export interface ConfigStore {
   readonly path: string;
@@ -194,7 +195,8 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
           // Keys are secrets; the store must stay readable by tools like `jq` for support, so no obfuscation.
           clearInvalidConfig: false,
         });
-        conf.set('defaultProfile', data.defaultProfile);
+        if (data.defaultProfile) conf.set('defaultProfile', data.defaultProfile);
+        else conf.delete('defaultProfile');
         conf.set('profiles', data.profiles);
         chmodSync(conf.path, 0o600);
       } catch (err) {
@@ -205,7 +207,7 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
 }
 
 /** Reads the config file without conf (which would write its defaults): a missing file is an empty store. */
-function readConfigFile(path: string): ConfigData {
+export function readConfigFile(path: string): ConfigData {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -222,107 +224,7 @@ function readConfigFile(path: string): ConfigData {
     throw error;
   }
   const profiles = raw && typeof raw.profiles === 'object' && raw.profiles !== null ? raw.profiles : {};
-  return { defaultProfile: typeof raw?.defaultProfile === 'string' && raw.defaultProfile ? raw.defaultProfile : DEFAULT_PROFILE, profiles: { ...profiles } };
-}
-
-export type KeySource =
-  | { kind: 'env'; detail: 'EMAIL_API_KEY' }
-  | { kind: 'profile'; profile: string; chosenBy: 'flag' | 'env' | 'default'; path: string; store: KeyStore };
-
-export interface ResolvedCredentials {
-  apiKey: string;
-  baseUrl: string;
-  keySource: KeySource;
-  baseUrlSource: string;
-  profile?: string;
-  /** Things the user may not expect, e.g. --profile ignored because EMAIL_API_KEY is set. */
-  notes: string[];
-}
-
-export interface ResolveInput {
-  env: Readonly<Record<string, string | undefined>>;
-  profileFlag?: string;
-  baseUrlFlag?: string;
-  insecureHttp: boolean;
-}
-
-/** Which profile is in effect and why: --profile, then EMAIL_PROFILE, then the stored default. */
-export function chooseProfile(input: ResolveInput, data: ConfigData): { name: string; chosenBy: 'flag' | 'env' | 'default' } {
-  if (input.profileFlag) return { name: input.profileFlag, chosenBy: 'flag' };
-  if (input.env.EMAIL_PROFILE) return { name: input.env.EMAIL_PROFILE, chosenBy: 'env' };
-  return { name: data.defaultProfile || DEFAULT_PROFILE, chosenBy: 'default' };
-}
-
-/**
- * Resolves key and base URL in CLI.md's order: EMAIL_API_KEY (+ EMAIL_BASE_URL),
- * else the profile named by --profile or EMAIL_PROFILE, else the default
- * profile. Either variable alone sets its half and the profile in effect the
- * other, the same way for both. --base-url overrides the base URL of any source.
- */
-export async function resolveCredentials(input: ResolveInput): Promise<ResolvedCredentials> {
-  const { env } = input;
-  let resolved: Omit<ResolvedCredentials, 'baseUrl' | 'baseUrlSource' | 'notes'> & { baseUrl?: string; baseUrlSource?: string };
-  const notes: string[] = [];
-  if (env.EMAIL_API_KEY) {
-    // CLI.md fixes the order: the environment wins even over --profile (CI sets it on purpose).
-    resolved = {
-      apiKey: env.EMAIL_API_KEY,
-      keySource: { kind: 'env', detail: 'EMAIL_API_KEY' },
-      baseUrl: env.EMAIL_BASE_URL,
-      baseUrlSource: env.EMAIL_BASE_URL ? 'env EMAIL_BASE_URL' : undefined,
-    };
-    if (!env.EMAIL_BASE_URL && !input.baseUrlFlag) {
-      // EMAIL_API_KEY alone: the base URL of the profile in effect, as EMAIL_BASE_URL alone takes
-      // its key below. Each variable sets its half; the profile supplies the other (issue 20.10).
-      const data = (await openConfig(env)).read();
-      const chosen = chooseProfile(input, data);
-      const profileBaseUrl = data.profiles[chosen.name]?.baseUrl;
-      if (profileBaseUrl) {
-        resolved.baseUrl = profileBaseUrl;
-        resolved.baseUrlSource = `profile "${chosen.name}"`;
-        notes.push(`EMAIL_API_KEY is set without EMAIL_BASE_URL: the key from the environment, the base URL from profile "${chosen.name}"`);
-      }
-    } else if (input.profileFlag || env.EMAIL_PROFILE) notes.push('EMAIL_API_KEY is set, so the profile is not used');
-  } else {
-    const store = await openConfig(env);
-    const data = store.read();
-    const chosen = chooseProfile(input, data);
-    const profile = data.profiles[chosen.name];
-    const apiKey = await readProfileKey(env, chosen.name, profile);
-    if (!apiKey) {
-      const why =
-        chosen.chosenBy === 'flag' ? 'given with --profile' : chosen.chosenBy === 'env' ? 'named by EMAIL_PROFILE' : 'the default profile';
-      const err = new AuthError({
-        status: 0,
-        method: '',
-        path: '',
-        message: `no API key for profile "${chosen.name}" (${why})`,
-      });
-      err.hint = `Run \`email auth login${chosen.name === DEFAULT_PROFILE ? '' : ` --profile ${chosen.name}`}\`, or set EMAIL_API_KEY and EMAIL_BASE_URL.`;
-      throw err;
-    }
-    resolved = {
-      apiKey,
-      keySource: { kind: 'profile', profile: chosen.name, chosenBy: chosen.chosenBy, path: store.path, store: keyStoreOf(profile)! },
-      profile: chosen.name,
-      baseUrl: profile?.baseUrl,
-      baseUrlSource: profile?.baseUrl ? `profile "${chosen.name}"` : undefined,
-    };
-    // EMAIL_BASE_URL alone: the environment sets the base URL, over the profile's, as it does with EMAIL_API_KEY.
-    if (!input.baseUrlFlag && env.EMAIL_BASE_URL) {
-      resolved.baseUrl = env.EMAIL_BASE_URL;
-      resolved.baseUrlSource = 'env EMAIL_BASE_URL';
-    }
-  }
-  if (input.baseUrlFlag) {
-    resolved.baseUrl = input.baseUrlFlag;
-    resolved.baseUrlSource = '--base-url';
-  }
-  if (!resolved.baseUrl) {
-    throw new UsageError('no base URL: pass --base-url <url>, set EMAIL_BASE_URL, or store one with `email auth login --base-url <url>`');
-  }
-  const baseUrl = checkBaseUrl(resolved.baseUrl, input.insecureHttp, resolved.baseUrlSource ?? '--base-url');
-  return { ...resolved, baseUrl, baseUrlSource: resolved.baseUrlSource ?? '--base-url', notes };
+  return typeof raw?.defaultProfile === 'string' && raw.defaultProfile ? { defaultProfile: raw.defaultProfile, profiles: { ...profiles } } : { profiles: { ...profiles } };
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   UnexpectedResponseError,
 } from './errors.js';
 import { describeNetworkError, isNotSent, statusWithReason } from './http-errors.js';
+import { baseUrlPrefixHint } from './base-url-hint.js';
 import { loopbackAwareLookup } from './loopback.js';
 import { DEFAULT_CONNECTIONS } from './pool.js';
 import { Redactor } from './redact.js';
@@ -346,7 +347,9 @@ export class ApiClient {
       path,
     };
     if (res.status === 401 || res.status === 403) return new AuthError(init);
-    return new ApiError(init);
+    const error = new ApiError(init);
+    if (res.status === 404) error.hint = baseUrlPrefixHint(this.options.baseUrl, path, this.options.baseUrlSource);
+    return error;
   }
 
   /**

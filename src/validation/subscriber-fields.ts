@@ -192,7 +192,7 @@ export function consentFlag(value: string | undefined): 'Yes' | 'No' {
   if (value === undefined || value === '') {
     throw withHint(
       new UsageError('--consent yes|no is required: the service refuses a subscriber without ConsentToTrack', SubscriberCode.consentMissing),
-      'ConsentToTrack has no default on add and update (service-spec.md "Subscriber"); say --consent yes or --consent no.',
+      'ConsentToTrack has no default on add and update (docs/reference.md, "email subscribers add" and "email subscribers update"); say --consent yes or --consent no.',
     );
   }
   const consent = parseConsent(value, false);

@@ -163,7 +163,7 @@ describe('auth logout', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('Removed profile "prod" (https://a.example.com and its key).\nThe default profile is now "staging" (https://b.example.com); `email auth switch <profile>` changes it.\n');
     const last = await runCli(['auth', 'logout', '--profile', 'staging'], { env: { EMAIL_CONFIG_DIR: dir } });
-    expect(last.stderr).toBe('Removed profile "staging" (https://b.example.com and its key).\nNo profile is left: `email auth login` stores one.\n');
+    expect(last.stderr).toBe('Removed profile "staging" (https://b.example.com and its key).\nNo profile is left, so there is no default profile: `email auth login` stores one, and makes it the default.\n');
   });
 
   it('removing a profile that is not the default leaves the default as it was', async () => {

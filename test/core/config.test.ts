@@ -2,7 +2,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, openConfig, resolveCredentials } from '../../src/core/config.js';
+import { checkBaseUrl, openConfig } from '../../src/core/config.js';
+import { describeOrigin, resolveCredentials, resolveSettings } from '../../src/core/settings.js';
 import { isLoopbackHost } from '../../src/core/loopback.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 
@@ -62,7 +63,7 @@ describe('credential resolution', () => {
   });
 
   it('EMAIL_API_KEY alone with no profile: no base URL, naming EMAIL_BASE_URL', async () => {
-    const err = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: dir(), EMAIL_API_KEY: 'env-key-9999' }, insecureHttp: false }).catch((e) => e);
+    const err = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: dir(), EMAIL_API_KEY: 'env-key-9999' }, insecureHttp: false }).catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(UsageError);
     expect(err.message).toMatch(/^no base URL: .*EMAIL_BASE_URL/);
   });
@@ -84,10 +85,51 @@ describe('credential resolution', () => {
   });
 
   it('fails as an auth problem when no key is configured, with a hint', async () => {
-    const err = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: dir() }, insecureHttp: false }).catch((e) => e);
+    const err = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: dir() }, insecureHttp: false }).catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(AuthError);
     expect(err.exitCode).toBe(4);
     expect(err.hint).toContain('email auth login');
+  });
+});
+
+describe('every setting with its origin (the one resolver of the commands and doctor)', () => {
+  const profiles = { prod: { baseUrl: 'https://prod.example.com', apiKey: 'prod-key-1234' }, bare: { baseUrl: 'https://bare.example.com' } };
+  async function seeded() {
+    const d = dir();
+    await (await openConfig({ EMAIL_CONFIG_DIR: d })).write({ defaultProfile: 'prod', profiles });
+    return d;
+  }
+  // [what is set, env, flags, profile in effect (its origin), key origin, base URL and its origin]
+  const cases: [string, Record<string, string>, { profileFlag?: string; baseUrlFlag?: string }, string, string, string | undefined, string | undefined][] = [
+    ['nothing set', {}, {}, 'prod (the default profile)', 'profile "prod"', 'https://prod.example.com', 'profile "prod"'],
+    ['EMAIL_BASE_URL over the profile\'s', { EMAIL_BASE_URL: 'https://env.example.com' }, {}, 'prod (the default profile)', 'profile "prod"', 'https://env.example.com', 'env EMAIL_BASE_URL'],
+    ['a profile without a key, and EMAIL_BASE_URL', { EMAIL_BASE_URL: 'https://env.example.com' }, { profileFlag: 'bare' }, 'bare (--profile)', 'none', 'https://env.example.com', 'env EMAIL_BASE_URL'],
+    ['a profile without a key', { EMAIL_PROFILE: 'bare' }, {}, 'bare (env EMAIL_PROFILE)', 'none', 'https://bare.example.com', 'profile "bare"'],
+    ['EMAIL_API_KEY alone', { EMAIL_API_KEY: 'env-key-9999', EMAIL_PROFILE: 'bare' }, {}, 'bare (env EMAIL_PROFILE)', 'env EMAIL_API_KEY', 'https://bare.example.com', 'profile "bare"'],
+    // Both from the environment: the config is not read, so the stored default is not known either.
+    ['both variables', { EMAIL_API_KEY: 'env-key-9999', EMAIL_BASE_URL: 'https://env.example.com' }, {}, 'default (the default profile)', 'env EMAIL_API_KEY', 'https://env.example.com', 'env EMAIL_BASE_URL'],
+    ['--base-url over EMAIL_BASE_URL', { EMAIL_BASE_URL: 'https://env.example.com' }, { baseUrlFlag: 'https://flag.example.com' }, 'prod (the default profile)', 'profile "prod"', 'https://flag.example.com', '--base-url'],
+    ['an unknown profile', { EMAIL_PROFILE: 'nope' }, {}, 'nope (env EMAIL_PROFILE)', 'none', undefined, undefined],
+  ];
+  for (const [what, env, flags, profile, keyOrigin, baseUrl, baseUrlOrigin] of cases) {
+    it(what, async () => {
+      const s = await resolveSettings({ env: { EMAIL_CONFIG_DIR: await seeded(), ...env }, ...flags, insecureHttp: false });
+      expect(`${s.profile.value} (${describeOrigin(s.profile.origin)})`).toBe(profile);
+      expect(s.apiKey ? describeOrigin(s.apiKey.origin) : 'none').toBe(keyOrigin);
+      expect(s.baseUrl?.value).toBe(baseUrl);
+      expect(s.baseUrl && describeOrigin(s.baseUrl.origin)).toBe(baseUrlOrigin);
+    });
+  }
+
+  it('a profile named by --profile or EMAIL_PROFILE that is not stored is a usage error naming the stored ones; with both variables set it is not consulted', async () => {
+    const d = await seeded();
+    for (const input of [{ env: { EMAIL_CONFIG_DIR: d, EMAIL_PROFILE: 'nope' } }, { env: { EMAIL_CONFIG_DIR: d, EMAIL_API_KEY: 'env-key-9999' }, profileFlag: 'nope' }]) {
+      const err = await resolveCredentials({ ...input, insecureHttp: false }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).message).toMatch(/^no profile named "nope" \((named by EMAIL_PROFILE|given with --profile)\); profiles: prod, bare$/);
+    }
+    const env = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_API_KEY: 'env-key-9999', EMAIL_BASE_URL: 'https://env.example.com' }, profileFlag: 'nope', insecureHttp: false });
+    expect(env.notes).toEqual(['EMAIL_API_KEY is set, so the profile is not used']);
   });
 });
 

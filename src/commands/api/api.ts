@@ -27,8 +27,11 @@ export default defineCommand({
     'email api /email/campaigns/<id>/unsubscribes --query pagesize=1000 --paginate -o ndjson',
   ],
   async run(input, ctx) {
-    const rawPath = input.path;
-    if (!rawPath.startsWith('/')) throw new UsageError(`path must start with "/", got "${rawPath}"`);
+    // The path below the base URL, with or without its leading slash (gh api takes both); a whole URL is not a path.
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input.path)) {
+      throw new UsageError(`give the path below the base URL (e.g. /email/clients/campaigns), not a whole URL: "${input.path}"`);
+    }
+    const rawPath = input.path.startsWith('/') ? input.path : `/${input.path}`;
     const [path, inlineQuery] = splitQuery(rawPath);
     const query: Record<string, QueryValue[]> = {};
     for (const [k, v] of inlineQuery) (query[k] ??= []).push(v);

@@ -63,7 +63,7 @@ export async function loginCommand(opts: { withKey: boolean; insecureStorage: bo
   const was = keyStoreOf(existing);
   const entry: Profile = where === 'keychain' ? { baseUrl, keyStore: 'keychain' } : { baseUrl, apiKey, keyStore: 'file' };
   data.profiles[profile] = entry;
-  if (!data.profiles[data.defaultProfile] || Object.keys(data.profiles).length === 1) data.defaultProfile = profile;
+  if (!data.defaultProfile || !data.profiles[data.defaultProfile] || Object.keys(data.profiles).length === 1) data.defaultProfile = profile;
   await store.write(data);
   if (was === 'keychain' && where === 'file') await removeFromKeychain(ctx, profile);
 

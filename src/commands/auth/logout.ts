@@ -9,10 +9,11 @@ export default defineCommand({
   summary: 'Remove a profile (its base URL, and its key from the keychain or the config file), and say which profile is the default after',
   examples: ['email auth logout', 'email auth logout --profile staging'],
   async run(_input, ctx) {
-    const { chooseProfile, keyStoreOf, openConfig, profileKeychainEntry } = await import('../../core/config.js');
+    const { DEFAULT_PROFILE, keyStoreOf, openConfig, profileKeychainEntry } = await import('../../core/config.js');
+    const { chooseProfile } = await import('../../core/settings.js');
     const store = await openConfig(ctx.env);
     const data = store.read();
-    const { name } = chooseProfile({ env: ctx.env, profileFlag: ctx.globals.profile, insecureHttp: false }, data);
+    const { name } = chooseProfile({ env: ctx.env, profileFlag: ctx.globals.profile }, data);
     if (!data.profiles[name]) {
       const known = Object.keys(data.profiles);
       throw new UsageError(`no profile named "${name}"${known.length ? ` (profiles: ${known.join(', ')})` : ''}`);
@@ -37,18 +38,19 @@ export default defineCommand({
       }
     }
     delete data.profiles[name];
-    const wasDefault = data.defaultProfile === name;
+    const wasDefault = (data.defaultProfile ?? DEFAULT_PROFILE) === name;
     // Another profile may be another account: a default that changes is said, never silent.
     const next = wasDefault ? Object.keys(data.profiles)[0] : undefined;
-    if (next) data.defaultProfile = next;
+    // The last profile gone, no default is left behind to name a profile that no longer exists.
+    if (wasDefault) data.defaultProfile = next;
     await store.write(data);
     const what = `Removed profile "${name}" (${removed.baseUrl ?? 'no base URL'} and its key${from}).`;
     if (!wasDefault) {
-      ctx.log.info(`${what} The default profile is still "${data.defaultProfile}".`);
+      ctx.log.info(`${what} The default profile is still "${data.defaultProfile ?? DEFAULT_PROFILE}".`);
     } else if (next) {
       ctx.log.info(`${what}\nThe default profile is now "${next}" (${data.profiles[next]!.baseUrl ?? 'no base URL'}); \`email auth switch <profile>\` changes it.`);
     } else {
-      ctx.log.info(`${what}\nNo profile is left: \`email auth login\` stores one.`);
+      ctx.log.info(`${what}\nNo profile is left, so there is no default profile: \`email auth login\` stores one, and makes it the default.`);
     }
   },
 });

@@ -3,7 +3,8 @@
 // and one read call to check the key in effect (CLI.md "auth status").
 import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
-import { chooseProfile, keyStoreOf, openConfig, readProfileKey, type KeyStore } from '../../core/config.js';
+import { keyStoreOf, openConfig, readProfileKey, type KeyStore } from '../../core/config.js';
+import { chooseProfile, profileChoiceWords } from '../../core/settings.js';
 import { ApiError, AuthError, CliError, ExitCode } from '../../core/errors.js';
 import type { Result } from '../define.js';
 import { maskKey } from '../../core/redact.js';
@@ -24,7 +25,7 @@ export async function statusCommand(ctx: Context): Promise<Result> {
   const data = store.read();
   const rows: ProfileStatus[] = [];
   const envKey = ctx.env.EMAIL_API_KEY;
-  const chosen = chooseProfile({ env: ctx.env, profileFlag: ctx.globals.profile, insecureHttp: false }, data);
+  const chosen = chooseProfile({ env: ctx.env, profileFlag: ctx.globals.profile }, data);
   if (envKey) {
     rows.push({
       profile: '(env EMAIL_API_KEY)',
@@ -58,7 +59,11 @@ export async function statusCommand(ctx: Context): Promise<Result> {
   }
   let exitCode: number = ExitCode.ok;
   const active = rows.find((r) => r.inEffect);
-  if (!active) {
+  if (!active && rows.length && chosen.chosenBy !== 'default') {
+    // A name given by --profile or EMAIL_PROFILE that is not stored: a usage error, as every command says it.
+    ctx.log.warn(`no profile named "${chosen.name}" (${profileChoiceWords(chosen.chosenBy)}); profiles: ${Object.keys(data.profiles).join(', ')}`);
+    exitCode = ExitCode.usage;
+  } else if (!active) {
     ctx.log.warn(
       rows.length
         ? `profile "${chosen.name}" does not exist; run \`email auth login --profile ${chosen.name}\``

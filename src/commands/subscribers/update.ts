@@ -31,7 +31,7 @@ export default defineCommand({
     const newEmail = input.newEmail ?? current;
     if (input.name === undefined) {
       const error = new UsageError("--name is required: the update replaces the subscriber's name");
-      error.hint = 'service-spec.md "Subscriber" makes Name required on update, and no endpoint reads the current name back; give the current name to keep it.';
+      error.hint = 'The service requires Name on update, and no endpoint reads the current name back (docs/reference.md, "email subscribers update"); give the current name to keep it.';
       throw error;
     }
     const body = {

@@ -1,0 +1,71 @@
+// The config file check of `email doctor` (CLI.md "config location"): the
+// file and directory modes, the owner, and whether it reads; read with the
+// same reader as every command, without opening the store.
+import { configDir, configDirProblem, configFilePath, keyStoreOf, readConfigFile, type ConfigData } from '../../core/config.js';
+import { statSync } from 'node:fs';
+import { CliError } from '../../core/errors.js';
+import { checkResult as result, type CheckResult, type CheckStatus } from '../../core/probes.js';
+
+const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
+
+export interface ConfigInspection {
+  result: CheckResult;
+  path: string;
+  /** Undefined when the file or its directory cannot be used. */
+  data?: ConfigData;
+}
+
+/** CLI.md "config location": file mode 0600, directory 0700; read without opening the store, and nothing is created or changed. */
+export function inspectConfig(env: Readonly<Record<string, string | undefined>>): ConfigInspection {
+  const dir = configDir(env);
+  const path = configFilePath(dir);
+  const empty: ConfigData = { profiles: {} };
+  // A directory the commands refuse (others can write to it, someone else's, a link to nothing) fails here with the same words.
+  const refused = configDirProblem(dir);
+  if (refused) return { result: result('config file', 'fail', refused.message, refused.hint), path };
+  const dirStat = statOrUndefined(dir);
+  if (!dirStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), path, data: empty };
+  const fileStat = statOrUndefined(path);
+  if (!fileStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), path, data: empty };
+  let data: ConfigData;
+  try {
+    data = readConfigFile(path);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    return { result: result('config file', 'fail', error.message, error.hint ?? 'fix the file, or move it away and run `email auth login` again'), path };
+  }
+  const posix = process.platform !== 'win32';
+  const problems: string[] = [];
+  const hints: string[] = [];
+  let status: CheckStatus = 'ok';
+  if (posix && fileStat.mode & 0o077) {
+    // Keys kept in the keychain are not in the file: then it is settings only, still worth keeping private.
+    const stores = Object.values(data.profiles).map(keyStoreOf);
+    const keysInFile = stores.includes('file');
+    status = keysInFile ? 'fail' : 'warn';
+    const readable = keysInFile ? 'the keys in it' : `it (it holds no key${stores.includes('keychain') ? ': they are in the keychain' : ''})`;
+    problems.push(`the file is ${octal(fileStat.mode)}: other users can read ${readable}`);
+    hints.push(`chmod 600 '${path}'`);
+  }
+  if (posix && dirStat.mode & 0o077) {
+    if (status === 'ok') status = 'warn';
+    problems.push(`the directory is ${octal(dirStat.mode)}, not 0700`);
+    hints.push(`chmod 700 '${dir}'`);
+  }
+  if (posix && typeof process.getuid === 'function' && fileStat.uid !== process.getuid()) {
+    if (status === 'ok') status = 'warn';
+    problems.push(`the file belongs to user ${fileStat.uid}, not to you`);
+    hints.push('run the tool as the user who logged in, or log in again as yourself');
+  }
+  const profiles = Object.keys(data.profiles);
+  const summary = `${path} (${posix ? `file ${octal(fileStat.mode)}, directory ${octal(dirStat.mode)}; ` : ''}${profiles.length} profile${profiles.length === 1 ? '' : 's'}, ${data.defaultProfile ? `default "${data.defaultProfile}"` : 'no default profile'})`;
+  return { result: result('config file', status, problems.length ? `${summary}: ${problems.join('; ')}` : summary, hints.join('; ') || undefined), path, data };
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,56 @@
+// The checks of `email doctor` about the settings in effect: which profile,
+// which key and which base URL, each with where it came from, as the one
+// resolver the commands use (src/core/settings.ts) answers it.
+import { checkBaseUrl, DEFAULT_PROFILE } from '../../core/config.js';
+import { checkResult as result, type CheckResult } from '../../core/probes.js';
+import { maskKey } from '../../core/redact.js';
+import { describeOrigin, unknownProfileError, type ResolvedSettings } from '../../core/settings.js';
+
+/** Why this profile is in effect, as the profile line says it. */
+function why(settings: ResolvedSettings): string {
+  return settings.profile.chosenBy === 'default' ? 'the default profile' : `from ${describeOrigin(settings.profile.origin)}`;
+}
+
+/** The key in effect and where it came from; a failure here is a key problem (exit 4), except a profile that does not exist. */
+export function checkProfile(settings: ResolvedSettings, configPath: string): { result: CheckResult; authProblem: boolean } {
+  const { profile, apiKey } = settings;
+  const unknown = unknownProfileError(settings);
+  if (unknown) return { result: result('profile', 'fail', unknown.message, unknown.hint), authProblem: false };
+  if (apiKey?.origin.kind === 'env') {
+    const key = `key ${maskKey(apiKey.value)} from env EMAIL_API_KEY`;
+    if (settings.baseUrl?.origin.kind === 'profile') return { result: result('profile', 'ok', `${key}; the base URL from "${profile.value}" (${why(settings)})`), authProblem: false };
+    if (profile.chosenBy === 'default') return { result: result('profile', 'ok', `${key} (profiles are not used)`), authProblem: false };
+    const ignored = describeOrigin(profile.origin);
+    return { result: result('profile', 'warn', `${key}; ${ignored} is ignored while it is set`, `unset EMAIL_API_KEY to use the profile named by ${ignored}`), authProblem: false };
+  }
+  if (settings.keyProblem) return { result: result('profile', 'fail', `"${profile.value}" (${why(settings)}): ${settings.keyProblem.message}`, settings.keyProblem.hint), authProblem: true };
+  if (apiKey) {
+    // Where the key lives (CLI.md "auth login"): the keychain, or the config file, readable by you only.
+    const where = apiKey.store === 'keychain' ? 'in the keychain' : `in ${configPath} (0600)`;
+    return { result: result('profile', 'ok', `"${profile.value}" (${why(settings)}), key ${maskKey(apiKey.value)} ${where}`), authProblem: false };
+  }
+  const known = profile.known.length ? `; profiles: ${profile.known.join(', ')}` : '';
+  return {
+    result: result(
+      'profile',
+      'fail',
+      `${profile.exists ? 'no key stored for' : 'no'} profile "${profile.value}" (${why(settings)})${known}`,
+      `run \`email auth login${profile.value === DEFAULT_PROFILE ? '' : ` --profile ${profile.value}`}\`, or set EMAIL_API_KEY and EMAIL_BASE_URL`,
+    ),
+    authProblem: true,
+  };
+}
+
+/** The base URL in effect, checked as the commands check it, and where it came from. */
+export function checkBaseUrlSetting(settings: ResolvedSettings, insecureHttp: boolean): { result: CheckResult; url?: URL } {
+  if (!settings.baseUrl) {
+    return { result: result('base URL', 'fail', 'none configured', 'pass --base-url <url>, set EMAIL_BASE_URL, or store one with `email auth login --base-url <url>`') };
+  }
+  const source = describeOrigin(settings.baseUrl.origin);
+  try {
+    const value = checkBaseUrl(settings.baseUrl.value, insecureHttp, source);
+    return { result: result('base URL', 'ok', `${value} (from ${source})`), url: new URL(value) };
+  } catch (error) {
+    return { result: result('base URL', 'fail', error instanceof Error ? error.message : String(error), `fix the URL where it comes from (${source})`) };
+  }
+}
