@@ -51,6 +51,8 @@ export interface ImportOptions {
   /** Undefined: no journal (stdin without --journal, --dry-run). */
   journalPath?: string;
   resume: boolean;
+  /** `--restart`: an earlier run's journal is discarded (under its lock), and every row is sent. */
+  restart?: boolean;
   /** Per request (imports get minutes: DEFAULT_IMPORT_TIMEOUT_MS). */
   timeoutMs: number;
 }
@@ -123,6 +125,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     if (!o.dryRun && o.journalPath) {
       journal = await JournalSession.open(o.journalPath, {
         resume: o.resume,
+        restart: o.restart,
         input,
         options: journalOptions(o, plan, shape),
         // The journal belongs to this service and key too (CLI.md "--journal"), and records no more batches than the file holds.

@@ -39,11 +39,13 @@ const CONSENT: Record<'yes' | 'no' | 'unchanged', Consent> = { yes: 'Yes', no: '
 
 /** The checks that concern several options together; each option alone was checked by its declaration. */
 function parseOptions(opts: ImportInput, ctx: Context): Parsed {
-  const { file, dryRun, resume } = opts;
+  const { file, dryRun, resume, restart } = opts;
+  if (restart && resume) throw new UsageError('--restart starts over from the first row and --resume continues: give one of them');
   if (dryRun && resume) throw new UsageError('--dry-run sends nothing, so there is nothing to --resume');
+  if (dryRun && restart) throw new UsageError('--dry-run sends nothing and keeps no journal: there is none to --restart');
   if (dryRun && opts.journal !== undefined) throw new UsageError('--dry-run sends nothing and keeps no --journal');
-  if (file === '-' && resume && opts.journal === undefined) {
-    throw new UsageError('--resume needs --journal <file> when the CSV comes from standard input');
+  if (file === '-' && (resume || restart) && opts.journal === undefined) {
+    throw new UsageError(`--${resume ? 'resume' : 'restart'} needs --journal <file> when the CSV comes from standard input`);
   }
   return {
     file,
@@ -64,6 +66,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       dryRun,
       failuresPath: opts.failures === undefined ? undefined : resolve(ctx.cwd, opts.failures),
       resume,
+      restart,
       timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_IMPORT_TIMEOUT_MS,
     },
     journalFlag: opts.journal,
@@ -79,8 +82,9 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
     ctx.log.info('Reading CSV from standard input: paste or type the rows, then press Ctrl-D on a new line (Ctrl-Z, then Enter, on Windows). Ctrl-C stops.');
   }
   // A pipe is copied and has no place beside it for a journal (input.ts): said before it is read.
-  if (parsed.options.resume && parsed.journalFlag === undefined && (await isCopied(parsed.file, ctx.cwd))) {
-    throw new UsageError(`--resume needs --journal <file> when the CSV comes from a pipe (${parsed.file}): no journal is kept beside a pipe`);
+  const journalOption = parsed.options.resume ? '--resume' : parsed.options.restart ? '--restart' : undefined;
+  if (journalOption && parsed.journalFlag === undefined && (await isCopied(parsed.file, ctx.cwd))) {
+    throw new UsageError(`${journalOption} needs --journal <file> when the CSV comes from a pipe (${parsed.file}): no journal is kept beside a pipe`);
   }
   // ctx.signal: Ctrl-C while a pipe is copied ends the copy at once (CLI.md "signals").
   const input = await openInput(parsed.file, ctx.cwd, ctx.io.stdin, parsed.encoding, ctx.signal);
