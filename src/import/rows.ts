@@ -78,13 +78,19 @@ export class RowBuilder {
     // outcomeColumn is -1 for any file but a failures file: one comparison per row.
     if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
     const email = (record[this.emailColumn] ?? '').trim();
-    if (email === '') {
-      if (isBlank(record)) return BLANK;
-      return this.refuse(String(SubscriberCode.invalidEmail), 'no email address');
+    if (email === '' && isBlank(record)) return BLANK;
+    // Fewer cells than the header and more are refused alike (CLI.md "Names"): a short row would send
+    // its cells under the wrong columns, or an empty Name over a stored one. Empty cells past the header pass.
+    if (record.length !== this.width) {
+      if (record.length < this.width) {
+        const fields = record.length === 1 ? '1 field' : `${record.length} fields`;
+        return this.refuse('missing-fields', `the row has ${fields} and the header ${this.width}; a missing delimiter, or a line break inside an unquoted value?`);
+      }
+      if (hasExtraCells(record, this.width)) {
+        return this.refuse('extra-fields', `the row has ${record.length} fields and the header ${this.width}; an unquoted delimiter inside a value?`);
+      }
     }
-    if (record.length > this.width && hasExtraCells(record, this.width)) {
-      return this.refuse('extra-fields', `the row has ${record.length} fields and the header ${this.width}; an unquoted delimiter inside a value?`);
-    }
+    if (email === '') return this.refuse(String(SubscriberCode.invalidEmail), 'no email address');
     if (!isAcceptableAddress(email)) return this.refuse(String(SubscriberCode.invalidEmail), `invalid email address "${email}"`);
     this.email = email;
 

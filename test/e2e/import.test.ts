@@ -97,6 +97,18 @@ describe('interrupted imports', () => {
     await resumeAndCheck(acknowledged);
   });
 
+  it('Ctrl-C: the summary for people says the rows are those read so far, not the whole file', async () => {
+    const run = startCli(args().filter((a) => a !== '--json'), { cwd: dir, env });
+    await waitForJournaledBatches(3);
+    run.child.kill('SIGINT');
+    const code = await run.exited;
+    const { stdout, stderr } = run.output();
+    expect(code, stderr).toBe(130);
+    expect(stdout).toMatch(/^Rows read so far\t\d+$/m);
+    expect(stdout).toMatch(/^Not finished\t\d+ rows of those read \(--resume sends them and the rest of the file\)$/m);
+    expect(stdout).not.toMatch(/^Rows\t/m);
+  });
+
   it('two SIGINTs a few ms apart (timeout, a CI runner: the process, then its group) are one interruption: the batches in flight finish and are journaled', async () => {
     const run = startImport();
     await waitForJournaledBatches(3);

@@ -391,6 +391,11 @@ function summaryColumns(s: ImportSummary): Column[] {
   const duplicates = (v: unknown, _: unknown, t: DisplayStyle) =>
     listed ? `${counted(v, t)} (${listed === v ? '' : `${t.count(listed)} `}listed as duplicates by ${s.input}, a failures file: not sent)` : counted(v, t);
   columns.push({ key: 'rejected', header: 'Rejected before sending', format: number }, { key: 'duplicates', header: 'Duplicates', format: duplicates });
+  // CLI.md "Names": what an empty Name does to a stored one, counted.
+  if (s.emptyNames) {
+    const what = (v: unknown, _: unknown, t: DisplayStyle) => `${plural(v as number, 'row', t.count)} (the service empties the stored name of each that exists)`;
+    columns.push({ key: 'emptyNames', header: s.dryRun ? 'Empty Name (would send)' : 'Empty Name sent', format: what });
+  }
   columns.push({ key: 'batches', header: s.dryRun ? 'Batches (would send)' : 'Batches', format: number });
   if (!s.dryRun) {
     columns.push({ key: 'retries', header: 'Retries', format: number });
