@@ -377,7 +377,8 @@ function summaryRecord(s: ImportSummary): Record<string, unknown> {
 }
 
 function summaryColumns(s: ImportSummary): Column[] {
-  const columns: Column[] = [{ key: 'rows', header: 'Rows', format: number }];
+  // A stopped import counts only the rows it read: not the file's (--json: rows with complete false).
+  const columns: Column[] = [{ key: 'rows', header: s.complete || s.dryRun ? 'Rows' : 'Rows read so far', format: number }];
   if (s.dryRun) columns.push({ key: 'wouldSend', header: 'Would send', format: number });
   else {
     columns.push(
@@ -413,8 +414,8 @@ function summaryColumns(s: ImportSummary): Column[] {
   if (s.resumed) columns.push({ key: 'resumedBatches', header: 'From the journal', format: (v, _, t) => `${counted(v, t)} batches (not sent again)` });
   if (!s.complete) {
     // --resume needs a journal, kept only when the service acknowledged a batch; otherwise a new run sends them.
-    const how = s.journal ? '--resume sends them' : 'a new run sends them';
-    columns.push({ key: 'unfinished', header: 'Not finished', format: (v, _, t) => `${counted(v, t)} rows (${how})` });
+    const how = s.journal ? '--resume sends them and the rest of the file' : 'a new run sends every row of the file';
+    columns.push({ key: 'unfinished', header: 'Not finished', format: (v, _, t) => `${counted(v, t)} rows of those read (${how})` });
   }
   if (s.blankLines) columns.push({ key: 'blankLines', header: 'Blank lines skipped', format: number });
   // Under a second a rate says nothing (3 rows in 3 ms is not 1,000 rows/s): the milliseconds alone.
