@@ -170,7 +170,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     // An error, not a warning: under --json stderr then ends with {"error":{"kind":"interrupted",…}} (CLI.md "machine mode").
     const stopped = new Interrupted(
       summary.journal
-        ? `interrupted: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
+        ? `interrupted after reading ${grouped(summary.rows + summary.unfinished)} rows: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
         : 'interrupted before any batch was acknowledged: a new run sends every row',
     );
     return { ...result, notes: said, error: stopped };
@@ -377,8 +377,9 @@ function summaryRecord(s: ImportSummary): Record<string, unknown> {
 }
 
 function summaryColumns(s: ImportSummary): Column[] {
-  // A stopped import counts only the rows it read: not the file's (--json: rows with complete false).
-  const columns: Column[] = [{ key: 'rows', header: s.complete || s.dryRun ? 'Rows' : 'Rows read so far', format: number }];
+  // A stopped import knows only the rows it read, not the file's: said so (--json: rows, unfinished and complete false).
+  const readSoFar = (v: unknown, _: unknown, t: DisplayStyle) => `${t.count(s.rows + s.unfinished)}${s.unfinished ? ` (${t.count(v as number)} with an outcome)` : ''}`;
+  const columns: Column[] = [s.complete || s.dryRun ? { key: 'rows', header: 'Rows', format: number } : { key: 'rows', header: 'Rows read so far', format: readSoFar }];
   if (s.dryRun) columns.push({ key: 'wouldSend', header: 'Would send', format: number });
   else {
     columns.push(
@@ -415,7 +416,7 @@ function summaryColumns(s: ImportSummary): Column[] {
   if (!s.complete) {
     // --resume needs a journal, kept only when the service acknowledged a batch; otherwise a new run sends them.
     const how = s.journal ? '--resume sends them and the rest of the file' : 'a new run sends every row of the file';
-    columns.push({ key: 'unfinished', header: 'Not finished', format: (v, _, t) => `${counted(v, t)} rows of those read (${how})` });
+    columns.push({ key: 'unfinished', header: 'Not finished', format: (v, _, t) => `${counted(v, t)} rows (read, not yet imported: ${how})` });
   }
   if (s.blankLines) columns.push({ key: 'blankLines', header: 'Blank lines skipped', format: number });
   // Under a second a rate says nothing (3 rows in 3 ms is not 1,000 rows/s): the milliseconds alone.
