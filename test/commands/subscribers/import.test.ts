@@ -30,9 +30,6 @@ afterEach(async () => {
 const importArgs = (file: string, ...more: string[]) => ['subscribers', 'import', file, '--list', LIST, ...more];
 
 /** Runs an import with --json in the temp dir; returns the parsed summary (checked to add up). */
-/** A warning as --json prints it on stderr: one JSON object a line (CLI.md "machine mode"). */
-const warningLine = (message: string) => `${JSON.stringify({ type: 'warning', message })}\n`;
-
 async function jsonImport(file: string, ...more: string[]) {
   const r = await s.email([...importArgs(file, ...more), '--json'], { cwd: dir });
   let summary: Record<string, unknown> & { rows: number; new: number; existing: number; failed: number; rejected: number; duplicates: number };
@@ -397,39 +394,6 @@ describe('messy CSV files', () => {
     expect(body.Subscribers[0]).toMatchObject({ Name: 'Ada Lovelace', CustomFields: [] });
   });
 
-  it('names once on stderr the columns that become custom fields because nothing maps them, with the way out (issue 17.7)', async () => {
-    writeFile(dir, 'mailchimp.csv', 'Email Address,First Name,Last Name,MEMBER_RATING,LEID,EUID,OPTIN_IP,Consent\nada@example.com,Ada,Lovelace,5,1,2,1.2.3.4,yes\nbob@example.com,Bob,B,2,3,4,,yes\n');
-    const r = await jsonImport('mailchimp.csv', '--batch-size', '1');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe(
-      warningLine(
-        `4 columns are sent as custom fields because nothing maps them: MEMBER_RATING, LEID, EUID, OPTIN_IP; the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create the fields first (email customfields create --list ${LIST} --name "MEMBER_RATING" --type <DataType>, …), or leave them out with --only-mapped, or --map "MEMBER_RATING=-" one by one`,
-      ),
-    );
-    // Not with --only-mapped, nor for columns --map sends as custom fields on purpose.
-    expect((await jsonImport('mailchimp.csv', '--only-mapped')).stderr).toBe('');
-    const mapped = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--map', 'OPTIN_IP=OPTIN_IP');
-    expect(mapped.stderr).toBe('');
-    const one = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--dry-run');
-    expect(one.stderr).toBe(
-      warningLine(
-        `1 column is sent as a custom field because nothing maps it: OPTIN_IP; the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create the field first (email customfields create --list ${LIST} --name "OPTIN_IP" --type <DataType>), or leave it out with --only-mapped or --map "OPTIN_IP=-"`,
-      ),
-    );
-    // A wide file: the list is capped, still one line.
-    const vendor = Array.from({ length: 40 }, (_, i) => `V${i + 1}`);
-    writeFile(dir, 'wide.csv', `email,Consent,${vendor.join(',')}\nw@example.com,yes,${vendor.map(() => 'x').join(',')}\n`);
-    const wide = await jsonImport('wide.csv');
-    // The first line names the columns; the second, that a file without a name column empties stored names.
-    const [columns, names] = wide.stderr.split('\n');
-    expect(`${columns}\n`).toBe(
-      warningLine(
-        `40 columns are sent as custom fields because nothing maps them: ${vendor.slice(0, 10).join(', ')} (… and 30 more); the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create the fields first (email customfields create --list ${LIST} --name "V1" --type <DataType>, …), or leave them out with --only-mapped, or --map "V1=-" one by one`,
-      ),
-    );
-    expect(names).toMatch(/wide\.csv has no name column/);
-  });
-
   it('says it is reading standard input, and how to end it, when that is a terminal (issue 13.8)', async () => {
     const atTerminal = await s.email([...importArgs('-'), '--dry-run'], { cwd: dir, stdin: peopleCsv(2), stdinIsTTY: true, env: {} });
     expect(atTerminal.code, atTerminal.stderr).toBe(0);
@@ -511,10 +475,12 @@ describe('journal', () => {
     expect(existsSync(journal)).toBe(false);
   });
 
-  it('--resume of stdin needs --journal', async () => {
-    const r = await s.email(importArgs('-', '--resume'), { cwd: dir, stdin: peopleCsv(2) });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--resume needs --journal <file> when the CSV comes from standard input/);
+  it('--resume or --restart of stdin needs --journal', async () => {
+    for (const flag of ['--resume', '--restart']) {
+      const r = await s.email(importArgs('-', flag), { cwd: dir, stdin: peopleCsv(2) });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${flag} needs --journal <file> when the CSV comes from standard input`);
+    }
   });
 });
 
