@@ -122,7 +122,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header });
     const unmapped = unmappedColumnsNotice(plan, o.listId);
     if (unmapped) hooks.onNotice?.(unmapped);
-    const nameless = noNameColumnNotice(plan, input.name, o.dryRun);
+    const nameless = noNameColumnNotice(plan, input.name, o.dryRun, shape.rowsEstimate);
     if (nameless) hooks.onNotice?.(nameless);
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {

@@ -8,11 +8,15 @@ import type { MappingPlan } from './mapping.js';
 
 const WHAT_HAPPENS = 'and the service replaces the name of an existing subscriber with what is sent (a stored name is emptied)';
 
-/** The line for a file that maps no column to Name: every row is sent with an empty Name. Undefined when some column is the name. */
-export function noNameColumnNotice(plan: MappingPlan, inputName: string, dryRun: boolean): string | undefined {
+/**
+ * The line for a file that maps no column to Name: every row is sent with an
+ * empty Name. `records`: what the structure check counted before sending (an
+ * upper bound: blank lines are among them). Undefined when some column is the name.
+ */
+export function noNameColumnNotice(plan: MappingPlan, inputName: string, dryRun: boolean, records: number): string | undefined {
   if (plan.nameColumns.length > 0) return undefined;
   return (
-    `${inputName} has no name column: every row ${dryRun ? 'would be' : 'is'} sent with an empty Name, ${WHAT_HAPPENS}; ` +
+    `${inputName} has no name column: every row (up to ${records.toLocaleString('en-US')}) ${dryRun ? 'would be' : 'is'} sent with an empty Name, ${WHAT_HAPPENS}; ` +
     'to keep stored names, import them too: a name column, or --map "<Column>=Name"'
   );
 }

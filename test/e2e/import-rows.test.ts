@@ -50,7 +50,7 @@ describe('names: an import never empties a stored name without saying so', () =>
     expect(r.code, r.stderr).toBe(0);
     const lines = messages(r.stderr).filter((l) => /Name/.test(l));
     expect(lines, r.stderr).toHaveLength(1);
-    expect(lines[0]).toMatch(/addresses\.csv has no name column: every row is sent with an empty Name/);
+    expect(lines[0]).toMatch(/addresses\.csv has no name column: every row \(up to 3\) is sent with an empty Name/);
     expect(lines[0]).toMatch(/replaces the name of an existing subscriber/);
     expect(lines[0]).toMatch(/--map "<Column>=Name"/);
     // Sandbox and spec agree: Name is required, and what is sent replaces the stored name.
@@ -79,7 +79,7 @@ describe('names: an import never empties a stored name without saying so', () =>
     writeFile(dir, 'addresses.csv', 'email,consent\nann@example.com,yes\nbob@example.com,yes\n');
     const r = await email('addresses.csv', '--dry-run');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/addresses\.csv has no name column: every row would be sent with an empty Name/);
+    expect(r.stderr).toMatch(/addresses\.csv has no name column: every row \(up to 2\) would be sent with an empty Name/);
     expect(r.stdout).toMatch(/Empty Name \(would send\)\s+2 rows/);
     const json = await email('addresses.csv', '--dry-run', '--json');
     expect(JSON.parse(json.stdout)).toMatchObject({ wouldSend: 2, emptyNames: 2 });
