@@ -55,6 +55,12 @@ describe('RowBuilder', () => {
     expect(builder().build(['a@example.com', 'A', 'yes', '', '', ' '])).toBeDefined();
   });
 
+  it('takes a row that lacks only the cells of columns without a header (a header with a trailing delimiter), as extra empty cells are', () => {
+    const b = builder({}, [...HEADER, '', ' ']);
+    expect(b.build(['a@example.com', 'A', 'yes', '', 'Acme'])).toMatchObject({ EmailAddress: 'a@example.com' });
+    expect(refusal(b, ['a@example.com', 'A', 'yes', '']).code).toBe('missing-fields');
+  });
+
   it('refuses a row a failures file lists as a duplicate, however the Outcome cell was re-cased', () => {
     const failuresHeader = ['email', 'name', 'consent', 'Line', 'Outcome', 'Code', 'Message'];
     const b = new RowBuilder(planMapping(failuresHeader, [], 'failed.csv'), {});
