@@ -25,6 +25,7 @@ import { FailuresFile, refuseFailuresClash } from './failures.js';
 import type { ImportInput } from './input.js';
 import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
+import { EmptyNames, noNameColumnNotice } from './names.js';
 import { BLANK, RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
@@ -51,6 +52,8 @@ export interface ImportOptions {
   /** Undefined: no journal (stdin without --journal, --dry-run). */
   journalPath?: string;
   resume: boolean;
+  /** `--restart`: an earlier run's journal is discarded (under its lock), and every row is sent. */
+  restart?: boolean;
   /** Per request (imports get minutes: DEFAULT_IMPORT_TIMEOUT_MS). */
   timeoutMs: number;
 }
@@ -117,12 +120,15 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       );
     }
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header });
-    const unmapped = unmappedColumnsNotice(plan);
+    const unmapped = unmappedColumnsNotice(plan, o.listId);
     if (unmapped) hooks.onNotice?.(unmapped);
+    const nameless = noNameColumnNotice(plan, input.name, o.dryRun, shape.rowsEstimate);
+    if (nameless) hooks.onNotice?.(nameless);
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {
       journal = await JournalSession.open(o.journalPath, {
         resume: o.resume,
+        restart: o.restart,
         input,
         options: journalOptions(o, plan, shape),
         // The journal belongs to this service and key too (CLI.md "--journal"), and records no more batches than the file holds.
@@ -132,7 +138,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       });
     }
     if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, input.bomBytes > 0 && input.encoding === 'utf8', plan.userWidth);
-    run = new ImportRun(o, hooks, plan, rows, journal, failures, shape.rowsEstimate);
+    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate);
     await run.read();
   } catch (err) {
     rows.close();
@@ -162,6 +168,7 @@ function journalOptions(o: ImportOptions, plan: MappingPlan, shape: TextShape): 
 class ImportRun {
   private readonly builder: RowBuilder;
   private readonly tally: Tally;
+  private readonly emptyNames: EmptyNames;
   private readonly dedupe: Dedupe;
   private readonly batcher: Batcher;
   private readonly dispatch: Dispatcher<Batch>;
@@ -181,6 +188,7 @@ class ImportRun {
     private readonly o: ImportOptions,
     private readonly hooks: ImportHooks,
     plan: MappingPlan,
+    header: readonly string[],
     private readonly rows: RowSource,
     private readonly journal: JournalSession | undefined,
     private readonly failures: FailuresFile | undefined,
@@ -205,10 +213,15 @@ class ImportRun {
     const tally = this.tally;
     this.batcher = new Batcher(o.batchSize, (index) => journal?.earlierBatch(index) !== undefined, (batch) => this.dispatch.push(batch));
     const batcher = this.batcher;
+    const names = (this.emptyNames = new EmptyNames(plan, header, o.input.name, o.dryRun, hooks.onNotice));
     this.dedupe = new Dedupe(estimateRows(o.input), {
       rejected: (record, line, code, message) => tally.rejected(record, line, code, message),
       duplicate: (record, line) => tally.duplicate(record, line),
-      unique: (entry, record, line, fingerprints, at) => batcher.add(entry, record, line, fingerprints, at),
+      unique: (entry, record, line, fingerprints, at) => {
+        // Said before the batch that carries the row can be sent.
+        if (entry.Name === '') names.row(line);
+        batcher.add(entry, record, line, fingerprints, at);
+      },
     });
     if (failures) failures.onWritable = () => this.pump();
   }
@@ -273,6 +286,7 @@ class ImportRun {
       failuresFile: this.failures?.path,
       journal: this.journal?.keeps(allAcknowledged) ? this.journal.path : undefined,
       stoppedBy: this.stoppedBy,
+      emptyNames: this.emptyNames.count,
       flow: this.throttle?.stats,
     });
     return { summary, error: this.error, interrupted: !complete && this.hooks.stopSignal?.aborted === true && !this.error };

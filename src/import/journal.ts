@@ -33,7 +33,6 @@
 // import, or exists without --resume), says which batches an earlier run had
 // acknowledged, records the new ones, and at the end keeps the journal or
 // removes it, and lets go of the lock.
-import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { hinted, UsageError } from '../core/errors.js';
@@ -41,6 +40,7 @@ import { PrivateFile, readRegularFile, UnsafePathError } from '../core/private-f
 import { describeIssue } from '../core/response-issues.js';
 import type { ImportInput, InputIdentity } from './input.js';
 import { JournalLock } from './journal-lock.js';
+import { journalService, serviceMismatch, type JournalService, type ServiceClient } from './journal-service.js';
 
 const JOURNAL_KIND = 'email-import-journal';
 /** 2: the header names the service (base URL and a digest of the key). */
@@ -59,20 +59,6 @@ export interface JournalOptions {
   multiSeparator: string | null;
   /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
   mapping: string[];
-}
-
-/** The service an import talks to, as the journal records it: never the key, an HMAC of it under a random salt. */
-export interface JournalService {
-  /** Normalised (serviceUrl()). */
-  baseUrl: string;
-  keySalt: string;
-  keyDigest: string;
-}
-
-/** What the journal needs of the client (core/http.ts ApiClient). */
-export interface ServiceClient {
-  readonly baseUrl: URL;
-  keyDigest(salt: string): Promise<string>;
 }
 
 export interface JournalHeader {
@@ -137,7 +123,15 @@ interface LoadedJournal {
   batches: Map<number, BatchRecord>;
 }
 
-export class JournalError extends Error {}
+/** `ours`: the file is a journal this tool wrote (damaged, or of another version), which --restart may discard. */
+export class JournalError extends Error {
+  constructor(
+    message: string,
+    readonly ours = true,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Reads a journal, without following a link at its path: undefined when
@@ -152,8 +146,8 @@ export async function loadJournal(path: string): Promise<LoadedJournal | 'empty'
   try {
     data = await readRegularFile(path);
   } catch (err) {
-    if (err instanceof UnsafePathError) throw new JournalError(`the journal ${err.path} ${err.reason}: it is not read or written through`);
-    throw new JournalError(`cannot read the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if (err instanceof UnsafePathError) throw new JournalError(`the journal ${err.path} ${err.reason}: it is not read or written through`, false);
+    throw new JournalError(`cannot read the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, false);
   }
   if (data === undefined) return undefined;
   const text = data.toString('utf8');
@@ -165,7 +159,7 @@ export async function loadJournal(path: string): Promise<LoadedJournal | 'empty'
   } catch {
     // below
   }
-  if (first?.kind !== JOURNAL_KIND) throw new JournalError(`${path} is not an import journal`);
+  if (first?.kind !== JOURNAL_KIND) throw new JournalError(`${path} is not an import journal`, false);
   if (lines.length <= 1) return 'empty';
   if (first.version !== JOURNAL_VERSION) throw new JournalError(`${path} was written by another version of this tool (journal version ${String(first.version)})`);
   const damaged = (line: number, what: string) => new JournalError(`the journal ${path} is damaged: line ${line}${what}`);
@@ -227,30 +221,6 @@ export function journalDoesNotFit(batches: Map<number, BatchRecord>, batchSize: 
   }
   return undefined;
 }
-
-/** A base URL as the journal compares it: scheme and host lower-case, no default port, no credentials, no trailing slash. */
-export function serviceUrl(url: URL | string): string {
-  const u = new URL(url);
-  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
-}
-
-/** The service of this run, as a new journal records it (a fresh salt for the key's digest). */
-export async function journalService(client: ServiceClient): Promise<JournalService> {
-  const keySalt = randomBytes(16).toString('hex');
-  return { baseUrl: serviceUrl(client.baseUrl), keySalt, keyDigest: await client.keyDigest(keySalt) };
-}
-
-/** Why this run talks to another service than the journal's, in words; undefined when it is the same. */
-export async function serviceMismatch(path: string, recorded: JournalService, client: ServiceClient): Promise<string | undefined> {
-  const now = serviceUrl(client.baseUrl);
-  if (recorded.baseUrl !== now) return `the journal ${path} was written for ${recorded.baseUrl}; this run talks to ${now}`;
-  const digest = await client.keyDigest(recorded.keySalt);
-  // Compared as digests of digests: equal length, and no timing to learn from.
-  if (sha256(digest) !== sha256(recorded.keyDigest)) return `the journal ${path} was written with another API key`;
-  return undefined;
-}
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The differences between a journal and this run, in words; empty when they match. */
 export function journalMismatch(header: JournalHeader, input: InputIdentity, options: JournalOptions): string[] {
@@ -401,7 +371,7 @@ export class JournalSession {
   static async open(path: string, o: SessionOptions): Promise<JournalSession> {
     const lock = await JournalLock.acquire(path, o.onNotice);
     try {
-      const loaded = await checkedJournal(path, o);
+      const loaded = o.restart ? await discardJournal(path, o.onNotice) : await checkedJournal(path, o);
       return new JournalSession(await journalWriter(path, o, loaded), loaded?.batches ?? new Map(), lock);
     } catch (err) {
       lock.release();
@@ -451,6 +421,8 @@ export class JournalSession {
 
 interface SessionOptions {
   resume: boolean;
+  /** --restart: the journal of an earlier run is discarded, not resumed. */
+  restart?: boolean;
   input: ImportInput;
   options: JournalOptions;
   client: ServiceClient;
@@ -475,26 +447,48 @@ async function checkedJournal(path: string, o: SessionOptions): Promise<LoadedJo
   if (!o.resume) {
     throw hinted(
       new UsageError(`an unfinished import's journal exists: ${path} (${loaded.batches.size} batches acknowledged)`),
-      'Run again with --resume to continue it, or delete the journal to start over. Nothing was sent.',
+      'Run again with --resume to continue it, or with --restart to discard the journal and start over. Nothing was sent.',
     );
   }
   const otherService = await serviceMismatch(path, loaded.header.service, o.client);
   if (otherService) {
     throw hinted(
       new UsageError(otherService),
-      'Resume against the service, and with the key, the import began with (--profile, EMAIL_BASE_URL, EMAIL_API_KEY), or delete the journal to start over. Nothing was sent; the journal is kept.',
+      'Resume against the service, and with the key, the import began with (--profile, EMAIL_BASE_URL, EMAIL_API_KEY), or run it with --restart to discard the journal and start over. Nothing was sent; the journal is kept.',
     );
   }
   const differences = journalMismatch(loaded.header, o.input.identity, o.options);
   if (differences.length) {
     throw hinted(
       new UsageError(`the journal ${path} does not match this import: ${differences.join('; ')}`),
-      'Resume with the same file and options, or delete the journal to start over. Nothing was sent.',
+      'Resume with the same file and options, or run it with --restart to discard the journal and start over. Nothing was sent.',
     );
   }
   const misfit = journalDoesNotFit(loaded.batches, o.options.batchSize, o.maxRows);
-  if (misfit) throw hinted(new UsageError(`the journal ${path} does not fit this import: ${misfit}`), 'Delete it to start over. Nothing was sent.');
+  if (misfit) throw hinted(new UsageError(`the journal ${path} does not fit this import: ${misfit}`), 'Run it with --restart to discard the journal and start over. Nothing was sent.');
   return loaded;
+}
+
+/**
+ * --restart: removes the journal at `path` (under its lock, so never one
+ * another import is writing) and says so. Only a journal this tool wrote is
+ * removed, damaged or not: a path holding anything else is refused as it is
+ * without --restart, and left alone.
+ */
+async function discardJournal(path: string, onNotice?: (message: string) => void): Promise<undefined> {
+  let what: string;
+  try {
+    const loaded = await loadJournal(path);
+    if (loaded === undefined) return undefined;
+    what = loaded === 'empty' ? 'no batch acknowledged' : `${loaded.batches.size} batches acknowledged`;
+  } catch (err) {
+    if (!(err instanceof JournalError)) throw err;
+    if (!err.ours) throw hinted(new UsageError(err.message), 'Delete it, or choose another file with --journal. Nothing was sent.');
+    what = 'damaged, or written by another version';
+  }
+  await rm(path, { force: true });
+  onNotice?.(`--restart: discarded the journal ${path} (${what}); starting from the first row`);
+  return undefined;
 }
 
 /** The journal written from here on: the checked content of the earlier one (--resume), or a new one. */

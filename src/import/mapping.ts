@@ -194,17 +194,25 @@ const UNMAPPED_SHOWN = 10;
 
 /**
  * The notice before the first batch (CLI.md "Import input") naming the columns
- * that become custom fields only because nothing maps them (source 'rest'):
- * an export's vendor columns (LEID, EUID, OPTIN_IP) are otherwise sent
- * silently, and the service ignores keys the list does not have. Undefined
- * when there are none; columns --map sends as custom fields are not named.
+ * sent as custom fields only because nothing maps them (source 'rest'): an
+ * export's vendor columns (LEID, EUID, OPTIN_IP) are otherwise sent silently.
+ * It says what the service does with them: a key the list does not define,
+ * and a value that is none of a field's options, are ignored without an error
+ * (service-spec.md documents none), while the rows count as imported. The
+ * list's fields cannot be read through the API, so the columns are not sorted
+ * into defined and undefined. Undefined when there are none; columns --map
+ * sends as custom fields are not named.
  */
-export function unmappedColumnsNotice(plan: MappingPlan): string | undefined {
+export function unmappedColumnsNotice(plan: MappingPlan, listId: string): string | undefined {
   const names = plan.columns.filter((c) => c.source === 'rest').map((c) => c.header.trim());
   if (names.length === 0) return undefined;
   const shown = names.slice(0, UNMAPPED_SHOWN).join(', ') + (names.length > UNMAPPED_SHOWN ? ` (… and ${names.length - UNMAPPED_SHOWN} more)` : '');
-  if (names.length === 1) return `1 column becomes a custom field because nothing maps it: ${shown}; --only-mapped ignores it, or --map "${names[0]}=-"`;
-  return `${names.length} columns become custom fields because nothing maps them: ${shown}; --only-mapped ignores them, or --map "${names[0]}=-" one by one`;
+  const ignored = "the service ignores a key the list does not define, and a value that is not one of a field's options, without an error";
+  const create = `email customfields create --list ${listId} --name "${names[0]}" --type <DataType>`;
+  if (names.length === 1) {
+    return `1 column is sent as a custom field because nothing maps it: ${shown}; ${ignored}: create the field first (${create}), or leave it out with --only-mapped or --map "${names[0]}=-"`;
+  }
+  return `${names.length} columns are sent as custom fields because nothing maps them: ${shown}; ${ignored}: create the fields first (${create}, …), or leave them out with --only-mapped, or --map "${names[0]}=-" one by one`;
 }
 
 /** One line per column for people: `Email Address → EmailAddress (recognised)`. */

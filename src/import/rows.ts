@@ -55,6 +55,8 @@ export class RowBuilder {
   private readonly fromFailuresFile: boolean;
   private readonly fields: { index: number; key: string }[];
   private readonly width: number;
+  /** Cells a row must have: the header's, but for trailing columns without a header (nothing of them is sent). */
+  private readonly needed: number;
   private readonly defaultConsent: Consent | undefined;
   private readonly separator: string | undefined;
 
@@ -65,6 +67,9 @@ export class RowBuilder {
     this.outcomeColumn = plan.outcomeColumn;
     this.fromFailuresFile = plan.userWidth < plan.width;
     this.width = plan.width;
+    let needed = plan.width;
+    while (needed > 0 && plan.columns[needed - 1]?.source === 'empty header') needed--;
+    this.needed = needed;
     this.fields = plan.fieldColumns;
     this.defaultConsent = options.consent;
     this.separator = options.multiSeparator || undefined;
@@ -78,13 +83,20 @@ export class RowBuilder {
     // outcomeColumn is -1 for any file but a failures file: one comparison per row.
     if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
     const email = (record[this.emailColumn] ?? '').trim();
-    if (email === '') {
-      if (isBlank(record)) return BLANK;
-      return this.refuse(String(SubscriberCode.invalidEmail), 'no email address');
+    if (email === '' && isBlank(record)) return BLANK;
+    // Fewer cells than the header and more are refused alike (CLI.md "Names"): a short row would send
+    // its cells under the wrong columns, or an empty Name over a stored one. Empty cells past the header
+    // pass, as do missing cells of trailing columns without a header.
+    if (record.length !== this.width) {
+      if (record.length < this.needed) {
+        const fields = record.length === 1 ? '1 field' : `${record.length} fields`;
+        return this.refuse('missing-fields', `the row has ${fields} and the header ${this.width}; a missing delimiter, or a line break inside an unquoted value?`);
+      }
+      if (hasExtraCells(record, this.width)) {
+        return this.refuse('extra-fields', `the row has ${record.length} fields and the header ${this.width}; an unquoted delimiter inside a value?`);
+      }
     }
-    if (record.length > this.width && hasExtraCells(record, this.width)) {
-      return this.refuse('extra-fields', `the row has ${record.length} fields and the header ${this.width}; an unquoted delimiter inside a value?`);
-    }
+    if (email === '') return this.refuse(String(SubscriberCode.invalidEmail), 'no email address');
     if (!isAcceptableAddress(email)) return this.refuse(String(SubscriberCode.invalidEmail), `invalid email address "${email}"`);
     this.email = email;
 

@@ -69,6 +69,8 @@ export interface ImportSummary {
   unfinished: number;
   /** Lines whose cells were all empty: skipped, not rows. */
   blankLines: number;
+  /** Rows sent (with --dry-run: to be sent) with an empty Name, which empties a stored name (CLI.md "Names"). */
+  emptyNames: number;
   /** Rows not imported, by code ("duplicate" for duplicates). */
   codes: Record<string, number>;
   rowsPerSecond: number;
@@ -206,6 +208,7 @@ export class Tally {
   summary(
     end: Pick<ImportSummary, 'complete' | 'dryRun' | 'resumed' | 'input' | 'list' | 'delimiter' | 'encoding' | 'failuresFile' | 'journal' | 'stoppedBy'> & {
       flow?: Pick<ImportSummary, 'rateLimited' | 'waitedMs'>;
+      emptyNames?: number;
     },
   ): ImportSummary {
     const c = this.counts;
@@ -229,6 +232,7 @@ export class Tally {
       unacknowledgedBatches: this.unacknowledged,
       unfinished: end.dryRun ? 0 : Math.max(0, this.rowsRead - outcomes),
       blankLines: this.blankLines,
+      emptyNames: end.emptyNames ?? 0,
       codes: { ...this.codes },
       rowsPerSecond: elapsedMs > 0 ? Math.round((this.rowsRead * 1000) / elapsedMs) : 0,
       input: end.input,

@@ -251,3 +251,70 @@ describe('a journal is checked when read', () => {
     expect(leftOver()).toEqual([]);
   });
 });
+
+describe('--restart discards the journal deliberately', () => {
+  it('an unfinished import is started over from the first row, saying so; no journal is left', async () => {
+    await leaveJournal();
+    const before = sandbox.requestCount();
+    const r = await email(['--restart']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/--restart: discarded the journal \S+ \(4 batches acknowledged\); starting from the first row/);
+    const summary = JSON.parse(r.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: ROWS, resumed: false });
+    expect(summary.new + summary.existing).toBe(ROWS);
+    expect(importRequests(sandbox, before)).toHaveLength(ROWS / BATCH);
+    expect(leftOver()).toEqual([]);
+  });
+
+  it('a damaged journal is discarded too; a file that is no journal is refused and left alone; with no journal it just runs', async () => {
+    await leaveJournal();
+    const [header] = journalLines();
+    writeFileSync(journalPath(), `${JSON.stringify(header)}\n{"batch": "damaged"}\n{}\n`);
+    const r = await email(['--restart']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/--restart: discarded the journal \S+ \(damaged, or written by another version\)/);
+    expect(leftOver()).toEqual([]);
+    // A --journal naming some other file by mistake: --restart does not delete it.
+    writeFileSync(journalPath(), 'not a journal\n');
+    const before = sandbox.requestCount();
+    const refused = await email(['--restart']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/is not an import journal/);
+    expect(readFileSync(journalPath(), 'utf8')).toBe('not a journal\n');
+    expect(sandbox.requestCount()).toBe(before);
+    rmSync(journalPath());
+    const again = await email(['--restart']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/discarded/);
+  });
+
+  it('refused (exit 2) while another import holds the journal\'s lock: nothing sent, journal and lock left alone', async () => {
+    await leaveJournal();
+    const journal = readFileSync(journalPath());
+    const lock = `${journalPath()}.lock`;
+    const content = `${JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'abc', createdAt: new Date().toISOString() })}\n`;
+    writeFileSync(lock, content, { mode: 0o600 });
+    const before = sandbox.requestCount();
+    const r = await email(['--restart']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`is in use by another import \\(pid ${process.pid}\\)`));
+    expect(sandbox.requestCount()).toBe(before);
+    expect(readFileSync(journalPath()).equals(journal)).toBe(true);
+    expect(readFileSync(lock, 'utf8')).toBe(content);
+  });
+
+  it('--restart with --resume, or with --dry-run, is a usage error before anything is read', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--restart', '--resume'], /--restart starts over from the first row and --resume continues: give one of them/],
+      [['--restart', '--dry-run'], /--dry-run sends nothing and keeps no journal: there is none to --restart/],
+    ];
+    for (const [more, message] of cases) {
+      const before = sandbox.requestCount();
+      const r = await email(more);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(sandbox.requestCount()).toBe(before);
+    }
+  });
+});

@@ -97,6 +97,24 @@ describe('interrupted imports', () => {
     await resumeAndCheck(acknowledged);
   });
 
+  it('Ctrl-C: the summary for people says the rows are those read so far, not the whole file', async () => {
+    const run = startCli(args().filter((a) => a !== '--json'), { cwd: dir, env });
+    await waitForJournaledBatches(3);
+    run.child.kill('SIGINT');
+    const code = await run.exited;
+    const { stdout, stderr } = run.output();
+    expect(code, stderr).toBe(130);
+    // Rows read = rows with an outcome + rows not finished; the file's rows are not known.
+    const [, read, done] = /^Rows read so far\t(\d+)(?: \((\d+) with an outcome\))?$/m.exec(stdout) ?? [];
+    const [, unfinished] = /^Not finished\t(\d+) rows \(read, not yet imported: --resume sends them and the rest of the file\)$/m.exec(stdout) ?? [];
+    expect(read, stdout).toBeDefined();
+    expect(unfinished, stdout).toBeDefined();
+    expect(Number(read)).toBe(Number(done ?? read) + Number(unfinished));
+    expect(Number(read)).toBeLessThan(ROWS);
+    expect(stderr).toMatch(new RegExp(`interrupted after reading ${Number(read).toLocaleString('en-US')} rows: the journal is saved`));
+    expect(stdout).not.toMatch(/^Rows\t/m);
+  });
+
   it('two SIGINTs a few ms apart (timeout, a CI runner: the process, then its group) are one interruption: the batches in flight finish and are journaled', async () => {
     const run = startImport();
     await waitForJournaledBatches(3);

@@ -33,7 +33,7 @@
 //     First Name + Last Name make the Name, joined by a space;
 //   - addresses compare without case and surrounding spaces; the first valid
 //     row of an address is imported, later valid rows are duplicates;
-//   - an import of an existing address updates its Name and the custom fields
+//   - an import of an existing address replaces its Name ("" too) and the fields
 //     it supplies (an empty cell is "not supplied": the value stays, rule 4);
 //     a Date of 0000-00-00 clears it; a Number field ignores a value that is
 //     no number; Unchanged keeps the consent of an existing subscriber and is

@@ -193,8 +193,24 @@ describe('columns that become custom fields because nothing maps them (issue 17.
     const notices: { message: string; sentBefore: number }[] = [];
     const csv = ['email,Consent,LEID,EUID', ...Array.from({ length: 30 }, (_, i) => `p${i}@example.com,yes,${i},e${i}`)].join('\n');
     await importFile(csv, { batchSize: 10 }, { onNotice: (message) => notices.push({ message, sentBefore: importRequests(sandbox).length }) });
-    expect(notices).toEqual([{ message: expect.stringMatching(/^2 columns become custom fields because nothing maps them: LEID, EUID; --only-mapped/), sentBefore: 0 }]);
+    expect(notices).toEqual([
+      { message: expect.stringMatching(/^2 columns are sent as custom fields because nothing maps them: LEID, EUID; the service ignores a key the list does not define/), sentBefore: 0 },
+      { message: expect.stringMatching(/has no name column: every row \(up to 30\) is sent with an empty Name/), sentBefore: 0 },
+    ]);
     expect(importRequests(sandbox)).toHaveLength(3);
+  });
+});
+
+describe('rows sent with an empty Name (CLI.md "Names")', () => {
+  it('the first is said once, before the batch that carries it is sent, and the summary counts them all', async () => {
+    const notices: { message: string; sentBefore: number }[] = [];
+    const csv = ['email,name,Consent', ...Array.from({ length: 30 }, (_, i) => `p${i}@example.com,${i === 23 || i === 27 ? '' : `P ${i}`},yes`)].join('\n');
+    const { summary } = await importFile(csv, { batchSize: 10, concurrency: 1 }, { onNotice: (message) => notices.push({ message, sentBefore: importRequests(sandbox).length }) });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.message).toMatch(/^line 25 of \S+ has an empty name cell \(name\): rows like it are sent with an empty Name/);
+    // Row 23 is in the third batch: not sent before the line.
+    expect(notices[0]!.sentBefore).toBeLessThan(3);
+    expect(summary).toMatchObject({ rows: 30, new: 30, emptyNames: 2 });
   });
 });
 

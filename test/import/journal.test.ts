@@ -10,14 +10,12 @@ import {
   JournalWriter,
   journalDoesNotFit,
   journalMismatch,
-  journalService,
   loadJournal,
-  serviceMismatch,
-  serviceUrl,
   type BatchRecord,
   type JournalHeader,
   type JournalOptions,
 } from '../../src/import/journal.js';
+import { journalService, serviceMismatch, serviceUrl } from '../../src/import/journal-service.js';
 import { tempDir } from '../helpers/import-files.js';
 
 const options: JournalOptions = {

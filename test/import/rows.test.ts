@@ -44,6 +44,8 @@ describe('RowBuilder', () => {
     ['a consent that is no consent', ['a@example.com', 'A', 'maybe', '', ''], '215', 'ConsentToTrack "maybe" is not Yes, No or Unchanged', 'a@example.com'],
     ['no consent at all', ['a@example.com', 'A', '', '', ''], '214', 'ConsentToTrack missing: fill the cell, or give --consent yes|no|unchanged', 'a@example.com'],
     ['cells beyond the header', ['a@example.com', 'A', 'yes', '', '', 'x'], 'extra-fields', 'the row has 6 fields and the header 5; an unquoted delimiter inside a value?', ''],
+    ['fewer cells than the header', ['a@example.com', 'A', 'yes', ''], 'missing-fields', 'the row has 4 fields and the header 5; a missing delimiter, or a line break inside an unquoted value?', ''],
+    ['fewer cells than the header, the address cell among those missing', ['Ann'], 'missing-fields', 'the row has 1 field and the header 5; a missing delimiter, or a line break inside an unquoted value?', ''],
     ['a value over 250 characters', ['a@example.com', 'A', 'yes', '', 'x'.repeat(251)], 'too-long', "Company is 251 characters long; the service's limit is 250", 'a@example.com'],
   ])('refuses %s, keeping the valid address for duplicate detection', (_why, record, code, message, email) => {
     expect(refusal(builder(), record as string[])).toEqual({ code, message, email });
@@ -51,6 +53,12 @@ describe('RowBuilder', () => {
 
   it('ignores empty cells beyond the header (a trailing delimiter)', () => {
     expect(builder().build(['a@example.com', 'A', 'yes', '', '', ' '])).toBeDefined();
+  });
+
+  it('takes a row that lacks only the cells of columns without a header (a header with a trailing delimiter), as extra empty cells are', () => {
+    const b = builder({}, [...HEADER, '', ' ']);
+    expect(b.build(['a@example.com', 'A', 'yes', '', 'Acme'])).toMatchObject({ EmailAddress: 'a@example.com' });
+    expect(refusal(b, ['a@example.com', 'A', 'yes', '']).code).toBe('missing-fields');
   });
 
   it('refuses a row a failures file lists as a duplicate, however the Outcome cell was re-cased', () => {

@@ -39,11 +39,13 @@ const CONSENT: Record<'yes' | 'no' | 'unchanged', Consent> = { yes: 'Yes', no: '
 
 /** The checks that concern several options together; each option alone was checked by its declaration. */
 function parseOptions(opts: ImportInput, ctx: Context): Parsed {
-  const { file, dryRun, resume } = opts;
+  const { file, dryRun, resume, restart } = opts;
+  if (restart && resume) throw new UsageError('--restart starts over from the first row and --resume continues: give one of them');
   if (dryRun && resume) throw new UsageError('--dry-run sends nothing, so there is nothing to --resume');
+  if (dryRun && restart) throw new UsageError('--dry-run sends nothing and keeps no journal: there is none to --restart');
   if (dryRun && opts.journal !== undefined) throw new UsageError('--dry-run sends nothing and keeps no --journal');
-  if (file === '-' && resume && opts.journal === undefined) {
-    throw new UsageError('--resume needs --journal <file> when the CSV comes from standard input');
+  if (file === '-' && (resume || restart) && opts.journal === undefined) {
+    throw new UsageError(`--${resume ? 'resume' : 'restart'} needs --journal <file> when the CSV comes from standard input`);
   }
   return {
     file,
@@ -64,6 +66,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       dryRun,
       failuresPath: opts.failures === undefined ? undefined : resolve(ctx.cwd, opts.failures),
       resume,
+      restart,
       timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_IMPORT_TIMEOUT_MS,
     },
     journalFlag: opts.journal,
@@ -79,8 +82,9 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
     ctx.log.info('Reading CSV from standard input: paste or type the rows, then press Ctrl-D on a new line (Ctrl-Z, then Enter, on Windows). Ctrl-C stops.');
   }
   // A pipe is copied and has no place beside it for a journal (input.ts): said before it is read.
-  if (parsed.options.resume && parsed.journalFlag === undefined && (await isCopied(parsed.file, ctx.cwd))) {
-    throw new UsageError(`--resume needs --journal <file> when the CSV comes from a pipe (${parsed.file}): no journal is kept beside a pipe`);
+  const journalOption = parsed.options.resume ? '--resume' : parsed.options.restart ? '--restart' : undefined;
+  if (journalOption && parsed.journalFlag === undefined && (await isCopied(parsed.file, ctx.cwd))) {
+    throw new UsageError(`${journalOption} needs --journal <file> when the CSV comes from a pipe (${parsed.file}): no journal is kept beside a pipe`);
   }
   // ctx.signal: Ctrl-C while a pipe is copied ends the copy at once (CLI.md "signals").
   const input = await openInput(parsed.file, ctx.cwd, ctx.io.stdin, parsed.encoding, ctx.signal);
@@ -166,7 +170,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     // An error, not a warning: under --json stderr then ends with {"error":{"kind":"interrupted",…}} (CLI.md "machine mode").
     const stopped = new Interrupted(
       summary.journal
-        ? `interrupted: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
+        ? `interrupted after reading ${grouped(summary.rows + summary.unfinished)} rows: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
         : 'interrupted before any batch was acknowledged: a new run sends every row',
     );
     return { ...result, notes: said, error: stopped };
@@ -373,7 +377,9 @@ function summaryRecord(s: ImportSummary): Record<string, unknown> {
 }
 
 function summaryColumns(s: ImportSummary): Column[] {
-  const columns: Column[] = [{ key: 'rows', header: 'Rows', format: number }];
+  // A stopped import knows only the rows it read, not the file's: said so (--json: rows, unfinished and complete false).
+  const readSoFar = (v: unknown, _: unknown, t: DisplayStyle) => `${t.count(s.rows + s.unfinished)}${s.unfinished ? ` (${t.count(v as number)} with an outcome)` : ''}`;
+  const columns: Column[] = [s.complete || s.dryRun ? { key: 'rows', header: 'Rows', format: number } : { key: 'rows', header: 'Rows read so far', format: readSoFar }];
   if (s.dryRun) columns.push({ key: 'wouldSend', header: 'Would send', format: number });
   else {
     columns.push(
@@ -387,6 +393,11 @@ function summaryColumns(s: ImportSummary): Column[] {
   const duplicates = (v: unknown, _: unknown, t: DisplayStyle) =>
     listed ? `${counted(v, t)} (${listed === v ? '' : `${t.count(listed)} `}listed as duplicates by ${s.input}, a failures file: not sent)` : counted(v, t);
   columns.push({ key: 'rejected', header: 'Rejected before sending', format: number }, { key: 'duplicates', header: 'Duplicates', format: duplicates });
+  // CLI.md "Names": what an empty Name does to a stored one, counted.
+  if (s.emptyNames) {
+    const what = (v: unknown, _: unknown, t: DisplayStyle) => `${plural(v as number, 'row', t.count)} (the service empties the stored name of each that exists)`;
+    columns.push({ key: 'emptyNames', header: s.dryRun ? 'Empty Name (would send)' : 'Empty Name sent', format: what });
+  }
   columns.push({ key: 'batches', header: s.dryRun ? 'Batches (would send)' : 'Batches', format: number });
   if (!s.dryRun) {
     columns.push({ key: 'retries', header: 'Retries', format: number });
@@ -404,8 +415,8 @@ function summaryColumns(s: ImportSummary): Column[] {
   if (s.resumed) columns.push({ key: 'resumedBatches', header: 'From the journal', format: (v, _, t) => `${counted(v, t)} batches (not sent again)` });
   if (!s.complete) {
     // --resume needs a journal, kept only when the service acknowledged a batch; otherwise a new run sends them.
-    const how = s.journal ? '--resume sends them' : 'a new run sends them';
-    columns.push({ key: 'unfinished', header: 'Not finished', format: (v, _, t) => `${counted(v, t)} rows (${how})` });
+    const how = s.journal ? '--resume sends them and the rest of the file' : 'a new run sends every row of the file';
+    columns.push({ key: 'unfinished', header: 'Not finished', format: (v, _, t) => `${counted(v, t)} rows (read, not yet imported: ${how})` });
   }
   if (s.blankLines) columns.push({ key: 'blankLines', header: 'Blank lines skipped', format: number });
   // Under a second a rate says nothing (3 rows in 3 ms is not 1,000 rows/s): the milliseconds alone.

@@ -26,6 +26,7 @@ const options = {
   failures: textOption('--failures', '<file.csv>', 'write every row that was not imported, with Line, Outcome, Code and Message', { complete: 'file' }),
   journal: textOption('--journal', '<file>', 'journal of acknowledged batches (default: next to the input file)', { complete: 'file' }),
   resume: switchOption('--resume', 'skip the batches the journal shows done'),
+  restart: switchOption('--restart', 'discard the journal of an unfinished import and start from the first row'),
   progress: switchOption('--progress', 'print a progress line every few seconds even when stderr is not a terminal'),
 };
 

@@ -282,6 +282,26 @@ describe('import subscribers', () => {
     expect(stored('toolong@example.com')).toBeUndefined();
   });
 
+  it('replaces an existing name with the Name sent, an empty one too, and refuses an entry without Name (service-spec.md "Import request")', async () => {
+    expect((await importInto([entry('ada@example.com', { Name: '' })])).status).toBe(200);
+    expect(stored('ada@example.com').Name).toBe('');
+    const missing = await importInto([entry('ada@example.com', { Name: undefined })]);
+    expect(missing.status).toBe(400);
+    expect(missing.body.Code).toBeUndefined();
+  });
+
+  it('ignores a key the list does not define and a value that is none of a field\'s options, answering 200 (the spec gives no code for them)', async () => {
+    const answer = await importInto([
+      entry('ada@example.com', { CustomFields: [{ Key: 'Shoe Size', Value: '42' }, { Key: 'Plan', Value: 'Gold' }, { Key: 'Company', Value: 'Acme' }] }),
+    ]);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ TotalExistingSubscribers: 1, FailureDetails: [] });
+    const fields = stored('ada@example.com').CustomFields;
+    expect(fields['[Company]']).toEqual(['Acme']);
+    expect(Object.keys(fields)).not.toContain('[ShoeSize]');
+    expect(fields['[Plan]']).not.toEqual(['Gold']);
+  });
+
   it('re-adds inactive and suppressed addresses when Resubscribe is true', async () => {
     const answer = await importInto([entry('unsubscribed@example.com'), entry('blocked@example.com')], true);
     expect(answer.status).toBe(200);
