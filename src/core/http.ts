@@ -21,7 +21,7 @@ import { DEFAULT_CONNECTIONS } from './pool.js';
 import { Redactor } from './redact.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 import { CLI_VERSION } from './version.js';
-import { announceLayer, judgeLayer, layered, newExchange, retryLayer, throttleLayer, type Send } from './request-layers.js';
+import { announcer, judgeLayer, retryLayer, sendAttempt, throttleLayer } from './request-layers.js';
 import { defaultRetryPolicy, sleep, type RetryPolicy } from './retry.js';
 import type { Throttle } from './throttle.js';
 
@@ -118,9 +118,7 @@ export class ApiClient {
   private readonly redactor = new Redactor();
   private readonly policy: RetryPolicy;
   private readonly userAgent = `email-cli/${CLI_VERSION} node/${process.versions.node}`;
-  /** End of the last wait announced: requests in flight together that wait together say so once. */
-  private readonly announced = { announcedUntilMs: 0 };
-  private readonly layers: Send<RawResponse, LayeredOptions>;
+  private readonly layers: (request: LayeredOptions) => Promise<RawResponse>;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = new URL(options.baseUrl);
@@ -162,24 +160,19 @@ export class ApiClient {
    * announcements, retries, a walk's flow control, and the judging of the answer.
    */
   send(opts: RequestOptions<unknown>): Promise<RawResponse> {
-    const path = this.fullPath(opts.path, opts.query);
-    return this.layers(newExchange({ ...opts, fullPath: path }));
+    return this.layers({ ...opts, fullPath: this.fullPath(opts.path, opts.query) });
   }
 
-  /** The layers, outermost first, around the one send (ApiClient.once). */
-  private buildLayers(): Send<RawResponse, LayeredOptions> {
-    const signalOf = (x: { opts: { signal?: AbortSignal } }) => this.combinedSignal(x.opts.signal);
-    return layered<RawResponse, LayeredOptions>(
-      [
-        announceLayer<RawResponse, LayeredOptions>((line, waitMs) => this.options.onWait?.(this.redactor.redact(line), waitMs), () => this.now(), this.announced),
-        retryLayer<RawResponse, LayeredOptions>({ policy: this.policy, now: () => this.now(), debug: (line) => this.debug(line), sleep, signalOf }),
-        throttleLayer<RawResponse, LayeredOptions>(signalOf),
-        // CLI.md "redirects": the one place a 3xx is judged, for every command. Neither followed nor
-        // retried, and no success either: the request never reached the service.
-        judgeLayer((res, x) => (res.status < 400 ? this.redirectFor(x.opts.method, x.opts.path, x.opts.fullPath, res) : this.errorFor(x.opts.method, x.opts.path, res))),
-      ],
-      (x) => this.once(x.opts, x.opts.fullPath),
-    );
+  /** The one send (ApiClient.once) with judge, throttle and retry around it, innermost first. */
+  private buildLayers(): (request: LayeredOptions) => Promise<RawResponse> {
+    const signalOf = (request: LayeredOptions) => this.combinedSignal(request.signal);
+    const send = sendAttempt<RawResponse, LayeredOptions>((request) => this.once(request, request.fullPath));
+    // CLI.md "redirects": the one place a 3xx is judged, for every command. Neither followed nor
+    // retried, and no success either: the request never reached the service.
+    const judged = judgeLayer<RawResponse, LayeredOptions>((res, r) => (res.status < 400 ? this.redirectFor(r.method, r.path, r.fullPath, res) : this.errorFor(r.method, r.path, res)))(send);
+    const throttled = throttleLayer<RawResponse, LayeredOptions>(signalOf)(judged);
+    const announce = announcer((line, waitMs) => this.options.onWait?.(this.redactor.redact(line), waitMs), () => this.now());
+    return retryLayer<RawResponse, LayeredOptions>({ policy: this.policy, now: () => this.now(), debug: (line) => this.debug(line), sleep, signalOf, onWait: announce })(throttled);
   }
 
   /**
