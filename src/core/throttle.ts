@@ -60,8 +60,9 @@ export interface ThrottleOptions {
  */
 export const RATE_SHARE = 0.95;
 /**
- * The first round of slow start. Two, then four, then eight: a service that
- * allows a burst of four refuses at most two of the round that crosses it.
+ * The first round of slow start. Two, then four, then eight (a walk's page 1
+ * alone, then five): a service that allows a burst of four refuses at most
+ * two of the round that crosses it.
  */
 export const SLOW_START_WINDOW = 2;
 /** Multiplicative decrease after a 429. */
