@@ -368,7 +368,7 @@ describe('against the sandbox as a token bucket that states its limit only with 
 
   it('campaigns unsubscribes --all over 40 pages at --concurrency 8 under 4 requests/s (burst 4) meets at most two 429s, every record once', async () => {
     // 300 ms a request: the bucket refills by more than a token a round trip, so page 1 alone and then a round
-    // of four all fit, and a round of eight would cross it by six.
+    // of four all fit, and a round of eight after them had seven refused. Slow start counts page 1 in a first round of two.
     s = await startCommandSandbox({ rateLimitPerSecond: 4, rateLimit: { style: 'bucket', burst: 4, headers: 'on-429' }, unsubscribesPerCampaign: 400, latencyMs: 300 });
     const r = await s.emailSent(['campaigns', 'unsubscribes', SEED_CAMPAIGN_IDS.welcome, '--all', '--page-size', '10', '--concurrency', '8', '--json']);
     expect(r.code, r.stderr).toBe(0);
