@@ -1,28 +1,19 @@
 // The one HTTP core (ENGINEERING.md habit 4): base URL, auth header,
 // User-Agent, timeouts, abort, retries, both error shapes of the service, and
 // zod validation at the boundary. Only this file talks to undici.
-import { STATUS_CODES } from 'node:http';
 import type { Dispatcher, Pool as PoolType } from 'undici';
 import { errors as undiciErrors, Pool, poolRequest } from './undici-lite.js';
-import {
-  AnswerTooLargeError,
-  ApiError,
-  AuthError,
-  CliError,
-  NetworkError,
-  RateLimitError,
-  RedirectError,
-  TimeoutError,
-  UnexpectedResponseError,
-} from './errors.js';
-import { describeNetworkError, isNotSent, statusWithReason } from './http-errors.js';
+import { AnswerTooLargeError, CliError, NetworkError, TimeoutError, UnexpectedResponseError } from './errors.js';
+import { errorForAnswer, redirectForAnswer } from './answer-errors.js';
+import { describeNetworkError, isNotSent } from './http-errors.js';
 import { baseUrlPrefixHint } from './base-url-hint.js';
 import { loopbackAwareLookup } from './loopback.js';
-import { DEFAULT_CONNECTIONS } from './pool.js';
+import type { RecordWalk, RecordWalkRun } from './paginate.js';
+import { DEFAULT_CONNECTIONS, poolFor } from './pool.js';
 import { Redactor } from './redact.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 import { CLI_VERSION } from './version.js';
-import { announceLayer, judgeLayer, layered, newExchange, retryLayer, throttleLayer, type Send } from './request-layers.js';
+import { announcer, judgeLayer, retryLayer, sendAttempt, throttleLayer } from './request-layers.js';
 import { defaultRetryPolicy, sleep, type RetryPolicy } from './retry.js';
 import type { Throttle } from './throttle.js';
 
@@ -41,8 +32,6 @@ export const DEFAULT_IMPORT_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Largest answer body read (CLI.md "answer size"); past it the request fails, never retried. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-/** A Location longer than this is cut where it is named: a header may be kilobytes long. */
-const MAX_LOCATION_SHOWN = 500;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -115,26 +104,54 @@ export interface RawResponse {
 export class ApiClient {
   readonly baseUrl: URL;
   private readonly basePath: string;
-  private readonly pool: PoolType;
+  /** Made at the first request, so that a walk asked for before it sizes it (paginate()). */
+  private poolMade?: PoolType;
+  private connections: number;
+  /** The flow control every walk of this client goes through (flow()). */
+  private throttle?: Throttle;
   private readonly redactor = new Redactor();
   private readonly policy: RetryPolicy;
   private readonly userAgent = `email-cli/${CLI_VERSION} node/${process.versions.node}`;
-  /** End of the last wait announced: requests in flight together that wait together say so once. */
-  private readonly announced = { announcedUntilMs: 0 };
-  private readonly layers: Send<RawResponse, LayeredOptions>;
+  private readonly layers: (request: LayeredOptions) => Promise<RawResponse>;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = new URL(options.baseUrl);
     this.basePath = this.baseUrl.pathname.replace(/\/+$/, '');
     this.redactor.add(options.apiKey);
     this.policy = { ...defaultRetryPolicy, ...options.retry };
-    this.pool = new Pool(this.baseUrl.origin, {
-      connections: options.connections ?? DEFAULT_CONNECTIONS,
-      // `localhost` never goes to the resolver (core/loopback.ts loopbackAwareLookup).
-      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup },
-      keepAliveTimeout: 10_000,
-    });
+    this.connections = options.connections ?? DEFAULT_CONNECTIONS;
     this.layers = this.buildLayers();
+  }
+
+  private get pool(): PoolType {
+    return (this.poolMade ??= new Pool(this.baseUrl.origin, {
+      connections: this.connections,
+      // `localhost` never goes to the resolver (core/loopback.ts loopbackAwareLookup).
+      connect: { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup },
+      keepAliveTimeout: 10_000,
+    }));
+  }
+
+  /**
+   * A paged listing's records, through the one page walk (core/paginate.ts):
+   * a connection for each page in flight (core/pool.ts; the first request
+   * fixes the pool, so a walk asked for after one keeps it), every page
+   * through the client's flow control.
+   */
+  async paginate<P, R>(listing: RecordWalk<P, R>): Promise<RecordWalkRun<P, R>> {
+    if (!this.poolMade) this.connections = Math.max(this.connections, poolFor(listing.concurrency).connections);
+    const [{ walkRecords }, flow] = await Promise.all([import('./paginate.js'), this.flow(listing.concurrency)]);
+    return walkRecords(listing, flow);
+  }
+
+  /**
+   * The flow control of the client's walks (core/throttle.ts): one for all of
+   * them, so one 429 pauses them all; the first call sets its ceiling on
+   * requests in flight (--concurrency).
+   */
+  async flow(maxInFlight: number): Promise<Throttle> {
+    const { Throttle } = await import('./throttle.js');
+    return (this.throttle ??= new Throttle({ maxInFlight, debug: this.debugSink }));
   }
 
   /** Sends a request with retries and returns the validated body. */
@@ -163,24 +180,28 @@ export class ApiClient {
    * announcements, retries, a walk's flow control, and the judging of the answer.
    */
   send(opts: RequestOptions<unknown>): Promise<RawResponse> {
-    const path = this.fullPath(opts.path, opts.query);
-    return this.layers(newExchange({ ...opts, fullPath: path }));
+    return this.layers({ ...opts, fullPath: this.fullPath(opts.path, opts.query) });
   }
 
-  /** The layers, outermost first, around the one send (ApiClient.once). */
-  private buildLayers(): Send<RawResponse, LayeredOptions> {
-    const signalOf = (x: { opts: { signal?: AbortSignal } }) => this.combinedSignal(x.opts.signal);
-    return layered<RawResponse, LayeredOptions>(
-      [
-        announceLayer<RawResponse, LayeredOptions>((line, waitMs) => this.options.onWait?.(this.redactor.redact(line), waitMs), () => this.now(), this.announced),
-        retryLayer<RawResponse, LayeredOptions>({ policy: this.policy, now: () => this.now(), debug: (line) => this.debug(line), sleep, signalOf }),
-        throttleLayer<RawResponse, LayeredOptions>(signalOf),
-        // CLI.md "redirects": the one place a 3xx is judged, for every command. Neither followed nor
-        // retried, and no success either: the request never reached the service.
-        judgeLayer((res, x) => (res.status < 400 ? this.redirectFor(x.opts.method, x.opts.path, x.opts.fullPath, res) : this.errorFor(x.opts.method, x.opts.path, res))),
-      ],
-      (x) => this.once(x.opts, x.opts.fullPath),
-    );
+  /** The one send (ApiClient.once) with judge, throttle and retry around it, innermost first. */
+  private buildLayers(): (request: LayeredOptions) => Promise<RawResponse> {
+    const signalOf = (request: LayeredOptions) => this.combinedSignal(request.signal);
+    const send = sendAttempt<RawResponse, LayeredOptions>((request) => this.once(request, request.fullPath));
+    // CLI.md "redirects": the one place a 3xx is judged, for every command. Neither followed nor
+    // retried, and no success either: the request never reached the service.
+    const judged = judgeLayer<RawResponse, LayeredOptions>((res, r) => {
+      const redact = (text: string) => this.redactor.redact(text);
+      if (res.status >= 400) {
+        const error = errorForAnswer(r.method, r.path, res, redact);
+        if (res.status === 404) error.hint = baseUrlPrefixHint(this.options.baseUrl, r.path, this.options.baseUrlSource);
+        return error;
+      }
+      this.debug(`  ${res.status} is a redirect: not followed, not retried`);
+      return redirectForAnswer(r.method, r.path, `${this.baseUrl.origin}${r.fullPath}`, res, redact);
+    })(send);
+    const throttled = throttleLayer<RawResponse, LayeredOptions>(signalOf)(judged);
+    const announce = announcer((line, waitMs) => this.options.onWait?.(this.redactor.redact(line), waitMs), () => this.now());
+    return retryLayer<RawResponse, LayeredOptions>({ policy: this.policy, now: () => this.now(), debug: (line) => this.debug(line), sleep, signalOf, onWait: announce })(throttled);
   }
 
   /**
@@ -204,7 +225,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.pool.close().catch(() => undefined);
+    await this.poolMade?.close().catch(() => undefined);
   }
 
   /**
@@ -223,13 +244,14 @@ export class ApiClient {
    * 0.99x of its CPU time on 26; `email api …` 0.965-0.97x on 24 and 26.
    */
   async settle(): Promise<void> {
-    const { running, pending, queued } = this.pool.stats;
+    if (!this.poolMade) return;
+    const { running, pending, queued } = this.poolMade.stats;
     if (running + pending + queued > 0) await this.destroy();
   }
 
   /** Throws away connections and pending requests at once (second Ctrl-C). */
   async destroy(): Promise<void> {
-    await this.pool.destroy().catch(() => undefined);
+    await this.poolMade?.destroy().catch(() => undefined);
   }
 
   private async once(opts: RequestOptions<unknown>, path: string): Promise<RawResponse> {
@@ -317,74 +339,6 @@ export class ApiClient {
     const parsed = opts.schema.safeParse(res.data);
     if (parsed.success) return parsed.data;
     throw new UnexpectedResponseError(opts.method, opts.path, this.redactor.redact(describeIssue(parsed.error.issues[0], res.data)));
-  }
-
-  /** Both error shapes of service-spec.md "Errors": {Code, Message[, ResultData]} and {status, message}. */
-  private errorFor(method: string, path: string, res: RawResponse): ApiError {
-    const body = res.data;
-    let code: number | undefined;
-    let message: string | undefined;
-    let resultData: unknown;
-    if (body && typeof body === 'object' && !Array.isArray(body)) {
-      const b = body as Record<string, unknown>;
-      const rawCode = b.Code ?? b.code;
-      if (typeof rawCode === 'number') code = rawCode;
-      else if (typeof rawCode === 'string' && /^\d+$/.test(rawCode)) code = Number(rawCode);
-      const rawMessage = b.Message ?? b.message;
-      if (typeof rawMessage === 'string') message = rawMessage;
-      resultData = b.ResultData;
-    } else if (typeof body === 'string' && body.trim()) {
-      message = body.trim().slice(0, 300);
-    }
-    const init = {
-      status: res.status,
-      code,
-      // Without a message of the service's own, say which request failed; the
-      // status number is added by the printer (`… (HTTP 404)`), so only its reason phrase here.
-      message: this.redactor.redact(message ?? `${method} ${path}: ${STATUS_CODES[res.status] ?? `HTTP ${res.status}`}`),
-      resultData,
-      method,
-      path,
-    };
-    if (res.status === 401 || res.status === 403) return new AuthError(init);
-    const error = new ApiError(init);
-    if (res.status === 404) error.hint = baseUrlPrefixHint(this.options.baseUrl, path, this.options.baseUrlSource);
-    return error;
-  }
-
-  /**
-   * A 3xx as an error naming the status and where it pointed: a relative
-   * Location is resolved against the request, so the user sees the host too.
-   * The header is kept as received otherwise (redacted here, neutralised where
-   * it is printed) and cut to a line's length.
-   */
-  private redirectFor(method: string, path: string, fullPath: string, res: RawResponse): RedirectError {
-    let location = header(res.headers, 'location')?.trim() || undefined;
-    if (location && !/^[a-z][a-z0-9+.-]*:/i.test(location)) {
-      try {
-        location = new URL(location, `${this.baseUrl.origin}${fullPath}`).href;
-      } catch {
-        // Not a URL reference either: shown as received.
-      }
-    }
-    if (location && location.length > MAX_LOCATION_SHOWN) location = `${location.slice(0, MAX_LOCATION_SHOWN)}…`;
-    if (location) location = this.redactor.redact(location);
-    const where = location ? `, pointing to ${location}` : ', with no Location';
-    const status = statusWithReason(res.status);
-    this.debug(`  ${res.status} is a redirect: not followed, not retried`);
-    const error = new RedirectError(
-      {
-        status: res.status,
-        method,
-        path,
-        message: `the service answered ${status} to ${method} ${path}${where}: a proxy or a wrong base URL, not a done operation (nothing was followed)`,
-      },
-      location,
-    );
-    error.hint = location
-      ? 'Check the base URL (`email doctor` shows it and where it came from); if the address above is the service, use it as the base URL.'
-      : 'Check the base URL; `email doctor` shows it and where it came from.';
-    return error;
   }
 
   private fullPath(path: string, query?: RequestOptions<unknown>['query']): string {

@@ -1,9 +1,10 @@
 // Walking a paged listing, in two layers.
 //
 // walkRecords() is THE page walk every paged command consumes (`campaigns
-// unsubscribes` with --all, --limit or --page, `api --paginate`): an async
-// iterator of records that owns what a walk must get right once — the pool
-// sized to its concurrency (core/pool.ts), --limit (no page past the one that
+// unsubscribes` with --all, --limit or --page, `api --paginate`), reached
+// through the client (ApiClient.paginate, which sizes its pool to the walk and
+// gives it the client's flow control): an async iterator of records that owns
+// what a walk must get right once — --limit (no page past the one that
 // reaches it), page order, and each record once when the listing moves under
 // the walk. Commands hand it how to fetch a page and read its records, and
 // write what it yields.
@@ -22,15 +23,11 @@
 // The pages' requests share one flow control (core/throttle.ts, CLI.md "flow
 // control"): paced under the service's rate limit, one shared pause per 429,
 // `concurrency` the ceiling on requests in flight.
-import type { ApiClient } from './http.js';
-import { poolFor } from './pool.js';
 import { Throttle } from './throttle.js';
 
 export interface RecordWalk<P, R> {
-  /** The client the pages are asked with (ctx.api), given the pool the walk's concurrency needs. */
-  api(pool: { connections: number }): Promise<ApiClient>;
-  /** Fetches one page (1-based) through the walk's flow control; the signal aborts when the walk stops early or fails. */
-  fetchPage(client: ApiClient, pageNumber: number, request: { signal: AbortSignal; throttle: Throttle }): Promise<P>;
+  /** Fetches one page (1-based), its request sent with this signal (aborted when the walk stops early or fails) and through this flow control. */
+  fetchPage(pageNumber: number, request: { signal: AbortSignal; throttle: Throttle }): Promise<P>;
   /**
    * The records of a page; undefined when the answer is not a page of a
    * listing at all. Page 1 so: the walk yields nothing and `unpaged` holds
@@ -41,7 +38,7 @@ export interface RecordWalk<P, R> {
   pageCount(page: P): number;
   /** Records in the whole listing, as a page reports it: bounds a runaway walk, and tells when the listing moved. */
   totalRecords?(page: P): number;
-  /** Pages in flight at once (≥ 1): the ceiling on requests in flight, and the pool's size. */
+  /** Pages in flight at once (≥ 1): the ceiling on requests in flight, and the pool's size (ApiClient.paginate). */
   concurrency: number;
   /** --limit: at most this many records; no page past the one that reaches it is asked for. */
   limit?: number;
@@ -78,8 +75,11 @@ export interface RecordWalkRun<P, R> extends AsyncIterable<R> {
   readonly unpaged: P | undefined;
 }
 
-/** The records of a paged listing, in order, each once, up to the limit (see the top of this file). Iterate it once. */
-export function walkRecords<P, R>(walk: RecordWalk<P, R>): RecordWalkRun<P, R> {
+/**
+ * The records of a paged listing, in order, each once, up to the limit (see
+ * the top of this file), every page through `flow`. Iterate it once.
+ */
+export function walkRecords<P, R>(walk: RecordWalk<P, R>, flow: Throttle): RecordWalkRun<P, R> {
   let records = 0;
   let pages = 0;
   let repeats = 0;
@@ -87,15 +87,15 @@ export function walkRecords<P, R>(walk: RecordWalk<P, R>): RecordWalkRun<P, R> {
   let unpaged: P | undefined;
   const limit = walk.limit ?? Number.POSITIVE_INFINITY;
 
-  async function* pagesOf(client: ApiClient): AsyncGenerator<{ pageNumber: number; page: P }> {
+  async function* pagesOf(): AsyncGenerator<{ pageNumber: number; page: P }> {
     if (walk.page === undefined) {
       yield* walkPages<P>({
-        fetchPage: (n, signal, throttle) => walk.fetchPage(client, n, { signal, throttle }),
+        fetchPage: (n, signal, throttle) => walk.fetchPage(n, { signal, throttle }),
         pageCount: (p) => walk.pageCount(p),
         recordCount: (p) => walk.records(p)?.length ?? 0,
         totalRecords: walk.totalRecords ? (p) => walk.totalRecords!(p) : undefined,
         concurrency: walk.concurrency,
-        debug: client.debugSink,
+        throttle: flow,
         signal: walk.signal,
         onRunaway: walk.onRunaway,
         recordLimit: walk.limit,
@@ -106,19 +106,17 @@ export function walkRecords<P, R>(walk: RecordWalk<P, R>): RecordWalkRun<P, R> {
     const stop = () => controller.abort(walk.signal?.reason);
     walk.signal?.addEventListener('abort', stop, { once: true });
     try {
-      const throttle = new Throttle({ maxInFlight: 1, debug: client.debugSink });
-      yield { pageNumber: walk.page, page: await walk.fetchPage(client, walk.page, { signal: controller.signal, throttle }) };
+      yield { pageNumber: walk.page, page: await walk.fetchPage(walk.page, { signal: controller.signal, throttle: flow }) };
     } finally {
       walk.signal?.removeEventListener('abort', stop);
     }
   }
 
   async function* run(): AsyncGenerator<R> {
-    const client = await walk.api(poolFor(walk.concurrency));
     let firstTotal: number | undefined;
     let moved = false;
     let previous: readonly R[] | undefined;
-    for await (const { pageNumber, page } of pagesOf(client)) {
+    for await (const { pageNumber, page } of pagesOf()) {
       const onPage = walk.records(page);
       if (onPage === undefined) {
         if (pageNumber === 1 || walk.page !== undefined) unpaged = page;
@@ -183,7 +181,7 @@ export interface PageWalk<P> {
   pageCount(page: P): number;
   /** Pages in flight or waiting at once (≥ 1); the ceiling on requests in flight. */
   concurrency: number;
-  /** The walk's flow control, when the caller already sent a request through it; otherwise one is made. */
+  /** The walk's flow control (the client's, ApiClient.flow); without it, one is made for this walk. */
   throttle?: Throttle;
   /** --debug sink for the flow control's rate changes. */
   debug?: (line: string) => void;

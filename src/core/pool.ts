@@ -16,7 +16,7 @@ export const DEFAULT_CONNECTIONS = 8;
  */
 export const WALK_CONCURRENCY = DEFAULT_CONNECTIONS;
 
-/** The pool for `concurrency` requests in flight (ctx.api's options; its first call decides). */
+/** The pool for `concurrency` requests in flight (ctx.api's options, or ApiClient.paginate before the first request). */
 export function poolFor(concurrency: number): { connections: number } {
   return { connections: Math.max(DEFAULT_CONNECTIONS, concurrency) };
 }

@@ -1,18 +1,18 @@
-// A request as layers around one send, in the manner of octokit's plugins
-// (plugin-retry, plugin-throttling): each layer wraps the next and does one
-// thing, so the policy of each is read in one place and tested alone.
+// A request as small functions around one send, in the manner of octokit's
+// plugins (plugin-retry, plugin-throttling): each does one thing, so the
+// policy of each is read in one place and tested alone.
 //
-//   announce   a wait of 5 s or more gets one line on stderr (CLI.md "retries")
-//   retry      decides, after a failed attempt, whether and when to try again (core/retry.ts)
+//   retry      decides, after a failed attempt, whether and when to try again (core/retry.ts);
+//              told waits go to announce: one of 5 s or more gets one line (CLI.md "retries")
 //   throttle   a walk's flow control: each attempt waits its turn; a 429 sets one
 //              pause shared by every request in flight (CLI.md "flow control", core/throttle.ts)
 //   judge      an answer that is not 2xx becomes its typed error (a 3xx never followed)
 //   send       one HTTP exchange (src/core/http.ts ApiClient.once)
 //
-// The layers meet in the Exchange: what one request is, what its attempts
-// cost so far, and what the inner layers leave for the outer ones after a
-// failed attempt (the answer that failed, the throttle's ticket to release).
-import { ApiError, NetworkError, RateLimitError, TimeoutError } from './errors.js';
+// Below retry, an attempt is a value (Attempt): the answer, or the error with
+// what the layers above need of it. Nothing is shared or written between the
+// layers; the retry count is handed down with each attempt.
+import { NetworkError, RateLimitError, TimeoutError } from './errors.js';
 import { decideRetry, type Failure, type RetryPolicy, type RetryState } from './retry.js';
 import type { Throttle } from './throttle.js';
 
@@ -23,8 +23,8 @@ export interface Answer {
   headers: Headers;
 }
 
-/** What the layers know of a request's options. */
-export interface ExchangeOptions {
+/** What the layers know of a request. */
+export interface LayerRequest {
   method: string;
   /** The path as given (without the base path and query): what messages name. */
   path: string;
@@ -34,39 +34,48 @@ export interface ExchangeOptions {
   onRetry?: (reason: string, delayMs: number) => void;
 }
 
-/** One request on its way through the layers. */
-export interface Exchange<O extends ExchangeOptions = ExchangeOptions> {
-  readonly opts: O;
-  readonly state: RetryState;
-  /** Set by judge: the answer of the attempt that just failed with a status. */
-  failed?: Answer;
-  /** Set by throttle when an attempt failed with a status: ends its turn with the pause retry decides (ms; undefined: none of its own). */
-  release?: (pauseMs?: number) => void;
-  /** Told of every wait between attempts (announce listens). */
-  readonly waits: ((failure: Failure, delayMs: number) => void)[];
+/**
+ * What one attempt came to. A failure the retry layer may act on names its
+ * `failure`; one that is final whatever the policy (a redirect) has none.
+ * `endTurn`, from the throttle, is the attempt's turn left open after a
+ * failed status: the caller ends it with the shared pause it decides.
+ */
+export type Attempt<A extends Answer> =
+  | { ok: true; answer: A }
+  | { ok: false; error: Error; failure?: Failure; endTurn?: (pauseMs?: number) => void };
+
+/** One attempt of a request; `tries` says how many came before (retry hands it down). */
+export type Try<A extends Answer, R extends LayerRequest = LayerRequest> = (request: R, tries: RetryState) => Promise<Attempt<A>>;
+
+export const FIRST_TRY: RetryState = Object.freeze({ retries: 0, rateLimitRetries: 0, waitedMs: 0 });
+
+/**
+ * The send as an attempt: an answer of any status is `ok` (judge decides),
+ * a network failure or a timeout is a failure to weigh; anything else (an
+ * abort, an answer over the size cap) is thrown, final.
+ */
+export function sendAttempt<A extends Answer, R extends LayerRequest>(send: (request: R) => Promise<A>): Try<A, R> {
+  return async (request) => {
+    try {
+      return { ok: true, answer: await send(request) };
+    } catch (err) {
+      if (!(err instanceof NetworkError)) throw err;
+      const failure: Failure = err instanceof TimeoutError ? { kind: 'timeout', message: err.message } : { kind: 'network', message: err.message, notSent: err.neverSent };
+      return { ok: false, error: err, failure };
+    }
+  };
 }
 
-export type Send<A extends Answer, O extends ExchangeOptions = ExchangeOptions> = (exchange: Exchange<O>) => Promise<A>;
-export type Layer<A extends Answer, O extends ExchangeOptions = ExchangeOptions> = (next: Send<A, O>) => Send<A, O>;
-
-/** The layers around `send`, the first one outermost. */
-export function layered<A extends Answer, O extends ExchangeOptions>(layers: Layer<A, O>[], send: Send<A, O>): Send<A, O> {
-  return layers.reduceRight((next, layer) => layer(next), send);
-}
-
-export function newExchange<O extends ExchangeOptions>(opts: O): Exchange<O> {
-  return { opts, state: { retries: 0, rateLimitRetries: 0, waitedMs: 0 }, waits: [] };
-}
-
-/** The judge: a 3xx or an error status becomes the error `toError` makes of it, and the answer is kept for the layers above. */
-export function judgeLayer<A extends Answer, O extends ExchangeOptions>(toError: (answer: A, exchange: Exchange<O>) => Error): Layer<A, O> {
-  return (next) => async (x) => {
-    x.failed = undefined;
-    const answer = await next(x);
-    if (answer.status < 300) return answer;
-    // A redirect is judged but is no failure to retry or to slow down for: no `failed`.
-    if (answer.status >= 400) x.failed = { status: answer.status, headers: answer.headers };
-    throw toError(answer, x);
+/** The judge: a 3xx or an error status becomes the error `toError` makes of it. */
+export function judgeLayer<A extends Answer, R extends LayerRequest>(toError: (answer: A, request: R) => Error): (next: Try<A, R>) => Try<A, R> {
+  return (next) => async (request, tries) => {
+    const attempt = await next(request, tries);
+    if (!attempt.ok || attempt.answer.status < 300) return attempt;
+    const { status, headers } = attempt.answer;
+    const error = toError(attempt.answer, request);
+    // A redirect is judged but is no failure to retry or to slow down for.
+    if (status < 400) return { ok: false, error };
+    return { ok: false, error, failure: { kind: 'status', status, headers, message: error.message } };
   };
 }
 
@@ -75,79 +84,78 @@ export function judgeLayer<A extends Answer, O extends ExchangeOptions>(toError:
  * its answer ends the turn, and a failed status leaves the turn open for the
  * retry layer to end with the shared pause it decides.
  */
-export function throttleLayer<A extends Answer, O extends ExchangeOptions>(signalOf: (x: Exchange<O>) => AbortSignal | undefined): Layer<A, O> {
-  return (next) => async (x) => {
-    const throttle = x.opts.throttle;
-    if (!throttle) return next(x);
-    const ticket = await throttle.acquire({ retry: x.state.retries + x.state.rateLimitRetries > 0, signal: signalOf(x) });
-    let answer: A;
+export function throttleLayer<A extends Answer, R extends LayerRequest>(signalOf: (request: R) => AbortSignal | undefined): (next: Try<A, R>) => Try<A, R> {
+  return (next) => async (request, tries) => {
+    const throttle = request.throttle;
+    if (!throttle) return next(request, tries);
+    const ticket = await throttle.acquire({ retry: tries.retries + tries.rateLimitRetries > 0, signal: signalOf(request) });
+    let attempt: Attempt<A>;
     try {
-      answer = await next(x);
+      attempt = await next(request, tries);
     } catch (err) {
-      const failed = x.failed;
-      if (failed && err instanceof ApiError) x.release = (pauseMs) => throttle.done(ticket, failed, pauseMs);
-      else throttle.done(ticket);
+      throttle.done(ticket);
       throw err;
     }
-    throttle.done(ticket, answer);
-    return answer;
+    if (attempt.ok) throttle.done(ticket, attempt.answer);
+    else if (attempt.failure?.kind === 'status') {
+      const answer = { status: attempt.failure.status, headers: attempt.failure.headers };
+      return { ...attempt, endTurn: (pauseMs) => throttle.done(ticket, answer, pauseMs) };
+    } else throttle.done(ticket);
+    return attempt;
   };
 }
 
-export interface RetryDeps {
+export interface RetryDeps<R extends LayerRequest = LayerRequest> {
   policy: RetryPolicy;
   now: () => number;
   debug: (line: string) => void;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  signalOf: (x: { opts: ExchangeOptions }) => AbortSignal | undefined;
+  signalOf: (request: R) => AbortSignal | undefined;
+  /** Told of every wait before another attempt (announce). */
+  onWait?: (request: R, failure: Failure, delayMs: number) => void;
 }
 
-/** Retries as CLI.md "retries" says (the decision is core/retry.ts's), and sets the shared pause of a throttled 429. */
-export function retryLayer<A extends Answer, O extends ExchangeOptions>(deps: RetryDeps): Layer<A, O> {
-  return (next) => async (x) => {
-    const { opts, state } = x;
+/**
+ * Retries as CLI.md "retries" says (the decision is core/retry.ts's), and ends
+ * a throttled 429's turn with the pause every request of the walk waits out.
+ * Returns the answer, or throws the error of the last attempt.
+ */
+export function retryLayer<A extends Answer, R extends LayerRequest>(deps: RetryDeps<R>): (next: Try<A, R>) => (request: R) => Promise<A> {
+  return (next) => async (request) => {
+    let tries = FIRST_TRY;
     for (;;) {
-      let failure: Failure;
-      let finalError: Error;
-      try {
-        return await next(x);
-      } catch (err) {
-        if (err instanceof ApiError && x.failed) {
-          failure = { kind: 'status', status: x.failed.status, headers: x.failed.headers, message: err.message };
-        } else if (err instanceof NetworkError) {
-          failure = err instanceof TimeoutError ? { kind: 'timeout', message: err.message } : { kind: 'network', message: err.message, notSent: err.neverSent };
-        } else {
-          throw err;
-        }
-        finalError = err;
-      }
-      const decision = decideRetry(failure, opts.idempotent, state, deps.policy, deps.now());
+      const attempt = await next(request, tries);
+      if (attempt.ok) return attempt.answer;
+      const { failure } = attempt;
+      if (!failure) throw attempt.error;
+      const decision = decideRetry(failure, request.idempotent, tries, deps.policy, deps.now());
       deps.debug(`  ${decision.reason}`);
       const rateLimited = failure.kind === 'status' && failure.status === 429;
       // One shared pause for every request of the walk: the wait this 429 names (or the backoff chosen
       // when it names none). None when this request gives up (a wait past the retry cap): the others
       // then meet their own 429 and give up too, rather than sit out a wait nobody retries after.
-      x.release?.(rateLimited ? (decision.retry ? decision.delayMs : 0) : undefined);
-      x.release = undefined;
+      attempt.endTurn?.(rateLimited ? (decision.retry ? decision.delayMs : 0) : undefined);
       if (!decision.retry) {
         if (decision.capExceeded && rateLimited) {
           throw new RateLimitError({
             status: 429,
-            method: opts.method,
-            path: opts.path,
+            method: request.method,
+            path: request.path,
             message: `rate limited: the service asks to wait ${Math.ceil(decision.capExceeded.wantedMs / 1000)}s, more than the retry cap allows`,
             retryAfterMs: decision.capExceeded.wantedMs,
           });
         }
-        throw finalError;
+        throw attempt.error;
       }
-      opts.onRetry?.(decision.reason, decision.delayMs);
-      for (const heard of x.waits) heard(failure, decision.delayMs);
-      if (rateLimited) state.rateLimitRetries++;
-      else state.retries++;
-      state.waitedMs += decision.delayMs;
+      request.onRetry?.(decision.reason, decision.delayMs);
+      deps.onWait?.(request, failure, decision.delayMs);
+      tries = {
+        retries: tries.retries + (rateLimited ? 0 : 1),
+        rateLimitRetries: tries.rateLimitRetries + (rateLimited ? 1 : 0),
+        waitedMs: tries.waitedMs + decision.delayMs,
+      };
       // Under a throttle the retry of a 429 waits in the throttle's acquire(), on the shared pause.
-      if (!(rateLimited && opts.throttle)) await deps.sleep(decision.delayMs, deps.signalOf(x));
+      if (!(rateLimited && request.throttle)) await deps.sleep(decision.delayMs, deps.signalOf(request));
     }
   };
 }
@@ -158,23 +166,20 @@ export const ANNOUNCED_WAIT_MS = 5_000;
 /**
  * CLI.md "retries": a wait of 5 s or more gets one line, so a long pause is
  * never silent; requests in flight together that wait out the same pause say
- * so once (`state` is shared by every request of one client).
+ * so once (one announcer serves every request of a client).
  */
-export function announceLayer<A extends Answer, O extends ExchangeOptions>(announce: (line: string, waitMs: number) => void, now: () => number, shared: { announcedUntilMs: number }): Layer<A, O> {
-  return (next) => (x) => {
-    x.waits.push((failure, delayMs) => {
-      if (delayMs < ANNOUNCED_WAIT_MS) return;
-      const at = now();
-      if (at + delayMs <= shared.announcedUntilMs + 1000) return;
-      shared.announcedUntilMs = at + delayMs;
-      const seconds = Math.ceil(delayMs / 1000);
-      const { method, path } = x.opts;
-      let line: string;
-      if (failure.kind === 'status' && failure.status === 429) line = `waiting ${seconds} s: the service asked us to slow down (HTTP 429 on ${method} ${path})`;
-      else if (failure.kind === 'status') line = `waiting ${seconds} s before trying ${method} ${path} again (HTTP ${failure.status})`;
-      else line = `waiting ${seconds} s before trying again: ${failure.message}`;
-      announce(line, delayMs);
-    });
-    return next(x);
+export function announcer(announce: (line: string, waitMs: number) => void, now: () => number): (request: LayerRequest, failure: Failure, delayMs: number) => void {
+  let announcedUntilMs = 0;
+  return ({ method, path }, failure, delayMs) => {
+    if (delayMs < ANNOUNCED_WAIT_MS) return;
+    const at = now();
+    if (at + delayMs <= announcedUntilMs + 1000) return;
+    announcedUntilMs = at + delayMs;
+    const seconds = Math.ceil(delayMs / 1000);
+    let line: string;
+    if (failure.kind === 'status' && failure.status === 429) line = `waiting ${seconds} s: the service asked us to slow down (HTTP 429 on ${method} ${path})`;
+    else if (failure.kind === 'status') line = `waiting ${seconds} s before trying ${method} ${path} again (HTTP ${failure.status})`;
+    else line = `waiting ${seconds} s before trying again: ${failure.message}`;
+    announce(line, delayMs);
   };
 }

@@ -18,6 +18,9 @@
 //   each answer instead (TCP's own rule) let the round's successes send more
 //   before its 429s arrived: 6 refusals. The rounds cost the unlimited
 //   `--all` of bench/unsubscribes 1.01× its time (21 paired runs, 2026-11-26).
+//   A round that sent fewer than it could leaves the rest to the next: a walk
+//   sends page 1 alone, and rounds of 1, 4, 8 let a bucket that refills by a
+//   token a round trip take the 4 and refuse 7 of the 8.
 // - A 429: ONE shared pause of the wait the service named, during which no
 //   request starts (the one refused is retried after it, first in line), and
 //   the rate is cut multiplicatively (CUT) from what the service let through
@@ -57,8 +60,9 @@ export interface ThrottleOptions {
  */
 export const RATE_SHARE = 0.95;
 /**
- * The first round of slow start. Two, then four, then eight: a service that
- * allows a burst of four refuses at most two of the round that crosses it.
+ * The first round of slow start. Two, then four, then eight (a walk's page 1
+ * alone, then five): a service that allows a burst of four refuses at most
+ * two of the round that crosses it.
  */
 export const SLOW_START_WINDOW = 2;
 /** Multiplicative decrease after a 429. */
@@ -180,8 +184,9 @@ export class Throttle {
       } else if (this.slowStart && answer.status === 429) this.endSlowStart();
     }
     if (this.slowStart && ++this.roundSettled === this.roundStarted) {
-      // The whole round is back: the next may be twice as large.
-      this.window = Math.min(this.max, 2 * this.window);
+      // The whole round is back: the next may be twice as large, plus what this one left unsent
+      // (a walk's page 1 goes alone), so the rounds add up to 2, 6, 14 however full each was.
+      this.window = Math.min(this.max, 3 * this.window - this.roundStarted);
       this.roundStarted = this.roundSettled = 0;
       if (this.window >= this.max) this.endSlowStart();
     }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/core/http.js';
-import { walkPages, walkRecords, type RecordWalk } from '../../src/core/paginate.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiClient } from '../../src/core/http.js';
+import { walkPages, walkRecords as walkRecordsThrough, type RecordWalk } from '../../src/core/paginate.js';
 import { DEFAULT_CONNECTIONS } from '../../src/core/pool.js';
+import { Throttle } from '../../src/core/throttle.js';
 
 interface FakePage {
   n: number;
@@ -262,14 +265,8 @@ describe('walkRecords: the one page walk (issue 20)', () => {
   /** A listing of `records(request)` (the listing as it stands at each request), `size` a page. */
   function listing(size: number, records: (request: number) => string[], extra: Partial<RecordWalk<Listing, string>> = {}) {
     const asked: number[] = [];
-    const pools: { connections: number }[] = [];
-    const client = { debugSink: undefined } as unknown as ApiClient;
     const walk: RecordWalk<Listing, string> = {
-      api: async (pool) => {
-        pools.push(pool);
-        return client;
-      },
-      fetchPage: async (_client, n) => {
+      fetchPage: async (n) => {
         const all = records(asked.length);
         asked.push(n);
         return { Results: all.slice((n - 1) * size, n * size), NumberOfPages: Math.ceil(all.length / size), TotalNumberOfRecords: all.length };
@@ -280,8 +277,9 @@ describe('walkRecords: the one page walk (issue 20)', () => {
       concurrency: 3,
       ...extra,
     };
-    return { asked, pools, walk };
+    return { asked, walk };
   }
+  const walkRecords = <P, R>(walk: RecordWalk<P, R>) => walkRecordsThrough(walk, new Throttle({ maxInFlight: walk.concurrency }));
   const names = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `r${from + i}`);
   const collect = async <R>(iterable: AsyncIterable<R>) => {
     const out: R[] = [];
@@ -301,17 +299,6 @@ describe('walkRecords: the one page walk (issue 20)', () => {
     const l = listing(10, () => names(1000), { limit: 25, concurrency: 8 });
     expect(await collect(walkRecords(l.walk))).toEqual(names(25));
     expect(l.asked.sort((a, b) => a - b)).toEqual([1, 2, 3]);
-  });
-
-  it('owns the pool: the client is asked for a connection per page in flight, never fewer than the default', async () => {
-    for (const [concurrency, connections] of [
-      [3, DEFAULT_CONNECTIONS],
-      [20, 20],
-    ]) {
-      const l = listing(10, () => names(5), { concurrency });
-      await collect(walkRecords(l.walk));
-      expect(l.pools).toEqual([{ connections }]);
-    }
   });
 
   it('when the total moves during the walk, a record pushed over a page boundary is yielded once, and it is told once', async () => {
@@ -339,5 +326,44 @@ describe('walkRecords: the one page walk (issue 20)', () => {
     expect(await collect(walk)).toEqual([]);
     expect(walk.unpaged).toMatchObject({ Results: names(5) });
     expect(l.asked).toEqual([1]);
+  });
+});
+
+describe('ApiClient.paginate: the walk through the client', () => {
+  it('sizes the pool to the pages in flight: --concurrency beyond the default pool of connections is on the wire at once', async () => {
+    // Each page is held 150 ms, so the pages of a round are in progress together.
+    let inFlight = 0;
+    let most = 0;
+    const pages = 60;
+    const server = createServer((req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page'));
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ Results: [page], NumberOfPages: pages, TotalNumberOfRecords: pages }));
+      }, 150);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k' });
+    try {
+      const concurrency = DEFAULT_CONNECTIONS + 12;
+      const walk = await client.paginate<{ Results: number[]; NumberOfPages: number }, number>({
+        fetchPage: async (page, { signal, throttle }) => (await client.send({ method: 'GET', path: '/email/things', query: { page }, idempotent: true, signal, throttle })).data as { Results: number[]; NumberOfPages: number },
+        records: (p) => p.Results,
+        pageCount: (p) => p.NumberOfPages,
+        concurrency,
+      });
+      const seen: number[] = [];
+      for await (const record of walk) seen.push(record);
+      expect(seen).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+      // Slow start's rounds (1, 5, 10) come first; then the whole --concurrency at once.
+      expect(most).toBe(concurrency);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

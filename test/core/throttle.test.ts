@@ -104,6 +104,21 @@ describe('Throttle', () => {
     expect(throttle.stats.ratePerSecond).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it("counts a round that sent fewer than it could (a walk's page 1 alone) toward the next: one, then five, then --concurrency", async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 8, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, ok);
+    const started = ask(throttle, 30, clock);
+    await clock.advance(0);
+    // Six in the first two rounds, as a walker with work at hand sends (two, then four): the round that crosses a burst of four is refused at most two.
+    expect(started).toHaveLength(5);
+    for (const s of started) throttle.done(s.ticket, ok);
+    await clock.advance(0);
+    expect(started).toHaveLength(13);
+  });
+
   it('paces evenly at a share of the limit X-RateLimit-Limit and X-RateLimit-Reset state', async () => {
     const clock = new FakeClock();
     const lines: string[] = [];
@@ -349,6 +364,19 @@ describe('against the sandbox as a token bucket that states its limit only with 
     const acknowledged = sent.filter((x) => x.request.status === 200).flatMap((x) => x.body.Subscribers.map((sub) => sub.EmailAddress));
     expect(new Set(acknowledged).size).toBe(400);
     expect(acknowledged).toHaveLength(400);
+  }, 60_000);
+
+  it('campaigns unsubscribes --all over 40 pages at --concurrency 8 under 4 requests/s (burst 4) meets at most two 429s, every record once', async () => {
+    // 300 ms a request: the bucket refills by more than a token a round trip, so page 1 alone and then a round
+    // of four all fit, and a round of eight after them had seven refused. Slow start counts page 1 in a first round of two.
+    s = await startCommandSandbox({ rateLimitPerSecond: 4, rateLimit: { style: 'bucket', burst: 4, headers: 'on-429' }, unsubscribesPerCampaign: 400, latencyMs: 300 });
+    const r = await s.emailSent(['campaigns', 'unsubscribes', SEED_CAMPAIGN_IDS.welcome, '--all', '--page-size', '10', '--concurrency', '8', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const records = JSON.parse(r.stdout) as { EmailAddress: string }[];
+    expect(records).toHaveLength(400);
+    expect(new Set(records.map((x) => x.EmailAddress)).size).toBe(400);
+    const refused = r.sent.filter((x) => x.status === 429).length;
+    expect(refused, `429 answers of ${r.sent.length} requests`).toBeLessThanOrEqual(2);
   }, 60_000);
 });
 

@@ -1,7 +1,7 @@
 // email api --paginate (CLI.md "email api"): a GET answered with the paged
 // envelope (service-spec.md "Paged result envelope": Results, PageNumber,
-// NumberOfPages) is walked like --all, through the one page walk
-// (core/paginate.ts walkRecords): every page, a window of them in flight,
+// NumberOfPages) is walked like --all, through the one page walk (the
+// client's paginate(), core/paginate.ts walkRecords): every page, a window of them in flight,
 // handed out in page order, ending at the first empty page or at twice page
 // 1's total, and at --limit. All Results print as one JSON array (`-o
 // ndjson`: one a line), through the renderer's stream, so --fields, --jq and
@@ -11,11 +11,10 @@ import type { QueryValue } from '../../core/http.js';
 import { isPagedEnvelope } from '../../output/shape.js';
 
 export async function paginate(ctx: Context, path: string, query: Record<string, QueryValue[]>, concurrency: number): Promise<void> {
-  const { walkRecords } = await import('../../core/paginate.js');
+  const client = await ctx.api();
   const count = (value: unknown) => (typeof value === 'number' ? value : Number(value ?? 0) || 0);
-  const walk = walkRecords<unknown, unknown>({
-    api: (pool) => ctx.api(pool),
-    fetchPage: async (client, page, { signal, throttle }) =>
+  const walk = await client.paginate<unknown, unknown>({
+    fetchPage: async (page, { signal, throttle }) =>
       (await client.send({ method: 'GET', path, query: { ...query, page: [String(page)] }, idempotent: true, signal, throttle })).data,
     // A later page that is not the envelope ends the walk as an empty page would.
     records: (p) => (isPagedEnvelope(p) ? p.Results : undefined),

@@ -1,8 +1,8 @@
 // email campaigns unsubscribes: GET /email/campaigns/{id}/unsubscribes
 // (service-spec.md "Campaign unsubscribers", "Paged result envelope").
 //
-// Every form reads through the one page walk (core/paginate.ts walkRecords)
-// and prints the records it yields through the renderer's stream, one array
+// Every form reads through the one page walk (the client's paginate(),
+// core/paginate.ts walkRecords) and prints the records it yields through the renderer's stream, one array
 // of records whatever the paging flags (CLI.md "--json"): --page n reads that
 // page; --all every page, a few at a time, written in order as they arrive,
 // so memory stays flat however many records there are; --limit n as many
@@ -84,16 +84,15 @@ const GC_EVERY_PAGES = 4;
  * come, for the renderer; the paging facts go to stderr once they are out.
  */
 async function walkResult(ctx: Context, campaignId: string, query: UnsubscribesQuery, one: { asked?: number } | undefined, concurrency: number): Promise<Result> {
-  const [{ getUnsubscribesPage }, { walkRecords }, heap, { toInt }] = await Promise.all([
+  const [{ getUnsubscribesPage }, client, heap, { toInt }] = await Promise.all([
     import('../../api/campaigns.js'),
-    import('../../core/paginate.js'),
+    ctx.api(),
     one ? undefined : ctx.heap?.(),
     import('../../schemas/common.js'),
   ]);
   const collectGarbage = heap?.compactHeapForStreaming();
-  const walk = walkRecords<UnsubscribesPage, UnsubscribesPage['Results'][number]>({
-    api: (pool) => ctx.api(pool),
-    fetchPage: (client, n, request) => getUnsubscribesPage(client, campaignId, { ...query, page: one ? one.asked : n }, request),
+  const walk = await client.paginate<UnsubscribesPage, UnsubscribesPage['Results'][number]>({
+    fetchPage: (n, request) => getUnsubscribesPage(client, campaignId, { ...query, page: one ? one.asked : n }, request),
     records: (p) => p.Results,
     pageCount: (p) => toInt(p.NumberOfPages),
     totalRecords: (p) => toInt(p.TotalNumberOfRecords),
