@@ -131,7 +131,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         onNotice: hooks.onNotice,
       });
     }
-    if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, input.bomBytes > 0 && input.encoding === 'utf8', plan.userWidth);
+    if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth);
     run = new ImportRun(o, hooks, plan, rows, journal, failures, shape.rowsEstimate);
     await run.read();
   } catch (err) {
