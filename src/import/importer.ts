@@ -205,7 +205,8 @@ class ImportRun {
     const tally = this.tally;
     this.batcher = new Batcher(o.batchSize, (index) => journal?.earlierBatch(index) !== undefined, (batch) => this.dispatch.push(batch));
     const batcher = this.batcher;
-    this.dedupe = new Dedupe(estimateRows(o.input), {
+    // A gzip file's size says little of its rows: the structure check counted them.
+    this.dedupe = new Dedupe(o.input.compressed ? rowsEstimate : estimateRows(o.input), {
       rejected: (record, line, code, message) => tally.rejected(record, line, code, message),
       duplicate: (record, line) => tally.duplicate(record, line),
       unique: (entry, record, line, fingerprints, at) => batcher.add(entry, record, line, fingerprints, at),

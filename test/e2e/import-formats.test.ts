@@ -7,10 +7,11 @@
 // line names the delimiter without being a row.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { expectCountsAddUp, tempDir, writeFile } from '../helpers/import-files.js';
+import { runCli, spawnCli, startCli, tempConfigDir } from '../helpers/cli.js';
+import { expectCountsAddUp, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.customers;
 /** Holds unsubscribed@example.com as unsubscribed: the service refuses it (206). */
@@ -113,5 +114,118 @@ describe('the Line column names the line of the first file, through every round 
     const third = await email(command('failed-2.csv', 'failed-3.csv'));
     expect(third.code, third.stderr).toBe(1);
     expect(lineAndOutcome('failed-3.csv')).toEqual(['worse@,Worse,yes,6,rejected', 'unsubscribed@example.com,U,yes,5,failed']);
+  });
+});
+
+describe('gzip input', () => {
+  const ROWS = 250;
+  const expectAllImported = (r: { code: number; stdout: string; stderr: string }) => {
+    expect(r.code, r.stderr).toBe(0);
+    expect(summaryOf(r)).toMatchObject({ rows: ROWS, new: ROWS, failed: 0, rejected: 0, complete: true });
+    const onList = listAddresses(sandbox, LIST);
+    for (let i = 0; i < ROWS; i++) expect.soft(onList.has(`person${i}@example.com`)).toBe(true);
+  };
+
+  it('a .csv.gz file is read as its CSV', async () => {
+    writeFile(dir, 'people.csv.gz', gzipSync(peopleCsv(ROWS)));
+    expectAllImported(await email(importArgs('people.csv.gz', '--batch-size', '100')));
+  });
+
+  it('gzip on standard input is read as its CSV', async () => {
+    expectAllImported(await email(importArgs('-', '--batch-size', '100'), gzipSync(peopleCsv(ROWS))));
+  });
+
+  it('gzip is known by its first bytes, not its name; its BOM, encoding and the failures file\'s second read work through it', async () => {
+    const text = 'email,name,Consent\r\nole@example.com,Olé,yes\r\nbad@,Bäd,yes\r\nunsubscribed@example.com,Ü,yes\r\n';
+    writeFile(dir, 'export.csv', gzipSync(Buffer.from(text, 'latin1')));
+    const r = await email(['subscribers', 'import', 'export.csv', '--list', NEWSLETTER, '--encoding', 'windows-1252', '--failures', 'failed.csv']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(stored('ole@example.com', NEWSLETTER)?.Name).toBe('Olé');
+    expect(rowsOf('failed.csv')).toEqual([
+      'email,name,Consent,Line,Outcome,Code,Message',
+      'bad@,Bäd,yes,3,rejected,1,"invalid email address ""bad@"""',
+      'unsubscribed@example.com,Ü,yes,4,failed,206,Address in the unsubscribed list; not added.',
+    ]);
+  });
+
+  it('a corrupt or truncated gzip stream is exit 2 naming the file, nothing sent', async () => {
+    const whole = gzipSync(peopleCsv(5000));
+    writeFile(dir, 'truncated.csv.gz', whole.subarray(0, Math.floor(whole.length / 2)));
+    const damaged = Buffer.from(whole);
+    for (let i = 2000; i < 2100; i++) damaged[i] = damaged[i]! ^ 0x5a;
+    writeFile(dir, 'damaged.csv.gz', damaged);
+    writeFile(dir, 'header.csv.gz', Buffer.concat([Buffer.from([0x1f, 0x8b, 0x63]), Buffer.alloc(200, 0x41)]));
+    for (const file of ['truncated.csv.gz', 'damaged.csv.gz', 'header.csv.gz']) {
+      const r = await email(['subscribers', 'import', file, '--list', LIST]);
+      expect(r.code, `${file}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, file).toMatch(new RegExp(`^error: ${file.replace(/\./g, '\\.')}: (?:corrupt|truncated) gzip data \\(.+\\); nothing was sent$`, 'm'));
+      expect(sandbox.requestCount(), file).toBe(0);
+    }
+  });
+
+  it('a gzip bomb (64 MiB of one character in 64 KiB) is refused by the record bound, nothing sent', async () => {
+    writeFile(dir, 'bomb.csv.gz', gzipSync(Buffer.concat([Buffer.from('email,name\nok@example.com,'), Buffer.alloc(64 * 1024 * 1024, 0x61)]), { level: 9 }));
+    const r = await email(['subscribers', 'import', 'bomb.csv.gz', '--list', LIST, '--consent', 'yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: bomb\.csv\.gz: the record at line 2 is longer than 1 MiB; nothing was sent$/m);
+    expect(sandbox.requestCount()).toBe(0);
+  });
+
+  it('an interrupted import of a .csv.gz file is resumed: its journal knows the file', async () => {
+    await sandbox.stop();
+    sandbox = await startSandbox({ port: 0, latencyMs: 40 });
+    env = { ...env, EMAIL_BASE_URL: sandbox.url };
+    writeFile(dir, 'people.csv.gz', gzipSync(peopleCsv(ROWS)));
+    const journal = join(dir, `people.csv.gz.${LIST.slice(0, 8)}.import-journal`);
+    const batches = () => {
+      try {
+        return readFileSync(journal, 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length;
+      } catch {
+        return 0;
+      }
+    };
+    const args = importArgs('people.csv.gz', '--batch-size', '10', '--concurrency', '1');
+    const run = startCli(args, { cwd: dir, env });
+    for (let i = 0; i < 500 && batches() < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    run.child.kill('SIGINT');
+    expect(await run.exited, run.output().stderr).toBe(130);
+    expect(batches()).toBeGreaterThanOrEqual(3);
+    const resumed = await email([...args, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const summary = summaryOf(resumed);
+    expect(summary).toMatchObject({ rows: ROWS, resumed: true, complete: true });
+    expect(summary.resumedBatches).toBeGreaterThanOrEqual(3);
+    expect(listAddresses(sandbox, LIST).size).toBeGreaterThanOrEqual(ROWS);
+  });
+});
+
+describe('Excel\'s sep= first line', () => {
+  it('names the delimiter and is not a row: line numbers stay the file\'s own, and the fixed failures file imports', async () => {
+    writeFile(dir, 'excel.csv', Buffer.concat([BOM, Buffer.from('sep=;\r\nemail;name;Consent\r\nok@example.com;Ok, Jr.;yes\r\nbad@;Bad, Sr.;yes\r\n')]));
+    const first = await email(['subscribers', 'import', 'excel.csv', '--list', LIST, '--failures', 'failed.csv']);
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stderr).toMatch(/^ {2}line 4: rejected \(1\): invalid email address "bad@"/m);
+    expect(stored('ok@example.com')?.Name).toBe('Ok, Jr.');
+    // The failures file keeps the delimiter and not the sep= line (a spreadsheet that honours it ignores the BOM).
+    expect(rowsOf('failed.csv')).toEqual(['email;name;Consent;Line;Outcome;Code;Message', 'bad@;"Bad, Sr.";yes;4;rejected;1;"invalid email address ""bad@"""']);
+    writeFile(dir, 'failed.csv', readFileSync(join(dir, 'failed.csv'), 'utf8').replace('bad@;', 'bad@example.com;'));
+    const again = await email(importArgs('failed.csv'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(summaryOf(again)).toMatchObject({ rows: 1, new: 1, delimiter: ';' });
+    expect(stored('bad@example.com')?.Name).toBe('Bad, Sr.');
+  });
+
+  it('a problem found by the structure check names the file\'s own line; --dry-run says where the delimiter came from', async () => {
+    writeFile(dir, 'quote.csv', 'sep=,\nemail,name,Consent\nok@example.com,"Ok,yes\n');
+    const r = await email(['subscribers', 'import', 'quote.csv', '--list', LIST]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: quote\.csv: unclosed quote at line 3$/m);
+    writeFile(dir, 'tabs.csv', 'SEP=\t\nemail\tname\tConsent\nok@example.com\tOk; Jr.\tyes\n');
+    const dry = await email(['subscribers', 'import', 'tabs.csv', '--list', LIST, '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 1, wouldSend: 1, delimiter: '\t', firstRequest: { body: { Subscribers: [{ Name: 'Ok; Jr.' }] } } });
+    // A person's dry run says where the delimiter came from.
+    const shown = await runCli(['subscribers', 'import', 'tabs.csv', '--list', LIST, '--dry-run'], { cwd: dir, env, stdoutIsTTY: true });
+    expect(shown.stderr).toContain('tabs.csv: delimiter tab (its sep= line), utf8; columns:');
   });
 });
