@@ -1,10 +1,14 @@
 // `--failures <file.csv>`: every row that was not imported, streamed to disk
 // as its outcome becomes known (memory does not grow with the failures). Each
 // row keeps its original cells, followed by Line, Outcome (failed, rejected,
-// duplicate), Code and Message. The file uses the input's delimiter (and a BOM
-// when the input had one), so it opens in the same spreadsheet the same way;
-// once fixed it can be imported again as it is: the importer ignores these
-// four trailing columns (mapping.ts FAILURE_COLUMNS).
+// duplicate), Code and Message. The file uses the input's delimiter and is
+// UTF-8 with a byte-order mark whatever the input's encoding: the BOM is what
+// spreadsheets need to read UTF-8 right, and what the import follows over
+// --encoding, so the same command run on the fixed file reads its rows as they
+// went out (input.ts). Once fixed it can be imported again as it is: the
+// importer ignores these four trailing columns (mapping.ts FAILURE_COLUMNS).
+// Line names the row's line in the first file imported: a failures file's own
+// failures file carries it over from its Line column.
 //
 // Rows rejected before sending and duplicates are written as the file is
 // read. Rows the service refused are written at the end, in line order, their
@@ -57,8 +61,8 @@ export class FailuresFile {
     private readonly width: number,
     /** The input's header: cells beyond it are kept in the message. */
     private readonly headerWidth: number,
-    /** The input is a failures file: its cells are read back as they were before they were made spreadsheet-safe. */
-    private readonly unescape: boolean,
+    /** The input is a failures file: its cells are read back as they were before they were made spreadsheet-safe, and its Line column is the row's line. */
+    private readonly fromFailuresFile: boolean,
     delimiter: string,
   ) {
     this.separator = delimiter;
@@ -68,7 +72,7 @@ export class FailuresFile {
   }
 
   /** Creates the file (as a temporary one, 0600) and writes its header; an unwritable path is refused before anything is sent. */
-  static async open(path: string, header: string[], delimiter: string, bom: boolean, userWidth = header.length): Promise<FailuresFile> {
+  static async open(path: string, header: string[], delimiter: string, userWidth = header.length): Promise<FailuresFile> {
     const existing = await lstat(path).catch(() => undefined);
     if (existing?.isDirectory()) throw new UsageError(`--failures ${path} is a directory; name a file`);
     let file;
@@ -81,7 +85,7 @@ export class FailuresFile {
     // waits forever): the stream writes to its number, and commit() syncs and renames the file when it is done.
     const stream = createWriteStream('', { fd: file.handle.fd, autoClose: false });
     const writer = new FailuresFile(path, file, stream, userWidth, header.length, userWidth < header.length, delimiter);
-    writer.stream.write(`${bom ? '\uFEFF' : ''}${[...header.slice(0, userWidth), ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
+    writer.stream.write(`\uFEFF${[...header.slice(0, userWidth), ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
     return writer;
   }
 
@@ -117,7 +121,7 @@ export class FailuresFile {
           if (waiting) return;
           let record: string[] | null;
           while (k < order.length && (record = rows.read()) !== null) {
-            if (this.unescape) unescapeCells(record);
+            if (this.fromFailuresFile) unescapeCells(record);
             let room = true;
             while (k < order.length && lines[order[k]!] === rows.line) {
               const [code, message] = this.laterReasons[order[k]!]!;
@@ -149,8 +153,20 @@ export class FailuresFile {
     for (let i = 0; i < this.width; i++) cells.push(this.cell(record[i] ?? ''));
     // Cells beyond the header have no column of their own: they are kept in the message.
     const extra = record.length > this.headerWidth ? ` [extra cells: ${record.slice(this.headerWidth).map((c) => JSON.stringify(c)).join(', ')}]` : '';
-    cells.push(String(line), outcome, this.cell(code), this.cell(`${message}${extra}`));
+    cells.push(String(this.firstLine(record, line)), outcome, this.cell(code), this.cell(`${message}${extra}`));
     return this.stream.write(`${cells.join(this.separator)}\r\n`);
+  }
+
+  /**
+   * The row's line in the first file imported: for a failures file, its Line
+   * column (the first block's, in a file that has several), so a row keeps
+   * its line through every round trip; a row the user added has none, and
+   * gets its line in the file being read.
+   */
+  private firstLine(record: readonly string[], line: number): number {
+    if (!this.fromFailuresFile) return line;
+    const cell = record[this.width]?.trim() ?? '';
+    return /^[1-9][0-9]{0,14}$/.test(cell) ? Number(cell) : line;
   }
 
   private drain(): Promise<void> {

@@ -137,7 +137,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         onNotice: hooks.onNotice,
       });
     }
-    if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, input.bomBytes > 0 && input.encoding === 'utf8', plan.userWidth);
+    if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth);
     run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate);
     await run.read();
   } catch (err) {
@@ -214,7 +214,8 @@ class ImportRun {
     this.batcher = new Batcher(o.batchSize, (index) => journal?.earlierBatch(index) !== undefined, (batch) => this.dispatch.push(batch));
     const batcher = this.batcher;
     const names = (this.emptyNames = new EmptyNames(plan, header, o.input.name, o.dryRun, hooks.onNotice));
-    this.dedupe = new Dedupe(estimateRows(o.input), {
+    // A gzip file's size says little of its rows: the structure check counted them.
+    this.dedupe = new Dedupe(o.input.compressed ? rowsEstimate : estimateRows(o.input), {
       rejected: (record, line, code, message) => tally.rejected(record, line, code, message),
       duplicate: (record, line) => tally.duplicate(record, line),
       unique: (entry, record, line, fingerprints, at) => {

@@ -5,7 +5,9 @@
 // what a pipe cannot give: the whole text is checked before the first request
 // (so a broken file sends nothing, CLI.md exit 2), the parser and the failures
 // file read it again, and `--resume` can tell whether the same data was piped
-// again (the copy's SHA-256 is its identity).
+// again (the copy's SHA-256 is its identity). A gzip stream (known by its
+// first bytes, whatever its name) is copied as it comes, compressed: every
+// pass inflates it as it reads (text.ts).
 //
 // The copy is bounded in harm: it is created 0600 in a 0700 directory of its
 // own, removed at the end whatever happens (even by process.exit), binary
@@ -20,14 +22,12 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import { CliError, hinted, Interrupted, UsageError } from '../core/errors.js';
+import { decoderLabel, gunzipHead, isGzip, type TextEncodingName, type TextInput } from './text.js';
 
 /** Bytes read up front: enough for delimiter sniffing and the journal's head hash; binary data is refused once they have arrived. */
 const HEAD_BYTES = 64 * 1024;
-
-type TextEncodingName = 'utf8' | 'utf16le' | 'utf16be' | 'windows-1252' | 'latin1';
 
 /** What binds a journal to its input (see journal.ts). */
 export interface InputIdentity {
@@ -40,22 +40,20 @@ export interface InputIdentity {
   hashed: 'head' | 'all';
 }
 
-export interface ImportInput {
-  /** For messages: the path as given, or "stdin". */
-  name: string;
-  /** The file the pipeline reads (the temporary copy for stdin or a pipe). */
-  path: string;
+/** The input; `path` is the file the pipeline reads (the temporary copy for stdin or a pipe), `name` the path as given or "stdin", for messages. */
+export interface ImportInput extends TextInput {
   /** The input is `-`. */
   fromStdin: boolean;
   /** The input was copied (stdin, a FIFO, `<(…)`, a device): `path` is the copy, and there is no place beside the input for a journal. */
   spooled: boolean;
   size: number;
   identity: InputIdentity;
-  encoding: TextEncodingName;
-  /** Length of the byte-order mark at the start of the file (skipped). */
-  bomBytes: number;
-  /** The first bytes of the file, decoded, without the BOM. */
+  /** The first bytes of the text (inflated, for gzip), decoded, without the BOM and the `sep=` line. */
   head: string;
+  /** The delimiter a first line `sep=;` names (as spreadsheets write it): that line is not a row. */
+  sepDelimiter?: string;
+  /** Lines before the text the parser reads (1 for a `sep=` line): added to every line number, so messages name the file's own lines. */
+  preambleLines: number;
   /** Removes the temporary copy, if any. */
   cleanup(): Promise<void>;
 }
@@ -78,20 +76,6 @@ export function parseEncoding(value: string | undefined): TextEncodingName | und
   const name = ENCODINGS[value.trim().toLowerCase()];
   if (!name) throw new UsageError(`--encoding must be one of utf8, utf16le, utf16be, windows-1252, latin1 (got "${value}")`);
   return name;
-}
-
-/** The TextDecoder label of an encoding (latin1 is decoded as windows-1252, as WHATWG defines it). */
-function decoderLabel(encoding: TextEncodingName): string {
-  switch (encoding) {
-    case 'utf8':
-      return 'utf-8';
-    case 'utf16le':
-      return 'utf-16le';
-    case 'utf16be':
-      return 'utf-16be';
-    default:
-      return 'windows-1252';
-  }
 }
 
 // The file descriptor itself, not a FileHandle: a FIFO's is handed to a net.Socket, which closes it (a FileHandle would close it again when collected).
@@ -156,7 +140,7 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
       spooled: false,
       size: info.size,
       identity: { size: info.size, mtimeMs: Math.trunc(info.mtimeMs), sha256: headHash, hashed: 'head' },
-      ...readHead(file, headBytes, encodingFlag),
+      ...(await textHead(file, headBytes, encodingFlag)),
       cleanup: async () => undefined,
     };
   }
@@ -214,7 +198,7 @@ async function spool(source: Readable, name: string, fromStdin: boolean, encodin
   let size = 0;
   const headChunks: Buffer[] = [];
   let headLength = 0;
-  let head: ReturnType<typeof readHead> | undefined;
+  let head: Awaited<ReturnType<typeof textHead>> | undefined;
   let out: FileHandle | undefined;
   const copy = (async () => {
     try {
@@ -238,7 +222,7 @@ async function spool(source: Readable, name: string, fromStdin: boolean, encodin
           headChunks.push(chunk);
           headLength += chunk.length;
           if (headLength >= HEAD_BYTES) {
-            head = readHead(name, Buffer.concat(headChunks).subarray(0, HEAD_BYTES), encodingFlag);
+            head = await textHead(name, Buffer.concat(headChunks).subarray(0, HEAD_BYTES), encodingFlag);
             headChunks.length = 0;
           }
         }
@@ -248,7 +232,7 @@ async function spool(source: Readable, name: string, fromStdin: boolean, encodin
       if (err instanceof CliError) throw err;
       throw new UsageError(`${name}: cannot read it (${code(err)})`);
     }
-    head ??= readHead(name, Buffer.concat(headChunks), encodingFlag);
+    head ??= await textHead(name, Buffer.concat(headChunks), encodingFlag);
     out = undefined;
     await file.close().catch((err: unknown) => {
       throw cannotCopy(err);
@@ -271,8 +255,28 @@ async function spool(source: Readable, name: string, fromStdin: boolean, encodin
   return { name, path, fromStdin, spooled: true, size, identity: { size, sha256: hash.digest('hex'), hashed: 'all' }, ...head!, cleanup };
 }
 
-/** The encoding (a byte-order mark wins over --encoding), the BOM's length and the decoded head; plainly non-text data is refused. */
-function readHead(name: string, bytes: Buffer, encodingFlag: TextEncodingName | undefined): { encoding: TextEncodingName; bomBytes: number; head: string } {
+/**
+ * What the first bytes of the input say about its text: gzip (then the rest
+ * is learnt from the first bytes it inflates to, at most HEAD_BYTES whatever
+ * they inflate to), the encoding, the BOM, a `sep=` line, the decoded head.
+ */
+async function textHead(name: string, bytes: Buffer, encodingFlag: TextEncodingName | undefined) {
+  if (!isGzip(bytes)) return { compressed: false, ...readHead(name, bytes, encodingFlag) };
+  let text: Buffer;
+  try {
+    text = await gunzipHead(name, bytes, HEAD_BYTES);
+  } catch (err) {
+    if (err instanceof UsageError) err.message += '; nothing was sent';
+    throw err;
+  }
+  return { compressed: true, ...readHead(name, text, encodingFlag) };
+}
+
+/** Excel's first line naming the delimiter: `sep=;` (any case), then a line break. */
+const SEP_LINE = /^sep=([^"\r\n])(?:\r\n|\n|\r)/i;
+
+/** The encoding (a byte-order mark wins over --encoding), the BOM's length, a `sep=` line and the decoded head; plainly non-text data is refused. */
+function readHead(name: string, bytes: Buffer, encodingFlag: TextEncodingName | undefined) {
   let encoding: TextEncodingName = encodingFlag ?? 'utf8';
   let bomBytes = 0;
   // A byte-order mark says what the file is, whatever --encoding says.
@@ -289,7 +293,9 @@ function readHead(name: string, bytes: Buffer, encodingFlag: TextEncodingName | 
   if (bomBytes === 0) refuseNonText(name, bytes, encoding);
   // A head cut in the middle of a character decodes with one replacement character at the end: harmless for sniffing.
   const head = new TextDecoder(decoderLabel(encoding)).decode(bytes.subarray(bomBytes));
-  return { encoding, bomBytes, head };
+  const sep = SEP_LINE.exec(head);
+  if (!sep) return { encoding, bomBytes, head, preambleBytes: 0, preambleLines: 0 };
+  return { encoding, bomBytes, head: head.slice(sep[0].length), sepDelimiter: sep[1]!, preambleBytes: Buffer.byteLength(sep[0]), preambleLines: 1 };
 }
 
 /** Files that are plainly not CSV text are refused before anything else (CLI.md: exit 2, nothing sent). */
@@ -301,6 +307,8 @@ function refuseNonText(name: string, bytes: Buffer, encoding: TextEncodingName):
     );
   }
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') throw new UsageError(`${name} is a PDF document, not CSV text`);
+  const packed = otherCompression(bytes);
+  if (packed) throw hinted(new UsageError(`${name} is ${packed}-compressed: only gzip is read`), `Decompress it first, or compress it with gzip; nothing was sent.`);
   if (encoding === 'utf16le' || encoding === 'utf16be') return;
   const sample = bytes.subarray(0, 4096);
   let zeros = 0;
@@ -323,60 +331,11 @@ function refuseNonText(name: string, bytes: Buffer, encoding: TextEncodingName):
   }
 }
 
-
-interface Utf8Source {
-  /** UTF-8 bytes of the text after the BOM. */
-  stream: Readable;
-  /** Bytes of the file read so far (for progress). */
-  bytesRead(): number;
-}
-
-/**
- * The input's text as UTF-8 bytes, after the BOM: the file itself, or (for
- * UTF-16 and the Windows code pages) the file decoded chunk by chunk, so the
- * parser and the structure check only ever see UTF-8.
- */
-export function utf8Source(input: ImportInput, highWaterMark = 64 * 1024): Utf8Source {
-  const file = createReadStream(input.path, { start: input.bomBytes, highWaterMark });
-  const bytesRead = () => input.bomBytes + file.bytesRead;
-  if (input.encoding === 'utf8') return { stream: file, bytesRead };
-  const decoder = new TextDecoder(decoderLabel(input.encoding));
-  const recode = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      callback(null, Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8'));
-    },
-    flush(callback) {
-      const rest = decoder.decode();
-      callback(null, rest ? Buffer.from(rest, 'utf8') : undefined);
-    },
-  });
-  file.on('error', (err) => recode.destroy(err));
-  return { stream: file.pipe(recode), bytesRead };
-}
-
-/**
- * The input's UTF-8 text in chunks for a single pass that looks at each chunk
- * and lets it go (the structure check). A UTF-8 file is read into one reused
- * buffer: a stream would allocate a new one for each chunk, and a large file's
- * worth of them waits for V8 to collect (external memory may grow by tens of
- * megabytes before it does). Each chunk is valid only until the next one.
- */
-export async function* scanChunks(input: ImportInput, chunkBytes = 1 << 20): AsyncGenerator<Buffer> {
-  if (input.encoding !== 'utf8') {
-    yield* utf8Source(input, chunkBytes).stream as AsyncIterable<Buffer>;
-    return;
-  }
-  const handle = await open(input.path, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
-    let position = input.bomBytes;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
-      if (bytesRead === 0) return;
-      position += bytesRead;
-      yield buffer.subarray(0, bytesRead);
-    }
-  } finally {
-    await handle.close();
-  }
+/** Compressions other than gzip, by their magic numbers: named, rather than called binary data. */
+function otherCompression(bytes: Buffer): string | undefined {
+  const starts = (...magic: number[]) => magic.every((b, i) => bytes[i] === b);
+  if (starts(0x42, 0x5a, 0x68) && bytes[3]! >= 0x31 && bytes[3]! <= 0x39) return 'bzip2';
+  if (starts(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return 'xz';
+  if (starts(0x28, 0xb5, 0x2f, 0xfd)) return 'zstd';
+  return undefined;
 }

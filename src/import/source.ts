@@ -7,8 +7,9 @@
 // row: it cost more than all of the mapping).
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { UsageError } from '../core/errors.js';
-import { scanChunks, utf8Source, type ImportInput } from './input.js';
+import type { ImportInput } from './input.js';
 import { lineAt, MAX_RECORD_BYTES, scanStructure, structureError } from './structure-check.js';
+import { scanChunks, utf8Source } from './text.js';
 
 /** The delimiters tried when none is given (CLI.md "--delimiter"). */
 const CANDIDATE_DELIMITERS = [',', ';', '\t'] as const;
@@ -106,11 +107,22 @@ export interface TextShape {
   rowsEstimate: number;
 }
 
-/** Sniffs the delimiter (unless given) and checks the whole text; a broken file is refused naming its line, before anything is sent. */
+/**
+ * The delimiter (--delimiter, else the one a `sep=` line names, else sniffed)
+ * and the whole text checked; a broken file is refused naming its line, before
+ * anything is sent.
+ */
 export async function checkText(input: ImportInput, delimiterFlag: string | undefined): Promise<TextShape> {
-  const delimiter = delimiterFlag ?? sniffDelimiter(input.head);
-  const report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8');
-  if ('kind' in report) throw structureError(input.name, report, await lineAt(scanChunks(input), report.offset));
+  const delimiter = delimiterFlag ?? input.sepDelimiter ?? sniffDelimiter(input.head);
+  let report: Awaited<ReturnType<typeof scanStructure>>;
+  try {
+    report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8');
+  } catch (err) {
+    // A gzip stream corrupt or cut short past its head (text.ts): met here, before the first request.
+    if (err instanceof UsageError) err.message += '; nothing was sent';
+    throw err;
+  }
+  if ('kind' in report) throw structureError(input.name, report, input.preambleLines + (await lineAt(scanChunks(input), report.offset)));
   return { delimiter, carriageReturns: report.carriageReturns, quotedLineBreaks: report.quotedLineBreaks, rowsEstimate: Math.max(0, report.records - 1) };
 }
 
@@ -129,8 +141,10 @@ export class RowSource {
     private readonly file: ReturnType<typeof utf8Source>,
     header: string[],
     private readonly countBreaks: boolean,
+    /** Lines before the header (a `sep=` line). */
+    private readonly preambleLines: number,
   ) {
-    this.next = 2 + (countBreaks ? lineBreaksIn(header) : 0);
+    this.next = 2 + preambleLines + (countBreaks ? lineBreaksIn(header) : 0);
   }
 
   /** Opens the text and reads its header (undefined for a text without any record). */
@@ -164,14 +178,14 @@ export class RowSource {
       header = await readFirstRecord(parser);
     } catch (err) {
       close(file, parser);
-      throw parseFailure(input.name, err);
+      throw parseFailure(input.name, err, input.preambleLines);
     }
     if (header !== undefined && header.length > MAX_COLUMNS) {
       close(file, parser);
       const count = (n: number) => n.toLocaleString('en-US');
       throw new UsageError(`${input.name}: the header has ${count(header.length)} columns; at most ${count(MAX_COLUMNS)} are accepted`);
     }
-    return { rows: new RowSource(input.name, parser, file, header ?? [], shape.quotedLineBreaks), header };
+    return { rows: new RowSource(input.name, parser, file, header ?? [], shape.quotedLineBreaks, input.preambleLines), header };
   }
 
   /** The next record, or null when none is parsed yet (wait for onReadable) or the text ended. */
@@ -187,7 +201,7 @@ export class RowSource {
   listen(on: { readable: () => void; end: () => void; error: (err: UsageError) => void }): void {
     this.parser.on('readable', on.readable);
     this.parser.once('end', on.end);
-    this.parser.once('error', (err) => on.error(parseFailure(this.name, err)));
+    this.parser.once('error', (err) => on.error(parseFailure(this.name, err, this.preambleLines)));
     // Reading the header may have read the last record: 'end' has then been emitted already.
     if (this.parser.readableEnded) on.end();
   }
@@ -248,12 +262,14 @@ function lineBreaksIn(record: string[]): number {
   return breaks;
 }
 
-/** A parse failure as a one-line refusal naming the file and the line. */
-function parseFailure(name: string, err: unknown): UsageError {
+/** A parse failure as a one-line refusal naming the file and the line (the file's own: `preambleLines` before the parser's first). */
+function parseFailure(name: string, err: unknown, preambleLines: number): UsageError {
+  // Already one line naming the file (a gzip stream that fails: text.ts).
+  if (err instanceof UsageError) return err;
   if (err instanceof CsvError) {
     const line = (err as CsvError & { lines?: number }).lines;
     const what = err.code === 'CSV_MAX_RECORD_SIZE' ? `a record longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters` : err.message.replace(/\s*at line \d+.*$/, '');
-    return new UsageError(`${name}: ${what}${line ? ` at line ${line}` : ''}`);
+    return new UsageError(`${name}: ${what}${line ? ` at line ${line + preambleLines}` : ''}`);
   }
   if ((err as NodeJS.ErrnoException)?.code) return new UsageError(`${name}: cannot read it (${(err as NodeJS.ErrnoException).code})`);
   return new UsageError(`${name}: ${(err as Error)?.message ?? String(err)}`);

@@ -140,6 +140,8 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
     }
     prev = buf[length - 1]!;
     offset += length;
+    // The record being read is already too long, whatever follows: refused now, not at its end (a gzip bomb of one character has none).
+    if (offset - recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: recordStart };
   }
   if (carry && carry.length) return { kind: 'not-utf8', offset: offset - carry.length };
   // A quote as the very last byte closes the field.

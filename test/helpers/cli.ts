@@ -71,7 +71,8 @@ export async function runCli(argv: string[], options: InProcessOptions = {}): Pr
 
 export interface SpawnOptions {
   env?: Record<string, string | undefined>;
-  stdin?: string;
+  /** Bytes for a subprocess's standard input (a gzip stream, say), or text. */
+  stdin?: string | Buffer;
   cwd?: string;
   timeoutMs?: number;
 }

@@ -3,12 +3,15 @@
 // the whole-file structure check in structure-check.test.ts, the header
 // mapping in mapping.test.ts.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkText, RowSource } from '../../src/import/source.js';
-import { openInput, utf8Source } from '../../src/import/input.js';
+import { openInput } from '../../src/import/input.js';
+import { utf8Source } from '../../src/import/text.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
 
 describe('opening the input', () => {
@@ -35,6 +38,47 @@ describe('opening the input', () => {
     let text = '';
     for await (const chunk of utf8Source(utf16).stream) text += chunk;
     expect(text).toBe('email\tname\r\né@x.io\tÉlodie\r\n');
+  });
+  it('knows gzip by its first bytes; its head is at most the first 64 KiB it inflates to, however much more that would be', async () => {
+    const dir = tempDir();
+    writeFile(dir, 'bomb.bin', gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x61)));
+    const bomb = await openInput('bomb.bin', dir, Readable.from([]), undefined);
+    expect(bomb).toMatchObject({ compressed: true, encoding: 'utf8', bomBytes: 0 });
+    expect(bomb.head.length).toBe(64 * 1024);
+    // A BOM and a sep= line inside the stream are found as in a plain file; the text read skips both.
+    writeFile(dir, 'sep.csv.gz', gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('sep=;\r\nemail;name\r\na@x.io;A\r\n')])));
+    const sep = await openInput('sep.csv.gz', dir, Readable.from([]), undefined);
+    expect(sep).toMatchObject({ compressed: true, bomBytes: 3, sepDelimiter: ';', preambleLines: 1, preambleBytes: 7, head: 'email;name\r\na@x.io;A\r\n' });
+    let text = '';
+    for await (const chunk of utf8Source(sep).stream) text += chunk;
+    expect(text).toBe('email;name\r\na@x.io;A\r\n');
+    // On stdin, the head is learnt once the first 64 KiB of the compressed stream have arrived; the copy keeps it compressed.
+    const lines = Array.from({ length: 4000 }, (_, i) => `${randomBytes(24).toString('hex')}@x.io,${randomBytes(12).toString('base64')}`);
+    const big = gzipSync(`email,name\n${lines.join('\n')}\n`);
+    expect(big.length).toBeGreaterThan(128 * 1024);
+    const piped = await openInput('-', '/', Readable.from([big.subarray(0, 70_000), big.subarray(70_000)]), undefined);
+    expect(piped).toMatchObject({ compressed: true, size: big.length, spooled: true });
+    expect(piped.head.startsWith(`email,name\n${lines[0]}\n`)).toBe(true);
+    let rows = 0;
+    for await (const chunk of utf8Source(piped).stream) rows += String(chunk).split('\n').length - 1;
+    expect(rows).toBe(4001);
+    await piped.cleanup();
+  });
+  it('reads a sep= first line in any encoding, and names other compressions than gzip', async () => {
+    const dir = tempDir();
+    writeFile(dir, 'utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('SEP=|\nemail|name\né@x.io|É\n', 'utf16le')]));
+    const utf16 = await openInput('utf16.csv', dir, Readable.from([]), undefined);
+    expect(utf16).toMatchObject({ encoding: 'utf16le', sepDelimiter: '|', preambleLines: 1, head: 'email|name\né@x.io|É\n' });
+    let text = '';
+    for await (const chunk of utf8Source(utf16).stream) text += chunk;
+    expect(text).toBe('email|name\né@x.io|É\n');
+    // Not a sep= line: a quote cannot be the delimiter, and the line must end there.
+    writeFile(dir, 'quote.csv', 'sep="\nemail\n');
+    expect(await openInput('quote.csv', dir, Readable.from([]), undefined)).toMatchObject({ preambleLines: 0, preambleBytes: 0, head: expect.stringMatching(/^sep=/) });
+    writeFile(dir, 'long.csv', 'sep=;;\nemail\n');
+    expect(await openInput('long.csv', dir, Readable.from([]), undefined)).toMatchObject({ preambleLines: 0, preambleBytes: 0, head: expect.stringMatching(/^sep=/) });
+    writeFile(dir, 'list.csv.xz', Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00, 0x04]));
+    await expect(openInput('list.csv.xz', dir, Readable.from([]), undefined)).rejects.toThrow('list.csv.xz is xz-compressed: only gzip is read');
   });
   it('copies stdin to a temporary file identified by the SHA-256 of all of it, removed by cleanup()', async () => {
     const input = await openInput('-', '/', Readable.from([Buffer.from('email\n'), Buffer.from('a@x.io\n')]), undefined);

@@ -3,7 +3,8 @@
 // length and the record count the progress uses.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { openInput, scanChunks } from '../../src/import/input.js';
+import { openInput } from '../../src/import/input.js';
+import { scanChunks } from '../../src/import/text.js';
 import { lineAt, scanStructure } from '../../src/import/structure-check.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
 
@@ -87,5 +88,30 @@ describe('very long records (issue 17.9)', () => {
       expect(await scanStructure(stream(`email,name${eol}a@x.io,${under}${eol}b@x.io,${under}`), COMMA, true)).toMatchObject({ records: 3 });
     }
     expect(await scanStructure(stream(`email,name\r\na@x.io,${long}`), COMMA, true)).toMatchObject({ kind: 'long-record' });
+  });
+
+  it('stops reading as soon as a record passes the bound, without waiting for its end (a gzip bomb of one character, a stream without end)', async () => {
+    let pulled = 0;
+    const chunk = Buffer.alloc(256 * 1024, 0x61);
+    async function* endless(): AsyncGenerator<Buffer> {
+      yield Buffer.from('email,name\na@x.io,');
+      for (;;) {
+        pulled++;
+        yield chunk;
+      }
+    }
+    expect(await scanStructure(endless(), COMMA, true)).toEqual({ kind: 'long-record', offset: 'email,name\n'.length });
+    expect(pulled).toBeLessThanOrEqual(5);
+    // Inside an open quote too.
+    pulled = 0;
+    async function* quoted(): AsyncGenerator<Buffer> {
+      yield Buffer.from('email,name\na@x.io,"');
+      for (;;) {
+        pulled++;
+        yield chunk;
+      }
+    }
+    expect(await scanStructure(quoted(), COMMA, true)).toMatchObject({ kind: 'long-record' });
+    expect(pulled).toBeLessThanOrEqual(5);
   });
 });

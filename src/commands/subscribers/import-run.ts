@@ -279,7 +279,7 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
   const report: Report = {
     parts: [
       { key: 'dryRun', value: true, machineOnly: true },
-      { key: 'mapping', value: handled(mapping), view: { columns: MAPPING_COLUMNS }, title: () => plan && `${options.input.name}: delimiter ${describeDelimiter(plan.delimiter)}, ${plan.encoding}; columns:` },
+      { key: 'mapping', value: handled(mapping), view: { columns: MAPPING_COLUMNS }, title: () => plan && `${options.input.name}: delimiter ${describeDelimiter(plan.delimiter)}${sepLine(options)}, ${plan.encoding}; columns:` },
       { key: 'problems', value: problems, view: { columns: PROBLEM_COLUMNS }, title: 'Rows that would not be imported:', empty: '  (none)' },
       // For people the first body abbreviated (three subscribers and a count of the rest); the report has it whole.
       { value: handled(counts.then(() => firstRequest && abbreviateBody(firstRequest.body))), view: { json: true }, title: () => firstRequest && `First request: ${firstRequest.method} ${firstRequest.path}`, peopleOnly: true },
@@ -290,6 +290,11 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
   // The summary's columns depend on the counts: set before the renderer, which awaits the same promise later, reads them.
   void counts.then((c) => ((report.parts[4] as ReportPart).view = { columns: summaryColumns({ ...c, dryRun: true } as ImportSummary), tableOnly: true }), () => undefined);
   return { data: report, error: () => summary && dryRunOutcome(summary) };
+}
+
+/** Where the delimiter came from, when a `sep=` first line named it. */
+function sepLine(options: ImportOptions): string {
+  return options.delimiter === undefined && options.input.sepDelimiter !== undefined ? ' (its sep= line)' : '';
 }
 
 /** As the import would end (CLI.md "Exit codes"): 3 when some rows would be sent and some not, 2 when none would be. */
