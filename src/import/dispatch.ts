@@ -8,6 +8,9 @@
 //
 // stop(): no more tasks start (those waiting are dropped), the running ones
 // finish. cancel(): stop, and abort the signal the running tasks were given.
+// The slots and their line are core's Limiter, as every bound's are.
+
+import { Limiter, type Release } from '../core/limiter.js';
 
 interface DispatchOptions<T> {
   concurrency: number;
@@ -19,25 +22,29 @@ interface DispatchOptions<T> {
 }
 
 export class Dispatcher<T> {
-  private running = 0;
-  private readonly waiting: T[] = [];
+  /** The slots: tasks waiting for one wait in its line, in push order. */
+  private readonly slots: Limiter;
   private closed = false;
   private stopped = false;
   private readonly controller = new AbortController();
+  /** Takes the waiting tasks out of the slots' line at stop(). */
+  private readonly dropWaiting = new AbortController();
   private resolveDone!: () => void;
   /** Resolves once no task runs and none will start: after close() when every task is done, or after stop() when the running ones are. */
   readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
 
-  constructor(private readonly options: DispatchOptions<T>) {}
+  constructor(private readonly options: DispatchOptions<T>) {
+    this.slots = new Limiter(Math.max(1, options.concurrency));
+  }
 
   /** Tasks running now. */
   get inFlight(): number {
-    return this.running;
+    return this.slots.used;
   }
 
   /** True while no task waits for a slot: the producer may go on producing. */
   get hasRoom(): boolean {
-    return this.waiting.length === 0;
+    return this.slots.waiting === 0;
   }
 
   get stopping(): boolean {
@@ -48,8 +55,20 @@ export class Dispatcher<T> {
   push(task: T): void {
     if (this.stopped) return;
     if (this.closed) throw new Error('Dispatcher: push after close');
-    if (this.running < this.options.concurrency && this.waiting.length === 0) this.start(task);
-    else this.waiting.push(task);
+    const slot = this.slots.tryAcquire();
+    if (slot) {
+      this.start(task, slot);
+      return;
+    }
+    this.slots.acquire(1, this.dropWaiting.signal).then(
+      (granted) => {
+        // Stopped between the grant and now: the task never starts.
+        if (this.stopped) granted();
+        else this.start(task, granted);
+        this.settle();
+      },
+      () => undefined, // dropped by stop()
+    );
   }
 
   /** No more tasks will be pushed: `done` resolves when the last one finishes. */
@@ -62,7 +81,7 @@ export class Dispatcher<T> {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.waiting.length = 0;
+    this.dropWaiting.abort();
     this.settle();
   }
 
@@ -72,31 +91,34 @@ export class Dispatcher<T> {
     this.controller.abort();
   }
 
-  private start(task: T): void {
+  /** Runs a task in the slot it was given; a synchronous task gives the slot back at once. */
+  private start(task: T, slot: Release): void {
     let pending: Promise<void> | void;
     try {
       pending = this.options.work(task, this.controller.signal);
     } catch (err) {
+      slot();
       this.options.onError(err);
       return;
     }
-    if (!pending) return;
-    this.running++;
+    if (!pending) {
+      slot();
+      return;
+    }
     pending
       .catch((err: unknown) => this.options.onError(err))
       .finally(() => {
-        this.running--;
+        slot();
         this.settle();
       });
   }
 
-  /** After a task or a change of state: fill the free slots in order, let the producer go on, or finish. */
+  /** After a task or a change of state: let the producer go on, or finish. */
   private settle(): void {
-    while (this.waiting.length && this.running < this.options.concurrency && !this.stopped) this.start(this.waiting.shift()!);
-    if (this.running === 0 && (this.stopped || (this.closed && this.waiting.length === 0))) {
+    if (this.slots.used === 0 && (this.stopped || (this.closed && this.slots.waiting === 0))) {
       this.resolveDone();
       return;
     }
-    if (!this.stopped && !this.closed && this.waiting.length === 0) this.options.onRoom();
+    if (!this.stopped && !this.closed && this.slots.waiting === 0) this.options.onRoom();
   }
 }

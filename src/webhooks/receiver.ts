@@ -23,40 +23,17 @@
 //   forwarded: the consumer calls done()) hold at most 32 MiB of bodies;
 //   beyond that the answer is 503 with Retry-After, never a 200 for what
 //   cannot be kept (200 means delivered; issue 19.2).
+// The bounds are in receiver-limits.ts, the reading of a body under its
+// budget in body-reader.ts; this file is the server and its answers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody, type ReadResult } from './body-reader.js';
 import { decodeDelivery } from './decode.js';
-import { MalformedDeliveryError, OversizedDeliveryError, WEBHOOK_BATCH_LIMIT, type DeliveryFormat, type WebhookDelivery } from './events.js';
+import { MalformedDeliveryError, OversizedDeliveryError, type DeliveryFormat, type WebhookDelivery } from './events.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, ReceiverLimits, type LimitOptions, type ReceiverStats } from './receiver-limits.js';
 
-/**
- * 1,000 events of a few hundred bytes each are well under 1 MiB; 10 MiB leaves
- * room for big custom fields and bounds what one sender can make us hold.
- */
-export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
-/** service-spec.md "Events" rule 3: at most 1000 events per request. */
-const DEFAULT_MAX_EVENTS = WEBHOOK_BATCH_LIMIT;
-/**
- * Whole bodies parsed at once. The service sends one request every 10
- * seconds per webhook, so a handful of places serves many lists; the burst
- * test (50 concurrent deliveries of 1,000 events) is answered in full with
- * them, the others waiting their turn.
- */
-export const DEFAULT_MAX_IN_PROGRESS = 4;
-/**
- * Bytes of bodies read and not yet parsed, all senders together: four
- * deliveries of the largest size, what the places held before bodies were
- * read outside them.
- */
-export const DEFAULT_MAX_READING_BYTES = 4 * DEFAULT_MAX_BODY_BYTES;
-/**
- * Bytes of deliveries answered 200 and not yet done with (printed, saved,
- * forwarded). Three deliveries of the largest size, or about a hundred of
- * 1,000 ordinary events (~300 KB each): ten minutes of one list's deliveries
- * at the service's pace of one every 10 s, enough for a sink that pauses, not
- * for one that has stopped. Their decoded events take about as much again,
- * so with the bodies being read the process stays near 200 MB at worst.
- */
-export const DEFAULT_MAX_HELD_BYTES = 32 * 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_HELD_BYTES, DEFAULT_MAX_IN_PROGRESS, DEFAULT_MAX_READING_BYTES, type ReceiverStats } from './receiver-limits.js';
+
 /** Time for a request's headers: a sender has them ready when it connects. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
 /**
@@ -103,17 +80,11 @@ export interface RejectedRequest {
   remoteAddress?: string;
 }
 
-export interface ReceiverOptions {
+export interface ReceiverOptions extends LimitOptions {
   port: number;
   host: string;
   maxBodyBytes?: number;
   maxEvents?: number;
-  /** Whole bodies parsed at once; the others wait. */
-  maxInProgress?: number;
-  /** Bytes of bodies read and not yet parsed, all senders together. */
-  maxReadingBytes?: number;
-  /** Bytes of deliveries answered 200 and not yet done(); past it, 503. */
-  maxHeldBytes?: number;
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   bodyIdleTimeoutMs?: number;
@@ -132,152 +103,21 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-export interface ReceiverStats {
-  /** Requests whose body is being read. */
-  reading: number;
-  /** Deliveries being parsed. */
-  inProgress: number;
-  /** Whole bodies waiting for a place to be parsed. */
-  waiting: number;
-  peakInProgress: number;
-  /** Bytes of bodies read and not yet parsed. */
-  bufferedBytes: number;
-  peakBufferedBytes: number;
-  /** Bytes of deliveries answered 200 and not yet done with. */
-  heldBytes: number;
-  peakHeldBytes: number;
-}
-
-/** Places for deliveries in progress, given in arrival order. */
-class Places {
-  private readonly queue: { grant: () => void }[] = [];
-  inProgress = 0;
-  peak = 0;
-  constructor(private readonly max: number) {}
-  get waiting(): number {
-    return this.queue.length;
-  }
-  /** Resolves true when a place is taken, false when the connection closed while waiting (the answer can no longer be sent). */
-  take(res: ServerResponse): Promise<boolean> {
-    if (this.inProgress < this.max) {
-      this.occupy();
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const entry = {
-        grant: () => {
-          res.off('close', gone);
-          this.occupy();
-          resolve(true);
-        },
-      };
-      const gone = () => {
-        this.queue.splice(this.queue.indexOf(entry), 1);
-        resolve(false);
-      };
-      res.once('close', gone);
-      this.queue.push(entry);
-    });
-  }
-  give(): void {
-    this.inProgress--;
-    this.queue.shift()?.grant();
-  }
-  private occupy(): void {
-    this.inProgress++;
-    this.peak = Math.max(this.peak, this.inProgress);
-  }
-}
-
-/** One body being read: its place in the budget's arrival order, and how it resumes when room is made. */
-interface Reader {
-  resume(): void;
-}
-
-/**
- * The bytes of bodies read and not yet parsed, all senders together. A
- * reader that would cross the budget pauses (its socket is no longer read,
- * so TCP holds the sender back) until bytes are given back; the oldest reader
- * still reading may always go on, so paused readers can never all wait on
- * each other. Memory is thus at most the budget and one body beyond it.
- * A paused body's request deadline keeps running: room comes back as the
- * bodies ahead of it end, each within its own deadline.
- */
-class ReadingBudget {
-  buffered = 0;
-  peak = 0;
-  /** Readers still reading, in arrival order. */
-  private readonly readers = new Set<Reader>();
-  private readonly paused: Reader[] = [];
-  constructor(private readonly max: number) {}
-  get reading(): number {
-    return this.readers.size;
-  }
-  join(reader: Reader): void {
-    this.readers.add(reader);
-  }
-  /** Whether `reader` may hold `bytes` more now; when not, it pauses and is resumed later. */
-  take(reader: Reader, bytes: number): boolean {
-    if (this.buffered + bytes > this.max && !this.isOldest(reader)) {
-      this.paused.push(reader);
-      return false;
-    }
-    this.add(bytes);
-    return true;
-  }
-  /** What a resumed reader had in hand when it paused: counted whatever the budget says. */
-  add(bytes: number): void {
-    this.buffered += bytes;
-    this.peak = Math.max(this.peak, this.buffered);
-  }
-  /** The reader is done reading (its body whole, refused or gone). */
-  leave(reader: Reader): void {
-    this.readers.delete(reader);
-    const i = this.paused.indexOf(reader);
-    if (i >= 0) this.paused.splice(i, 1);
-    this.wake();
-  }
-  give(bytes: number): void {
-    this.buffered -= bytes;
-    this.wake();
-  }
-  private isOldest(reader: Reader): boolean {
-    return this.readers.values().next().value === reader;
-  }
-  /** Resumes paused readers in arrival order while there is room, and the oldest reader always. */
-  private wake(): void {
-    while (this.paused.length && (this.buffered < this.max || this.isOldest(this.paused[0]!))) this.paused.shift()!.resume();
-    const oldest = this.readers.values().next().value;
-    const i = oldest ? this.paused.indexOf(oldest) : -1;
-    if (i >= 0) this.paused.splice(i, 1)[0]!.resume();
-  }
-}
-
 export async function startDeliveryReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
-  const maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   // Node refuses a header deadline later than the request's.
   const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
   const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS;
-  const places = new Places(options.maxInProgress ?? DEFAULT_MAX_IN_PROGRESS);
-  const budget = new ReadingBudget(options.maxReadingBytes ?? DEFAULT_MAX_READING_BYTES);
-  const held = { bytes: 0, peak: 0 };
+  const limits = new ReceiverLimits(options);
   const lingering = new Set<() => void>();
   const now = options.now ?? (() => new Date());
   const tooLarge = `body larger than ${describeBytes(maxBodyBytes)}`;
   /** The request each connection is reading, to answer and name it when Node's deadline cuts it. */
   const current = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
   let seq = 0;
-  /** One delivery is always taken when nothing is held, however large the bound. */
-  const wouldOverflow = (bytes: number) => held.bytes > 0 && held.bytes + bytes > maxHeldBytes;
-  const busy = (method: string, remoteAddress: string | undefined): RejectedRequest => ({
-    status: 503,
-    reason: `busy: holding ${describeSize(held.bytes)} of deliveries not yet handed on (at most ${describeSize(maxHeldBytes)}); send it again later`,
-    method,
-    remoteAddress,
-  });
+  const busy = (method: string, remoteAddress: string | undefined): RejectedRequest => ({ status: 503, reason: limits.busyReason(), method, remoteAddress });
 
   const server: Server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: DEADLINE_CHECK_INTERVAL_MS }, (req, res) => {
     const remoteAddress = req.socket.remoteAddress;
@@ -295,10 +135,10 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
     // Announced too large: refused before a byte of the body is read.
     if (declared > maxBodyBytes) return refuseAndClose(req, res, options, { status: 413, reason: tooLarge, method, remoteAddress }, lingering);
     // Announced larger than the room left: refused before it is read, as it would be once read.
-    if (wouldOverflow(declared)) return refuseAndClose(req, res, options, busy(method, remoteAddress), lingering, BUSY_HEADERS);
+    if (limits.wouldOverflow(declared)) return refuseAndClose(req, res, options, busy(method, remoteAddress), lingering, BUSY_HEADERS);
     let read: ReadResult;
     try {
-      read = await readBody(req, maxBodyBytes, bodyIdleTimeoutMs, budget);
+      read = await readBody(req, maxBodyBytes, bodyIdleTimeoutMs, limits.budget);
     } catch {
       // The sender went away, or Node's deadline cut it (answered 408 in clientError): nothing to answer or print.
       res.destroy();
@@ -309,11 +149,12 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
       const reason = `no byte of the body for ${seconds(bodyIdleTimeoutMs)} s`;
       return refuseAndClose(req, res, options, { status: 408, reason, method, remoteAddress }, lingering);
     }
-    const body = read;
+    const { body, release: giveBackRead } = read;
     current.delete(req.socket);
     // A place is taken only now that the whole body is here: a slow upload never holds one.
-    if (!(await places.take(res))) {
-      budget.give(body.length);
+    const place = await limits.takePlace(res);
+    if (!place) {
+      giveBackRead();
       return;
     }
     try {
@@ -326,23 +167,15 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
         const reason = error instanceof MalformedDeliveryError ? error.message : `could not decode the body: ${(error as Error).message}`;
         return reject(res, options, { status: 400, reason, method, remoteAddress });
       } finally {
-        budget.give(body.length);
+        giveBackRead();
       }
       // 200 means delivered: what cannot be kept is refused so the service sends it again later.
-      // One delivery is always taken when nothing is held, however large the bound.
-      if (wouldOverflow(body.length)) return reject(res, options, busy(method, remoteAddress), BUSY_HEADERS);
-      held.bytes += body.length;
-      held.peak = Math.max(held.peak, held.bytes);
-      let finished = false;
-      const done = () => {
-        if (finished) return;
-        finished = true;
-        held.bytes -= body.length;
-      };
+      const done = limits.hold(body.length);
+      if (!done) return reject(res, options, busy(method, remoteAddress), BUSY_HEADERS);
       res.writeHead(200, { 'content-length': '0' }).end();
       options.onDelivery({ seq: ++seq, receivedAt: now(), body, contentType, headers: pairs(req.rawHeaders), format: decoded.format, delivery: decoded.delivery, remoteAddress, done });
     } finally {
-      places.give();
+      place();
     }
   };
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -369,16 +202,7 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
   return {
     url: `http://${host}:${port}`,
     port,
-    stats: () => ({
-      reading: budget.reading,
-      inProgress: places.inProgress,
-      waiting: places.waiting,
-      peakInProgress: places.peak,
-      bufferedBytes: budget.buffered,
-      peakBufferedBytes: budget.peak,
-      heldBytes: held.bytes,
-      peakHeldBytes: held.peak,
-    }),
+    stats: () => limits.stats(),
     close: () =>
       new Promise<void>((resolve) => {
         const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -426,101 +250,6 @@ function refuseAndClose(req: IncomingMessage, res: ServerResponse, options: Rece
 
 function discard(): void {}
 
-type ReadResult = Buffer | 'too large' | 'idle';
-
-/**
- * The whole body; 'too large' as soon as it crosses `maxBytes`, 'idle' when
- * no byte came for `idleMs` (reading stops there and what was read is
- * dropped). Bytes read are counted in `budget`, and reading pauses while the
- * budget has no room (the idle clock stopped meanwhile: the wait is ours);
- * the caller gives a returned body's bytes back once it is done with it.
- * Rejects when the request closes before its end.
- */
-function readBody(req: IncomingMessage, maxBytes: number, idleMs: number, budget: ReadingBudget): Promise<ReadResult> {
-  return new Promise((resolve, rejectRead) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let pending: Buffer[] = [];
-    let endedWhilePaused = false;
-    let idle: NodeJS.Timeout | undefined;
-    const watch = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => finish('idle'), idleMs);
-    };
-    const reader: Reader = {
-      resume: () => {
-        const resumed = pending;
-        pending = [];
-        for (const chunk of resumed) {
-          budget.add(chunk.length);
-          if (!keep(chunk)) return;
-        }
-        if (endedWhilePaused) return onEnd();
-        watch();
-        req.resume();
-      },
-    };
-    /** Counts a chunk already taken from the budget; false when the body is now too large. */
-    const keep = (chunk: Buffer): boolean => {
-      if (size + chunk.length > maxBytes) {
-        budget.give(chunk.length);
-        finish('too large');
-        return false;
-      }
-      size += chunk.length;
-      chunks.push(chunk);
-      return true;
-    };
-    const onData = (chunk: Buffer) => {
-      if (pending.length || !budget.take(reader, chunk.length)) {
-        // No room: wait, the socket unread, until the budget resumes us.
-        pending.push(chunk);
-        clearTimeout(idle);
-        req.pause();
-        return;
-      }
-      if (keep(chunk)) watch();
-    };
-    const onEnd = () => {
-      if (pending.length) {
-        endedWhilePaused = true; // the chunks held back come first
-        return;
-      }
-      stop();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const finish = (result: 'too large' | 'idle') => {
-      stop();
-      budget.give(size);
-      chunks.length = 0;
-      resolve(result);
-    };
-    const onFail = (error?: Error) => {
-      stop();
-      budget.give(size);
-      rejectRead(error ?? new Error('aborted'));
-    };
-    const stop = () => {
-      clearTimeout(idle);
-      pending = [];
-      budget.leave(reader);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onFail);
-      req.off('aborted', onFail);
-      req.off('close', onClose);
-    };
-    const onClose = () => onFail(new Error('closed'));
-    budget.join(reader);
-    watch();
-    req.on('data', onData);
-    req.on('close', onClose);
-    req.on('end', onEnd);
-    req.on('error', onFail);
-    req.on('aborted', onFail);
-  });
-}
-
 function pairs(raw: string[]): [string, string][] {
   const out: [string, string][] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
@@ -529,11 +258,6 @@ function pairs(raw: string[]): [string, string][] {
 
 function seconds(ms: number): string {
   return String(ms / 1000);
-}
-
-/** Bytes in MiB with one decimal: `26.4 MiB`. */
-function describeSize(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
 }
 
 function describeBytes(bytes: number): string {
