@@ -6,6 +6,7 @@
 // as `\uXXXX` escapes so it stays valid JSON. In a pipe or a file JSON and CSV
 // are the data unchanged (CSV keeps its formula guard).
 import { BrokenPipe, type Writable } from './edges.js';
+import { reportValue } from './report-value.js';
 import { csvCell, jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
 import { project, shapeData, type Shape } from './shape.js';
 
@@ -192,7 +193,8 @@ class Renderer implements Output {
   async render(result: Rendered): Promise<void> {
     const { data, view } = result;
     if (data === undefined) return;
-    if (isReport(data)) return this.writer(undefined).report(data);
+    // --jq and --fields work on the value --json prints: a report's is gathered first.
+    if (isReport(data)) return this.o.shape ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';
     // An action's answer is for scripts: one JSON value in the JSON formats;
     // for people the command's message says what was done (CLI.md "--json").
