@@ -9,35 +9,13 @@ import { BrokenPipe, type Writable } from './edges.js';
 import { reportValue } from './report-value.js';
 import { csvCell, jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
 import { project, shapeData, type Shape } from './shape.js';
+import { drawTable, fitWidths, wrapCell, CELL_PADDING, type Column } from './table.js';
+import { styleFor, type DisplayStyle } from './numbers.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 
-export interface Column {
-  /** Dotted path into the record, e.g. `Properties.Subject`. */
-  key: string;
-  header?: string;
-  /**
-   * Turns the value into display text (tables only; JSON and CSV keep the
-   * value). Counts in it go through `text.count`: the renderer decides
-   * whether they are grouped (CLI.md "numbers").
-   */
-  format?: (value: unknown, record: Record<string, unknown>, text: DisplayStyle) => string;
-  /** Never shrunk to fit the terminal: identifiers people copy must stay whole. */
-  fixed?: boolean;
-  /** Computed from the record (a rate): shown in the table, never what --fields picks for its key. */
-  derived?: boolean;
-}
-
-/** How numbers read where the table goes (CLI.md "numbers"). */
-export interface DisplayStyle {
-  /** `5,000` on a terminal; `5000` in a pipe or a file, so `awk` and `cut` can use it. */
-  count(n: number): string;
-  /** True on a terminal: room for drawings (bars) that a pipe would only have to parse around. */
-  terminal: boolean;
-}
-
-export const PLAIN_STYLE: DisplayStyle = { count: (n) => String(n), terminal: false };
-const TERMINAL_STYLE: DisplayStyle = { count: (n) => n.toLocaleString('en-US'), terminal: true };
+export type { Column } from './table.js';
+export { PLAIN_STYLE, type DisplayStyle } from './numbers.js';
 
 /** How data is shown to people: the command says which columns matter; the renderer decides where they apply. */
 export interface View {
@@ -502,30 +480,13 @@ class Renderer implements Output {
       await this.write('(no results)\n');
       return undefined;
     }
-    const { default: Table } = await import('cli-table3');
     const paint = await this.painter();
-    // Headers may be the service's field names: neutralised, then painted.
+    // Headers may be the service's field names: neutralised, then painted; wrapped at spaces only (src/output/table.ts).
     const shown = columns.map((c) => ({ ...c, header: neutralize(c.header ?? c.key) }));
     const widths = fixedWidths ?? fitWidths(shown, cells, this.o.columns, part.stream);
-    // A value wider than its column is wrapped onto more lines, never cut
-    // (CLI.md "numbers": narrow terminals wrap): a URL or an address shown
-    // with an ellipsis cannot be copied. cli-table3's own wrapping keeps a
-    // word longer than the column on one line and cuts it, hence wrapCell.
-    const table = new Table({
-      head: header ? shown.map((c, i) => paint(wrapCell(c.header, widths[i]! - CELL_PADDING))) : [],
-      colWidths: widths,
-      wordWrap: false,
-      style: { head: [], border: [] },
-    });
-    for (const r of cells) table.push(r.map((cell, i) => wrapCell(cell, widths[i]! - CELL_PADDING)));
-    // cli-table3 rules a line between every two rows; like gh and stripe, only the header is ruled off.
-    const drawn = table.toString().split('\n');
-    const headerRule = header ? drawn.findIndex((l) => l.startsWith('├')) : -1;
-    const lines = drawn.filter((l, i) => !l.startsWith('├') || i === headerRule);
-    if (!part.top) lines.shift();
-    const bottom = lines.pop()!;
-    if (!part.stream) lines.push(bottom);
-    await this.write(`${lines.join('\n')}\n`);
+    const head = header ? shown.map((c, i) => paint(wrapCell(c.header, widths[i]! - CELL_PADDING))) : undefined;
+    const { text, bottom } = await drawTable(cells, shown, { head, widths, ...part });
+    await this.write(text);
     return { widths, bottom };
   }
 
@@ -538,7 +499,7 @@ class Renderer implements Output {
   }
 
   private style(): DisplayStyle {
-    return this.o.isTTY ? TERMINAL_STYLE : PLAIN_STYLE;
+    return styleFor(this.o.isTTY);
   }
 
   private async painter(): Promise<(s: string) => string> {
@@ -678,69 +639,8 @@ function plainText(value: unknown): string {
 }
 
 function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
-  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : plainText(value);
+  // A whole number is a count (recipients, rows): grouped for people at a terminal (CLI.md "numbers").
+  const count = typeof value === 'number' && Number.isSafeInteger(value) ? style.count(value) : undefined;
+  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : (count ?? plainText(value));
   return neutralize(text);
-}
-
-/** cli-table3's padding: one space each side of a cell's text. */
-const CELL_PADDING = 2;
-
-/**
- * The text in lines of at most `width` characters: broken at spaces where it
- * can be, and inside a word only when the word alone is wider than that.
- */
-export function wrapCell(text: string, width: number): string {
-  if (width < 1) return text;
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    if (line.length <= width) {
-      out.push(line);
-      continue;
-    }
-    let current = '';
-    for (const word of line.split(/(?<= )/)) {
-      if (current.length + word.trimEnd().length <= width) {
-        current += word;
-        continue;
-      }
-      if (current) out.push(current.trimEnd());
-      current = word;
-      while (current.trimEnd().length > width) {
-        out.push(current.slice(0, width));
-        current = current.slice(width);
-      }
-    }
-    if (current.trimEnd() || !out.length) out.push(current.trimEnd());
-  }
-  return out.join('\n');
-}
-
-/**
- * Column widths (with padding) that fit the terminal, the widest shrunk first. `forStream`: the widths
- * are fixed by the first chunk of a stream, so room left on the terminal is
- * shared out (each column up to half as wide again) for longer values later.
- */
-function fitWidths(columns: Column[], cells: string[][], terminalWidth?: number, forStream = false): number[] {
-  const widths = columns.map((c, i) => Math.max((c.header ?? c.key).length, ...cells.map((r) => r[i]!.length)) + 2);
-  if (!terminalWidth) return widths;
-  const budget = terminalWidth - (columns.length + 1);
-  if (forStream) {
-    const caps = widths.map((w, i) => (columns[i]!.fixed ? w : w + Math.max(4, Math.ceil(w / 2))));
-    let spare = budget - widths.reduce((a, b) => a + b, 0);
-    while (spare > 0 && widths.some((w, i) => w < caps[i]!)) {
-      for (let i = 0; i < widths.length && spare > 0; i++) {
-        if (widths[i]! < caps[i]!) {
-          widths[i]!++;
-          spare--;
-        }
-      }
-    }
-  }
-  const shrinkable = (i: number) => !columns[i]!.fixed;
-  while (widths.reduce((a, b) => a + b, 0) > budget) {
-    const widest = widths.reduce((best, w, i) => (shrinkable(i) && (best < 0 || w > widths[best]!) ? i : best), -1);
-    if (widest < 0 || widths[widest]! <= 8) break;
-    widths[widest]!--;
-  }
-  return widths;
 }
