@@ -7,7 +7,9 @@
 // are the data unchanged (CSV keeps its formula guard).
 import { BrokenPipe, type Writable } from './edges.js';
 import { reportValue } from './report-value.js';
-import { csvCell, jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
+import { columnsOf, normalizeColumns, pick, plainText } from './columns.js';
+import { csvWriter } from './csv.js';
+import { jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
 import { project, shapeData, type Shape } from './shape.js';
 import { drawTable, fitWidths, wrapCell, CELL_PADDING, type Column } from './table.js';
 import { styleFor, type DisplayStyle } from './numbers.js';
@@ -378,22 +380,8 @@ class Renderer implements Output {
         const write = (record: unknown) => this.write(`${this.jsonText(JSON.stringify(record ?? null))}\n`);
         return { write, end: async () => undefined, value: write, report: (report) => this.flatReport(report) };
       }
-      case 'csv': {
-        let columns: Column[] | undefined;
-        const header = () => `${columns!.map((c) => this.csvCell(c.key)).join(',')}\r\n`;
-        const write = async (record: unknown) => {
-          const first = !columns;
-          columns ??= csvColumns([record], view);
-          await this.write(`${first ? header() : ''}${columns.map((c) => this.csvCell(plainText(pick(record, c.key)))).join(',')}\r\n`);
-        };
-        // A list of no records still has its header when its columns are known.
-        const end = async () => {
-          if (columns || !(view?.csv || (view?.columns && !view.tableOnly))) return;
-          columns = csvColumns([], view);
-          await this.write(header());
-        };
-        return { write, end, value: async (value) => (await write(value), end()), report: (report) => this.flatReport(report) };
-      }
+      case 'csv':
+        return { ...csvWriter(view, this.o.isTTY, (text) => this.write(text)), report: (report) => this.flatReport(report) };
       case 'table':
         return this.tableWriter(view);
     }
@@ -409,7 +397,7 @@ class Renderer implements Output {
     let bottom: string | undefined;
     const flushTable = async (ending: boolean) => {
       if (!pending.length) return;
-      columns ??= tableColumns(pending, view);
+      columns ??= columnsOf(pending, view);
       const first = count === pending.length;
       // All the records in one chunk: one table sized to them, as a list printed whole is.
       const whole = first && ending;
@@ -425,7 +413,7 @@ class Renderer implements Output {
         // once: `| head -1` sees it (and the walk stops) without waiting
         // for a chunk. On a terminal, chunks size the columns.
         if (!this.o.isTTY) {
-          columns ??= tableColumns([record], view);
+          columns ??= columnsOf([record], view);
           await this.table([record], columns, false);
           return;
         }
@@ -514,15 +502,6 @@ class Renderer implements Output {
     return this.o.isTTY ? jsonForTerminal(json) : json;
   }
 
-  /** Plain text as a CSV line carries it: visible escapes on a terminal, unchanged elsewhere. */
-  private csvText(text: string): string {
-    return this.o.isTTY ? neutralize(text) : text;
-  }
-
-  private csvCell(text: string): string {
-    return csvCell(this.csvText(text));
-  }
-
   /**
    * Resolves once stdout takes the text (after 'drain' when it pushes back).
    * Rejects with BrokenPipe once the reader went away, so a command stops at
@@ -594,48 +573,6 @@ function shapedView(view: View | undefined, shape: Shape): View | undefined {
       return column ? { ...column, key: field, header: field } : { key: field };
     }),
   };
-}
-
-function normalizeColumns(columns: (string | Column)[]): Column[] {
-  return columns.map((c) => (typeof c === 'string' ? { key: c } : c));
-}
-
-function inferKeys(rows: unknown[]): string[] {
-  const keys: string[] = [];
-  for (const row of rows.slice(0, 50)) {
-    if (row && typeof row === 'object' && !Array.isArray(row)) {
-      for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
-    }
-  }
-  return keys.length ? keys : ['value'];
-}
-
-function tableColumns(rows: unknown[], view?: View): Column[] {
-  return view?.columns ? normalizeColumns(view.columns) : inferKeys(rows).map((key) => ({ key }));
-}
-
-function csvColumns(rows: unknown[], view?: View): Column[] {
-  if (view?.csv) return normalizeColumns(view.csv);
-  return tableColumns(rows, view?.tableOnly ? undefined : view);
-}
-
-function pick(record: unknown, path: string): unknown {
-  if (record === null || typeof record !== 'object') return path === 'value' ? record : undefined;
-  // A record reduced by --fields keeps dotted names as flat keys (`"Properties.Subject"`).
-  if (path.includes('.') && Object.hasOwn(record, path)) return (record as Record<string, unknown>)[path];
-  let value: unknown = record;
-  for (const part of path.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
-}
-
-function plainText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
 }
 
 function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
