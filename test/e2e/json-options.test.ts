@@ -96,7 +96,7 @@ describe('--jq and --fields on summaries, checks and reports', () => {
   afterAll(() => sandbox.stop());
   const email = (argv: string[]) => spawnCli(argv, { cwd: dir, env });
 
-  it('subscribers import --json --jq .new prints the count of new subscribers', async () => {
+  it('subscribers import --json --jq .rows prints a count of the summary', async () => {
     const r = await email(['subscribers', 'import', 'people.csv', '--list', LIST, '--consent', 'yes', '--json', '--jq', '.rows']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('2\n');

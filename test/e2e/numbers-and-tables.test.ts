@@ -4,6 +4,8 @@
 // on an 80-column terminal keeps every id and every header word whole,
 // shortening free text with … instead. The terminal is a pty made by `script`.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, spawnCli, tempConfigDir } from '../helpers/cli.js';
@@ -15,11 +17,12 @@ const cleanups = useCleanups();
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs `email <argv>` on a pty `cols` wide; returns what the terminal showed (stdout and stderr) and the exit code. */
-function onTerminal(argv: string[], env: Record<string, string>, cols = 80): Promise<{ screen: string; code: number }> {
-  const command = `stty rows 50 cols ${cols}; ${quote(process.execPath)} ${quote(BIN)} ${argv.map(quote).join(' ')}; echo "rc=$?"`;
+function onTerminal(argv: string[], env: Record<string, string>, cols = 80, tail = '', cwd?: string): Promise<{ screen: string; code: number }> {
+  const command = `stty rows 50 cols ${cols}; ${quote(process.execPath)} ${quote(BIN)} ${argv.map(quote).join(' ')} ${tail}; echo "rc=$?"`;
   return new Promise((resolve, reject) => {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR' && k !== 'COLUMNS'));
     const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd,
       env: { ...inherited, EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_RETRY_BASE_MS: '5', NO_COLOR: '1', COLUMNS: String(cols), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -69,6 +72,15 @@ describe('digit grouping, per destination (CLI.md "numbers")', () => {
     expect(r.stderr).not.toMatch(/\d,\d{3}/);
     // The summary in the pipe: plain digits too.
     expect(r.stdout).toMatch(/^Rows\t1501$/m);
+  }, 60_000);
+
+  it('stderr at a terminal groups, whatever stdout is (here a file)', async () => {
+    const dir = tempDir();
+    writeFile(dir, 'people.csv', `${peopleCsv(1500)}not-an-address,Broken,Co,yes\n`);
+    const r = await onTerminal(['subscribers', 'import', 'people.csv', '--list', SEED_LIST_IDS.customers], { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey }, 120, '> summary.txt', dir);
+    expect(r.code, r.screen).toBe(3);
+    expect(r.screen).toMatch(/^error: 1 of 1,501 rows not imported/m);
+    expect(readFileSync(join(dir, 'summary.txt'), 'utf8')).toMatch(/^Rows\t1501$/m);
   }, 60_000);
 
   it('a terminal table groups the counts of campaigns sent', async () => {
