@@ -190,7 +190,7 @@ export interface RecordsTrait {
 
 /** What every command that prints JSON has (CLI.md `--fields`, `--jq`). */
 export const RECORD_OPTIONS = {
-  fields: textOption('--fields', '<a,b,…>', 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'),
+  fields: textOption('--fields', '<a,b,…>', 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'),
   jq: textOption('--jq', '<expression>', 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'),
 };
 
