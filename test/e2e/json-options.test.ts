@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
 import type { AnyCommand } from '../../src/commands/define.js';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { spawnCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { useCleanups } from '../helpers/cleanups.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
-import { startScriptedReceiver } from '../helpers/webhooks.js';
+import { post, startScriptedReceiver, waitUntil } from '../helpers/webhooks.js';
 
 const cleanups = useCleanups();
 const ID = '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41';
@@ -143,5 +143,21 @@ describe('--jq and --fields on summaries, checks and reports', () => {
     expect(trigger.stdout).toBe('3\n');
     const fields = await email(['webhooks', 'trigger', '--to', receiver.url, '--fields', 'status', '--json']);
     expect(JSON.parse(fields.stdout)).toEqual([{ status: 200 }]);
+  });
+
+  it('webhooks listen --jq filters each event as it arrives; Ctrl-C is still its normal end', async () => {
+    const run = startCli(['webhooks', 'listen', '--port', '0', '--jq', '.[] | .EmailAddress'], { env: { EMAIL_CONFIG_DIR: tempConfigDir() } });
+    cleanups.push(async () => {
+      if (run.child.exitCode === null) run.child.kill('SIGKILL');
+      await run.exited;
+    });
+    await waitUntil(() => /Listening on (\S+)/.test(run.output().stderr), 'the listener to start');
+    const url = /Listening on (\S+)/.exec(run.output().stderr)![1]!;
+    const delivery = { ListID: LIST, Events: [{ Type: 'Subscribe', Date: '2026-11-20 10:00:00', EmailAddress: 'ada@example.com', Name: 'Ada', CustomFields: [] }] };
+    expect((await post(url, JSON.stringify(delivery), 'application/json')).status).toBe(200);
+    await waitUntil(() => run.output().stdout !== '', 'the event on stdout');
+    run.child.kill('SIGINT');
+    expect(await run.exited, run.output().stderr).toBe(0);
+    expect(run.output().stdout).toBe('ada@example.com\n');
   });
 });
