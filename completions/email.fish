@@ -34,37 +34,37 @@ function __email_value_options
         case 'auth logout'
             printf '%s\n' --profile --base-url -o --output --timeout
         case 'auth status'
-            printf '%s\n' --profile --base-url -o --output --timeout
+            printf '%s\n' --fields --jq --profile --base-url -o --output --timeout
         case 'auth switch'
             printf '%s\n' --profile --base-url -o --output --timeout
         case 'subscribers add'
-            printf '%s\n' --list --email --name --field --consent --profile --base-url -o --output --timeout
+            printf '%s\n' --list --email --name --field --consent --fields --jq --profile --base-url -o --output --timeout
         case 'subscribers update'
-            printf '%s\n' --list --email --new-email --name --field --clear-field --consent --profile --base-url -o --output --timeout
+            printf '%s\n' --list --email --new-email --name --field --clear-field --consent --fields --jq --profile --base-url -o --output --timeout
         case 'subscribers import'
-            printf '%s\n' --list --map --consent --batch-size --concurrency --delimiter --encoding --multi-separator --failures --journal --profile --base-url -o --output --timeout
+            printf '%s\n' --list --map --consent --batch-size --concurrency --delimiter --encoding --multi-separator --failures --journal --fields --jq --profile --base-url -o --output --timeout
         case 'subscribers history'
             printf '%s\n' --list --email --fields --jq --limit --profile --base-url -o --output --timeout
         case 'subscribers lists'
             printf '%s\n' --email --fields --jq --limit --profile --base-url -o --output --timeout
         case 'customfields create'
-            printf '%s\n' --list --name --type --option --profile --base-url -o --output --timeout
+            printf '%s\n' --list --name --type --option --fields --jq --profile --base-url -o --output --timeout
         case 'segments create'
-            printf '%s\n' --list --title --group --from-file --profile --base-url -o --output --timeout
+            printf '%s\n' --list --title --group --from-file --fields --jq --profile --base-url -o --output --timeout
         case 'segments get'
             printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout
         case 'segments update'
-            printf '%s\n' --segment --title --group --profile --base-url -o --output --timeout
+            printf '%s\n' --segment --title --group --fields --jq --profile --base-url -o --output --timeout
         case 'segments add-rules'
-            printf '%s\n' --segment --group --profile --base-url -o --output --timeout
+            printf '%s\n' --segment --group --fields --jq --profile --base-url -o --output --timeout
         case 'segments clear-rules'
-            printf '%s\n' --segment --profile --base-url -o --output --timeout
+            printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns create'
-            printf '%s\n' --name --subject --from-name --from-email --reply-to --html-url --text-url --list --segment --profile --base-url -o --output --timeout
+            printf '%s\n' --name --subject --from-name --from-email --reply-to --html-url --text-url --list --segment --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns preview'
-            printf '%s\n' --campaign --to --profile --base-url -o --output --timeout
+            printf '%s\n' --campaign --to --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns unschedule'
-            printf '%s\n' --campaign --profile --base-url -o --output --timeout
+            printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns unsubscribes'
             printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
         case 'campaigns summary'
@@ -74,7 +74,7 @@ function __email_value_options
         case 'campaigns sent'
             printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout
         case 'templates create'
-            printf '%s\n' --name --html-url --zip-url --profile --base-url -o --output --timeout
+            printf '%s\n' --name --html-url --zip-url --fields --jq --profile --base-url -o --output --timeout
         case 'transactional list'
             printf '%s\n' --status --fields --jq --limit --profile --base-url -o --output --timeout
         case 'transactional get'
@@ -82,17 +82,17 @@ function __email_value_options
         case 'transactional stats'
             printf '%s\n' --group --smart-email --from --to --timezone --fields --jq --profile --base-url -o --output --timeout
         case 'webhooks listen'
-            printf '%s\n' --port --host --forward-to --save --events --profile --base-url -o --output --timeout
+            printf '%s\n' --port --host --forward-to --save --events --fields --jq --profile --base-url -o --output --timeout
         case 'webhooks replay'
-            printf '%s\n' --to --interval --profile --base-url -o --output --timeout
+            printf '%s\n' --to --interval --fields --jq --profile --base-url -o --output --timeout
         case 'webhooks trigger'
-            printf '%s\n' --to --type --count --format --list --batch-size --interval --profile --base-url -o --output --timeout
+            printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url -o --output --timeout
         case api
             printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
         case sandbox
-            printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --profile --base-url -o --output --timeout
+            printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --fields --jq --profile --base-url -o --output --timeout
         case doctor
-            printf '%s\n' --profile --base-url -o --output --timeout
+            printf '%s\n' --fields --jq --profile --base-url -o --output --timeout
         case completion
             printf '%s\n' --profile --base-url -o --output --timeout
         case help
@@ -186,6 +186,8 @@ complete -c email -n '__email_at \'auth logout\'' -l timeout -x -d 'per-request 
 complete -c email -n '__email_at \'auth logout\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'auth logout\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'auth logout\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'auth status\'' -l fields -x -a 'profile default inEffect baseUrl key keyStore check' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'auth status\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'auth status\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'auth status\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'auth status\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -222,6 +224,8 @@ complete -c email -n '__email_at \'subscribers add\'' -l field -x -d 'custom fie
 complete -c email -n '__email_at \'subscribers add\'' -l consent -x -a 'yes no' -d 'consent to track: yes or no (required by the service)'
 complete -c email -n '__email_at \'subscribers add\'' -l resubscribe -d 're-add the address even if it is unsubscribed, inactive or suppressed'
 complete -c email -n '__email_at \'subscribers add\'' -l restart-autoresponders -d 'restart subscription-based automated emails for a resubscribed address'
+complete -c email -n '__email_at \'subscribers add\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'subscribers add\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'subscribers add\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'subscribers add\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'subscribers add\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -241,6 +245,8 @@ complete -c email -n '__email_at \'subscribers update\'' -l field -x -d 'custom 
 complete -c email -n '__email_at \'subscribers update\'' -l clear-field -x -d 'clear a field, or one option of a MultiSelectMany field'
 complete -c email -n '__email_at \'subscribers update\'' -l consent -x -a 'yes no' -d 'consent to track: yes or no (required by the service)'
 complete -c email -n '__email_at \'subscribers update\'' -l resubscribe -d 're-add the subscriber if inactive'
+complete -c email -n '__email_at \'subscribers update\'' -l fields -x -a 'ListID EmailAddress Name CustomFields CustomFields.Key CustomFields.Value CustomFields.Clear ConsentToTrack Resubscribe RestartSubscriptionBasedAutoresponders' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'subscribers update\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'subscribers update\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'subscribers update\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'subscribers update\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -269,6 +275,8 @@ complete -c email -n '__email_at \'subscribers import\'' -l failures -r -F -d 'w
 complete -c email -n '__email_at \'subscribers import\'' -l journal -r -F -d 'journal of acknowledged batches (default: next to the input file)'
 complete -c email -n '__email_at \'subscribers import\'' -l resume -d 'skip the batches the journal shows done'
 complete -c email -n '__email_at \'subscribers import\'' -l progress -d 'print a progress line every few seconds even when stderr is not a terminal'
+complete -c email -n '__email_at \'subscribers import\'' -l fields -x -a 'rows new existing failed rejected duplicates duplicatesFromFailuresFile batches retries rateLimited waitedMs elapsedMs resumed service service.TotalUniqueEmailsSubmitted service.TotalExistingSubscribers service.TotalNewSubscribers complete dryRun wouldSend resumedBatches unacknowledgedBatches unfinished blankLines codes rowsPerSecond input list delimiter encoding failuresFile journal stoppedBy mapping problems firstRequest' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'subscribers import\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'subscribers import\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'subscribers import\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'subscribers import\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -283,7 +291,7 @@ complete -c email -n '__email_at \'subscribers import\'' -s h -l help -d 'show h
 complete -c email -n '__email_at \'subscribers import\'' -F
 complete -c email -n '__email_at \'subscribers history\'' -l list -x -d 'list id'
 complete -c email -n '__email_at \'subscribers history\'' -l email -x -d 'email address'
-complete -c email -n '__email_at \'subscribers history\'' -l fields -x -a 'ID Type Name Actions Actions.Event Actions.Date Actions.IPAddress Actions.Detail' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'subscribers history\'' -l fields -x -a 'ID Type Name Actions Actions.Event Actions.Date Actions.IPAddress Actions.Detail' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'subscribers history\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'subscribers history\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'subscribers history\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -298,7 +306,7 @@ complete -c email -n '__email_at \'subscribers history\'' -l no-color -d 'disabl
 complete -c email -n '__email_at \'subscribers history\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'subscribers history\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'subscribers lists\'' -l email -x -d 'email address'
-complete -c email -n '__email_at \'subscribers lists\'' -l fields -x -a 'ListID ListName SubscriberState DateSubscriberAdded' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'subscribers lists\'' -l fields -x -a 'ListID ListName SubscriberState DateSubscriberAdded' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'subscribers lists\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'subscribers lists\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'subscribers lists\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -319,6 +327,8 @@ complete -c email -n '__email_at \'customfields create\'' -l name -x -d 'field n
 complete -c email -n '__email_at \'customfields create\'' -l type -x -a 'Text Number MultiSelectOne MultiSelectMany Date Country USState' -d 'data type'
 complete -c email -n '__email_at \'customfields create\'' -l option -x -d 'an option of a MultiSelectOne or MultiSelectMany field (repeat)'
 complete -c email -n '__email_at \'customfields create\'' -l visible -d 'show the field in the preference center'
+complete -c email -n '__email_at \'customfields create\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'customfields create\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'customfields create\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'customfields create\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'customfields create\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -340,6 +350,8 @@ complete -c email -n '__email_at \'segments create\'' -l list -x -d 'list id'
 complete -c email -n '__email_at \'segments create\'' -l title -x -d 'segment title (required; unique within the list)'
 complete -c email -n '__email_at \'segments create\'' -l group -x -d 'a rule group: rules joined by " OR ", each "RuleType Clause"; repeat to AND groups'
 complete -c email -n '__email_at \'segments create\'' -l from-file -x -d 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline'
+complete -c email -n '__email_at \'segments create\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'segments create\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments create\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'segments create\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'segments create\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -352,7 +364,7 @@ complete -c email -n '__email_at \'segments create\'' -l no-color -d 'disable co
 complete -c email -n '__email_at \'segments create\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'segments create\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments get\'' -l segment -x -d 'segment id (or as the first argument)'
-complete -c email -n '__email_at \'segments get\'' -l fields -x -a 'ListID SegmentID Title ActiveSubscribers RuleGroups RuleGroups.Rules RuleGroups.Rules.RuleType RuleGroups.Rules.Clause' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'segments get\'' -l fields -x -a 'ListID SegmentID Title ActiveSubscribers RuleGroups RuleGroups.Rules RuleGroups.Rules.RuleType RuleGroups.Rules.Clause' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'segments get\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments get\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'segments get\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
@@ -368,6 +380,8 @@ complete -c email -n '__email_at \'segments get\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments update\'' -l segment -x -d 'segment id (or as the first argument)'
 complete -c email -n '__email_at \'segments update\'' -l title -x -d 'segment title (required: the update always sets it)'
 complete -c email -n '__email_at \'segments update\'' -l group -x -d 'a rule group: rules joined by " OR ", each "RuleType Clause"; repeat to AND groups; replaces every existing rule'
+complete -c email -n '__email_at \'segments update\'' -l fields -x -a 'SegmentID Title RuleGroups RuleGroups.Rules RuleGroups.Rules.RuleType RuleGroups.Rules.Clause' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'segments update\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments update\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'segments update\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'segments update\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -381,6 +395,8 @@ complete -c email -n '__email_at \'segments update\'' -l no-pager -d 'never page
 complete -c email -n '__email_at \'segments update\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments add-rules\'' -l segment -x -d 'segment id (or as the first argument)'
 complete -c email -n '__email_at \'segments add-rules\'' -l group -x -d 'rules joined by " OR ", each "RuleType Clause"'
+complete -c email -n '__email_at \'segments add-rules\'' -l fields -x -a 'SegmentID RuleGroup RuleGroup.Rules RuleGroup.Rules.RuleType RuleGroup.Rules.Clause' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'segments add-rules\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments add-rules\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'segments add-rules\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'segments add-rules\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -394,6 +410,8 @@ complete -c email -n '__email_at \'segments add-rules\'' -l no-pager -d 'never p
 complete -c email -n '__email_at \'segments add-rules\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments clear-rules\'' -l segment -x -d 'segment id (or as the first argument)'
 complete -c email -n '__email_at \'segments clear-rules\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
+complete -c email -n '__email_at \'segments clear-rules\'' -l fields -x -a 'SegmentID RuleGroups' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'segments clear-rules\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments clear-rules\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'segments clear-rules\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'segments clear-rules\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -422,6 +440,8 @@ complete -c email -n '__email_at \'campaigns create\'' -l html-url -x -d 'URL of
 complete -c email -n '__email_at \'campaigns create\'' -l text-url -x -d 'URL of the text content (generated from the HTML when omitted)'
 complete -c email -n '__email_at \'campaigns create\'' -l list -x -d 'target list (repeat; or --segment)'
 complete -c email -n '__email_at \'campaigns create\'' -l segment -x -d 'target segment (repeat; or --list)'
+complete -c email -n '__email_at \'campaigns create\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns create\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns create\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'campaigns create\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'campaigns create\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -435,6 +455,8 @@ complete -c email -n '__email_at \'campaigns create\'' -l no-pager -d 'never pag
 complete -c email -n '__email_at \'campaigns create\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns preview\'' -l campaign -x -d 'campaign id (or as the first argument)'
 complete -c email -n '__email_at \'campaigns preview\'' -l to -x -d 'recipient (repeat, 1 to 15)'
+complete -c email -n '__email_at \'campaigns preview\'' -l fields -x -a 'CampaignID PreviewRecipients' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns preview\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns preview\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'campaigns preview\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'campaigns preview\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -448,6 +470,8 @@ complete -c email -n '__email_at \'campaigns preview\'' -l no-pager -d 'never pa
 complete -c email -n '__email_at \'campaigns preview\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns unschedule\'' -l campaign -x -d 'campaign id (or as the first argument)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
+complete -c email -n '__email_at \'campaigns unschedule\'' -l fields -x -a CampaignID -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns unschedule\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns unschedule\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -467,7 +491,7 @@ complete -c email -n '__email_at \'campaigns unsubscribes\'' -l order-field -x -
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l order-direction -x -a 'asc desc' -d 'sort direction'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l all -d 'walk every page and print all records as one stream'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l concurrency -x -d 'pages in flight at once with --all (default: 8)'
-complete -c email -n '__email_at \'campaigns unsubscribes\'' -l fields -x -a 'EmailAddress ListID Date IPAddress' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -l fields -x -a 'EmailAddress ListID Date IPAddress' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -482,7 +506,7 @@ complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-color -d 'dis
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns summary\'' -l campaign -x -d 'campaign id (or as the first argument)'
-complete -c email -n '__email_at \'campaigns summary\'' -l fields -x -a 'Recipients TotalOpened Clicks Unsubscribed Bounced UniqueOpened SpamComplaints Forwards Likes Mentions WebVersionURL WebVersionTextURL WorldviewURL' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns summary\'' -l fields -x -a 'Recipients TotalOpened Clicks Unsubscribed Bounced UniqueOpened SpamComplaints Forwards Likes Mentions WebVersionURL WebVersionTextURL WorldviewURL' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns summary\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns summary\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'campaigns summary\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
@@ -495,7 +519,7 @@ complete -c email -n '__email_at \'campaigns summary\'' -l timeout -x -d 'per-re
 complete -c email -n '__email_at \'campaigns summary\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns summary\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns summary\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'campaigns scheduled\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns scheduled\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -509,7 +533,7 @@ complete -c email -n '__email_at \'campaigns scheduled\'' -l timeout -x -d 'per-
 complete -c email -n '__email_at \'campaigns scheduled\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'campaigns sent\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo WebVersionURL WebVersionTextURL SentDate TotalRecipients' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns sent\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo WebVersionURL WebVersionTextURL SentDate TotalRecipients' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns sent\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns sent\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'campaigns sent\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -528,6 +552,8 @@ complete -c email -n '__email_at templates' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'templates create\'' -l name -x -d 'template name (required)'
 complete -c email -n '__email_at \'templates create\'' -l html-url -x -d 'URL of the HTML page (required)'
 complete -c email -n '__email_at \'templates create\'' -l zip-url -x -d 'URL of the ZIP of images and files (required)'
+complete -c email -n '__email_at \'templates create\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'templates create\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'templates create\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'templates create\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'templates create\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -544,7 +570,7 @@ complete -c email -n '__email_at transactional' -a get -d 'Show the details of a
 complete -c email -n '__email_at transactional' -a stats -d 'Show delivery and engagement statistics of transactional email'
 complete -c email -n '__email_at transactional' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'transactional list\'' -l status -x -a 'all active draft' -d 'filter by status'
-complete -c email -n '__email_at \'transactional list\'' -l fields -x -a 'ID Name Status CreatedAt' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'transactional list\'' -l fields -x -a 'ID Name Status CreatedAt' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'transactional list\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'transactional list\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'transactional list\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -559,7 +585,7 @@ complete -c email -n '__email_at \'transactional list\'' -l no-color -d 'disable
 complete -c email -n '__email_at \'transactional list\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'transactional list\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'transactional get\'' -l smart-email -x -d 'smart email id (or as the first argument)'
-complete -c email -n '__email_at \'transactional get\'' -l fields -x -a 'SmartEmailID CreatedAt Status Name Properties Properties.From Properties.ReplyTo Properties.Subject Properties.Content Properties.Content.Html Properties.Content.Text Properties.Content.EmailVariables Properties.Content.InlineCss Properties.TextPreviewUrl Properties.HtmlPreviewUrl AddRecipientsToList' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'transactional get\'' -l fields -x -a 'SmartEmailID CreatedAt Status Name Properties Properties.From Properties.ReplyTo Properties.Subject Properties.Content Properties.Content.Html Properties.Content.Text Properties.Content.EmailVariables Properties.Content.InlineCss Properties.TextPreviewUrl Properties.HtmlPreviewUrl AddRecipientsToList' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'transactional get\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'transactional get\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'transactional get\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
@@ -577,7 +603,7 @@ complete -c email -n '__email_at \'transactional stats\'' -l smart-email -x -d '
 complete -c email -n '__email_at \'transactional stats\'' -l from -x -d 'start date (default: 29 days before today)'
 complete -c email -n '__email_at \'transactional stats\'' -l to -x -d 'end date (default: today)'
 complete -c email -n '__email_at \'transactional stats\'' -l timezone -x -a 'utc client' -d 'time zone of the dates (default: the client time zone)'
-complete -c email -n '__email_at \'transactional stats\'' -l fields -x -a 'Query Query.Group Query.SmartEmailID Query.From Query.To Query.TimeZone Sent Bounces Delivered Opened Clicked' -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'transactional stats\'' -l fields -x -a 'Query Query.Group Query.SmartEmailID Query.From Query.To Query.TimeZone Sent Bounces Delivered Opened Clicked' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'transactional stats\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'transactional stats\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'transactional stats\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
@@ -599,6 +625,8 @@ complete -c email -n '__email_at \'webhooks listen\'' -l host -x -d 'address to 
 complete -c email -n '__email_at \'webhooks listen\'' -l forward-to -x -d 'relay each delivery, untouched, to this URL'
 complete -c email -n '__email_at \'webhooks listen\'' -l save -x -a '(__fish_complete_directories)' -d 'write each delivery to its own file in this directory'
 complete -c email -n '__email_at \'webhooks listen\'' -l events -x -d 'print only these event types (Subscribe, Update, Deactivate); every delivery is still answered, saved and forwarded whole'
+complete -c email -n '__email_at \'webhooks listen\'' -l fields -x -a 'Type Date OldEmailAddress EmailAddress Name State CustomFields CustomFields.Key CustomFields.Value SignupIPAddress ListID' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'webhooks listen\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'webhooks listen\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'webhooks listen\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'webhooks listen\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -612,6 +640,8 @@ complete -c email -n '__email_at \'webhooks listen\'' -l no-pager -d 'never page
 complete -c email -n '__email_at \'webhooks listen\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'webhooks replay\'' -l to -x -d 'receiver URL'
 complete -c email -n '__email_at \'webhooks replay\'' -l interval -x -d 'wait between requests (the service waits 10000) (default: 0)'
+complete -c email -n '__email_at \'webhooks replay\'' -l fields -x -a 'file events status elapsedMs error' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'webhooks replay\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'webhooks replay\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'webhooks replay\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'webhooks replay\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -631,6 +661,8 @@ complete -c email -n '__email_at \'webhooks trigger\'' -l format -x -a 'json xml
 complete -c email -n '__email_at \'webhooks trigger\'' -l list -x -d 'ListID to put in the deliveries (default: a random id)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l batch-size -x -d 'events per request (the service sends at most 1000) (default: 1000)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l interval -x -d 'wait between requests (the service waits 10000) (default: 0)'
+complete -c email -n '__email_at \'webhooks trigger\'' -l fields -x -a 'request events status elapsedMs error' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'webhooks trigger\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'webhooks trigger\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -647,7 +679,7 @@ complete -c email -n '__email_at api' -s d -l data -x -d 'request body: JSON, @f
 complete -c email -n '__email_at api' -l query -x -d 'query parameter (repeat)'
 complete -c email -n '__email_at api' -l paginate -d 'GET every page of a paged answer (Results, PageNumber, NumberOfPages) and print all Results as one JSON array'
 complete -c email -n '__email_at api' -l concurrency -x -d 'pages in flight at once with --paginate (default: 8)'
-complete -c email -n '__email_at api' -l fields -x -d 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at api' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at api' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at api' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at api' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -673,6 +705,8 @@ complete -c email -n '__email_at sandbox' -l webhook-format -x -a 'json xml' -d 
 complete -c email -n '__email_at sandbox' -l webhook-interval -x -d 'least time between two deliveries to one webhook (the service: 10000)'
 complete -c email -n '__email_at sandbox' -l webhook-tolerance -x -d 'deactivate a webhook failing for longer than this (the service: one week)'
 complete -c email -n '__email_at sandbox' -l unsubscribes -x -d 'unsubscribe records generated per sent campaign'
+complete -c email -n '__email_at sandbox' -l fields -x -a 'baseUrl apiKey lists lists.ListID lists.Name campaigns campaigns.CampaignID campaigns.Name campaigns.Status segments segments.SegmentID segments.ListID segments.Title smartEmails smartEmails.ID smartEmails.Name smartEmails.Status' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at sandbox' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at sandbox' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at sandbox' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at sandbox' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -684,6 +718,8 @@ complete -c email -n '__email_at sandbox' -l timeout -x -d 'per-request timeout 
 complete -c email -n '__email_at sandbox' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at sandbox' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at sandbox' -s h -l help -d 'show help'
+complete -c email -n '__email_at doctor' -l fields -x -a 'check status detail hint' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at doctor' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at doctor' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at doctor' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at doctor' -l insecure-http -d 'allow plain http:// to a non-loopback host'

@@ -31,7 +31,7 @@ describe('email help', () => {
 
   it('lists a command with its one-line summary in its group, the longer description only in its own help', async () => {
     const root = await runCli(['--help']);
-    expect(root.stdout).toMatch(/^ {2}doctor {2,}Check configuration, permissions, reachability, key\n {25}validity and clock skew\n {2}completion/m);
+    expect(root.stdout).toMatch(/^ {2}doctor \[options\] {2,}Check configuration, permissions, reachability, key\n {25}validity and clock skew\n {2}completion/m);
     expect((await runCli(['doctor', '--help'])).stdout).toMatch(/Exits 1 when a check fails/);
   });
 });

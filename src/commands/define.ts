@@ -158,12 +158,14 @@ export interface CommandDefinition<A extends Args = Args, O extends Options = Op
   readonly examples: readonly string[];
   readonly hidden?: boolean;
   /**
-   * The command prints records (CLI.md `--fields`, `--jq`, `--limit`): the
-   * program gives it those options, declared once below (RECORD_OPTIONS,
+   * What the command prints as JSON, for --fields and --jq (CLI.md): required,
+   * so a new command cannot be without them. The program gives every command
+   * with JSON those options, declared once below (RECORD_OPTIONS,
    * LIST_OPTIONS), and the renderer applies them to whatever the command
-   * prints, so no command handles them itself.
+   * prints, so no command handles them itself. `false`: it prints no JSON at
+   * all (a completion script, the messages of a login).
    */
-  readonly records?: RecordsTrait;
+  readonly records: RecordsTrait | false;
   /** Parsed, checked input in; data (or nothing, when it streamed its own output) and an exit code out. */
   run(input: Input<A, O>, ctx: Context): Promise<Result | void>;
 }
@@ -172,16 +174,23 @@ export interface RecordsTrait {
   /**
    * The schema of one printed record (src/schemas/), loaded only when the
    * command runs with --fields (or to generate completions): its field
-   * names are the ones --fields accepts. Without it (`email api`) any name is taken.
+   * names are the ones --fields accepts.
    */
   readonly schema?: () => Promise<unknown>;
+  /**
+   * The field names --fields accepts, where what is printed is the tool's own
+   * (an import's summary, doctor's checks) rather than a schema's record. An
+   * empty list: the output is one value with no fields (a created id).
+   * Neither this nor a schema (`email api`): any name is taken.
+   */
+  readonly fields?: readonly string[];
   /** A list (or a paged listing): --limit bounds it. */
   readonly list?: boolean;
 }
 
-/** What every command that prints records has (CLI.md `--fields`, `--jq`). */
+/** What every command that prints JSON has (CLI.md `--fields`, `--jq`). */
 export const RECORD_OPTIONS = {
-  fields: textOption('--fields', '<a,b,…>', 'print only these fields, in this order (names as the service spells them; Properties.Subject reaches into an object)'),
+  fields: textOption('--fields', '<a,b,…>', 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'),
   jq: textOption('--jq', '<expression>', 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'),
 };
 
@@ -192,7 +201,7 @@ export const LIST_OPTIONS = {
 
 /** The options a command gets from its traits, declared once for all (the program adds them; parse-input reads them). */
 export function sharedOptions(def: AnyCommand): Options {
-  if (!def.records) return {};
+  if (def.records === false) return {};
   return def.records.list ? { ...RECORD_OPTIONS, ...LIST_OPTIONS } : { ...RECORD_OPTIONS };
 }
 

@@ -47,7 +47,7 @@ export async function parseShape(def: AnyCommand, raw: Record<string, unknown>, 
   // Nothing asked for: nothing to load (startup of every read command, bench/startup).
   if (options.fields === undefined && options.jq === undefined && options.limit === undefined) return undefined;
   const { resolveShape } = await import('../output/shape.js');
-  return resolveShape(options, def.records.schema, async (expression) => (await import('../output/jq.js')).compileJq(expression));
+  return resolveShape(options, def.records, async (expression) => (await import('../output/jq.js')).compileJq(expression));
 }
 
 function parseArg(decl: ArgDecl, value: unknown, raw: Record<string, unknown>): unknown {

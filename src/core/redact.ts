@@ -3,20 +3,38 @@
 
 const MASK = '***';
 
+/** A key is a token: letters, digits, `_` and `-` next to it make it part of another word ("another" for the key `other`). */
+const WORD_CHAR = String.raw`[\p{L}\p{N}_-]`;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Every whole-token occurrence of `secret` in the text. */
+function tokenPattern(secret: string): RegExp {
+  return new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(secret)}(?!${WORD_CHAR})`, 'gu');
+}
+
+/** A Bearer value (an Authorization header's), known or not; "Bearer" as a word of its own. */
+const BEARER = new RegExp(String.raw`(?<!${WORD_CHAR})(Bearer\s+)(?!\*\*\*)[^\s"',;]+`, 'giu');
+
 export class Redactor {
-  private readonly secrets: string[] = [];
+  private readonly secrets: { secret: string; encoded: string; patterns: RegExp[] }[] = [];
 
   add(secret: string | undefined): void {
     // Very short values would mask innocent text; keys are long.
-    if (secret && secret.length >= 4 && !this.secrets.includes(secret)) this.secrets.push(secret);
+    if (!secret || secret.length < 4 || this.secrets.some((s) => s.secret === secret)) return;
+    const encoded = encodeURIComponent(secret);
+    this.secrets.push({ secret, encoded, patterns: encoded === secret ? [tokenPattern(secret)] : [tokenPattern(secret), tokenPattern(encoded)] });
   }
 
+  /** The text with every Bearer value and every key masked, each as a whole token (CLI.md "secrets"). */
   redact(text: string): string {
-    let out = text.replace(/(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
-    for (const secret of this.secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(MASK);
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join(MASK);
+    let out = text.replace(BEARER, `$1${MASK}`);
+    for (const { secret, encoded, patterns } of this.secrets) {
+      // The quick test first: most text holds no key at all.
+      if (!out.includes(secret) && !out.includes(encoded)) continue;
+      for (const pattern of patterns) out = out.replace(pattern, MASK);
     }
     return out;
   }

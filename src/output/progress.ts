@@ -4,7 +4,10 @@
 // In machine mode (CLI.md "machine mode") no spinner: the lines are `progress`
 // objects (src/output/messages.ts), the last one when the import stops.
 import type { Writable } from './edges.js';
+import { countFor } from './numbers.js';
 import { neutralize } from './sanitize.js';
+
+type Count = (n: number) => string;
 
 export interface ImportProgressView {
   rowsRead: number;
@@ -41,7 +44,18 @@ export function progressMode(opts: { stderrIsTTY: boolean; quiet: boolean; lines
 /** Machine mode's sink for the lines: a `progress` object with the figures beside the message. */
 export type ProgressEmit = (message: string, fields: Record<string, number | boolean | undefined>) => void;
 
-export async function createProgress(mode: ProgressMode, stderr: Writable, rawLabel: string, now: () => number = Date.now, emit?: ProgressEmit): Promise<ProgressReporter> {
+/**
+ * `count` writes the counts of a line: plain digits unless stderr is a
+ * terminal (countFor, CLI.md "numbers"); the spinner is on one, so it groups.
+ */
+export async function createProgress(
+  mode: ProgressMode,
+  stderr: Writable,
+  rawLabel: string,
+  now: () => number = Date.now,
+  emit?: ProgressEmit,
+  count: Count = countFor(true),
+): Promise<ProgressReporter> {
   if (mode === 'off') return { update: () => undefined, stop: () => undefined };
   // The label names the user's file: neutralised before the spinner decorates it.
   const label = neutralize(rawLabel);
@@ -50,7 +64,7 @@ export async function createProgress(mode: ProgressMode, stderr: Writable, rawLa
     let unsaid: ImportProgressView | undefined;
     const say = (p: ImportProgressView) => {
       unsaid = undefined;
-      emit(`${label}: ${describeProgress(p)}`, progressFields(p));
+      emit(`${label}: ${describeProgress(p, count)}`, progressFields(p));
     };
     return {
       update(p) {
@@ -71,7 +85,7 @@ export async function createProgress(mode: ProgressMode, stderr: Writable, rawLa
       update(p) {
         if (now() - last < PROGRESS_LINE_INTERVAL_MS) return;
         last = now();
-        stderr.write(`${label}: ${describeProgress(p)}\n`);
+        stderr.write(`${label}: ${describeProgress(p, count)}\n`);
       },
       stop: () => undefined,
     };
@@ -79,7 +93,7 @@ export async function createProgress(mode: ProgressMode, stderr: Writable, rawLa
   // A terminal that reports no width (a bare pty) would make ora count its
   // line as infinitely many rows to clear: print plain lines there instead.
   const columns = (stderr as { columns?: number }).columns;
-  if (!(typeof columns === 'number' && columns > 0)) return createProgress('lines', stderr, label, now);
+  if (!(typeof columns === 'number' && columns > 0)) return createProgress('lines', stderr, label, now, undefined, count);
   // ora only on a terminal: it is not loaded at all otherwise (startup).
   const { default: ora } = await import('ora');
   const spinner = ora({
@@ -111,15 +125,15 @@ function progressFields(p: ImportProgressView): Record<string, number | boolean 
  * 100 % only at the end (blank lines make the count an upper bound). Without
  * a count it is of the bytes read, and says so: the reader runs ahead of the rows.
  */
-export function describeProgress(p: ImportProgressView): string {
+export function describeProgress(p: ImportProgressView, count: Count = countFor(true)): string {
   const seconds = p.elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(p.rowsRead / seconds) : 0;
-  const rows = p.rowsRead.toLocaleString('en-US');
+  const rows = count(p.rowsRead);
   let fraction = 0;
   let head: string;
   if (p.totalRows !== undefined && p.totalRows > 0) {
     fraction = p.done ? 1 : Math.min(0.99, p.rowsRead / p.totalRows);
-    head = `${rows} of ${Math.max(p.totalRows, p.rowsRead).toLocaleString('en-US')} rows (${Math.floor(fraction * 100)}%)`;
+    head = `${rows} of ${count(Math.max(p.totalRows, p.rowsRead))} rows (${Math.floor(fraction * 100)}%)`;
   } else if (p.totalBytes > 0) {
     fraction = Math.min(1, p.bytesRead / p.totalBytes);
     head = `${rows} rows (${Math.floor(fraction * 100)}% of the bytes)`;
@@ -127,7 +141,7 @@ export function describeProgress(p: ImportProgressView): string {
     head = `${rows} rows`;
   }
   const parts = [head];
-  parts.push(`${rate.toLocaleString('en-US')} rows/s`);
+  parts.push(`${count(rate)} rows/s`);
   parts.push(`${p.inFlight} ${p.inFlight === 1 ? 'batch' : 'batches'} in flight`);
   parts.push(`${p.retries} ${p.retries === 1 ? 'retry' : 'retries'}`);
   if (fraction > 0.01 && fraction < 1 && seconds > 1) parts.push(`ETA ${clock((seconds / fraction) * (1 - fraction))}`);

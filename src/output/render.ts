@@ -6,37 +6,18 @@
 // as `\uXXXX` escapes so it stays valid JSON. In a pipe or a file JSON and CSV
 // are the data unchanged (CSV keeps its formula guard).
 import { BrokenPipe, type Writable } from './edges.js';
-import { csvCell, jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
+import { reportValue } from './report-value.js';
+import { columnsOf, normalizeColumns, pick, plainText } from './columns.js';
+import { csvWriter } from './csv.js';
+import { jsonForTerminal, neutralize, neutralizeLines } from './sanitize.js';
 import { project, shapeData, type Shape } from './shape.js';
+import { drawTable, fitWidths, wrapCell, CELL_PADDING, type Column } from './table.js';
+import { styleFor, type DisplayStyle } from './numbers.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 
-export interface Column {
-  /** Dotted path into the record, e.g. `Properties.Subject`. */
-  key: string;
-  header?: string;
-  /**
-   * Turns the value into display text (tables only; JSON and CSV keep the
-   * value). Counts in it go through `text.count`: the renderer decides
-   * whether they are grouped (CLI.md "numbers").
-   */
-  format?: (value: unknown, record: Record<string, unknown>, text: DisplayStyle) => string;
-  /** Never shrunk to fit the terminal: identifiers people copy must stay whole. */
-  fixed?: boolean;
-  /** Computed from the record (a rate): shown in the table, never what --fields picks for its key. */
-  derived?: boolean;
-}
-
-/** How numbers read where the table goes (CLI.md "numbers"). */
-export interface DisplayStyle {
-  /** `5,000` on a terminal; `5000` in a pipe or a file, so `awk` and `cut` can use it. */
-  count(n: number): string;
-  /** True on a terminal: room for drawings (bars) that a pipe would only have to parse around. */
-  terminal: boolean;
-}
-
-export const PLAIN_STYLE: DisplayStyle = { count: (n) => String(n), terminal: false };
-const TERMINAL_STYLE: DisplayStyle = { count: (n) => n.toLocaleString('en-US'), terminal: true };
+export type { Column } from './table.js';
+export { PLAIN_STYLE, type DisplayStyle } from './numbers.js';
 
 /** How data is shown to people: the command says which columns matter; the renderer decides where they apply. */
 export interface View {
@@ -190,7 +171,8 @@ class Renderer implements Output {
   async render(result: Rendered): Promise<void> {
     const { data, view } = result;
     if (data === undefined) return;
-    if (isReport(data)) return this.writer(undefined).report(data);
+    // --jq and --fields work on the value --json prints: a report's is gathered first.
+    if (isReport(data)) return this.o.shape ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';
     // An action's answer is for scripts: one JSON value in the JSON formats;
     // for people the command's message says what was done (CLI.md "--json").
@@ -397,22 +379,8 @@ class Renderer implements Output {
         const write = (record: unknown) => this.write(`${this.jsonText(JSON.stringify(record ?? null))}\n`);
         return { write, end: async () => undefined, value: write, report: (report) => this.flatReport(report) };
       }
-      case 'csv': {
-        let columns: Column[] | undefined;
-        const header = () => `${columns!.map((c) => this.csvCell(c.key)).join(',')}\r\n`;
-        const write = async (record: unknown) => {
-          const first = !columns;
-          columns ??= csvColumns([record], view);
-          await this.write(`${first ? header() : ''}${columns.map((c) => this.csvCell(plainText(pick(record, c.key)))).join(',')}\r\n`);
-        };
-        // A list of no records still has its header when its columns are known.
-        const end = async () => {
-          if (columns || !(view?.csv || (view?.columns && !view.tableOnly))) return;
-          columns = csvColumns([], view);
-          await this.write(header());
-        };
-        return { write, end, value: async (value) => (await write(value), end()), report: (report) => this.flatReport(report) };
-      }
+      case 'csv':
+        return { ...csvWriter(view, this.o.isTTY, (text) => this.write(text)), report: (report) => this.flatReport(report) };
       case 'table':
         return this.tableWriter(view);
     }
@@ -428,7 +396,7 @@ class Renderer implements Output {
     let bottom: string | undefined;
     const flushTable = async (ending: boolean) => {
       if (!pending.length) return;
-      columns ??= tableColumns(pending, view);
+      columns ??= columnsOf(pending, view);
       const first = count === pending.length;
       // All the records in one chunk: one table sized to them, as a list printed whole is.
       const whole = first && ending;
@@ -444,7 +412,7 @@ class Renderer implements Output {
         // once: `| head -1` sees it (and the walk stops) without waiting
         // for a chunk. On a terminal, chunks size the columns.
         if (!this.o.isTTY) {
-          columns ??= tableColumns([record], view);
+          columns ??= columnsOf([record], view);
           await this.table([record], columns, false);
           return;
         }
@@ -499,30 +467,13 @@ class Renderer implements Output {
       await this.write('(no results)\n');
       return undefined;
     }
-    const { default: Table } = await import('cli-table3');
     const paint = await this.painter();
-    // Headers may be the service's field names: neutralised, then painted.
+    // Headers may be the service's field names: neutralised, then painted; wrapped at spaces only (src/output/table.ts).
     const shown = columns.map((c) => ({ ...c, header: neutralize(c.header ?? c.key) }));
     const widths = fixedWidths ?? fitWidths(shown, cells, this.o.columns, part.stream);
-    // A value wider than its column is wrapped onto more lines, never cut
-    // (CLI.md "numbers": narrow terminals wrap): a URL or an address shown
-    // with an ellipsis cannot be copied. cli-table3's own wrapping keeps a
-    // word longer than the column on one line and cuts it, hence wrapCell.
-    const table = new Table({
-      head: header ? shown.map((c, i) => paint(wrapCell(c.header, widths[i]! - CELL_PADDING))) : [],
-      colWidths: widths,
-      wordWrap: false,
-      style: { head: [], border: [] },
-    });
-    for (const r of cells) table.push(r.map((cell, i) => wrapCell(cell, widths[i]! - CELL_PADDING)));
-    // cli-table3 rules a line between every two rows; like gh and stripe, only the header is ruled off.
-    const drawn = table.toString().split('\n');
-    const headerRule = header ? drawn.findIndex((l) => l.startsWith('├')) : -1;
-    const lines = drawn.filter((l, i) => !l.startsWith('├') || i === headerRule);
-    if (!part.top) lines.shift();
-    const bottom = lines.pop()!;
-    if (!part.stream) lines.push(bottom);
-    await this.write(`${lines.join('\n')}\n`);
+    const head = header ? shown.map((c, i) => paint(wrapCell(c.header, widths[i]! - CELL_PADDING))) : undefined;
+    const { text, bottom } = await drawTable(cells, shown, { head, widths, ...part });
+    await this.write(text);
     return { widths, bottom };
   }
 
@@ -535,7 +486,7 @@ class Renderer implements Output {
   }
 
   private style(): DisplayStyle {
-    return this.o.isTTY ? TERMINAL_STYLE : PLAIN_STYLE;
+    return styleFor(this.o.isTTY);
   }
 
   private async painter(): Promise<(s: string) => string> {
@@ -548,15 +499,6 @@ class Renderer implements Output {
   /** JSON text as it may reach stdout: escaped for a terminal, unchanged elsewhere. */
   private jsonText(json: string): string {
     return this.o.isTTY ? jsonForTerminal(json) : json;
-  }
-
-  /** Plain text as a CSV line carries it: visible escapes on a terminal, unchanged elsewhere. */
-  private csvText(text: string): string {
-    return this.o.isTTY ? neutralize(text) : text;
-  }
-
-  private csvCell(text: string): string {
-    return csvCell(this.csvText(text));
   }
 
   /**
@@ -632,112 +574,9 @@ function shapedView(view: View | undefined, shape: Shape): View | undefined {
   };
 }
 
-function normalizeColumns(columns: (string | Column)[]): Column[] {
-  return columns.map((c) => (typeof c === 'string' ? { key: c } : c));
-}
-
-function inferKeys(rows: unknown[]): string[] {
-  const keys: string[] = [];
-  for (const row of rows.slice(0, 50)) {
-    if (row && typeof row === 'object' && !Array.isArray(row)) {
-      for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
-    }
-  }
-  return keys.length ? keys : ['value'];
-}
-
-function tableColumns(rows: unknown[], view?: View): Column[] {
-  return view?.columns ? normalizeColumns(view.columns) : inferKeys(rows).map((key) => ({ key }));
-}
-
-function csvColumns(rows: unknown[], view?: View): Column[] {
-  if (view?.csv) return normalizeColumns(view.csv);
-  return tableColumns(rows, view?.tableOnly ? undefined : view);
-}
-
-function pick(record: unknown, path: string): unknown {
-  if (record === null || typeof record !== 'object') return path === 'value' ? record : undefined;
-  // A record reduced by --fields keeps dotted names as flat keys (`"Properties.Subject"`).
-  if (path.includes('.') && Object.hasOwn(record, path)) return (record as Record<string, unknown>)[path];
-  let value: unknown = record;
-  for (const part of path.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
-}
-
-function plainText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
-}
-
 function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
-  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : plainText(value);
+  // A whole number is a count (recipients, rows): grouped for people at a terminal (CLI.md "numbers").
+  const count = typeof value === 'number' && Number.isSafeInteger(value) ? style.count(value) : undefined;
+  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : (count ?? plainText(value));
   return neutralize(text);
-}
-
-/** cli-table3's padding: one space each side of a cell's text. */
-const CELL_PADDING = 2;
-
-/**
- * The text in lines of at most `width` characters: broken at spaces where it
- * can be, and inside a word only when the word alone is wider than that.
- */
-export function wrapCell(text: string, width: number): string {
-  if (width < 1) return text;
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    if (line.length <= width) {
-      out.push(line);
-      continue;
-    }
-    let current = '';
-    for (const word of line.split(/(?<= )/)) {
-      if (current.length + word.trimEnd().length <= width) {
-        current += word;
-        continue;
-      }
-      if (current) out.push(current.trimEnd());
-      current = word;
-      while (current.trimEnd().length > width) {
-        out.push(current.slice(0, width));
-        current = current.slice(width);
-      }
-    }
-    if (current.trimEnd() || !out.length) out.push(current.trimEnd());
-  }
-  return out.join('\n');
-}
-
-/**
- * Column widths (with padding) that fit the terminal, the widest shrunk first. `forStream`: the widths
- * are fixed by the first chunk of a stream, so room left on the terminal is
- * shared out (each column up to half as wide again) for longer values later.
- */
-function fitWidths(columns: Column[], cells: string[][], terminalWidth?: number, forStream = false): number[] {
-  const widths = columns.map((c, i) => Math.max((c.header ?? c.key).length, ...cells.map((r) => r[i]!.length)) + 2);
-  if (!terminalWidth) return widths;
-  const budget = terminalWidth - (columns.length + 1);
-  if (forStream) {
-    const caps = widths.map((w, i) => (columns[i]!.fixed ? w : w + Math.max(4, Math.ceil(w / 2))));
-    let spare = budget - widths.reduce((a, b) => a + b, 0);
-    while (spare > 0 && widths.some((w, i) => w < caps[i]!)) {
-      for (let i = 0; i < widths.length && spare > 0; i++) {
-        if (widths[i]! < caps[i]!) {
-          widths[i]!++;
-          spare--;
-        }
-      }
-    }
-  }
-  const shrinkable = (i: number) => !columns[i]!.fixed;
-  while (widths.reduce((a, b) => a + b, 0) > budget) {
-    const widest = widths.reduce((best, w, i) => (shrinkable(i) && (best < 0 || w > widths[best]!) ? i : best), -1);
-    if (widest < 0 || widths[widest]! <= 8) break;
-    widths[widest]!--;
-  }
-  return widths;
 }

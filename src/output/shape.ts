@@ -33,15 +33,17 @@ export interface ShapeOptions {
   limit?: number;
 }
 
+/** What --fields accepts: a record schema (loaded only with --fields) or the names themselves; neither, any name. */
+export interface KnownFields {
+  schema?: () => Promise<unknown>;
+  fields?: readonly string[];
+}
+
 /**
- * The shape a command's output gets. `schema` loads the record schema (only
- * called with --fields); `loadJq` compiles an expression (only called with --jq).
+ * The shape a command's output gets. `known` gives the field names (read only
+ * with --fields); `loadJq` compiles an expression (only called with --jq).
  */
-export async function resolveShape(
-  options: ShapeOptions,
-  schema: (() => Promise<unknown>) | undefined,
-  loadJq: (expression: string) => Promise<JqFilter>,
-): Promise<Shape> {
+export async function resolveShape(options: ShapeOptions, known: KnownFields, loadJq: (expression: string) => Promise<JqFilter>): Promise<Shape> {
   const shape: Shape = {};
   if (options.limit !== undefined) shape.limit = options.limit;
   if (options.fields !== undefined) {
@@ -50,7 +52,8 @@ export async function resolveShape(
       .map((f) => f.trim())
       .filter(Boolean);
     if (!asked.length) throw new UsageError('--fields needs at least one field name, e.g. --fields EmailAddress,Date');
-    shape.fields = schema ? matchFields(asked, fieldNames(await schema())) : asked;
+    const names = known.fields ?? (known.schema ? fieldNames(await known.schema()) : undefined);
+    shape.fields = names ? matchFields(asked, names) : asked;
   }
   if (options.jq !== undefined) {
     if (String(options.jq).trim() === '') throw new UsageError('--jq needs an expression, e.g. --jq ".[].EmailAddress"');
@@ -71,6 +74,7 @@ export function matchFields(asked: readonly string[], known: readonly string[]):
     return parts.map((p) => (/^\d+$/.test(p) ? p : names.shift()!)).join('.');
   };
   const unknown = asked.filter((a) => spelled(a) === undefined);
+  if (unknown.length && !known.length) throw new UsageError('--fields: this command prints one value (an id or a word), which has no fields; leave --fields out');
   if (unknown.length) {
     const which = unknown.length === 1 ? `unknown field "${unknown[0]}"` : `unknown fields ${unknown.map((u) => `"${u}"`).join(', ')}`;
     throw new UsageError(`--fields: ${which}; the fields are ${known.join(', ')}`);

@@ -17,6 +17,16 @@ describe('Redactor', () => {
     expect(r.redact('GET /x?api_key=k3y%2Fwith%2Bchars')).toBe('GET /x?api_key=***');
   });
 
+  it('masks a key as a whole token, never the part of a word it spells', () => {
+    const r = new Redactor();
+    r.add('other');
+    expect(r.redact('was written with another API key')).toBe('was written with another API key');
+    expect(r.redact('others, otherwise, other_x, other-team')).toBe('others, otherwise, other_x, other-team');
+    expect(r.redact('key other, "other", ?k=other&, (other)')).toBe('key ***, "***", ?k=***&, (***)');
+    // Not a word of its own either: "Sword-bearer abc".
+    expect(r.redact('the sword-bearer comes')).toBe('the sword-bearer comes');
+  });
+
   it('ignores secrets under 4 characters and undefined, which would mask innocent text', () => {
     const r = new Redactor();
     r.add('abc');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createOutput, wrapCell, type Output } from '../../src/output/render.js';
+import { createOutput, type Output } from '../../src/output/render.js';
+import { wrapCell } from '../../src/output/table.js';
 import { BrokenPipe } from '../../src/output/edges.js';
 import { csvCell, jsonForTerminal, neutralize, neutralizeLines, spreadsheetSafe } from '../../src/output/sanitize.js';
 import type { OutputFormat } from '../../src/output/render.js';
@@ -198,16 +199,42 @@ describe('sanitisers', () => {
 });
 
 describe('table columns marked fixed', () => {
-  it('are never shrunk to fit the terminal; the other columns give way, wrapping rather than cut (issue 20.7)', async () => {
+  it('are never shrunk to fit the terminal; free text in the other columns is shortened with …, on one line', async () => {
     let text = '';
     const out = createOutput({ format: 'table', isTTY: true, color: false, columns: 60, stdout: { write: (s) => ((text += String(s)), true) } });
     const id = 'c0000000-0000-4000-8000-000000000001';
     await out.print([{ ID: id, Name: 'A rather long campaign name that cannot fit' }], { columns: [{ key: 'ID', fixed: true }, { key: 'Name' }] });
     expect(text).toContain(id);
-    expect(text).not.toContain('…');
     const nameCells = text.split('\n').map((l) => l.split('│')[2]?.trim() ?? '').filter(Boolean);
-    expect(nameCells.slice(1).join(' ')).toBe('A rather long campaign name that cannot fit');
+    expect(nameCells).toHaveLength(2);
+    expect(nameCells[1]).toMatch(/^A rather long .*…$/);
     expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('tables on a narrow terminal (the renderer at a given width)', () => {
+  const draw = async (columns: number, rows: Record<string, unknown>[], view: Parameters<Output['print']>[1]) => {
+    let text = '';
+    const out = createOutput({ format: 'table', isTTY: true, color: false, columns, stdout: { write: (s) => ((text += String(s)), true) } });
+    await out.print(rows, view);
+    return text.split('\n').filter(Boolean);
+  };
+
+  it('at 80 columns never breaks an id, in any column, nor a header word', async () => {
+    const ids = ['c0ffee00-1234-4abc-8def-0123456789ab', '0123456789abcdef0123456789abcdef'];
+    const rows = ids.map((id, i) => ({ ListID: id, SegmentID: ids[1 - i], Title: 'Subscribers who opened anything in the last ninety days', Subscribers: 61005 }));
+    const lines = await draw(80, rows, { columns: [{ key: 'ListID', header: 'List ID' }, { key: 'SegmentID', header: 'Segment ID' }, 'Title', { key: 'Subscribers', header: 'Active subscribers' }] });
+    for (const id of ids) expect(lines.filter((l) => l.includes(id))).toHaveLength(2);
+    expect(lines[1]).toMatch(/│ List ID\s+│ Segment ID\s+│ Title\s+│ Active\s+│/);
+    expect(lines[2]).toMatch(/│\s+│\s+│\s+│ subscribers\s+│/);
+    expect(lines.join('\n')).toContain('61,005');
+  });
+
+  it('wraps a fixed column at its spaces only once the free text has given all it can', async () => {
+    const lines = await draw(40, [{ ID: '0123456789abcdef0123456789abcdef', When: '2026-11-20 10:00', Name: 'June news' }], { columns: [{ key: 'ID', fixed: true }, { key: 'When', fixed: true }, 'Name'] });
+    expect(lines.some((l) => l.includes('0123456789abcdef0123456789abcdef'))).toBe(true);
+    expect(lines.some((l) => /│ 2026-11-20\s+│/.test(l))).toBe(true);
+    expect(lines.some((l) => /│ 10:00\s+│/.test(l))).toBe(true);
   });
 });
 

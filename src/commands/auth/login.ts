@@ -9,6 +9,7 @@ export default defineCommand({
     withKey: switchOption('--with-key', 'read the key from standard input (for CI)'),
     insecureStorage: switchOption('--insecure-storage', "keep the key in the config file (0600), not in the operating system's keychain"),
   },
+  records: false,
   examples: [
     'email auth login --base-url https://api.example.com',
     'echo "$EMAIL_KEY" | email auth login --profile ci --base-url https://api.example.com --with-key',

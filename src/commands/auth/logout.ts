@@ -7,6 +7,7 @@ import { defineCommand } from '../define.js';
 export default defineCommand({
   name: 'logout',
   summary: 'Remove a profile (its base URL, and its key from the keychain or the config file), and say which profile is the default after',
+  records: false,
   examples: ['email auth logout', 'email auth logout --profile staging'],
   async run(_input, ctx) {
     const { DEFAULT_PROFILE, keyStoreOf, openConfig, profileKeychainEntry } = await import('../../core/config.js');

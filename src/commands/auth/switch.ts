@@ -6,6 +6,7 @@ export default defineCommand({
   name: 'switch',
   summary: 'Set the default profile',
   args: { profile: requiredArg('profile', 'profile name', { complete: 'profile' }) },
+  records: false,
   examples: ['email auth switch staging'],
   async run({ profile: name }, ctx) {
     const { openConfig } = await import('../../core/config.js');

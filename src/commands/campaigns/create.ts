@@ -25,6 +25,8 @@ export default defineCommand({
     list: listOption('--list', '<id>', 'target list (repeat; or --segment)'),
     segment: listOption('--segment', '<id>', 'target segment (repeat; or --list)'),
   },
+  // Prints the new campaign's id (or the service's answer keyed by list or segment id): no fields to choose.
+  records: { fields: [] },
   examples: [
     'email campaigns create --name "June news" --subject "News" --from-name Ada --from-email ada@example.com --reply-to ada@example.com --html-url https://example.com/june.html --list <id>',
     'email campaigns create --name "Pro offer" --subject "For Pro users" --from-name Ada --from-email ada@example.com --reply-to ada@example.com --html-url https://example.com/pro.html --segment <id> --json',

@@ -10,6 +10,7 @@ export default defineCommand({
   summary: 'Send a preview of a campaign to up to 15 addresses (never repeated automatically)',
   args: { campaign: idArg('campaign', 'campaign id') },
   options: { to: listOption('--to', '<addr>', 'recipient (repeat, 1 to 15)') },
+  records: { fields: ['CampaignID', 'PreviewRecipients'] },
   examples: ['email campaigns preview <id> --to ada@example.com --to bo@example.com', 'email campaigns preview --campaign <id> --to ada@example.com'],
   async run({ campaign: campaignId, to }, ctx) {
     const [{ sendCampaignPreview }, { previewRecipientsFrom }] = await Promise.all([import('../../api/campaigns.js'), import('../../validation/campaign-fields.js')]);

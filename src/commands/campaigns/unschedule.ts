@@ -12,6 +12,7 @@ export default defineCommand({
   summary: 'Return a scheduled campaign to drafts, cancelling its sending',
   args: { campaign: idArg('campaign', 'campaign id') },
   options: { yes: switchOption('--yes', 'do not ask for confirmation (required without a terminal)', { short: '-y' }) },
+  records: { fields: ['CampaignID'] },
   examples: ['email campaigns unschedule <id>', 'email campaigns unschedule --campaign <id> --yes'],
   async run({ campaign: campaignId, yes }, ctx) {
     const [{ listScheduledCampaigns, unscheduleCampaign }, { confirmDestructive, namedObject, sameId }] = await Promise.all([

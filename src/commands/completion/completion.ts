@@ -10,6 +10,7 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
     name: 'completion',
     summary: 'Print the shell completion script',
     args: { shell: requiredArg('shell', 'bash, zsh or fish', { choices: ['bash', 'zsh', 'fish'] }) },
+    records: false,
     examples: [
       'email completion bash > /etc/bash_completion.d/email',
       'email completion zsh > "${fpath[1]}/_email"',
@@ -22,7 +23,11 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
       // schema here, where generating the script may load them (help never does).
       const fields = new Map<AnyCommand, readonly string[]>();
       const commands = all.flatMap((entry) => ('commands' in entry ? entry.commands : [entry]));
-      for (const def of commands) if (def.records?.schema) fields.set(def, fieldNames(await def.records.schema()));
+      for (const def of commands) {
+        if (!def.records) continue;
+        const names = def.records.fields ?? (def.records.schema ? fieldNames(await def.records.schema()) : []);
+        if (names.length) fields.set(def, names);
+      }
       // Written as is: the script is code, not untrusted text to neutralise.
       ctx.io.stdout.write(completionScript(shell, root(fields)));
     },

@@ -8,6 +8,7 @@ export default defineCommand({
   name: '__profiles',
   summary: 'Print the stored profile names, for shell completion',
   hidden: true,
+  records: false,
   examples: [],
   async run(_input, ctx) {
     const { openConfig } = await import('../../core/config.js');

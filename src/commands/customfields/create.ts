@@ -15,6 +15,8 @@ export default defineCommand({
     option: listOption('--option', '<o>', 'an option of a MultiSelectOne or MultiSelectMany field (repeat)'),
     visible: switchOption('--visible', 'show the field in the preference center'),
   },
+  // Prints the new field's key.
+  records: { fields: [] },
   examples: [
     'email customfields create --list <id> --name "Favourite colour" --type Text',
     'email customfields create --list <id> --name Genres --type MultiSelectMany --option Jazz --option Blues --visible',

@@ -17,6 +17,12 @@ const options = {
   unsubscribes: intOption('--unsubscribes', '<n>', 'unsubscribe records generated per sent campaign', { min: 0, max: 10_000_000 }),
 };
 
+/** The fields of the ready line (CLI.md `sandbox`): what --fields accepts. */
+const SANDBOX_READY_FIELDS = [
+  'baseUrl', 'apiKey', 'lists', 'lists.ListID', 'lists.Name', 'campaigns', 'campaigns.CampaignID', 'campaigns.Name', 'campaigns.Status',
+  'segments', 'segments.SegmentID', 'segments.ListID', 'segments.Title', 'smartEmails', 'smartEmails.ID', 'smartEmails.Name', 'smartEmails.Status',
+];
+
 /** What the command's run module receives. */
 export type SandboxInput = Input<{}, typeof options>;
 
@@ -24,6 +30,8 @@ export default defineCommand({
   name: 'sandbox',
   summary: 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)',
   options,
+  // The ready line (CLI.md `sandbox`).
+  records: { fields: SANDBOX_READY_FIELDS },
   examples: [
     'email sandbox',
     'email sandbox --port 0 --state sandbox.json --json',

@@ -8,6 +8,7 @@ export default defineCommand({
   summary: 'Add one rule group (one more AND requirement) to a segment',
   args: { segment: idArg('segment', 'segment id') },
   options: { group: listOption('--group', '<rules>', 'rules joined by " OR ", each "RuleType Clause"') },
+  records: { fields: ['SegmentID', 'RuleGroup', 'RuleGroup.Rules', 'RuleGroup.Rules.RuleType', 'RuleGroup.Rules.Clause'] },
   examples: ['email segments add-rules <id> --group "DateSubscribed AFTER 2024/01/01"'],
   async run({ segment: segmentId, group: groups }, ctx) {
     const [{ addRuleGroup }, { parseRuleGroup }] = await Promise.all([import('../../api/segments.js'), import('../../validation/rule-groups.js')]);

@@ -9,6 +9,7 @@ export default defineCommand({
   summary: 'Remove every rule of a segment, leaving it blank',
   args: { segment: idArg('segment', 'segment id') },
   options: { yes: switchOption('--yes', 'do not ask for confirmation (required without a terminal)', { short: '-y' }) },
+  records: { fields: ['SegmentID', 'RuleGroups'] },
   examples: ['email segments clear-rules <id>', 'email segments clear-rules --segment <id> --yes'],
   async run({ segment: segmentId, yes }, ctx) {
     const [{ clearSegmentRules, getSegment }, { confirmDestructive, namedObject }] = await Promise.all([import('../../api/segments.js'), import('../../output/confirm.js')]);

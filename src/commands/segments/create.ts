@@ -13,6 +13,8 @@ export default defineCommand({
     group: listOption('--group', '<rules>', RULE_GROUP_HELP),
     fromFile: textOption('--from-file', '<json>', 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline'),
   },
+  // Prints the new segment's id.
+  records: { fields: [] },
   examples: [
     'email segments create --list <id> --title "Gmail" --group "EmailAddress CONTAINS @gmail.com"',
     'email segments create --list <id> --title "2024 joiners at a or b" --group "EmailAddress CONTAINS @a.com OR EmailAddress CONTAINS @b.com" --group "DateSubscribed AFTER 2024/01/01"',

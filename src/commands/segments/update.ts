@@ -14,6 +14,7 @@ export default defineCommand({
     title: textOption('--title', '<t>', 'segment title (required: the update always sets it)'),
     group: listOption('--group', '<rules>', `${RULE_GROUP_HELP}; replaces every existing rule`),
   },
+  records: { fields: ['SegmentID', 'Title', 'RuleGroups', 'RuleGroups.Rules', 'RuleGroups.Rules.RuleType', 'RuleGroups.Rules.Clause'] },
   examples: ['email segments update <id> --title "Gmail users"', 'email segments update --segment <id> --title Gmail --group "EmailAddress CONTAINS @gmail.com"'],
   async run({ segment: segmentId, title, group: groups }, ctx) {
     const [{ updateSegment }, { requireText }, { parseRuleGroups }] = await Promise.all([

@@ -17,6 +17,8 @@ export default defineCommand({
     resubscribe: switchOption('--resubscribe', 're-add the address even if it is unsubscribed, inactive or suppressed'),
     restartAutoresponders: switchOption('--restart-autoresponders', 'restart subscription-based automated emails for a resubscribed address'),
   },
+  // Prints the subscriber's address, as the service answers it.
+  records: { fields: [] },
   examples: [
     'email subscribers add --list <id> --email ada@example.com --name "Ada Lovelace" --consent yes',
     'email subscribers add --list <id> --email bo@example.com --name Bo --field Interests=News --field Interests=Events --consent yes',

@@ -20,6 +20,7 @@ import { describeColumn } from '../../import/mapping.js';
 import type { Column, DisplayStyle, Report, ReportPart } from '../../output/render.js';
 import type { Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
+import { countFor } from '../../output/numbers.js';
 import { createProgress, progressMode } from '../../output/progress.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
 import type { ImportInput } from './import.js';
@@ -117,6 +118,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     `importing ${options.input.name}`,
     undefined,
     ctx.log.machine ? (message, fields) => ctx.log.emit('progress', message, fields) : undefined,
+    countFor(ctx.io.stderrIsTTY),
   );
   const stop = new AbortController();
   const abandon = new AbortController();
@@ -181,7 +183,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
         (summary.journal ? '; run the same command with --resume to send only those again' : ''),
     );
   }
-  return { ...result, notes: said, error: importOutcome(summary) };
+  return { ...result, notes: said, error: importOutcome(summary, countFor(ctx.io.stderrIsTTY)) };
 }
 
 /**
@@ -193,7 +195,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
  * row was rejected before sending (nothing was sent). Duplicates are not
  * failures: their address was imported with an earlier row.
  */
-function importOutcome(summary: ImportSummary): CliError | undefined {
+function importOutcome(summary: ImportSummary, grouped: Count): CliError | undefined {
   const notImported = summary.failed + summary.rejected;
   if (notImported === 0) return undefined;
   const imported = summary.new + summary.existing;
@@ -289,7 +291,7 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
   };
   // The summary's columns depend on the counts: set before the renderer, which awaits the same promise later, reads them.
   void counts.then((c) => ((report.parts[4] as ReportPart).view = { columns: summaryColumns({ ...c, dryRun: true } as ImportSummary), tableOnly: true }), () => undefined);
-  return { data: report, error: () => summary && dryRunOutcome(summary) };
+  return { data: report, error: () => summary && dryRunOutcome(summary, countFor(ctx.io.stderrIsTTY)) };
 }
 
 /** Where the delimiter came from, when a `sep=` first line named it. */
@@ -298,7 +300,7 @@ function sepLine(options: ImportOptions): string {
 }
 
 /** As the import would end (CLI.md "Exit codes"): 3 when some rows would be sent and some not, 2 when none would be. */
-function dryRunOutcome(summary: ImportSummary): CliError | undefined {
+function dryRunOutcome(summary: ImportSummary, grouped: Count): CliError | undefined {
   if (summary.rejected === 0) return undefined;
   const count = `${grouped(summary.rejected)} of ${grouped(summary.rows)} rows`;
   if ((summary.wouldSend ?? 0) > 0) return new PartialFailure(`${count} would be rejected before sending; the others would be sent`);
@@ -360,9 +362,8 @@ function abbreviateBody(body: unknown): unknown {
 
 // ---- the summary ---------------------------------------------------------------------
 
-/** Counts in a message on stderr, which a person reads: grouped. */
-const grouped = (n: number) => n.toLocaleString('en-US');
-// Counts in the summary (stdout) are written through the renderer's style: grouped on a terminal, plain digits in a pipe (CLI.md "numbers").
+// Counts in a message on stderr read as that stream needs them (countFor: grouped at a terminal only);
+// counts in the summary (stdout) are written through the renderer's style: grouped on a terminal, plain digits in a pipe (CLI.md "numbers").
 type Count = DisplayStyle['count'];
 const counted = (v: unknown, t: DisplayStyle) => (typeof v === 'number' ? t.count(v) : String(v ?? ''));
 /** A column whose value is a count. */

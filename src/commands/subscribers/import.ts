@@ -3,6 +3,7 @@
 // the exit code) is import-run.ts, loaded only when the command runs: it pulls
 // in the whole import pipeline of src/import.
 import { type Input, choiceOption, defineCommand, idOption, intOption, listOption, requiredArg, switchOption, textOption } from '../define.js';
+import type { ImportSummary } from '../../import/tally.js';
 import { CONSENT_INVALID } from './codes.js';
 
 /** service-spec.md "Limits": at most 1000 subscribers per import call (209). */
@@ -30,6 +31,24 @@ const options = {
   progress: switchOption('--progress', 'print a progress line every few seconds even when stderr is not a terminal'),
 };
 
+/**
+ * The fields of the --json summary (CLI.md "Import guarantees"), then those
+ * only a --dry-run report has: what --fields accepts.
+ */
+const IMPORT_FIELDS = [
+  ...(['rows', 'new', 'existing', 'failed', 'rejected', 'duplicates', 'duplicatesFromFailuresFile', 'batches', 'retries', 'rateLimited', 'waitedMs', 'elapsedMs', 'resumed', 'service'] satisfies (keyof ImportSummary)[]),
+  'service.TotalUniqueEmailsSubmitted',
+  'service.TotalExistingSubscribers',
+  'service.TotalNewSubscribers',
+  ...([
+    'complete', 'dryRun', 'wouldSend', 'resumedBatches', 'unacknowledgedBatches', 'unfinished', 'blankLines', 'codes', 'rowsPerSecond',
+    'input', 'list', 'delimiter', 'encoding', 'failuresFile', 'journal', 'stoppedBy',
+  ] satisfies (keyof ImportSummary)[]),
+  'mapping',
+  'problems',
+  'firstRequest',
+];
+
 /** What the command's run module receives. */
 export type ImportInput = Input<typeof args, typeof options>;
 
@@ -38,6 +57,7 @@ export default defineCommand({
   summary: 'Import subscribers from a CSV file (or - for stdin), in batches, resumably',
   args,
   options,
+  records: { fields: IMPORT_FIELDS },
   examples: [
     'email subscribers import people.csv --list <id>',
     'email subscribers import people.csv --list <id> --map "E-mail=EmailAddress" --map "Notes=-" --dry-run',

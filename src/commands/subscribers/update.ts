@@ -18,6 +18,7 @@ export default defineCommand({
     consent: textOption('--consent', '<yes|no>', CONSENT_HELP, { suggest: ['yes', 'no'] }),
     resubscribe: switchOption('--resubscribe', 're-add the subscriber if inactive'),
   },
+  records: { fields: ['ListID', 'EmailAddress', 'Name', 'CustomFields', 'CustomFields.Key', 'CustomFields.Value', 'CustomFields.Clear', 'ConsentToTrack', 'Resubscribe', 'RestartSubscriptionBasedAutoresponders'] },
   examples: [
     'email subscribers update --list <id> --email ada@example.com --new-email ada@new.example.com --name "Ada Lovelace" --consent yes',
     'email subscribers update --list <id> --email ada@example.com --name "Ada Lovelace" --clear-field Interests=News --consent yes',

@@ -11,6 +11,8 @@ export default defineCommand({
     htmlUrl: textOption('--html-url', '<u>', 'URL of the HTML page (required)'),
     zipUrl: textOption('--zip-url', '<u>', 'URL of the ZIP of images and files (required)'),
   },
+  // Prints the new template's id.
+  records: { fields: [] },
   examples: ['email templates create --name Monthly --html-url https://example.com/t.html --zip-url https://example.com/t.zip'],
   async run(input, ctx) {
     const [{ createTemplate }, { createdResult }, { templateFrom }] = await Promise.all([

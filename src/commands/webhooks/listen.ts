@@ -10,6 +10,9 @@ const options = {
   events: textOption('--events', '<Type,…>', 'print only these event types (Subscribe, Update, Deactivate); every delivery is still answered, saved and forwarded whole'),
 };
 
+/** The fields of a printed event (service-spec.md "Webhooks"; ListID from its delivery): what --fields accepts. */
+const WEBHOOK_EVENT_FIELDS = ['Type', 'Date', 'OldEmailAddress', 'EmailAddress', 'Name', 'State', 'CustomFields', 'CustomFields.Key', 'CustomFields.Value', 'SignupIPAddress', 'ListID'];
+
 /** What the command's run module receives. */
 export type ListenInput = Input<{}, typeof options>;
 
@@ -17,6 +20,7 @@ export default defineCommand({
   name: 'listen',
   summary: 'Run a local receiver for webhook deliveries and print each event',
   options,
+  records: { fields: WEBHOOK_EVENT_FIELDS },
   examples: [
     'email webhooks listen',
     'email webhooks listen --port 0 -o ndjson | jq .EmailAddress',

@@ -15,6 +15,7 @@ export default defineCommand({
   summary: 'Send saved deliveries again',
   args,
   options,
+  records: { fields: ['file', 'events', 'status', 'elapsedMs', 'error'] },
   examples: ['email webhooks replay deliveries/*.json --to http://localhost:3000/hooks'],
   async run(input, ctx) {
     const { replayCommand } = await import('./replay-run.js');

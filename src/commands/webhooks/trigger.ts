@@ -20,6 +20,7 @@ export default defineCommand({
   name: 'trigger',
   summary: 'Send realistic synthetic deliveries to a receiver, batched like the service',
   options,
+  records: { fields: ['request', 'events', 'status', 'elapsedMs', 'error'] },
   examples: [
     'email webhooks trigger --to http://localhost:3000/hooks --type Update --count 2500',
     'email webhooks trigger --to http://localhost:3000/hooks --format xml --json',
