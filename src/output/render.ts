@@ -321,36 +321,40 @@ class Renderer implements Output {
       };
     }
     let buffer: unknown[] = [];
-    let scheduled: Promise<void> | undefined;
-    // A scheduled run that failed (a jq error, a closed stdout) fails the next write.
+    let scheduled = false;
+    // Chunks run one after another, in order: the end waits for the one still running.
+    let running: Promise<void> = Promise.resolve();
+    // A run that failed (a jq error, a closed stdout) fails the next write and the end.
     let failed: { error: unknown } | undefined;
-    const flush = async () => {
-      scheduled = undefined;
+    const flush = (): Promise<void> => {
+      scheduled = false;
       const chunk = buffer;
       buffer = [];
-      if (chunk.length) await jq.run(chunk, this.jqWrite, signal);
+      if (chunk.length) {
+        running = running
+          .then(() => jq.run(chunk, this.jqWrite, signal))
+          .catch((error: unknown) => {
+            failed ??= { error };
+          });
+      }
+      return running;
     };
     const settled = async () => {
-      await scheduled;
+      await flush();
       if (failed) throw failed.error;
     };
     return {
       write: async (record) => {
         if (failed) throw failed.error;
         buffer.push(record);
-        if (buffer.length >= JQ_STREAM_CHUNK) {
-          await settled();
-          return flush();
-        }
+        if (buffer.length >= JQ_STREAM_CHUNK) return settled();
         // What a page gave is written once its records are in: after the writes queued in this turn.
-        scheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush).catch((error: unknown) => {
-          failed ??= { error };
-        });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(() => void flush());
+        }
       },
-      end: async () => {
-        await settled();
-        return flush();
-      },
+      end: settled,
     };
   }
 

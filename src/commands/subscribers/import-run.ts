@@ -172,7 +172,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     // An error, not a warning: under --json stderr then ends with {"error":{"kind":"interrupted",…}} (CLI.md "machine mode").
     const stopped = new Interrupted(
       summary.journal
-        ? `interrupted after reading ${grouped(summary.rows + summary.unfinished)} rows: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
+        ? `interrupted after reading ${countFor(ctx.io.stderrIsTTY)(summary.rows + summary.unfinished)} rows: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
         : 'interrupted before any batch was acknowledged: a new run sends every row',
     );
     return { ...result, notes: said, error: stopped };
