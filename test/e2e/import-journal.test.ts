@@ -35,9 +35,9 @@ const args = (...more: string[]) => ['subscribers', 'import', 'people.csv', '--l
 const email = (more: string[] = [], extraEnv: Record<string, string | undefined> = {}) => spawnCli(args(...more), { cwd: dir, env: { ...env, ...extraEnv } });
 
 /** An import whose first batch fails after its retries: batches 1-4 acknowledged, the journal kept for --resume (exit 3). */
-async function leaveJournal(): Promise<void> {
-  sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
-  const r = await email();
+async function leaveJournal(target = sandbox, extraEnv: Record<string, string | undefined> = {}): Promise<void> {
+  target.failNext({ path: /\/import$/, status: 500, times: 4 });
+  const r = await email([], extraEnv);
   expect(r.code, r.stderr).toBe(3);
   expect(JSON.parse(r.stdout)).toMatchObject({ new: 4000, failed: 1000, unacknowledgedBatches: 1 });
   expect(existsSync(journalPath())).toBe(true);
@@ -56,10 +56,10 @@ function writeJournal(lines: unknown[]): void {
 }
 
 /** A resume that must be refused before anything is sent, the journal left as it was. */
-async function expectResumeRefused(message: RegExp, extraEnv: Record<string, string | undefined> = {}, target = sandbox) {
+async function expectResumeRefused(message: RegExp, extraEnv: Record<string, string | undefined> = {}, target = sandbox, more: string[] = []) {
   const journal = readFileSync(journalPath());
   const before = target.requestCount();
-  const r = await email(['--resume'], extraEnv);
+  const r = await email(['--resume', ...more], extraEnv);
   expect(r.code, r.stderr).toBe(2);
   expect(r.stdout).toBe('');
   expect(r.stderr).toMatch(message);
@@ -317,4 +317,87 @@ describe('--restart discards the journal deliberately', () => {
       expect(sandbox.requestCount()).toBe(before);
     }
   });
+});
+
+describe('every batch record is bound to the import that wrote it', () => {
+  /** A self-consistent record of a batch that was never sent, carrying the MAC of a genuine line. */
+  const forged = (n: number, rows: number, mac: unknown) => ({ batch: n, rows, new: rows, existing: 0, failed: 0, retries: 0, service: [rows, 0, rows], failures: [], mac });
+
+  it('records appended for the batches an interrupted import did not send are refused naming the line; nothing is sent or skipped wrongly', async () => {
+    await sandbox.stop();
+    sandbox = await startSandbox({ port: 0, latencyMs: 150 });
+    env = { ...env, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    const journaled = () => (existsSync(journalPath()) ? readFileSync(journalPath(), 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
+    const run = startCli(args('--batch-size', '500'), { cwd: dir, env });
+    for (let i = 0; i < 500 && journaled() < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    run.child.kill('SIGINT');
+    expect(await run.exited, run.output().stderr).toBe(130);
+    const genuine = readFileSync(journalPath(), 'utf8');
+    const [, ...batches] = journalLines();
+    const sent = batches.map((b) => b.batch as number);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.length).toBeLessThan(10);
+    // The issue's attack: the batches not sent recorded as acknowledged, 500 rows each, through the last.
+    const missing = [...Array(10).keys()].filter((n) => !sent.includes(n));
+    writeFileSync(journalPath(), genuine + missing.map((n) => `${JSON.stringify(forged(n, 500, batches.at(-1)!.mac))}\n`).join(''));
+    const r = await expectResumeRefused(new RegExp(`the journal \\S+ .*line ${batches.length + 2}\\b`), {}, sandbox, ['--batch-size', '500']);
+    expect(r.stderr).toMatch(/--restart/);
+    // The genuine journal resumes: every row sent exactly once over both runs, none counted that was not.
+    writeFileSync(journalPath(), genuine);
+    const before = sandbox.requestCount();
+    const resumed = await email(['--resume', '--batch-size', '500']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const summary = JSON.parse(resumed.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: ROWS, new: ROWS, complete: true, resumedBatches: sent.length });
+    expect(importRequests(sandbox, before)).toHaveLength(missing.length);
+    const addresses = importRequests(sandbox).flatMap((q) => q.body.Subscribers.map((s: { EmailAddress: string }) => s.EmailAddress));
+    expect(new Set(addresses).size).toBe(ROWS);
+    expect(leftOver()).toEqual([]);
+  });
+
+  it('an edited record, even one whose counts still add up, is refused naming its line', async () => {
+    await leaveJournal();
+    const [header, ...batches] = journalLines();
+    writeJournal([header, batches[0], { ...batches[1], new: 0, existing: 1000, service: [1000, 1000, 0] }, ...batches.slice(2)]);
+    await expectResumeRefused(/the journal \S+ was altered: line 3 /);
+  });
+
+  it('reordered records are refused, naming the first line out of place', async () => {
+    await leaveJournal();
+    const [header, ...batches] = journalLines();
+    writeJournal([header, batches[1], batches[0], ...batches.slice(2)]);
+    await expectResumeRefused(/the journal \S+ was altered: line 2 /);
+  });
+
+  it('a record removed from the middle is refused, naming the line after the gap', async () => {
+    await leaveJournal();
+    const [header, ...batches] = journalLines();
+    writeJournal([header, batches[0], ...batches.slice(2)]);
+    await expectResumeRefused(/the journal \S+ was altered: line 3 /);
+  });
+
+  it('records written with another key, under this key\'s header, are refused naming the first of them', async () => {
+    await leaveJournal();
+    const [header] = journalLines();
+    rmSync(journalPath());
+    const other = await startSandbox({ port: 0, apiKey: 'other-key-98765' });
+    others.push(other);
+    await leaveJournal(other, { EMAIL_BASE_URL: other.url, EMAIL_API_KEY: 'other-key-98765' });
+    const [, ...batches] = journalLines();
+    writeJournal([header, ...batches]);
+    await expectResumeRefused(/the journal \S+ was altered: line 2 /);
+  });
+
+  it('a journal of the format before records were bound (version 2) is refused, never trusted, and --restart discards it', async () => {
+    await leaveJournal();
+    const [header, ...batches] = journalLines();
+    const strip = ({ mac: _mac, ...rest }: Record<string, unknown>) => rest;
+    writeJournal([{ ...strip(header), version: 2 }, ...batches.map(strip)]);
+    await expectResumeRefused(/was written by another version of this tool \(journal version 2\)/);
+    const r = await email(['--restart']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/--restart: discarded the journal/);
+  });
+
 });

@@ -7,15 +7,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   JournalError,
-  JournalWriter,
   journalDoesNotFit,
   journalMismatch,
   loadJournal,
   type BatchRecord,
   type JournalHeader,
   type JournalOptions,
-} from '../../src/import/journal.js';
+} from '../../src/import/journal-format.js';
+import { MacChain } from '../../src/import/journal-mac.js';
 import { journalService, serviceMismatch, serviceUrl } from '../../src/import/journal-service.js';
+import { JournalWriter as Writer } from '../../src/import/journal-writer.js';
 import { tempDir } from '../helpers/import-files.js';
 
 const options: JournalOptions = {
@@ -32,7 +33,10 @@ const options: JournalOptions = {
 };
 const identity = { size: 1234, mtimeMs: 1700000000000, sha256: 'a'.repeat(64), hashed: 'head' as const };
 const service = { baseUrl: 'http://127.0.0.1:4311', keySalt: '0123456789abcdef0123456789abcdef', keyDigest: 'd'.repeat(64) };
-const header: JournalHeader = { kind: 'email-import-journal', version: 2, input: { name: 'people.csv', ...identity }, options, service, createdAt: '2024-01-01T00:00:00.000Z' };
+const header: JournalHeader = { kind: 'email-import-journal', version: 3, input: { name: 'people.csv', ...identity }, options, service, createdAt: '2024-01-01T00:00:00.000Z' };
+/** The key of the MACs, as journal-mac.ts journalMacKey() would derive it. */
+const macKey = Buffer.alloc(32, 7);
+const JournalWriter = { create: (path: string, h: JournalHeader, earlier?: Iterable<BatchRecord>) => Writer.create(path, h, macKey, earlier) };
 const batch = (n: number, failures: BatchRecord['failures'] = []): BatchRecord => ({
   batch: n,
   rows: 1000,
@@ -114,7 +118,11 @@ async function load(path: string) {
   return loaded;
 }
 
-const lines = (...values: unknown[]) => values.map((v) => `${JSON.stringify(v)}\n`).join('');
+/** Journal lines, each sealed with the next MAC of the chain, as the writer seals them. */
+const lines = (...values: unknown[]) => {
+  const chain = new MacChain(macKey);
+  return values.map((v) => `${JSON.stringify({ ...(v as object), mac: chain.next(v) })}\n`).join('');
+};
 
 describe('a journal read back is checked', () => {
   it('a header alone, or with a torn line only, records nothing acknowledged, whatever its version', async () => {

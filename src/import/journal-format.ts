@@ -1,0 +1,256 @@
+// The import journal's format, and reading one back (CLI.md "--journal /
+// --resume").
+//
+// JSON lines. The first line binds the journal to its import: the input
+// (size, mtime, SHA-256 of the head), every option that changes what is sent,
+// and the service (its base URL, normalised, and an HMAC of the key under a
+// random salt: never the key). Each further line is one acknowledged batch
+// with its outcome counts and the rows the service refused, so a resumed run
+// can report, and write to --failures, the whole file including the earlier
+// run. Every line carries a MAC chained from the one before it
+// (journal-mac.ts), so only what this import wrote is ever taken as sent.
+//
+// A journal is checked when read (zod, then the counts): anything damaged, or
+// that the file could not have produced, is refused before anything is sent,
+// and never counted as rows imported. Only the last line may be torn (a crash
+// in mid-append): it is dropped, and its batch sent again, which is harmless
+// (an import of an existing address updates it, service-spec.md "Import
+// subscribers").
+import * as z from 'zod/mini';
+import { readRegularFile, UnsafePathError } from '../core/private-file.js';
+import { describeIssue } from '../core/response-issues.js';
+import type { InputIdentity } from './input.js';
+import type { JournalService } from './journal-service.js';
+
+export const JOURNAL_KIND = 'email-import-journal';
+/**
+ * 2: the header names the service (base URL and a digest of the key).
+ * 3: every line carries a chained MAC. A journal of an earlier version is
+ * refused, not resumed: its records cannot be told from forged ones.
+ */
+export const JOURNAL_VERSION = 3;
+
+/** Everything that changes the requests of an import: a resumed run must use the same. */
+export interface JournalOptions {
+  list: string;
+  batchSize: number;
+  consent: string | null;
+  resubscribe: boolean;
+  queueAutoresponders: boolean;
+  restartAutoresponders: boolean;
+  delimiter: string;
+  encoding: string;
+  multiSeparator: string | null;
+  /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
+  mapping: string[];
+}
+
+export interface JournalHeader {
+  kind: typeof JOURNAL_KIND;
+  version: number;
+  input: { name: string } & InputIdentity;
+  options: JournalOptions;
+  service: JournalService;
+  createdAt: string;
+}
+
+/** One acknowledged batch. */
+export interface BatchRecord {
+  batch: number;
+  rows: number;
+  new: number;
+  existing: number;
+  failed: number;
+  retries: number;
+  /** The service's own totals for the batch: [TotalUniqueEmailsSubmitted, TotalExistingSubscribers, TotalNewSubscribers]. */
+  service: [number, number, number];
+  /** Rows the service refused: [position in the batch, Code, Message]. */
+  failures: [number, string, string][];
+}
+
+// What a journal read back must be (zod/mini: the words of each check are ours, core/response-issues.ts).
+const count = z.int('expected a whole number').check(z.gte(0, 'expected a whole number, 0 or more'));
+const headerSchema = z.object({
+  kind: z.literal(JOURNAL_KIND),
+  version: z.literal(JOURNAL_VERSION),
+  // Loose: what identifies an input is input.ts's to say; journalMismatch() compares what is there.
+  input: z.looseObject({ name: z.string(), size: count, mtimeMs: z.optional(z.number()), sha256: z.string(), hashed: z.string() }),
+  options: z.object({
+    list: z.string(),
+    batchSize: count.check(z.gte(1, 'expected 1 or more')),
+    consent: z.nullable(z.string()),
+    resubscribe: z.boolean(),
+    queueAutoresponders: z.boolean(),
+    restartAutoresponders: z.boolean(),
+    delimiter: z.string(),
+    encoding: z.string(),
+    multiSeparator: z.nullable(z.string()),
+    mapping: z.array(z.string()),
+  }),
+  service: z.object({ baseUrl: z.string(), keySalt: z.string().check(z.minLength(16, 'expected a salt')), keyDigest: z.string() }),
+  createdAt: z.string(),
+  mac: z.string(),
+});
+const recordSchema = z.object({
+  batch: count,
+  rows: count.check(z.gte(1, 'expected 1 or more')),
+  new: count,
+  existing: count,
+  failed: count,
+  retries: count,
+  service: z.tuple([count, count, count]),
+  failures: z.array(z.tuple([count, z.string(), z.string()])),
+  mac: z.string(),
+});
+
+/** A line as read: what its MAC covers (the line's value without `mac`, as parsed) and its MAC. */
+export interface SealedLine {
+  line: number;
+  value: Record<string, unknown>;
+  mac: string;
+}
+
+export interface LoadedJournal {
+  header: JournalHeader;
+  /** The acknowledged batches by index, in the order of the file, each checked on its own (checkRecord()). */
+  batches: Map<number, BatchRecord>;
+  /** Every line but a torn last one, for the MAC chain (journal-mac.ts verifyJournal()). */
+  lines: SealedLine[];
+}
+
+/** `ours`: the file is a journal this tool wrote (damaged, or of another version), which --restart may discard. */
+export class JournalError extends Error {
+  constructor(
+    message: string,
+    readonly ours = true,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads a journal, without following a link at its path: undefined when
+ * there is none, 'empty' when it records no acknowledged batch (nothing to
+ * resume, whatever its header says: CLI.md lets such a journal never block a
+ * new run). Only the last line may be torn (a crash in mid-append): it is
+ * dropped, and its batch sent again. Anything else that is not what this
+ * version writes throws JournalError, naming the line and what is wrong.
+ * The MACs need the key: verifyJournal() checks them.
+ */
+export async function loadJournal(path: string): Promise<LoadedJournal | 'empty' | undefined> {
+  let data: Buffer | undefined;
+  try {
+    data = await readRegularFile(path);
+  } catch (err) {
+    if (err instanceof UnsafePathError) throw new JournalError(`the journal ${err.path} ${err.reason}: it is not read or written through`, false);
+    throw new JournalError(`cannot read the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, false);
+  }
+  if (data === undefined) return undefined;
+  const text = data.toString('utf8');
+  const lines = text.split('\n');
+  lines.pop(); // after the last line break: empty, or a line torn by a crash
+  let first: { kind?: unknown; version?: unknown } | undefined;
+  try {
+    first = JSON.parse(lines[0] ?? text) as typeof first;
+  } catch {
+    // below
+  }
+  if (first?.kind !== JOURNAL_KIND) throw new JournalError(`${path} is not an import journal`, false);
+  if (lines.length <= 1) return 'empty';
+  if (first.version !== JOURNAL_VERSION) throw new JournalError(`${path} was written by another version of this tool (journal version ${String(first.version)})`);
+  const damaged = (line: number, what: string) => new JournalError(`the journal ${path} is damaged: line ${line}${what}`);
+  const header = headerSchema.safeParse(first);
+  if (!header.success) throw damaged(1, `: ${describeIssue(header.error.issues[0], first)}`);
+  const { mac: headerMac, ...headerData } = header.data;
+  const sealed: SealedLine[] = [{ line: 1, value: unsealed(first), mac: headerMac }];
+  const batches = new Map<number, BatchRecord>();
+  for (let i = 1; i < lines.length; i++) {
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[i]!);
+    } catch {
+      throw damaged(i + 1, ' is not JSON');
+    }
+    const parsed = recordSchema.safeParse(value);
+    if (!parsed.success) throw damaged(i + 1, `: ${describeIssue(parsed.error.issues[0], value)}`);
+    const { mac, ...record } = parsed.data as BatchRecord & { mac: string };
+    const problem = checkRecord(record, header.data.options.batchSize) ?? (batches.has(record.batch) ? `batch ${record.batch + 1} is recorded twice` : undefined);
+    if (problem) throw damaged(i + 1, `: ${problem}`);
+    batches.set(record.batch, record);
+    sealed.push({ line: i + 1, value: unsealed(value), mac });
+  }
+  return { header: headerData as JournalHeader, batches, lines: sealed };
+}
+
+/** A line's value as its MAC covers it: everything but the MAC, as read (not as the schema keeps it, so an added key is an edit too). */
+function unsealed(value: unknown): Record<string, unknown> {
+  const { mac: _mac, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+/** What is wrong with one batch record on its own, if anything: its counts must add up to its rows, its failures to its failed rows. */
+function checkRecord(r: BatchRecord, batchSize: number): string | undefined {
+  const name = `batch ${r.batch + 1}`;
+  if (r.rows > batchSize) return `${name} has ${r.rows} rows; --batch-size is ${batchSize}`;
+  if (r.new + r.existing + r.failed !== r.rows) return `${name}: new + existing + failed is ${r.new + r.existing + r.failed}, not its ${r.rows} rows`;
+  if (r.failures.length !== r.failed) return `${name}: ${r.failed} rows failed, but ${r.failures.length} failures are listed`;
+  const seen = new Set<number>();
+  for (const [position] of r.failures) {
+    if (position >= r.rows) return `${name}: failure position ${position} is not a row of the batch (it has ${r.rows})`;
+    if (seen.has(position)) return `${name}: failure position ${position} is listed twice`;
+    seen.add(position);
+  }
+  return undefined;
+}
+
+/**
+ * What makes the batches of a journal impossible for this file, if anything:
+ * batches come from the file in order, every one full but the last, so there
+ * are at most ceil(rows / batch size) of them (the structure check counted the
+ * rows before anything is sent), and only the last recorded can be short.
+ */
+export function journalDoesNotFit(batches: Map<number, BatchRecord>, batchSize: number, maxRows: number | undefined): string | undefined {
+  let last = -1;
+  let rows = 0;
+  for (const record of batches.values()) {
+    last = Math.max(last, record.batch);
+    rows += record.rows;
+  }
+  if (maxRows !== undefined) {
+    const most = Math.ceil(maxRows / batchSize);
+    if (last >= most) return `it records batch ${last + 1}, but the file holds at most ${most} ${most === 1 ? 'batch' : 'batches'} of ${batchSize} rows`;
+    if (rows > maxRows) return `its batches hold ${rows} rows, but the file holds at most ${maxRows}`;
+  }
+  for (const record of batches.values()) {
+    if (record.rows < batchSize && record.batch !== last) return `batch ${record.batch + 1} has ${record.rows} rows, but only the last batch can have fewer than ${batchSize}`;
+  }
+  return undefined;
+}
+
+/** The differences between a journal and this run, in words; empty when they match. */
+export function journalMismatch(header: JournalHeader, input: InputIdentity, options: JournalOptions): string[] {
+  const differences: string[] = [];
+  const was = header.input;
+  if (was.size !== input.size) differences.push(`the input's size changed (${was.size} → ${input.size} bytes)`);
+  if (was.mtimeMs !== input.mtimeMs && input.mtimeMs !== undefined) differences.push('the input file was modified since');
+  if (was.hashed !== input.hashed || was.sha256 !== input.sha256) differences.push(`the input's content differs (SHA-256 of the ${input.hashed === 'all' ? 'data' : 'first 64 KiB'})`);
+  const labels: Record<keyof JournalOptions, string> = {
+    list: '--list',
+    batchSize: '--batch-size',
+    consent: '--consent',
+    resubscribe: '--resubscribe',
+    queueAutoresponders: '--queue-autoresponders',
+    restartAutoresponders: '--restart-autoresponders',
+    delimiter: '--delimiter',
+    encoding: '--encoding',
+    multiSeparator: '--multi-separator',
+    mapping: 'the column mapping (--map)',
+  };
+  for (const key of Object.keys(labels) as (keyof JournalOptions)[]) {
+    const before = JSON.stringify(header.options[key] ?? null);
+    const now = JSON.stringify(options[key] ?? null);
+    if (before !== now) differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${before}, now ${now}`);
+  }
+  return differences;
+}
+
