@@ -1,7 +1,7 @@
-// The hostile cases of issue 19 points 2 and 7, against the built bin/email,
+// The hostile cases of issue 19 points 2 and 7 and issue 27 points 5 and 8, against the built bin/email,
 // on loopback only; prints each case's peak resident memory (VmHWM, Linux).
 //
-//   node scripts/webhooks-hostile.mjs [forward|pipe|endless…]
+//   node scripts/webhooks-hostile.mjs [forward|pipe|endless|fifo-signal|stderr…]
 //
 // forward  `webhooks listen --forward-to` a target that reads each request and
 //          never answers, then 60 deliveries of 8.8 MB, 4 at a time
@@ -10,10 +10,15 @@
 //          non-blocking by the parent (python3 sets O_NONBLOCK)
 // endless  `webhooks trigger` to a receiver that answers 200 and a body that
 //          never ends (--timeout 10)
+// fifo-signal  `webhooks listen -o ndjson >fifo` with `sleep 300 <fifo` (nobody
+//          reads it), 200 deliveries of 50 events, then SIGINT ×3 and SIGTERM:
+//          how long until it exits (given up after 30 s)
+// stderr   `webhooks listen -o ndjson` with stderr a pipe nobody reads once
+//          the address is out, then 60 deliveries whose ListID is 9.9 MiB
 //
 // Each line gives the statuses the senders got (200 delivered, 503 refused
 // while the listener is full) and how long the case took.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, request, Agent } from 'node:http';
 import { mkdtempSync } from 'node:fs';
@@ -23,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/email', import.meta.url));
 const LIST = '11111111-1111-4111-8111-111111111111';
-const cases = process.argv.slice(2).length ? process.argv.slice(2) : ['forward', 'pipe', 'pipe-nonblocking', 'endless'];
+const cases = process.argv.slice(2).length ? process.argv.slice(2) : ['forward', 'pipe', 'pipe-nonblocking', 'endless', 'fifo-signal', 'stderr'];
 
 /** 1,000 events with a large Name each: 8.8 MB, under the 10 MiB delivery cap and at the 1,000-event cap. */
 function bigDelivery(seq) {
@@ -171,7 +176,64 @@ async function endlessCase() {
   receiver.close();
 }
 
-const run = { forward: forwardCase, pipe: () => pipeCase(false), 'pipe-nonblocking': () => pipeCase(true), endless: endlessCase };
+/** A delivery of one event whose ListID is `bytes` long: what a notice quoting the ListID would repeat. */
+function longListIdDelivery(seq, bytes) {
+  return Buffer.from(JSON.stringify({ Events: [{ Type: 'Subscribe', Date: '2025-01-01 00:00:00', EmailAddress: `p${seq}@example.com`, Name: 'n', CustomFields: [] }], ListID: 'L'.repeat(bytes) }));
+}
+
+async function fifoSignalCase() {
+  const dir = mkdtempSync(join(tmpdir(), 'email-hostile-fifo-'));
+  const fifo = join(dir, 'o');
+  execFileSync('mkfifo', [fifo]);
+  // The reader opens the FIFO and never reads; the listener's stdout is its other end.
+  const reader = spawn('sh', ['-c', 'exec sleep 300 <"$0"', fifo], { stdio: 'ignore' });
+  const child = spawn('sh', ['-c', 'exec "$@" >"$0"', fifo, process.execPath, BIN, 'webhooks', 'listen', '--port', '0', '-o', 'ndjson'], {
+    env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'email-hostile-')) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const peak = watchPeak(child);
+  while (!/Listening on (http:\/\/[^\s"]+)/.test(stderr)) await new Promise((r) => setTimeout(r, 50));
+  const url = /Listening on (http:\/\/[^\s"]+)/.exec(stderr)[1];
+  const tally = {};
+  for (let i = 0; i < 200; i++) {
+    const s = await postOnce(url, Buffer.from(JSON.stringify({ Events: Array.from({ length: 50 }, (_, j) => ({ Type: 'Subscribe', Date: '2025-01-01 00:00:00', EmailAddress: `p${i}-${j}@example.com`, Name: 'x'.repeat(200), CustomFields: [] })), ListID: LIST })));
+    tally[s] = (tally[s] ?? 0) + 1;
+  }
+  const exited = new Promise((r) => child.once('exit', (code, signal) => r(code ?? signal)));
+  const started = Date.now();
+  for (const signal of ['SIGINT', 'SIGINT', 'SIGINT', 'SIGTERM']) {
+    child.kill(signal);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 30 s'), 30_000))]);
+  console.log(`fifo-signal (stdout a FIFO nobody reads, 200 deliveries, SIGINT ×3 + SIGTERM): exit ${code} ${typeof code === 'number' ? `after ${Date.now() - started} ms` : ''}; peak RSS ${peak().toFixed(0)} MiB; answers ${JSON.stringify(tally)}`);
+  await stop(child);
+  reader.kill('SIGKILL');
+}
+
+async function stderrCase() {
+  const listen = startListen(['-o', 'ndjson'], ['ignore', 'ignore', 'pipe']);
+  const url = await listen.url;
+  listen.child.stderr.pause(); // nobody reads it from now on
+  const peak = watchPeak(listen.child);
+  const started = Date.now();
+  const tally = {};
+  for (let i = 0; i < 60; i++) {
+    const s = await postOnce(url, longListIdDelivery(i, 9.9 * 1024 * 1024));
+    tally[s] = (tally[s] ?? 0) + 1;
+  }
+  const ms = Date.now() - started;
+  const exited = new Promise((r) => listen.child.once('exit', (code, signal) => r(code ?? signal)));
+  const stopping = Date.now();
+  listen.child.kill('SIGINT');
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 30 s'), 30_000))]);
+  console.log(`stderr (stderr never read, 60 deliveries with a 9.9 MiB ListID): peak RSS ${peak().toFixed(0)} MiB; answers ${JSON.stringify(tally)}; ${ms} ms; after SIGINT: exit ${code}${typeof code === 'number' ? ` after ${Date.now() - stopping} ms` : ''}`);
+  await stop(listen.child);
+}
+
+const run = { 'fifo-signal': fifoSignalCase, stderr: stderrCase, forward: forwardCase, pipe: () => pipeCase(false), 'pipe-nonblocking': () => pipeCase(true), endless: endlessCase };
 for (const name of cases) {
   if (!run[name]) throw new Error(`unknown case ${name}; the cases are ${Object.keys(run).join(', ')}`);
   await run[name]();

@@ -11,7 +11,7 @@ import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from 
 import { describeError } from './core/error-exit.js';
 import { ExitCode } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
-import { InterruptHub } from './core/interrupts.js';
+import { InterruptHub, OUTPUT_GRACE_MS } from './core/interrupts.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
 import { FdStdout } from './output/fd-stdout.js';
@@ -113,7 +113,12 @@ function* allCommands(cmd: import('commander').Command): Generator<import('comma
 export async function main(): Promise<void> {
   const controller = new AbortController();
   const interrupts = new InterruptHub();
+  // Resolves OUTPUT_GRACE_MS after the first signal: the final flush of an output nobody reads waits no longer.
+  let graceOver: () => void = () => undefined;
+  const grace = new Promise<void>((resolve) => (graceOver = resolve));
+  let graceTimer: NodeJS.Timeout | undefined;
   const interrupt = () => {
+    graceTimer ??= setTimeout(graceOver, OUTPUT_GRACE_MS);
     const press = interrupts.fire();
     if (press.handled || press.repeated) return;
     if (press.count > 1) process.exit(ExitCode.interrupted);
@@ -186,8 +191,8 @@ export async function main(): Promise<void> {
   // stderr are flushed. Left to itself the process lingers ~120 ms after
   // undici's pool has closed (measured in bench/startup), a third of a read command's time.
   const stdoutStream = stdout instanceof FdStdout ? stdout.handedOver : stdout;
-  if (stdoutStream) await flushed(stdoutStream);
-  if (stderrOpened) await flushed(process.stderr);
+  if (stdoutStream) await Promise.race([flushed(stdoutStream), grace]);
+  if (stderrOpened) await Promise.race([flushed(process.stderr), grace]);
   process.exit(code);
 }
 

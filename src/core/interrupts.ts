@@ -11,6 +11,14 @@
 
 export const SAME_INTERRUPTION_MS = 100;
 
+/**
+ * CLI.md "signals": nothing makes a signal wait, an output nobody reads
+ * included. After a signal, what stdout and stderr still hold gets this long
+ * to be taken (a reader that reads takes it well within); then the process
+ * ends without it.
+ */
+export const OUTPUT_GRACE_MS = 2_000;
+
 export interface Press {
   /** Interruptions so far (this one included). */
   count: number;

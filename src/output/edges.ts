@@ -12,13 +12,16 @@
 //   requests in flight stop and no new ones start. src/cli.ts turns that into
 //   exit 0 with nothing printed (CLI.md "broken pipe").
 // - A closed stderr is dropped the same way, without stopping the command.
+// - Stderr never blocks and never grows past STDERR_QUEUE_BYTES: while that
+//   much waits for a reader that does not read, lines are left out and
+//   counted, and the count is said once there is room (or at the end).
 // - Neither stream's 'error' event can go unhandled (Node would crash with a
 //   stack trace).
 //
 // Stdout is passed through untouched: each format decides what a terminal gets
 // (src/output/render.ts). The pager (CLI.md "pager") belongs here as well.
 import type { Readable } from 'node:stream';
-import { machineLines } from './messages.js';
+import { machineLine, machineLines } from './messages.js';
 import { neutralizeLines } from './sanitize.js';
 
 /** A stream the program writes to: process.stdout/stderr, or a test's sink. */
@@ -65,9 +68,14 @@ export function isBrokenPipe(value: unknown): value is BrokenPipe {
   return value instanceof BrokenPipe;
 }
 
+/** Bytes stderr may hold for a reader that does not read before lines are left out (a line is at most a few hundred bytes). */
+export const STDERR_QUEUE_BYTES = 1024 * 1024;
+
 /** What the guards need of a real stream (process.stdout) or an injected one (tests). */
 interface RawStream extends Writable {
   on?(event: 'error', listener: (error: Error) => void): unknown;
+  /** Bytes written and not yet taken by the reader (a pipe's queue). */
+  writableLength?: number;
   errored?: unknown;
   destroyed?: boolean;
   columns?: number;
@@ -79,6 +87,10 @@ class GuardedStream implements Writable {
   private isClosed = false;
   private readonly drainWaiters = new Set<() => void>();
   private stream: RawStream | undefined;
+  /** Lines left out while the queue was past the bound, not yet reported. */
+  private dropped = 0;
+  /** Set for stderr: the bound and the line that reports what was left out. */
+  private bound: { bytes: number; report: (lines: number) => string } | undefined;
 
   constructor(
     /** The stream, or how to get it when it is first written to (main() gives process.stderr so: see there). */
@@ -123,7 +135,37 @@ class GuardedStream implements Writable {
     return this.raw.isTTY;
   }
 
+  /** Writes are left out (and counted) while more than `bytes` wait for the reader; unbound() ends that. */
+  dropPast(bytes: number, report: (lines: number) => string): void {
+    this.bound = { bytes, report };
+  }
+
+  /** From now on nothing is left out (the command is over: its last lines, the error among them); says what was. */
+  unbound(): void {
+    this.reportDropped();
+    this.bound = undefined;
+  }
+
+  private reportDropped(): void {
+    if (!this.dropped || !this.bound) return;
+    const lines = this.dropped;
+    this.dropped = 0;
+    this.writeNow(this.bound.report(lines));
+  }
+
   write(chunk: string | Uint8Array): boolean {
+    if (this.isClosed) return true;
+    if (this.bound) {
+      if ((this.raw.writableLength ?? 0) > this.bound.bytes) {
+        this.dropped += typeof chunk === 'string' ? Math.max(1, chunk.split('\n').length - 1) : 1;
+        return true;
+      }
+      this.reportDropped();
+    }
+    return this.writeNow(chunk);
+  }
+
+  private writeNow(chunk: string | Uint8Array): boolean {
     if (this.isClosed) return true;
     let ok: boolean;
     try {
@@ -218,6 +260,11 @@ export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
   const stderr = new GuardedStream(lazyStderr ? () => io.stderr : io.stderr, neutralizeLines, () => undefined);
   let pager: { finish(): Promise<void> } | undefined;
   let machine: ReturnType<typeof machineLines> | undefined;
+  stderr.dropPast(STDERR_QUEUE_BYTES, (lines) => {
+    const message = `${lines} line${lines === 1 ? '' : 's'} of messages left out: standard error was not being read`;
+    // Written past the machine-mode filter's wrapping as a warning of its own, with the count as a number.
+    return machine ? `${machineLine({ type: 'warning', message, dropped: lines })}\n` : `warning: ${message}\n`;
+  });
   return {
     // Inherits from io rather than copying it: a copy would read main()'s getters.
     io: Object.create(io, { stdout: { value: stdout, enumerable: true }, stderr: { value: stderr, enumerable: true } }) as IO,
@@ -251,6 +298,7 @@ export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
       await pager?.finish();
       const rest = machine?.flush();
       if (rest) stderr.write(rest);
+      stderr.unbound();
     },
   };
 }

@@ -41,6 +41,13 @@ interface WasmApi {
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 const port = parentPort!;
+// jq-wasm reports an abort of the engine (out of memory: `Aborted()`) with
+// console.error, which from a worker reaches the process's stderr raw, past
+// the edge (a line that is not JSON in machine mode): it is kept with jq's
+// stderr instead, for the error message.
+console.error = (...parts: unknown[]) => {
+  stderrTail = `${stderrTail}\n${parts.map(String).join(' ')}`.slice(-STDERR_KEPT);
+};
 let memory: WasmMemory | undefined;
 
 const pending = new Uint8Array(CHUNK);

@@ -24,7 +24,7 @@
 // bounded whatever the service claims).
 import nodeModule from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { CliError, ExitCode, UsageError } from '../core/errors.js';
+import { CliError, ExitCode, hinted, UsageError } from '../core/errors.js';
 import type { FromJq, JqWorkerData, ToJq } from './jq-protocol.js';
 import { JQ_WORKER } from './jq-worker-file.js';
 
@@ -80,6 +80,25 @@ class JqRunError extends CliError {
   constructor(message: string) {
     super(message);
     this.name = 'JqRunError';
+  }
+}
+
+/** The memory jq-wasm's engine may grow to (its build's maximum heap). */
+const JQ_HEAP_MIB = 256;
+
+/**
+ * The engine gave up (out of memory: jq-wasm's heap is JQ_HEAP_MIB): a limit
+ * reached, not a bad command line. Kind `service`, the kind CLI.md's `kind`s
+ * give every other failure of exit 1 that a retry would meet again (an
+ * answer over the size limit among them); `usage` would say exit 2 and
+ * nothing sent, `network` would invite a retry that fails the same way.
+ */
+class JqLimitError extends CliError {
+  readonly exitCode = ExitCode.failure;
+  readonly kind = 'service';
+  constructor(message: string) {
+    super(message);
+    this.name = 'JqLimitError';
   }
 }
 
@@ -150,6 +169,8 @@ class Engine {
           void written.then(() => {
             if (over) return;
             finish();
+            // An engine that aborted (out of memory) serves no more requests: the next gets a new one.
+            if (m.exitCode === -1) this.terminate();
             resolve(m);
           });
         },
@@ -185,6 +206,13 @@ export async function compileJq(expression: string): Promise<JqFilter> {
   if (checked.exitCode !== 0) throw new UsageError(`--jq: ${errorLine(checked.stderr)}`);
   const runText = async (input: string, write: JqWrite, signal?: AbortSignal) => {
     const ended = await started().request({ type: 'run', expression, input }, write, signal);
+    if (ended.exitCode === -1) {
+      const outOfMemory = /cannot allocate memory|out of memory|Aborted\(/i.test(ended.stderr);
+      throw hinted(
+        new JqLimitError(outOfMemory ? `--jq: jq ran out of memory (it has ${JQ_HEAP_MIB} MiB)` : `--jq: jq failed: ${errorLine(ended.stderr)}`),
+        'Build less at once: `.[] | …` runs on each record in turn; `limit(n; …)` or --limit n bounds what is built.',
+      );
+    }
     if (ended.exitCode !== 0) throw new JqRunError(`--jq: ${errorLine(ended.stderr)}`);
   };
   return {

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { IO } from '../../src/output/edges.js';
-import { createEdges, isBrokenPipe } from '../../src/output/edges.js';
+import { createEdges, isBrokenPipe, STDERR_QUEUE_BYTES } from '../../src/output/edges.js';
 
 /** A stream that takes writes until fail() is called, then errs like a pipe without a reader. */
 class PipeLike extends EventEmitter {
@@ -120,5 +120,42 @@ describe('stdin and stderr given as getters', () => {
     expect(await run(['campaigns', 'nope'], { io: value, env: {}, cwd: process.cwd() })).toBe(2);
     expect(opened).toContain('stderr');
     expect(err.written).toMatch(/unknown command 'nope'/);
+  });
+});
+
+describe('stderr nobody reads (issue 27.8)', () => {
+  /** A pipe whose reader stopped reading: everything written stays queued. */
+  class Unread extends PipeLike {
+    get writableLength(): number {
+      return this.written.length - this.taken;
+    }
+    taken = 0;
+  }
+
+  it('leaves lines out past the bound and says how many once there is room, as a warning object in machine mode', async () => {
+    const err = new Unread();
+    const edges = createEdges(io(new PipeLike(), err));
+    edges.machineStderr();
+    const line = `{"type":"notice","message":"${'x'.repeat(1000)}"}\n`;
+    for (let i = 0; i < 5000; i++) edges.io.stderr.write(line);
+    // Never much more than the bound, however much is written.
+    expect(err.written.length).toBeLessThan(STDERR_QUEUE_BYTES + 2 * line.length);
+    const kept = err.written.split('\n').length - 1;
+    err.taken = err.written.length; // the reader reads again
+    edges.io.stderr.write(line);
+    const after = err.written.split('\n').filter(Boolean).slice(kept);
+    expect(JSON.parse(after[0]!)).toEqual({ type: 'warning', message: `${5000 - kept} lines of messages left out: standard error was not being read`, dropped: 5000 - kept });
+    expect(after[1]).toBe(line.trimEnd());
+  });
+
+  it('at the end of the command says what was left out and writes the last lines (the error) whatever is queued', async () => {
+    const err = new Unread();
+    const edges = createEdges(io(new PipeLike(), err));
+    for (let i = 0; i < 3000; i++) edges.io.stderr.write(`${'y'.repeat(999)}\n`);
+    await edges.finish();
+    edges.io.stderr.write('error: the last line\n');
+    const lines = err.written.trimEnd().split('\n');
+    expect(lines.at(-2)).toMatch(/^warning: \d+ lines of messages left out: standard error was not being read$/);
+    expect(lines.at(-1)).toBe('error: the last line');
   });
 });

@@ -16,10 +16,12 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { OUTPUT_GRACE_MS } from '../../core/interrupts.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { writePrivateFile } from '../../core/private-file.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column, RecordStream } from '../../output/render.js';
+import { neutralize } from '../../output/sanitize.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
 import { DEFAULT_MAX_HELD_BYTES, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
@@ -54,6 +56,46 @@ class SerialQueue {
   }
 }
 
+/**
+ * What a notice quotes of a sender's text: at most `max` characters, escaped
+ * to one line, with the length of the whole when it was cut. A ListID is a
+ * GUID (36 characters); a sender may write 10 MiB there, which a notice per
+ * delivery would repeat to a stderr nobody may be reading.
+ */
+export function quoted(text: string, max = 40): string {
+  if (text.length <= max) return neutralize(text);
+  // Not between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return `${neutralize(text.slice(0, end))}… (${text.length} characters)`;
+}
+
+/**
+ * Resolves true once `done` settles, or false once `progress()` has not
+ * changed for `stallMs`: stdout nobody reads must not hold up the end after a
+ * signal (CLI.md "signals"), while one that reads, however slowly, is waited for.
+ */
+function settledWhileProgressing(done: Promise<unknown>, progress: () => number, stallMs: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    let last = progress();
+    const timer = setInterval(() => {
+      const now = progress();
+      if (now !== last) last = now;
+      else finish(false);
+    }, stallMs);
+    const finish = (settled: boolean) => {
+      clearInterval(timer);
+      resolve(settled);
+    };
+    done.then(
+      () => finish(true),
+      (error: unknown) => {
+        clearInterval(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Each event as received, with the ListID of its delivery so one line stands on its own (`jq 'select(.ListID == …)'`). */
 function eventRecord(event: WebhookEvent, delivery: WebhookDelivery): WebhookEvent {
   return 'ListID' in event ? event : { ...event, ListID: delivery.ListID };
@@ -72,15 +114,16 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     }
   }
 
-  const counts = { deliveries: 0, events: 0, rejected: 0, busy: 0, forwarded: 0, forwardFailed: 0, forwardTimedOut: 0, saved: 0 };
+  const counts = { deliveries: 0, printed: 0, events: 0, rejected: 0, busy: 0, forwarded: 0, forwardFailed: 0, forwardTimedOut: 0, saved: 0 };
   // Answering 503 since the last delivery taken: the first refusal of a spell gets a warning, the others a debug line.
   let full = false;
+  // Records stdout has taken: what tells a slow reader from one that never reads.
+  let written = 0;
   // A write to a pipe nobody reads must not stop the receiver: it waits for 'drain' instead, holding deliveries up to the bound.
   ctx.io.stdout.writeAsynchronously?.();
   const printing = new SerialQueue();
   const saving = new SerialQueue();
   const forwarding = new SerialQueue();
-  const forwardAbort = new AbortController();
   const poster = new PlainPoster();
   // One stream for the session (one JSON array, one CSV header); each delivery is flushed as it
   // arrives, which on a terminal draws it as a table of its own (src/output/render.ts flush).
@@ -106,11 +149,18 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
         }
       };
     counts.events += delivery.Events.length;
-    ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${delivery.ListID}`);
+    ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${quoted(delivery.ListID)}`);
     printing.push(
       thenDone(async () => {
-        for (const event of delivery.Events) if (!shown || shown.has(String(event.Type))) await sessionStream.write(eventRecord(event, delivery));
-        await sessionStream.flush?.();
+        try {
+          for (const event of delivery.Events) {
+            if (!shown || shown.has(String(event.Type))) await sessionStream.write(eventRecord(event, delivery));
+            written++;
+          }
+          await sessionStream.flush?.();
+        } finally {
+          counts.printed++;
+        }
       }),
       (error) => {
         if (!isBrokenPipe(error)) ctx.log.warn(`printing delivery ${seq}: ${(error as Error).message}`);
@@ -135,7 +185,6 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
         thenDone(async () => {
           const outcome = await postBody(forwardTo, received.body, received.contentType, {
             headers: forwardableHeaders(received.headers),
-            signal: forwardAbort.signal,
             timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS,
             poster,
           });
@@ -172,7 +221,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
           );
         }
         counts.rejected++;
-        ctx.log.warn(`rejected a ${r.method} from ${r.remoteAddress ?? 'unknown'} with ${r.status}: ${r.reason}`);
+        ctx.log.warn(`rejected a ${quoted(r.method)} from ${r.remoteAddress ?? 'unknown'} with ${r.status}: ${quoted(r.reason, 200)}`);
       },
       now: () => ctx.now(),
     });
@@ -199,27 +248,34 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     const onAbort = () => (readerGone() && (saveDir || forwardTo) ? undefined : done());
     if (ctx.signal.aborted) return onAbort();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    // Stopping the listener is the expected way to end it: exit 0, not 130.
-    unregister = ctx.onInterrupt((count) => {
-      if (count > 1) forwardAbort.abort(); // a second Ctrl-C stops waiting for slow forward targets
+    // Stopping the listener is the expected way to end it: exit 0, not 130. The handler goes with the
+    // first signal, so a second one ends the process at once, exit 130 (src/cli.ts), whatever is held.
+    unregister = ctx.onInterrupt(() => {
+      unregister();
       done();
     });
   });
+  unregister();
 
   const quietly = readerGone() && !saveDir && !forwardTo;
   if (!quietly) ctx.log.info('stopping…');
   await receiver.close();
-  await printing.drained();
-  await sessionStream.end().catch((error: unknown) => {
+  // What is held is printed while stdout takes it; a stdout that takes nothing for OUTPUT_GRACE_MS is given up on.
+  const printed = settledWhileProgressing(
+    printing.drained().then(() => sessionStream.end()),
+    () => written,
+    OUTPUT_GRACE_MS,
+  );
+  await printed.catch((error: unknown) => {
     if (!isBrokenPipe(error)) throw error;
   });
   await saving.drained();
   await forwarding.drained();
   await poster.close();
-  unregister();
   const parts = [`${counts.deliveries} deliver${counts.deliveries === 1 ? 'y' : 'ies'}`, `${counts.events} event${counts.events === 1 ? '' : 's'}`];
   if (counts.rejected) parts.push(`${counts.rejected} rejected`);
   if (counts.busy) parts.push(`${counts.busy} refused with 503 while full`);
+  if (counts.printed < counts.deliveries) parts.push(`${counts.deliveries - counts.printed} not printed: standard output took nothing for ${OUTPUT_GRACE_MS / 1000} s`);
   if (forwardTo) {
     parts.push(`${counts.forwarded} forwarded`);
     if (counts.forwardFailed) parts.push(`${counts.forwardFailed} not accepted by the target`);

@@ -1,7 +1,7 @@
 // What trigger and replay report: one record per request they send (CLI.md
 // "webhooks": "reporting each request's status"), and the exit code of a run.
 import type { Context } from '../../context.js';
-import { ExitCode, Interrupted } from '../../core/errors.js';
+import { ApiError, ExitCode, Interrupted, NetworkError, PartialFailure } from '../../core/errors.js';
 import type { Column, RecordStream } from '../../output/render.js';
 import { answerExcerpt, isSuccess, type PostOutcome } from '../../webhooks/post.js';
 
@@ -37,6 +37,8 @@ export class RequestReport {
   accepted = 0;
   refused = 0;
   events = 0;
+  /** The last request not accepted: what the error says of them all. */
+  private lastRefused: PostOutcome | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -49,14 +51,24 @@ export class RequestReport {
     const record: SentRequest = { ...base, status: outcome.status ?? null, elapsedMs: outcome.elapsedMs };
     if (outcome.error) record.error = outcome.error;
     if (isSuccess(outcome)) this.accepted++;
-    else this.refused++;
+    else {
+      this.refused++;
+      // An answer, whatever its status, says more than a request that got none.
+      if (outcome.status !== undefined || this.lastRefused?.status === undefined) this.lastRefused = outcome;
+    }
     this.events += base.events;
     const excerpt = answerExcerpt(outcome);
     if (excerpt) this.ctx.log.debug(`${base.file ?? `request ${base.request}`}: the receiver answered ${outcome.status}: ${excerpt}`);
     await this.stream.write(record);
   }
 
-  /** Ends the output and says how it went: 0 all accepted, 3 some, 1 none; 130 when interrupted. */
+  /**
+   * Ends the output and says how it went: 0 all accepted; otherwise the error
+   * that ends stderr (CLI.md "machine mode"): `partial` (exit 3) when some
+   * were accepted; when none were, `service` if the receiver answered (it
+   * stands where the service would) and `network` if it never did (exit 1);
+   * 130 when interrupted.
+   */
   async finish(target: string): Promise<number> {
     await this.stream.end();
     const total = this.accepted + this.refused;
@@ -65,7 +77,11 @@ export class RequestReport {
     );
     if (this.ctx.signal.aborted) throw new Interrupted();
     if (this.refused === 0) return ExitCode.ok;
-    return this.accepted > 0 ? ExitCode.partial : ExitCode.failure;
+    if (this.accepted > 0) throw new PartialFailure(`${this.refused} of ${total} requests ${this.refused === 1 ? 'was' : 'were'} not accepted by ${target}`);
+    const last = this.lastRefused!;
+    if (last.status === undefined) throw new NetworkError(`no request was accepted by ${target}: ${last.error ?? 'no answer'}`, 'POST', target);
+    // The status follows the message where it is printed: `(HTTP 500)`, and `status` in machine mode.
+    throw new ApiError({ status: last.status, message: `no request was accepted by ${target}`, method: 'POST', path: target });
   }
 }
 
