@@ -322,7 +322,8 @@ describe('webhooks listen when what it answered cannot be handed on (issue 19.2,
   it('--forward-to a target that never answers: each forward times out (--timeout), deliveries beyond the bound get 503 with Retry-After, and the summary counts both', async () => {
     const target = await startScriptedReceiver(cleanups);
     target.hold();
-    const l = await listen(['--forward-to', target.url, '--timeout', '1', '-o', 'ndjson']);
+    // Forwards time out after 4 s: long enough that a loaded machine still posts the fourth delivery while the first three are held.
+    const l = await listen(['--forward-to', target.url, '--timeout', '4', '-o', 'ndjson']);
     const body = paddedDelivery(8_800_000);
     const answers: { status: number; retryAfter: string | null }[] = [];
     for (let i = 0; i < 6; i++) {
@@ -340,7 +341,7 @@ describe('webhooks listen when what it answered cannot be handed on (issue 19.2,
     const result = await l.stop();
     expect(result.code).toBe(0);
     expect(humanStderr(result.stderr)).toMatch(/^warning: holding \d+(\.\d)? MiB of deliveries not yet printed, saved or forwarded \(at most 32 MiB\): answering 503 until some are done$/m);
-    expect(humanStderr(result.stderr)).toMatch(new RegExp(`^warning: forwarding delivery 1 to ${target.url}: timed out after 1s \\(\\d+ ms\\)$`, 'm'));
+    expect(humanStderr(result.stderr)).toMatch(new RegExp(`^warning: forwarding delivery 1 to ${target.url}: timed out after 4s \\(\\d+ ms\\)$`, 'm'));
     expect(humanStderr(result.stderr)).toMatch(new RegExp(`^received ${accepted} deliveries, ${accepted * 1000} events, ${refused.length} refused with 503 while full, 0 forwarded, ${accepted} timed out$`, 'm'));
     expect(ndjson(result.stdout)).toHaveLength(accepted * 1000);
   }, 60_000);
