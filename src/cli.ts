@@ -11,6 +11,7 @@ import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from 
 import { describeError } from './core/error-exit.js';
 import { ExitCode } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
+import { exitProcess } from './core/exit-now.js';
 import { InterruptHub } from './core/interrupts.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
@@ -116,7 +117,7 @@ export async function main(): Promise<void> {
   const interrupt = () => {
     const press = interrupts.fire();
     if (press.handled || press.repeated) return;
-    if (press.count > 1) process.exit(ExitCode.interrupted);
+    if (press.count > 1) exitProcess(ExitCode.interrupted);
     controller.abort(new Error('interrupted'));
   };
   // SIGTERM (a CI job cancelled, `kill`) gets the same orderly stop as Ctrl-C:
@@ -188,7 +189,7 @@ export async function main(): Promise<void> {
   const stdoutStream = stdout instanceof FdStdout ? stdout.handedOver : stdout;
   if (stdoutStream) await flushed(stdoutStream);
   if (stderrOpened) await flushed(process.stderr);
-  process.exit(code);
+  exitProcess(code);
 }
 
 /**

@@ -63,16 +63,22 @@ export async function profileKeychainEntry(env: Readonly<Record<string, string |
  * the keychain that cannot be had is a KeychainError naming the profile
  * (exit 4), with what to do: unlock, log in again, or keep it in the file.
  */
-export async function readProfileKey(env: Readonly<Record<string, string | undefined>>, name: string, profile: Profile | undefined): Promise<string | undefined> {
+export async function readProfileKey(env: Readonly<Record<string, string | undefined>>, name: string, profile: Profile | undefined, signal?: AbortSignal): Promise<string | undefined> {
   if (keyStoreOf(profile) !== 'keychain') return profile?.apiKey || undefined;
   const { KeychainError, readKeychainKey } = await import('./keychain.js');
   const login = `email auth login${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`}`;
   let key: string | null;
   try {
-    key = await readKeychainKey(env, await profileKeychainEntry(env, name));
+    key = await readKeychainKey(env, await profileKeychainEntry(env, name), signal);
   } catch (error) {
     if (!(error instanceof KeychainError)) throw error;
     const insecure = `\`${login} --insecure-storage\``;
+    if (error.reason === 'unresponsive') {
+      throw hinted(
+        new KeychainError('unresponsive', `the keychain did not answer when asked for the key of profile "${name}" (${error.detail})`, error.detail),
+        `Check that the keychain's service is running (on Linux: gnome-keyring or KWallet), set EMAIL_API_KEY and EMAIL_BASE_URL, or keep the key in the config file with ${insecure}.`,
+      );
+    }
     throw error.reason === 'unavailable'
       ? hinted(
           new KeychainError('unavailable', `the key of profile "${name}" is in the keychain, which cannot be reached here (${error.detail})`, error.detail),
