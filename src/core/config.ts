@@ -8,9 +8,10 @@
 // loose ~/.ssh. Reading never creates anything: the store is opened with conf
 // (which writes its defaults as it opens) only to write. Which settings are in
 // effect, and from where, is src/core/settings.ts.
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { configFileProblem, parseConfigText, readConfigText } from './config-file.js';
 import { hinted, UsageError } from './errors.js';
 import { isLoopbackHost } from './loopback.js';
 
@@ -189,6 +190,9 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
         throw new UsageError(`cannot create the config directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
       }
       refuseUnsafeDir(dir);
+      // conf would write through a link and chmod its target, and block on a FIFO.
+      const problem = configFileProblem(path);
+      if (problem) throw problem;
       // conf loaded only to write (it pulls in ajv, ~30 ms).
       const { default: Conf } = await import('conf');
       try {
@@ -212,25 +216,17 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
   };
 }
 
-/** Reads the config file without conf (which would write its defaults): a missing file is an empty store. */
+/**
+ * Reads the config file without conf (which would write its defaults): a
+ * missing file is an empty store; anything but a regular file of the
+ * expected shape is a UsageError (src/core/config-file.ts).
+ */
 export function readConfigFile(path: string): ConfigData {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyConfig();
-    throw new UsageError(`cannot read the config file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  let raw: Partial<ConfigData>;
-  try {
-    raw = (text.trim() === '' ? {} : JSON.parse(text)) as Partial<ConfigData>;
-  } catch (err) {
-    const error = new UsageError(`the config file ${path} is not valid JSON (${(err as Error).message})`);
-    error.hint = 'Fix the file, or move it away and run `email auth login` again.';
-    throw error;
-  }
-  const profiles = raw && typeof raw.profiles === 'object' && raw.profiles !== null ? raw.profiles : {};
-  return typeof raw?.defaultProfile === 'string' && raw.defaultProfile ? { defaultProfile: raw.defaultProfile, profiles: { ...profiles } } : { profiles: { ...profiles } };
+  const text = readConfigText(path);
+  if (text === undefined) return emptyConfig();
+  const raw = parseConfigText(path, text);
+  const profiles = raw.profiles ?? {};
+  return raw.defaultProfile ? { defaultProfile: raw.defaultProfile, profiles: { ...profiles } } : { profiles: { ...profiles } };
 }
 
 /**
