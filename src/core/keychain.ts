@@ -176,7 +176,10 @@ function classify(error: unknown): { reason: KeychainError['reason']; detail: st
  * on its thread, holding nothing the program waits for.
  */
 function answerWithin<T>(call: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
-  if (signal?.aborted) return Promise.reject(new Interrupted());
+  if (signal?.aborted) {
+    leftRunning(call);
+    return Promise.reject(new Interrupted());
+  }
   return new Promise<T>((resolve, reject) => {
     const done = () => {
       clearTimeout(timer);

@@ -84,7 +84,7 @@ export async function loginCommand(opts: { withKey: boolean; insecureStorage: bo
  */
 function keychainRefused(err: KeychainError, fileWhere: string): Error {
   const hung = err.reason === 'unresponsive';
-  const refused = new LoginKeychainRefused(`the keychain ${hung ? 'did not answer' : 'refused'} to store the key (${err.message}); ${NOTHING_STORED}`);
+  const refused = new LoginKeychainRefused(`the keychain ${hung ? 'did not answer when asked' : 'refused'} to store the key (${err.message}); ${NOTHING_STORED}`);
   refused.hint = hung
     ? `Check that the keychain's service is running (on Linux: gnome-keyring or KWallet) and try again, or pass --insecure-storage to keep the key in ${fileWhere}.`
     : `Unlock the keychain and try again, or pass --insecure-storage to keep the key in ${fileWhere}.`;
