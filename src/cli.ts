@@ -11,6 +11,7 @@ import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from 
 import { describeError } from './core/error-exit.js';
 import { ExitCode } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
+import { exitProcess } from './core/exit-now.js';
 import { InterruptHub, OUTPUT_GRACE_MS } from './core/interrupts.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
@@ -121,7 +122,7 @@ export async function main(): Promise<void> {
     graceTimer ??= setTimeout(graceOver, OUTPUT_GRACE_MS);
     const press = interrupts.fire();
     if (press.handled || press.repeated) return;
-    if (press.count > 1) process.exit(ExitCode.interrupted);
+    if (press.count > 1) exitProcess(ExitCode.interrupted);
     controller.abort(new Error('interrupted'));
   };
   // SIGTERM (a CI job cancelled, `kill`) gets the same orderly stop as Ctrl-C:
@@ -193,7 +194,7 @@ export async function main(): Promise<void> {
   const stdoutStream = stdout instanceof FdStdout ? stdout.handedOver : stdout;
   if (stdoutStream) await Promise.race([flushed(stdoutStream), grace]);
   if (stderrOpened) await Promise.race([flushed(process.stderr), grace]);
-  process.exit(code);
+  exitProcess(code);
 }
 
 /**

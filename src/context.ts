@@ -192,6 +192,7 @@ export function createContext(
         profileFlag: globals.profile,
         baseUrlFlag: globals.baseUrl,
         insecureHttp: globals.insecureHttp,
+        signal,
       });
       redactor.add(creds.apiKey);
       const { keySource } = creds;

@@ -7,14 +7,17 @@
 // thread), the second reached 24 GB. Here:
 //
 // - the file is opened O_NONBLOCK, so a FIFO is opened at once;
-// - a FIFO or socket is read through the event loop (as Node reads a piped
-//   stdin), so waiting for its writer holds no thread and the signal ends it;
+// - a FIFO, a socket or a terminal is read through the event loop (as Node
+//   reads a piped stdin), so waiting for its writer, or for a line typed,
+//   holds no thread and the signal ends it (a thread of the pool left
+//   waiting would hold the exit too: process.exit() joins them);
 // - anything else (a regular file, a device) is read in chunks, the signal
 //   checked between them; a device with nothing to give (EAGAIN) is polled;
 // - past `maxBytes` the read stops and the file is refused, naming it and the cap.
 import { close, constants, fstat, open, read, type Stats } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { isatty, ReadStream as TtyReadStream } from 'node:tty';
 import { promisify } from 'node:util';
 import { Interrupted, UsageError } from './errors.js';
 
@@ -71,17 +74,14 @@ export async function readNamedInput(path: string, options: BoundedReadOptions):
     await closeAsync(fd).catch(() => undefined);
     throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), { code: 'EISDIR' });
   }
-  if (info.isFIFO() || info.isSocket()) {
-    let pipe: Socket;
-    try {
-      // The socket owns the descriptor from here: destroy() closes it.
-      pipe = new Socket({ fd, readable: true, writable: false });
-    } catch (error) {
-      await closeAsync(fd).catch(() => undefined);
-      throw error;
-    }
-    return { data: await readStreamBounded(pipe, options), regularFile: false };
+  let pipe: Readable | undefined;
+  try {
+    pipe = eventLoopStream(fd, info);
+  } catch (error) {
+    await closeAsync(fd).catch(() => undefined);
+    throw error;
   }
+  if (pipe) return { data: await readStreamBounded(pipe, options), regularFile: false };
   try {
     // A regular file says its size: one over the cap is refused before a byte is read.
     if (info.isFile() && info.size > options.maxBytes) throw new TooLargeInputError(options.name, options.limit);
@@ -89,6 +89,18 @@ export async function readNamedInput(path: string, options: BoundedReadOptions):
   } finally {
     await closeAsync(fd).catch(() => undefined);
   }
+}
+
+/**
+ * The descriptor as a stream read through the event loop, when it must be:
+ * a FIFO, a socket or a terminal (a read of which can wait for ever);
+ * undefined for anything read in chunks. The stream owns the descriptor
+ * from then on: destroy() closes it.
+ */
+export function eventLoopStream(fd: number, info: Stats): Readable | undefined {
+  if (info.isFIFO() || info.isSocket()) return new Socket({ fd, readable: true, writable: false });
+  if (info.isCharacterDevice() && isatty(fd)) return new TtyReadStream(fd);
+  return undefined;
 }
 
 async function readChunks(fd: number, options: BoundedReadOptions): Promise<Buffer> {

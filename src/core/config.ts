@@ -8,9 +8,10 @@
 // loose ~/.ssh. Reading never creates anything: the store is opened with conf
 // (which writes its defaults as it opens) only to write. Which settings are in
 // effect, and from where, is src/core/settings.ts.
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { configFileProblem, parseConfigText, readConfigText } from './config-file.js';
 import { hinted, UsageError } from './errors.js';
 import { isLoopbackHost } from './loopback.js';
 
@@ -63,16 +64,22 @@ export async function profileKeychainEntry(env: Readonly<Record<string, string |
  * the keychain that cannot be had is a KeychainError naming the profile
  * (exit 4), with what to do: unlock, log in again, or keep it in the file.
  */
-export async function readProfileKey(env: Readonly<Record<string, string | undefined>>, name: string, profile: Profile | undefined): Promise<string | undefined> {
+export async function readProfileKey(env: Readonly<Record<string, string | undefined>>, name: string, profile: Profile | undefined, signal?: AbortSignal): Promise<string | undefined> {
   if (keyStoreOf(profile) !== 'keychain') return profile?.apiKey || undefined;
   const { KeychainError, readKeychainKey } = await import('./keychain.js');
   const login = `email auth login${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`}`;
   let key: string | null;
   try {
-    key = await readKeychainKey(env, await profileKeychainEntry(env, name));
+    key = await readKeychainKey(env, await profileKeychainEntry(env, name), signal);
   } catch (error) {
     if (!(error instanceof KeychainError)) throw error;
     const insecure = `\`${login} --insecure-storage\``;
+    if (error.reason === 'unresponsive') {
+      throw hinted(
+        new KeychainError('unresponsive', `the keychain did not answer when asked for the key of profile "${name}" (${error.detail})`, error.detail),
+        `Check that the keychain's service is running (on Linux: gnome-keyring or KWallet), set EMAIL_API_KEY and EMAIL_BASE_URL, or keep the key in the config file with ${insecure}.`,
+      );
+    }
     throw error.reason === 'unavailable'
       ? hinted(
           new KeychainError('unavailable', `the key of profile "${name}" is in the keychain, which cannot be reached here (${error.detail})`, error.detail),
@@ -183,6 +190,9 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
         throw new UsageError(`cannot create the config directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
       }
       refuseUnsafeDir(dir);
+      // conf would write through a link and chmod its target, and block on a FIFO.
+      const problem = configFileProblem(path);
+      if (problem) throw problem;
       // conf loaded only to write (it pulls in ajv, ~30 ms).
       const { default: Conf } = await import('conf');
       try {
@@ -206,25 +216,17 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
   };
 }
 
-/** Reads the config file without conf (which would write its defaults): a missing file is an empty store. */
+/**
+ * Reads the config file without conf (which would write its defaults): a
+ * missing file is an empty store; anything but a regular file of the
+ * expected shape is a UsageError (src/core/config-file.ts).
+ */
 export function readConfigFile(path: string): ConfigData {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyConfig();
-    throw new UsageError(`cannot read the config file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  let raw: Partial<ConfigData>;
-  try {
-    raw = (text.trim() === '' ? {} : JSON.parse(text)) as Partial<ConfigData>;
-  } catch (err) {
-    const error = new UsageError(`the config file ${path} is not valid JSON (${(err as Error).message})`);
-    error.hint = 'Fix the file, or move it away and run `email auth login` again.';
-    throw error;
-  }
-  const profiles = raw && typeof raw.profiles === 'object' && raw.profiles !== null ? raw.profiles : {};
-  return typeof raw?.defaultProfile === 'string' && raw.defaultProfile ? { defaultProfile: raw.defaultProfile, profiles: { ...profiles } } : { profiles: { ...profiles } };
+  const text = readConfigText(path);
+  if (text === undefined) return emptyConfig();
+  const raw = parseConfigText(path, text);
+  const profiles = raw.profiles ?? {};
+  return raw.defaultProfile ? { defaultProfile: raw.defaultProfile, profiles: { ...profiles } } : { profiles: { ...profiles } };
 }
 
 /**

@@ -17,10 +17,35 @@
 //                Secret Service on it. `auth login` falls back to the 0600 file.
 //   refused      a keychain that exists but said no: locked (its unlock prompt
 //                dismissed), access denied. One error, exit 4, with a hint.
+//   unresponsive a keychain that exists and does not answer in time (a hung
+//                gnome-keyring holds its bus name and replies to nothing):
+//                an error like `refused`, never a fallback to the file.
+//
+// Every call is raced against a time limit and the command's signal: a hung
+// native call cannot be cancelled, but once the race is lost nothing waits
+// for it, and the program's exit ends it with the process.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { CliError, ExitCode } from './errors.js';
+import { CliError, ExitCode, Interrupted } from './errors.js';
+import { leftRunning } from './exit-now.js';
+
+/**
+ * How long a lookup may take. A Secret Service answers one in milliseconds
+ * (about 8 ms with the session opened, docs/architecture.md), and one that is
+ * started on demand by D-Bus in well under a second; D-Bus itself gives up
+ * only after 25 s, which is what a hung daemon cost before. 5 s is far past
+ * any healthy answer and short enough that a user waits for an error, not
+ * for a timeout they cannot tell from a hang.
+ */
+export const KEYCHAIN_LOOKUP_MS = 5_000;
+/**
+ * A call that may show the keychain's own unlock prompt (reading with an
+ * entry, storing, removing) waits for a person to type a password: a
+ * minute. A hung Secret Service is caught before, by a lookup that cannot
+ * prompt (on Linux, where that happens, every call starts with one).
+ */
+export const KEYCHAIN_PROMPT_MS = 60_000;
 
 export const KEYCHAIN_SERVICE = 'email-cli';
 
@@ -41,7 +66,7 @@ export interface KeychainEntry {
 export class KeychainError extends CliError {
   readonly exitCode = ExitCode.auth;
   constructor(
-    readonly reason: 'unavailable' | 'refused' | 'missing',
+    readonly reason: 'unavailable' | 'refused' | 'unresponsive' | 'missing',
     message: string,
     /** What the keychain (or the module loader) said, for messages. */
     readonly detail: string,
@@ -131,15 +156,80 @@ function openEntry(mod: Keyring, entry: KeychainEntry) {
 /**
  * keyring-rs's errors, as @napi-rs/keyring passes them on: "Platform
  * failure: DBus error: …" (PlatformFailure) on Linux is no bus, or nothing on
- * it that provides the Secret Service: no keychain here. Anything else is a
- * keychain that exists and said no: "Couldn't access platform storage: …"
- * (NoStorageAccess: locked and its unlock prompt dismissed, access denied).
+ * it that provides the Secret Service: no keychain here; but "Did not receive
+ * a reply" is D-Bus's own timeout, a Secret Service that is there and hung.
+ * Anything else is a keychain that exists and said no: "Couldn't access
+ * platform storage: …" (NoStorageAccess: locked and its unlock prompt
+ * dismissed, access denied).
  */
 function classify(error: unknown): { reason: KeychainError['reason']; detail: string } {
   if (error instanceof KeychainError) return { reason: error.reason, detail: error.detail };
   const detail = firstLine(error);
+  if (/did not receive a reply|NoReply|timed? ?out/i.test(detail)) return { reason: 'unresponsive', detail };
   if (/^Platform failure|DBus error/i.test(detail)) return { reason: 'unavailable', detail };
   return { reason: 'refused', detail };
+}
+
+/**
+ * The call's answer, unless the time limit or the signal comes first: then
+ * KeychainError('unresponsive') or Interrupted, and the call is left to run
+ * on its thread, holding nothing the program waits for.
+ */
+function answerWithin<T>(call: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
+  if (signal?.aborted) {
+    leftRunning(call);
+    return Promise.reject(new Interrupted());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      done();
+      leftRunning(call);
+      reject(new Interrupted());
+    };
+    const timer = setTimeout(() => {
+      done();
+      leftRunning(call);
+      const detail = `no answer within ${ms / 1000} s`;
+      reject(new KeychainError('unresponsive', detail, detail));
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    call.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
+const linux = () => process.platform === 'linux' || process.platform === 'freebsd';
+
+/**
+ * The entries of a service, by a lookup that never prompts: on Linux, the
+ * first call of each operation, so that a hung Secret Service is caught in
+ * KEYCHAIN_LOOKUP_MS. Only an answer that does not come is final here (or
+ * the signal): any other failure, [] here, is the entry's call to explain.
+ */
+function lookUp(mod: Keyring, entry: KeychainEntry, signal: AbortSignal | undefined) {
+  return answerWithin(mod.findCredentialsAsync(entry.service), KEYCHAIN_LOOKUP_MS, signal).catch((error: unknown) => {
+    if (error instanceof Interrupted || classify(error).reason === 'unresponsive') throw error;
+    return [];
+  });
+}
+
+/** A KeychainError for what went wrong; an interruption stays one. */
+function keychainFailure(error: unknown): Error {
+  if (error instanceof Interrupted) return error;
+  const { reason, detail } = classify(error);
+  return new KeychainError(reason, detail, detail);
 }
 
 function firstLine(error: unknown): string {
@@ -165,43 +255,46 @@ function firstLine(error: unknown): string {
  * locked keychain then shows a desktop's unlock prompt, a deleted entry is
  * null.
  */
-export async function readKeychainKey(env: Env, entry: KeychainEntry): Promise<string | null> {
+export async function readKeychainKey(env: Env, entry: KeychainEntry, signal?: AbortSignal): Promise<string | null> {
   try {
     const mod = await keyring(env);
-    if (process.platform === 'linux' || process.platform === 'freebsd') {
-      const found = await mod.findCredentialsAsync(entry.service).catch(() => []);
+    if (linux()) {
+      const found = await lookUp(mod, entry, signal);
       const hit = found.find((c) => c.account === entry.account);
       if (hit) return hit.password;
     }
-    return await openEntry(mod, entry).getPassword();
+    return await answerWithin(openEntry(mod, entry).getPassword(), KEYCHAIN_PROMPT_MS, signal);
   } catch (error) {
-    const { reason, detail } = classify(error);
-    throw new KeychainError(reason, detail, detail);
+    throw keychainFailure(error);
   }
 }
 
 /**
  * Stores the key. Resolves `{ stored: true }`, or `{ stored: false, why }`
  * when there is no keychain here (the caller keeps the key in the file);
- * throws KeychainError('refused') when the keychain exists and said no.
+ * throws KeychainError('refused' or 'unresponsive') when the keychain exists
+ * and said no or did not answer: never a quiet fallback to the file.
  */
-export async function storeKeychainKey(env: Env, entry: KeychainEntry, key: string): Promise<{ stored: true } | { stored: false; why: string }> {
+export async function storeKeychainKey(env: Env, entry: KeychainEntry, key: string, signal?: AbortSignal): Promise<{ stored: true } | { stored: false; why: string }> {
   try {
-    await openEntry(await keyring(env), entry).setPassword(key);
+    const mod = await keyring(env);
+    if (linux()) await lookUp(mod, entry, signal);
+    await answerWithin(openEntry(mod, entry).setPassword(key), KEYCHAIN_PROMPT_MS, signal);
     return { stored: true };
   } catch (error) {
-    const { reason, detail } = classify(error);
-    if (reason === 'unavailable') return { stored: false, why: detail };
-    throw new KeychainError(reason, detail, detail);
+    const failure = keychainFailure(error);
+    if (failure instanceof KeychainError && failure.reason === 'unavailable') return { stored: false, why: failure.detail };
+    throw failure;
   }
 }
 
 /** Removes the entry; false when there was none. Throws KeychainError. */
-export async function deleteKeychainKey(env: Env, entry: KeychainEntry): Promise<boolean> {
+export async function deleteKeychainKey(env: Env, entry: KeychainEntry, signal?: AbortSignal): Promise<boolean> {
   try {
-    return await openEntry(await keyring(env), entry).deleteCredential();
+    const mod = await keyring(env);
+    if (linux()) await lookUp(mod, entry, signal);
+    return await answerWithin(openEntry(mod, entry).deleteCredential(), KEYCHAIN_PROMPT_MS, signal);
   } catch (error) {
-    const { reason, detail } = classify(error);
-    throw new KeychainError(reason, detail, detail);
+    throw keychainFailure(error);
   }
 }

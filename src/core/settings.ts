@@ -6,7 +6,7 @@
 // in effect. The profile in effect: --profile, else env EMAIL_PROFILE, else
 // the stored default (else the one named "default").
 import { checkBaseUrl, DEFAULT_PROFILE, keyStoreOf, openConfig, readProfileKey, type ConfigData, type KeyStore } from './config.js';
-import { AuthError, CliError, hinted, UsageError } from './errors.js';
+import { AuthError, CliError, hinted, Interrupted, UsageError } from './errors.js';
 
 export type ProfileChoice = 'flag' | 'env' | 'default';
 
@@ -47,6 +47,8 @@ export interface ResolveInput {
   profileFlag?: string;
   baseUrlFlag?: string;
   insecureHttp: boolean;
+  /** Ends a keychain read that is waiting (CLI.md "signals"). */
+  signal?: AbortSignal;
 }
 
 export interface ResolvedSettings {
@@ -99,10 +101,11 @@ export async function resolveSettings(input: ResolveInput, config?: { path: stri
     settings.apiKey = { value: env.EMAIL_API_KEY, origin: { kind: 'env', name: 'EMAIL_API_KEY' } };
   } else if (profile) {
     try {
-      const key = await readProfileKey(env, chosen.name, profile);
+      const key = await readProfileKey(env, chosen.name, profile, input.signal);
       if (key) settings.apiKey = { value: key, origin: fromProfile, store: keyStoreOf(profile) };
     } catch (error) {
-      if (!(error instanceof CliError)) throw error;
+      // An interruption is not a problem of the key: the command ends.
+      if (!(error instanceof CliError) || error instanceof Interrupted) throw error;
       settings.keyProblem = error;
     }
   }

@@ -18,11 +18,11 @@
 import { createHash } from 'node:crypto';
 import { close as closeFd, constants, createReadStream, fstat, open as openFd, read as readFd, rmSync, type Stats } from 'node:fs';
 import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
-import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { eventLoopStream } from '../core/bounded-read.js';
 import { CliError, hinted, Interrupted, UsageError } from '../core/errors.js';
 import { decoderLabel, gunzipHead, isGzip, type TextEncodingName, type TextInput } from './text.js';
 
@@ -78,7 +78,7 @@ export function parseEncoding(value: string | undefined): TextEncodingName | und
   return name;
 }
 
-// The file descriptor itself, not a FileHandle: a FIFO's is handed to a net.Socket, which closes it (a FileHandle would close it again when collected).
+// The file descriptor itself, not a FileHandle: a FIFO's or a terminal's is handed to a stream, which closes it (a FileHandle would close it again when collected).
 const openAsync = promisify(openFd);
 const fstatAsync = promisify(fstat);
 const readAsync = promisify(readFd);
@@ -148,18 +148,16 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
     await closeAsync(fd).catch(() => undefined);
     throw new UsageError(`${file} is a directory, not a CSV file`);
   }
-  if (info.isFIFO()) {
-    // Read through the event loop (as Node reads a piped stdin): waiting for data holds no thread, and destroy() ends it at once.
-    let pipe: Socket;
-    try {
-      pipe = new Socket({ fd, readable: true, writable: false });
-    } catch (err) {
-      await closeAsync(fd).catch(() => undefined);
-      throw cannotRead(err);
-    }
-    return spool(pipe, file, false, encodingFlag, signal);
+  // A FIFO, a socket, a terminal: read through the event loop (src/core/bounded-read.ts), so that waiting for data holds no thread.
+  let pipe: Readable | undefined;
+  try {
+    pipe = eventLoopStream(fd, info);
+  } catch (err) {
+    await closeAsync(fd).catch(() => undefined);
+    throw cannotRead(err);
   }
-  // A device (/dev/zero, a terminal): read as a file, from where it stands.
+  if (pipe) return spool(pipe, file, false, encodingFlag, signal);
+  // Another device (/dev/zero): read as a file, from where it stands.
   await closeAsync(fd).catch(() => undefined);
   return spool(createReadStream(path), file, false, encodingFlag, signal);
 }

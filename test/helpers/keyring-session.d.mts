@@ -11,6 +11,10 @@ export interface KeyringSession {
   clear(service: string, account: string): void;
   /** Locks the login keyring (nobody answers the unlock prompt here). */
   lock(): void;
+  /** Stops the Secret Service where it stands (SIGSTOP): it keeps its name on the bus and answers nothing. */
+  freeze(): void;
+  /** Lets a frozen Secret Service run again. */
+  thaw(): void;
   /** Ends the keyring and the bus, removes their files. */
   stop(): void;
 }

@@ -46,10 +46,15 @@ export async function startKeyringSession({ secretService = true } = {}) {
   writeFileSync(config, BUS_CONFIG.replace('@SOCKET@', join(dir, 'bus')));
   const children = [];
   const stop = () => {
-    for (const child of children.reverse()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    for (const child of children.reverse()) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+    }
     rmSync(dir, { recursive: true, force: true });
   };
 
+  let keyringDaemon;
   try {
     const bus = spawn('dbus-daemon', [`--config-file=${config}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(bus);
@@ -62,6 +67,7 @@ export async function startKeyringSession({ secretService = true } = {}) {
       // --unlock reads the login keyring's password from stdin, creating the keyring when there is none.
       const keyring = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], { env: toolEnv, stdio: ['pipe', 'ignore', 'pipe'] });
       children.push(keyring);
+      keyringDaemon = keyring;
       let keyringErr = '';
       keyring.stderr.on('data', (d) => (keyringErr += d));
       keyring.stdin.end('test-password\n');
@@ -104,6 +110,14 @@ export async function startKeyringSession({ secretService = true } = {}) {
         lock() {
           const r = run('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.secrets', '/org/freedesktop/secrets', 'org.freedesktop.Secret.Service.Lock', 'array:objpath:/org/freedesktop/secrets/collection/login']);
           if (r.status !== 0) throw new Error(`locking the keyring failed: ${r.stderr}`);
+        },
+        /** Stops the Secret Service where it stands (SIGSTOP): it holds its name on the bus and answers nothing, as a hung daemon does. */
+        freeze() {
+          keyringDaemon?.kill('SIGSTOP');
+        },
+        /** Lets a frozen Secret Service run again. */
+        thaw() {
+          keyringDaemon?.kill('SIGCONT');
         },
         stop,
       },

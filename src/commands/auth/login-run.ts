@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { checkBaseUrl, DEFAULT_PROFILE, keyStoreOf, openConfig, profileKeychainEntry, type KeyStore, type Profile } from '../../core/config.js';
 import { ApiError, AuthError, CliError, ExitCode, NetworkError, RedirectError, UsageError } from '../../core/errors.js';
 import { readText } from '../../core/json-input.js';
+import type { KeychainError } from '../../core/keychain.js';
 import { maskKey } from '../../core/redact.js';
 
 export async function loginCommand(opts: { withKey: boolean; insecureStorage: boolean }, ctx: Context): Promise<number> {
@@ -53,7 +54,7 @@ export async function loginCommand(opts: { withKey: boolean; insecureStorage: bo
     const { KeychainError, storeKeychainKey } = await import('../../core/keychain.js');
     let stored;
     try {
-      stored = await storeKeychainKey(ctx.env, await profileKeychainEntry(ctx.env, profile), apiKey);
+      stored = await storeKeychainKey(ctx.env, await profileKeychainEntry(ctx.env, profile), apiKey, ctx.signal);
     } catch (err) {
       throw err instanceof KeychainError ? keychainRefused(err, fileWhere) : err;
     }
@@ -76,10 +77,17 @@ export async function loginCommand(opts: { withKey: boolean; insecureStorage: bo
   return 0;
 }
 
-/** A keychain that exists and said no (locked, access denied): one error, exit 4, nothing stored. */
-function keychainRefused(err: Error, fileWhere: string): Error {
-  const refused = new LoginKeychainRefused(`the keychain refused to store the key (${err.message}); ${NOTHING_STORED}`);
-  refused.hint = `Unlock the keychain and try again, or pass --insecure-storage to keep the key in ${fileWhere}.`;
+/**
+ * A keychain that exists and said no (locked, access denied) or did not
+ * answer in time: one error, exit 4, nothing stored. Never the file instead:
+ * keeping a key in plain text is the user's choice (--insecure-storage).
+ */
+function keychainRefused(err: KeychainError, fileWhere: string): Error {
+  const hung = err.reason === 'unresponsive';
+  const refused = new LoginKeychainRefused(`the keychain ${hung ? 'did not answer when asked' : 'refused'} to store the key (${err.message}); ${NOTHING_STORED}`);
+  refused.hint = hung
+    ? `Check that the keychain's service is running (on Linux: gnome-keyring or KWallet) and try again, or pass --insecure-storage to keep the key in ${fileWhere}.`
+    : `Unlock the keychain and try again, or pass --insecure-storage to keep the key in ${fileWhere}.`;
   return refused;
 }
 
@@ -88,7 +96,7 @@ async function removeFromKeychain(ctx: Context, profile: string): Promise<void> 
   const { deleteKeychainKey } = await import('../../core/keychain.js');
   const entry = await profileKeychainEntry(ctx.env, profile);
   try {
-    await deleteKeychainKey(ctx.env, entry);
+    await deleteKeychainKey(ctx.env, entry, ctx.signal);
   } catch (err) {
     ctx.log.warn(
       `the key stored earlier in the keychain for profile "${profile}" could not be removed (${(err as Error).message}): remove the entry "${entry.account}" of "${entry.service}" there`,

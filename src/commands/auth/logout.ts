@@ -26,13 +26,18 @@ export default defineCommand({
       const { deleteKeychainKey, KeychainError } = await import('../../core/keychain.js');
       const entry = await profileKeychainEntry(ctx.env, name);
       try {
-        from = (await deleteKeychainKey(ctx.env, entry)) ? ', from the keychain' : '; the key was already gone from the keychain';
+        from = (await deleteKeychainKey(ctx.env, entry, ctx.signal)) ? ', from the keychain' : '; the key was already gone from the keychain';
       } catch (err) {
         if (!(err instanceof KeychainError)) throw err;
         if (err.reason === 'refused') {
           const refused = new KeychainError('refused', `the keychain refused to remove the key of profile "${name}" (${err.detail}); nothing was removed`, err.detail);
           refused.hint = 'Unlock the keychain and try again.';
           throw refused;
+        }
+        if (err.reason === 'unresponsive') {
+          const hung = new KeychainError('unresponsive', `the keychain did not answer when asked to remove the key of profile "${name}" (${err.detail}); nothing was removed`, err.detail);
+          hung.hint = "Check that the keychain's service is running (on Linux: gnome-keyring or KWallet), and try again.";
+          throw hung;
         }
         // No keychain here (an ssh session, the module absent): the profile goes; the user is told where its key stays.
         ctx.log.warn(`the keychain cannot be reached here (${err.detail}): the key of profile "${name}" stays there, as entry "${entry.account}" of "${entry.service}"`);

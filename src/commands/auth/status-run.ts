@@ -5,7 +5,7 @@ import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
 import { keyStoreOf, openConfig, readProfileKey, type KeyStore } from '../../core/config.js';
 import { chooseProfile, profileChoiceWords } from '../../core/settings.js';
-import { ApiError, AuthError, CliError, ExitCode } from '../../core/errors.js';
+import { ApiError, AuthError, CliError, ExitCode, Interrupted } from '../../core/errors.js';
 import type { Result } from '../define.js';
 import { maskKey } from '../../core/redact.js';
 
@@ -41,10 +41,10 @@ export async function statusCommand(ctx: Context): Promise<Result> {
     const inEffect = !envKey && name === chosen.name;
     let key: string | undefined;
     try {
-      key = await readProfileKey(ctx.env, name, p);
+      key = await readProfileKey(ctx.env, name, p, ctx.signal);
     } catch (err) {
       // The check of the key in effect says it below; another profile's problem is said here.
-      if (!(err instanceof CliError)) throw err;
+      if (!(err instanceof CliError) || err instanceof Interrupted) throw err;
       if (!inEffect) ctx.log.warn(err.message);
     }
     rows.push({

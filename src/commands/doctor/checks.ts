@@ -53,7 +53,7 @@ const VALIDATORS: Validator[] = [
 
   async (f) => {
     const { ctx } = f;
-    const input = { env: ctx.env, profileFlag: ctx.globals.profile, baseUrlFlag: ctx.globals.baseUrl, insecureHttp: ctx.globals.insecureHttp };
+    const input = { env: ctx.env, profileFlag: ctx.globals.profile, baseUrlFlag: ctx.globals.baseUrl, insecureHttp: ctx.globals.insecureHttp, signal: ctx.signal };
     // An unusable config file (judged above) is read as no profiles: the environment and the flags still say what they can.
     f.settings = await resolveSettings(input, { path: f.config!.path, data: f.config!.data });
     if (!f.config!.data && f.settings.profile.consulted) return result('profile', 'skip', 'the config file could not be read');

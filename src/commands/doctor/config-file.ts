@@ -2,7 +2,7 @@
 // file and directory modes, the owner, and whether it reads; read with the
 // same reader as every command, without opening the store.
 import { configDir, configDirProblem, configFilePath, keyStoreOf, readConfigFile, type ConfigData } from '../../core/config.js';
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { CliError } from '../../core/errors.js';
 import { checkResult as result, type CheckResult, type CheckStatus } from '../../core/probes.js';
 
@@ -25,7 +25,8 @@ export function inspectConfig(env: Readonly<Record<string, string | undefined>>)
   if (refused) return { result: result('config file', 'fail', refused.message, refused.hint), path };
   const dirStat = statOrUndefined(dir);
   if (!dirStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), path, data: empty };
-  const fileStat = statOrUndefined(path);
+  // Not followed: a link there (to nothing, even) is refused by the reader below, as by every command.
+  const fileStat = statOrUndefined(path, lstatSync);
   if (!fileStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), path, data: empty };
   let data: ConfigData;
   try {
@@ -62,9 +63,9 @@ export function inspectConfig(env: Readonly<Record<string, string | undefined>>)
   return { result: result('config file', status, problems.length ? `${summary}: ${problems.join('; ')}` : summary, hints.join('; ') || undefined), path, data };
 }
 
-function statOrUndefined(path: string) {
+function statOrUndefined(path: string, stat: typeof statSync = statSync) {
   try {
-    return statSync(path);
+    return stat(path);
   } catch {
     return undefined;
   }

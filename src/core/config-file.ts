@@ -1,0 +1,110 @@
+// Reading config.json (CLI.md "config location"): a regular file and nothing
+// else, of the shape the tool writes. A FIFO there once blocked every command
+// that read it until SIGKILL (a blocking open waits for a writer on a thread
+// no signal frees); a link was read and written through, and its target
+// chmodded 0600; a field of the wrong type surfaced as a TypeError. The file
+// is opened O_NONBLOCK and O_NOFOLLOW, as src/core/bounded-read.ts opens the
+// files a user names, and what is not a regular file is refused unread.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import * as z from 'zod/mini';
+import { hinted, UsageError } from './errors.js';
+import { describeIssue, type SchemaIssue } from './response-issues.js';
+
+/** Far more than any number of profiles: a file past it is not one the tool wrote. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+const FIX_HINT = 'Fix the file, or move it away and run `email auth login` again.';
+
+const text = z.string({ error: 'expected a string' });
+// Loose: a field another version of the tool wrote is kept when this one writes the file back.
+const profileShape = z.looseObject(
+  {
+    baseUrl: z.optional(text),
+    apiKey: z.optional(text),
+    keyStore: z.optional(z.enum(['keychain', 'file'], { error: 'expected "keychain" or "file"' })),
+  },
+  { error: 'expected an object (a profile)' },
+);
+const configShape = z.looseObject(
+  {
+    defaultProfile: z.optional(text),
+    profiles: z.optional(z.record(z.string(), profileShape, { error: 'expected an object (profile names to profiles)' })),
+  },
+  { error: 'expected an object' },
+);
+export type ConfigShape = z.infer<typeof configShape>;
+
+/** What a path holds that is not a regular file, in words: "a FIFO", "a directory". */
+function kindOf(info: Stats): string {
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isDirectory()) return 'a directory';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'not a file';
+}
+
+/** Refused unread: anything at `path` but a regular file (a link to one included). Undefined when there is nothing there. */
+export function configFileProblem(path: string): UsageError | undefined {
+  let info: Stats;
+  try {
+    info = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return cannotRead(path, err);
+  }
+  if (info.isFile()) return undefined;
+  return notRegular(path, kindOf(info));
+}
+
+function notRegular(path: string, kind: string): UsageError {
+  const why = kind === 'a symbolic link' ? 'the tool keeps keys there and sets its mode, so it must not write through a link' : 'it must be a regular file';
+  return hinted(
+    new UsageError(`the config file ${path} is ${kind}, not a regular file (${why})`),
+    `Move it away (mv '${path}' '${path}.moved'); \`email auth login\` then writes a new one, or point EMAIL_CONFIG_DIR at a directory of yours.`,
+  );
+}
+
+function cannotRead(path: string, err: unknown): UsageError {
+  return new UsageError(`cannot read the config file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+}
+
+/** The file's text, or undefined when there is none; throws UsageError for anything but a regular file of a sane size. */
+export function readConfigText(path: string): string | undefined {
+  const problem = configFileProblem(path);
+  if (problem) throw problem;
+  let fd: number;
+  try {
+    // O_NOFOLLOW: a link put there since the check is refused too (ELOOP), not followed.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw notRegular(path, 'a symbolic link');
+    throw cannotRead(path, err);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw notRegular(path, kindOf(info));
+    if (info.size > MAX_CONFIG_BYTES) throw hinted(new UsageError(`the config file ${path} is larger than 1 MiB: not a file the tool wrote`), FIX_HINT);
+    return readFileSync(fd, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw cannotRead(path, err);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The parsed file, checked against the shape the tool writes; exit 2 naming the first field that does not fit. */
+export function parseConfigText(path: string, content: string): ConfigShape {
+  let raw: unknown;
+  try {
+    raw = content.trim() === '' ? {} : JSON.parse(content);
+  } catch (err) {
+    throw hinted(new UsageError(`the config file ${path} is not valid JSON (${(err as Error).message})`), FIX_HINT);
+  }
+  const checked = configShape.safeParse(raw);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0] as SchemaIssue | undefined;
+  throw hinted(new UsageError(`the config file ${path} does not have the expected shape: ${describeIssue(issue, raw)}`), FIX_HINT);
+}
