@@ -229,6 +229,8 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
   const controller = new AbortController();
   const stopOnAbort = () => controller.abort(walk.signal?.reason);
   walk.signal?.addEventListener('abort', stopOnAbort, { once: true });
+  // The window is this map, the pages asked for and not yet handed out: its size
+  // bounds them without core's Limiter, since nothing ever waits for a place here.
   const inFlight = new Map<number, Promise<P>>();
   const throttle = walk.throttle ?? new Throttle({ maxInFlight: walk.concurrency, debug: walk.debug });
   const start = (n: number) => {

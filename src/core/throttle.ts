@@ -27,8 +27,12 @@
 //   lately. Answers to requests sent before the cut do not cut again.
 // - Each answer that succeeds raises the rate additively, up to the stated
 //   limit when there is one.
-// --concurrency stays the ceiling on requests in flight. The clock and timers
-// are injectable, so the tests run on a fake clock.
+// --concurrency stays the ceiling on requests in flight: core's Limiter holds
+// the places (ENGINEERING.md habit 18), the round of slow start its capacity.
+// Its line stays empty: the throttle keeps its own two queues (retries first)
+// and only takes a place once the pause and the pace let a request go. The
+// clock and timers are injectable, so the tests run on a fake clock.
+import { Limiter, type Release } from './limiter.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -89,6 +93,11 @@ export interface ThrottleTicket {
   settled: boolean;
 }
 
+/** A ticket as the throttle made it: with its place in flight. */
+interface Turn extends ThrottleTicket {
+  readonly release: Release;
+}
+
 interface Waiter {
   resolve(ticket: ThrottleTicket): void;
   reject(reason: unknown): void;
@@ -99,13 +108,15 @@ interface Waiter {
 export class Throttle {
   private readonly clock: ThrottleClock;
   private readonly max: number;
-  private inFlight = 0;
-  /** During slow start the size of this round, after it the most requests in flight (--concurrency). */
-  private window: number;
+  /** The places in flight: during slow start as many as this round, after it --concurrency. */
+  private readonly slots: Limiter;
   private slowStart = true;
-  /** Requests of this slow-start round started, and answered (or failed). */
-  private roundStarted = 0;
-  private roundSettled = 0;
+  /**
+   * The places of this slow-start round's answered requests: a round's places
+   * come back together, once it is all answered, so during slow start the
+   * places held are the requests this round started.
+   */
+  private roundBack: Release[] = [];
   private rate = Number.POSITIVE_INFINITY;
   /** The stated limit, requests per second (Infinity: none stated). */
   private ceiling = Number.POSITIVE_INFINITY;
@@ -128,7 +139,7 @@ export class Throttle {
   constructor(private readonly options: ThrottleOptions) {
     this.clock = options.clock ?? realClock;
     this.max = Math.max(1, Math.floor(options.maxInFlight));
-    this.window = Math.min(this.max, SLOW_START_WINDOW);
+    this.slots = new Limiter(Math.min(this.max, SLOW_START_WINDOW));
   }
 
   get stats(): ThrottleStats {
@@ -169,7 +180,9 @@ export class Throttle {
   done(ticket: ThrottleTicket, answer?: { status: number; headers: Headers }, pauseMs?: number): void {
     if (ticket.settled) return;
     ticket.settled = true;
-    this.inFlight--;
+    const { release } = ticket as Turn;
+    if (this.slowStart) this.roundBack.push(release);
+    else release();
     const now = this.clock.now();
     if (answer) {
       this.readLimit(answer.headers);
@@ -179,23 +192,30 @@ export class Throttle {
         // A stated limit sets the pace from here. The round already sent counts
         // against it, as if paced: two at once and then the pace would put one
         // too many in the first window of a fixed-window limiter.
-        if (Number.isFinite(this.rate) && this.roundStarted > 1) this.lastStartAt += ((this.roundStarted - 1) * 1000) / this.rate;
+        const roundSent = this.slots.used;
+        if (Number.isFinite(this.rate) && roundSent > 1) this.lastStartAt += ((roundSent - 1) * 1000) / this.rate;
         this.endSlowStart();
       } else if (this.slowStart && answer.status === 429) this.endSlowStart();
     }
-    if (this.slowStart && ++this.roundSettled === this.roundStarted) {
+    if (this.slowStart && this.roundBack.length === this.slots.used) {
       // The whole round is back: the next may be twice as large, plus what this one left unsent
       // (a walk's page 1 goes alone), so the rounds add up to 2, 6, 14 however full each was.
-      this.window = Math.min(this.max, 3 * this.window - this.roundStarted);
-      this.roundStarted = this.roundSettled = 0;
-      if (this.window >= this.max) this.endSlowStart();
+      const next = 3 * this.slots.capacity - this.slots.used;
+      this.giveBackRound();
+      if (next >= this.max) this.endSlowStart();
+      else this.slots.setCapacity(next);
     }
     this.pump();
   }
 
   private endSlowStart(): void {
     this.slowStart = false;
-    this.window = this.max;
+    this.giveBackRound();
+    this.slots.setCapacity(this.max);
+  }
+
+  private giveBackRound(): void {
+    for (const release of this.roundBack.splice(0)) release();
   }
 
   // ---- the rate ----------------------------------------------------------------------
@@ -290,7 +310,7 @@ export class Throttle {
         return;
       }
       // Held by --concurrency or by the round of slow start: not a wait on the rate limit.
-      if (this.slowStart ? this.roundStarted >= this.window : this.inFlight >= this.window) {
+      if (!this.slots.hasRoom()) {
         this.endHold(now);
         return;
       }
@@ -307,10 +327,10 @@ export class Throttle {
       this.endHold(now);
       const waiter = queue.shift()!;
       if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
-      this.inFlight++;
-      if (this.slowStart) this.roundStarted++;
       this.lastStartAt = now;
-      waiter.resolve({ startedAt: now, settled: false });
+      // There is room (checked above): the place is taken as the request goes.
+      const turn: Turn = { startedAt: now, settled: false, release: this.slots.tryAcquire()! };
+      waiter.resolve(turn);
     }
   }
 

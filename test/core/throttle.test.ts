@@ -8,44 +8,8 @@ import { SEED_CAMPAIGN_IDS } from '../../src/sandbox/seed-campaigns.js';
 import { runCli } from '../helpers/cli.js';
 import { startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
-import { CUT, RATE_SHARE, Throttle, type ThrottleClock, type ThrottleTicket } from '../../src/core/throttle.js';
-
-/** A clock whose time moves only when the test says so, running the timers that fall due. */
-class FakeClock implements ThrottleClock {
-  private time = 0;
-  private timers: { at: number; fn: () => void; id: number }[] = [];
-  private nextId = 1;
-  now(): number {
-    return this.time;
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.push({ at: this.time + ms, fn, id });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((t) => t.id !== handle);
-  }
-  /** Moves time forward by ms, running each timer at its moment. */
-  async advance(ms: number): Promise<void> {
-    const end = this.time + ms;
-    for (;;) {
-      await flush();
-      this.timers.sort((a, b) => a.at - b.at);
-      const next = this.timers[0];
-      if (!next || next.at > end) break;
-      this.timers.shift();
-      this.time = next.at;
-      next.fn();
-    }
-    this.time = end;
-    await flush();
-  }
-}
-
-const flush = async () => {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-};
+import { CUT, RATE_SHARE, Throttle, type ThrottleTicket } from '../../src/core/throttle.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
 const ok = { status: 200, headers: {} };
 const limited = (limit: number, resetSeconds: number, remaining = 0) => ({
@@ -260,6 +224,43 @@ describe('Throttle', () => {
     throttle.done(rest[0]!.ticket, ok);
     await clock.advance(0);
     expect(rest).toHaveLength(4);
+  });
+
+  it('ends slow start mid-round on a stated limit: the round\'s answered places come back, those still in flight hold theirs', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 3, clock });
+    const started = ask(throttle, 6, clock);
+    await clock.advance(0);
+    expect(started).toHaveLength(2);
+    throttle.done(started[0]!.ticket, limited(1000, 1));
+    await clock.advance(100);
+    // One of the round still in flight: two more go, not three.
+    expect(started).toHaveLength(4);
+    throttle.done(started[1]!.ticket, limited(1000, 1));
+    await clock.advance(100);
+    expect(started).toHaveLength(5);
+  });
+
+  it('counts as waited only the time held by the pace or a pause, not by --concurrency', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 1, clock });
+    const first = ask(throttle, 1, clock);
+    await clock.advance(0);
+    throttle.done(first[0]!.ticket, limited(5, 1));
+    const second = ask(throttle, 1, clock);
+    await clock.advance(300);
+    expect(second).toHaveLength(1);
+    const paced = throttle.stats.waitedMs;
+    expect(paced).toBeGreaterThan(0);
+    // The third is ready while the second is in flight: held by --concurrency alone, past its paced moment too.
+    const third = ask(throttle, 1, clock);
+    await clock.advance(5000);
+    expect(third).toHaveLength(0);
+    expect(throttle.stats.waitedMs).toBe(paced);
+    throttle.done(second[0]!.ticket, limited(5, 1));
+    await clock.advance(0);
+    expect(third).toHaveLength(1);
+    expect(throttle.stats.waitedMs).toBe(paced);
   });
 
   it('lets a waiting request go when its signal aborts', async () => {
