@@ -28,9 +28,6 @@ export const FLOORS: readonly (readonly string[])[] = [
  */
 const KNOWN_UPWARD = new Set<string>([
   'src/commands/completion/completion.ts -> src/completion/index.ts',
-  'src/output/created-id.ts -> src/context.ts',
-  'src/output/created-id.ts -> src/commands/define.ts',
-  'src/output/confirm.ts -> src/context.ts',
   'src/prompt.ts -> src/context.ts',
 ]);
 const KNOWN_CIRCLES = new Set<string>([
@@ -40,7 +37,6 @@ const KNOWN_CIRCLES = new Set<string>([
   'src/commands/webhooks/listen-run.ts, src/commands/webhooks/listen.ts',
   'src/commands/webhooks/replay-run.ts, src/commands/webhooks/replay.ts',
   'src/commands/webhooks/trigger-run.ts, src/commands/webhooks/trigger.ts',
-  'src/output/edges.ts, src/output/messages.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

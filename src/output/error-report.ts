@@ -3,7 +3,7 @@
 // decision of what to say is src/core/error-exit.ts's.
 import type { ErrorReport } from '../core/error-exit.js';
 import type { Redactor } from '../core/redact.js';
-import type { Writable } from './edges.js';
+import type { Writable } from './writable.js';
 import { machineLine } from './messages.js';
 import { neutralize, neutralizeLines } from './sanitize.js';
 

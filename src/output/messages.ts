@@ -13,7 +13,7 @@
 // By construction: in machine mode the stderr edge itself (src/output/edges.ts
 // machineLines) turns any line that is not already one JSON object into a
 // `notice`, so a message written past this writer still parses.
-import type { Writable } from './edges.js';
+import type { Writable } from './writable.js';
 import { jsonForTerminal, neutralizeLines } from './sanitize.js';
 
 /** The `type` of a machine-mode line (docs/scripting.md). */

@@ -3,7 +3,7 @@
 // --progress one plain line every few seconds for CI logs. Never on stdout.
 // In machine mode (CLI.md "machine mode") no spinner: the lines are `progress`
 // objects (src/output/messages.ts), the last one when the import stops.
-import type { Writable } from './edges.js';
+import type { Writable } from './writable.js';
 import { countFor } from './numbers.js';
 import { neutralize } from './sanitize.js';
 

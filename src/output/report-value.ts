@@ -1,10 +1,10 @@
-// A report (an import's --dry-run: render.ts `Report`) as the one JSON object
+// A report (an import's --dry-run: format.ts `Report`) as the one JSON object
 // `--json` prints, for --jq and --fields, which work on a value: its parts
 // awaited, a streamed part gathered into an array. Gathered up to a bound,
 // since a report's records stream because a file may have millions of them.
 import { CliError, ExitCode } from '../core/errors.js';
 
-/** What this needs of a report (render.ts `Report`; structural, so this module does not import the renderer). */
+/** What this needs of a report (format.ts `Report`; structural, so this module does not import the renderer). */
 interface ReportLike {
   readonly parts: readonly { key?: string; value: unknown; peopleOnly?: boolean }[];
 }

@@ -34,7 +34,7 @@ export default defineCommand({
   async run(input, ctx) {
     const [{ createDraftCampaign }, { createdResult }, { draftCampaignFrom }] = await Promise.all([
       import('../../api/campaigns.js'),
-      import('../../output/created-id.js'),
+      import('../created-id.js'),
       import('../../validation/campaign-fields.js'),
     ]);
     const draft = draftCampaignFrom(input);

@@ -17,7 +17,7 @@ export default defineCommand({
   async run({ campaign: campaignId, yes }, ctx) {
     const [{ listScheduledCampaigns, unscheduleCampaign }, { confirmDestructive, namedObject, sameId }] = await Promise.all([
       import('../../api/campaigns.js'),
-      import('../../output/confirm.js'),
+      import('../confirm.js'),
     ]);
     // The question names the campaign (CLI.md "prompts"): one read of the scheduled list, the only read that names a scheduled campaign.
     const question = async () => {

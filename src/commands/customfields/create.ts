@@ -24,7 +24,7 @@ export default defineCommand({
   async run({ list, ...input }, ctx) {
     const [{ createCustomField }, { createdResult }, { customFieldFrom }] = await Promise.all([
       import('../../api/custom-fields.js'),
-      import('../../output/created-id.js'),
+      import('../created-id.js'),
       import('../../validation/custom-field-definition.js'),
     ]);
     const definition = customFieldFrom(input);

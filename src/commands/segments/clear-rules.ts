@@ -12,7 +12,7 @@ export default defineCommand({
   records: { fields: ['SegmentID', 'RuleGroups'] },
   examples: ['email segments clear-rules <id>', 'email segments clear-rules --segment <id> --yes'],
   async run({ segment: segmentId, yes }, ctx) {
-    const [{ clearSegmentRules, getSegment }, { confirmDestructive, namedObject }] = await Promise.all([import('../../api/segments.js'), import('../../output/confirm.js')]);
+    const [{ clearSegmentRules, getSegment }, { confirmDestructive, namedObject }] = await Promise.all([import('../../api/segments.js'), import('../confirm.js')]);
     // The question names the segment (CLI.md "prompts"): one read of it.
     const question = async () => `Remove every rule of segment ${await namedObject(ctx, segmentId, async () => (await getSegment(await ctx.api(), segmentId)).Title)}, leaving it blank?`;
     const go = await confirmDestructive(ctx, question, yes, 'clear the rules of a segment');

@@ -24,7 +24,7 @@ export default defineCommand({
     const [{ createSegment }, { readJsonArgument }, { createdResult }, { requireText }, { checkRuleGroupsShape, parseRuleGroups }] = await Promise.all([
       import('../../api/segments.js'),
       import('../../core/json-input.js'),
-      import('../../output/created-id.js'),
+      import('../created-id.js'),
       import('../../validation/option-checks.js'),
       import('../../validation/rule-groups.js'),
     ]);

@@ -26,7 +26,7 @@ export default defineCommand({
   async run(input, ctx) {
     const [{ addSubscriber }, { createdResult }, { consentFlag, fieldFlags }] = await Promise.all([
       import('../../api/subscribers.js'),
-      import('../../output/created-id.js'),
+      import('../created-id.js'),
       import('../../validation/subscriber-fields.js'),
     ]);
     const body = {

@@ -17,7 +17,7 @@ export default defineCommand({
   async run(input, ctx) {
     const [{ createTemplate }, { createdResult }, { templateFrom }] = await Promise.all([
       import('../../api/templates.js'),
-      import('../../output/created-id.js'),
+      import('../created-id.js'),
       import('../../validation/campaign-fields.js'),
     ]);
     const template = templateFrom(input);

@@ -4,7 +4,7 @@
 // was expected is printed as received, with a warning: the thing was created,
 // and the request is never repeated (CLI.md "lenient reading").
 import type { Context } from '../context.js';
-import type { Result } from '../commands/define.js';
+import type { Result } from './define.js';
 
 /**
  * `id` is the identifier found in the answer (undefined when it holds none);

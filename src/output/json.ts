@@ -1,0 +1,38 @@
+// JSON and NDJSON: the service's data unchanged. On a terminal the strings'
+// controls are `\uXXXX` escapes, so the text stays valid JSON and shows what
+// it holds (CLI.md "untrusted text"); in a pipe or a file, the bytes as they are.
+import type { RecordStream, TextOut, View } from './format.js';
+import { jsonForTerminal } from './sanitize.js';
+
+/** A list, one record after another, or one value. */
+export interface ValueWriter extends RecordStream {
+  value(value: unknown): Promise<void>;
+}
+
+/** JSON text as it may reach stdout: escaped for a terminal, unchanged elsewhere. */
+export function jsonText(json: string, isTTY: boolean): string {
+  return isTTY ? jsonForTerminal(json) : json;
+}
+
+export function indent(json: string): string {
+  return json
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+/** A list as one array written record by record; one value pretty-printed, or on one line when the view is compact. */
+export function jsonWriter(view: View | undefined, out: TextOut): ValueWriter {
+  let count = 0;
+  return {
+    write: (record) => out.write(`${count++ === 0 ? '[\n' : ',\n'}${jsonText(indent(JSON.stringify(record ?? null, null, 2)), out.isTTY)}`),
+    end: () => out.write(count === 0 ? '[]\n' : '\n]\n'),
+    value: (value) => out.write(`${jsonText(JSON.stringify(value ?? null, null, view?.compact ? undefined : 2), out.isTTY)}\n`),
+  };
+}
+
+/** One value a line: a list's records, or the one value. */
+export function ndjsonWriter(out: TextOut): ValueWriter {
+  const write = (record: unknown) => out.write(`${jsonText(JSON.stringify(record ?? null), out.isTTY)}\n`);
+  return { write, end: async () => undefined, value: write };
+}

@@ -1,0 +1,98 @@
+// A report written as its parts come (src/output/format.ts Report), in each
+// format's way: one JSON object, the flat records of NDJSON and CSV, or the
+// parts under their titles for people.
+import { isRecords, type FormatWriter, type Report, type TextOut, type View } from './format.js';
+import { indent, jsonText } from './json.js';
+
+/** A report as one JSON object, a streamed part as an array written as it comes. */
+export async function jsonReport(report: Report, out: TextOut): Promise<void> {
+  await out.write('{');
+  let first = true;
+  const key = async (name: string) => {
+    await out.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(name)}: `);
+    first = false;
+  };
+  for (const part of report.parts) {
+    if (part.peopleOnly) continue;
+    const value: unknown = await part.value;
+    if (isRecords(value)) {
+      await key(part.key ?? 'records');
+      let count = 0;
+      for await (const record of value) await out.write(`${count++ === 0 ? '[\n' : ',\n'}${jsonText(indent(indent(JSON.stringify(record ?? null))), out.isTTY)}`);
+      await out.write(count === 0 ? '[]' : '\n  ]');
+      continue;
+    }
+    const fields: [string, unknown][] = part.key === undefined ? Object.entries((value ?? {}) as Record<string, unknown>) : [[part.key, value]];
+    for (const [name, v] of fields) {
+      await key(name);
+      await out.write(jsonText(JSON.stringify(v ?? null, null, 2).split('\n').join('\n  '), out.isTTY));
+    }
+  }
+  return out.write(first ? '}\n' : '\n}\n');
+}
+
+/** A report as NDJSON or CSV: the streamed records, then the other parts as one record. */
+export async function flatReport(report: Report, writer: (view: View | undefined) => FormatWriter): Promise<void> {
+  const rest: Record<string, unknown> = {};
+  for (const part of report.parts) {
+    if (part.peopleOnly) continue;
+    const value: unknown = await part.value;
+    if (isRecords(value)) {
+      const records = writer(part.view);
+      for await (const record of value) await records.write(record);
+      await records.end();
+    } else if (part.key === undefined) Object.assign(rest, value);
+    else rest[part.key] = value;
+  }
+  return writer(undefined).value(rest);
+}
+
+/** What a report for people is written with: the renderer's own ways. */
+export interface PeopleOut {
+  /** Text as it is (a heading is the command's own text). */
+  write(text: string): Promise<void>;
+  /** A line for people, neutralised. */
+  line(text: string): Promise<void>;
+  /** A value or list as the renderer prints one. */
+  print(data: unknown, view?: View): Promise<void>;
+  /** The table's writer for records that come one by one. */
+  writer(view: View | undefined): FormatWriter;
+  /** A line on stderr. */
+  note(line: string): void;
+}
+
+/** A report for people: each part under its title (a note on stderr) or heading, then the footer. */
+export async function peopleReport(report: Report, out: PeopleOut): Promise<void> {
+  const note = (line: string) => out.note(line);
+  for (const part of report.parts) {
+    if (part.machineOnly) continue;
+    const value: unknown = await part.value;
+    const title = typeof part.title === 'function' ? part.title() : part.title;
+    // A streamed part's title waits for its first record, or its end: a run that fails first says only why.
+    if (title && !isRecords(value)) note(title);
+    // A heading is the command's own text, not the service's: written as it is.
+    if (part.heading !== undefined) await out.write(`${part.heading}\n`);
+    if (Array.isArray(value) && value.length === 0 && part.empty) {
+      await (part.heading !== undefined ? out.line(part.empty) : note(part.empty));
+      continue;
+    }
+    if (isRecords(value)) {
+      let count = 0;
+      // Opened with the first record: an empty table would say '(no results)' beside the part's own word.
+      let writer: FormatWriter | undefined;
+      for await (const record of value) {
+        if (!writer && title) note(title);
+        writer ??= out.writer(part.view);
+        count++;
+        await writer.write(record);
+      }
+      await writer?.end();
+      if (count === 0 && title) note(title);
+      if (count === 0 && part.empty) note(part.empty);
+      continue;
+    }
+    const display: unknown = await part.display;
+    await out.print(display ?? value, part.view);
+  }
+  if (report.footer) note(report.footer);
+}

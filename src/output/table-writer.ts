@@ -1,0 +1,133 @@
+// The table format's writer (-o table, for people): a list as one bordered
+// table on a terminal, drawn in chunks when it streams, and tab-separated
+// lines without header in a pipe (as gh does); one record as a Field/Value
+// table; a scalar as a line. How a table is drawn and fitted is table.ts's.
+import { columnsOf, normalizeColumns, pick, plainText } from './columns.js';
+import type { FormatWriter, Report, TextOut, View } from './format.js';
+import { styleFor, type DisplayStyle } from './numbers.js';
+import { neutralize } from './sanitize.js';
+import { drawTable, fitWidths, wrapCell, CELL_PADDING, type Column } from './table.js';
+
+/** Records drawn at once when a stream is printed as one table on a terminal. */
+const TABLE_STREAM_CHUNK = 500;
+
+export interface TableOut extends TextOut {
+  /** Headers in bold. */
+  readonly color: boolean;
+  /** The terminal's width. */
+  readonly columns?: number;
+}
+
+export function tableWriter(view: View | undefined, out: TableOut, report: (report: Report) => Promise<void>): FormatWriter {
+  let count = 0;
+  let pending: unknown[] = [];
+  let columns: Column[] | undefined;
+  let widths: number[] | undefined;
+  // A long stream is printed as one table in chunks: the first chunk has the
+  // top border and header, and the bottom border waits for the end.
+  let bottom: string | undefined;
+  const flushTable = async (ending: boolean) => {
+    if (!pending.length) return;
+    columns ??= columnsOf(pending, view);
+    const first = count === pending.length;
+    // All the records in one chunk: one table sized to them, as a list printed whole is.
+    const whole = first && ending;
+    const drawn = await table(out, pending, columns, first, widths, { top: first, stream: !whole });
+    widths = drawn?.widths;
+    bottom = whole ? undefined : drawn?.bottom;
+    pending = [];
+  };
+  return {
+    write: async (record) => {
+      count++;
+      // In a pipe each record is its own tab-separated line, written at
+      // once: `| head -1` sees it (and the walk stops) without waiting
+      // for a chunk. On a terminal, chunks size the columns.
+      if (!out.isTTY) {
+        columns ??= columnsOf([record], view);
+        await table(out, [record], columns, false);
+        return;
+      }
+      pending.push(record);
+      if (pending.length >= TABLE_STREAM_CHUNK) await flushTable(false);
+    },
+    flush: async () => {
+      if (!pending.length) return;
+      // Drawn as a table of its own: the next record starts a new one, with its header.
+      const before = count;
+      count = pending.length;
+      await flushTable(true);
+      count = before;
+      columns = undefined;
+      widths = undefined;
+      bottom = undefined;
+    },
+    end: async () => {
+      await flushTable(true);
+      if (bottom !== undefined) await out.write(`${bottom}\n`);
+      else if (count === 0 && out.isTTY) await out.write('(no results)\n');
+    },
+    report,
+    value: async (value) => {
+      if (view?.text && typeof value === 'string') return out.write(value.endsWith('\n') ? value : `${value}\n`);
+      if (value !== null && typeof value === 'object') return record(out, value as Record<string, unknown>, view);
+      return out.write(`${neutralize(String(value ?? ''))}\n`);
+    },
+  };
+}
+
+/**
+ * Bordered table on a TTY; tab-separated lines without header in a pipe (as gh does).
+ * `part` lets a stream print one table in chunks: without the top border
+ * after the first, the bottom border held back (returned) for the end, and
+ * widths fixed by the first chunk with room to spare.
+ */
+async function table(
+  out: TableOut,
+  rows: unknown[],
+  columns: Column[],
+  header: boolean,
+  fixedWidths?: number[],
+  part: { top: boolean; stream: boolean } = { top: true, stream: false },
+): Promise<{ widths: number[]; bottom: string } | undefined> {
+  const style = styleFor(out.isTTY);
+  const cells = rows.map((row) => columns.map((c) => displayText(pick(row, c.key), c, row, style)));
+  if (!out.isTTY) {
+    await out.write(cells.map((r) => `${r.join('\t')}\n`).join(''));
+    return undefined;
+  }
+  if (!rows.length && header) {
+    await out.write('(no results)\n');
+    return undefined;
+  }
+  const paint = await painter(out.color);
+  // Headers may be the service's field names: neutralised, then painted; wrapped at spaces only (src/output/table.ts).
+  const shown = columns.map((c) => ({ ...c, header: neutralize(c.header ?? c.key) }));
+  const widths = fixedWidths ?? fitWidths(shown, cells, out.columns, part.stream);
+  const head = header ? shown.map((c, i) => paint(wrapCell(c.header, widths[i]! - CELL_PADDING))) : undefined;
+  const { text, bottom } = await drawTable(cells, shown, { head, widths, ...part });
+  await out.write(text);
+  return { widths, bottom };
+}
+
+/** One record as a two-column Field/Value table. */
+async function record(out: TableOut, record: Record<string, unknown>, view?: View): Promise<void> {
+  const columns: Column[] = view?.columns ? normalizeColumns(view.columns) : Object.keys(record).map((key) => ({ key }));
+  const style = styleFor(out.isTTY);
+  const pairs = columns.map((c) => ({ field: c.header ?? c.key, value: displayText(pick(record, c.key), c, record, style) }));
+  await table(out, pairs, [{ key: 'field', header: 'Field' }, { key: 'value', header: 'Value' }], out.isTTY);
+}
+
+async function painter(color: boolean): Promise<(s: string) => string> {
+  if (!color) return (s) => s;
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: 1 });
+  return (s) => chalk.bold(s);
+}
+
+function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
+  // A whole number is a count (recipients, rows): grouped for people at a terminal (CLI.md "numbers").
+  const count = typeof value === 'number' && Number.isSafeInteger(value) ? style.count(value) : undefined;
+  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : (count ?? plainText(value));
+  return neutralize(text);
+}
