@@ -31,11 +31,12 @@ import type { ListenInput } from './listen.js';
 
 const EVENT_COLUMNS: Column[] = [
   { key: 'Type' },
-  { key: 'Date' },
-  { key: 'EmailAddress' },
+  // Dates and addresses are copied whole: a narrow terminal shortens the name instead.
+  { key: 'Date', fixed: true },
+  { key: 'EmailAddress', fixed: true },
   { key: 'Name' },
   { key: 'State' },
-  { key: 'ListID' },
+  { key: 'ListID', fixed: true },
 ];
 
 /**
