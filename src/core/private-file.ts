@@ -15,6 +15,12 @@
 //   must not be replaced), then a sync of the directory, so the file exists
 //   whole or not at all after a crash.
 //
+// File systems that refuse a hard link (FAT, exFAT, many SMB and FUSE mounts)
+// get the file copied, exclusively and without following a link, to its path;
+// those that refuse a rename over an existing file get that file removed
+// first (a crash in between leaves the data in the temporary file). Nothing
+// here relies on O_TMPFILE.
+//
 // A file that is appended to after it is in place (the journal) goes on
 // through the descriptor created here, which is the file renamed into place:
 // its path is never opened again, so a link planted there later is not
@@ -83,7 +89,8 @@ export class PrivateFile {
   static async create(path: string, options: PrivateFileOptions = {}): Promise<PrivateFile> {
     if (options.symlink !== 'replace') await refuseLink(path);
     const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
-    const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    // Read and write: where hard links are refused, commit() copies the file from this descriptor.
+    const handle = await open(temporary, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
     try {
       // The mode given to open() is narrowed by the umask, never widened; chmod makes it exactly 0600.
       await handle.chmod(0o600);
@@ -119,8 +126,7 @@ export class PrivateFile {
   async commit(): Promise<void> {
     if (this.durable) await this.handle.sync();
     if (this.existing === 'replace') {
-      // A rename replaces a link at the path rather than following it.
-      await rename(this.temporary, this.path);
+      await this.renameIntoPlace();
     } else {
       await this.linkIntoPlace();
     }
@@ -140,6 +146,20 @@ export class PrivateFile {
     if (!this.placed) await rm(this.temporary, { force: true }).catch(() => undefined);
   }
 
+  /** A rename replaces a link at the path rather than following it. */
+  private async renameIntoPlace(): Promise<void> {
+    try {
+      await rename(this.temporary, this.path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      // Some SMB and FUSE mounts refuse a rename over an existing file: the old one goes first (unlink follows no link).
+      const there = RENAME_OVER_REFUSED.has(code) ? await lstat(this.path).catch(() => undefined) : undefined;
+      if (!there || there.isDirectory()) throw err;
+      await unlink(this.path);
+      await rename(this.temporary, this.path);
+    }
+  }
+
   /** link() fails with EEXIST whatever is at the path, a dangling link included, and never follows it. */
   private async linkIntoPlace(): Promise<void> {
     try {
@@ -155,19 +175,20 @@ export class PrivateFile {
     await unlink(this.temporary);
   }
 
+  /** Copies the temporary file to its path, created exclusively (a file or link there: EEXIST); the descriptor moves there. */
   private async copyExclusively(): Promise<void> {
     const from = this.handle;
-    const { size } = await from.stat();
-    const data = Buffer.alloc(size);
-    for (let at = 0; at < size; ) {
-      const { bytesRead } = await from.read(data, at, size - at, at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
     const target = await open(this.path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
     try {
       await target.chmod(0o600).catch(() => undefined);
-      await target.writeFile(data);
+      // In pieces, so a large file (a saved delivery) costs a small buffer, not its size.
+      const chunk = Buffer.allocUnsafe(COPY_CHUNK);
+      for (let at = 0; ; ) {
+        const { bytesRead } = await from.read(chunk, 0, COPY_CHUNK, at);
+        if (bytesRead === 0) break;
+        await target.write(chunk, 0, bytesRead);
+        at += bytesRead;
+      }
       if (this.durable) await target.sync();
     } catch (err) {
       await target.close().catch(() => undefined);
@@ -180,7 +201,10 @@ export class PrivateFile {
   }
 }
 
+const COPY_CHUNK = 64 * 1024;
 const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+/** What a rename over an existing file fails with where the file system refuses that (SMB, FUSE). */
+const RENAME_OVER_REFUSED = new Set(['EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
 /** Writes a whole file at `path` the private way (PrivateFile): it exists whole, or not at all. */
 export async function writePrivateFile(path: string, data: string | Uint8Array, options: PrivateFileOptions = {}): Promise<void> {

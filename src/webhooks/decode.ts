@@ -11,6 +11,7 @@ import {
   checkDelivery,
   isPlainObject,
   MalformedDeliveryError,
+  OversizedDeliveryError,
   TooManyElementsError,
   TooManyEventsError,
   type CustomFieldValue,
@@ -159,13 +160,32 @@ export const MAX_XML_ELEMENTS = 200_000;
 /** The sandbox's form nests 6 deep (Webhook, Events, Event, CustomFields, CustomField, Key); a wrapper or two more is still fine. */
 export const MAX_XML_DEPTH = 16;
 
+/**
+ * Attributes, counted by the same scan: fast-xml-parser validates them all
+ * even though it ignores them, superlinearly on one element (800,000 on one
+ * element, 9.4 MB, held the event loop 2.7 s and took 752 MB), and a single
+ * 9 MB value took 4 s and 460 MB. The service's events carry a handful of
+ * attributes at most (namespace declarations, an id); 1,000 events with 20
+ * each stay under these bounds, and a parse at them takes about 0.2 s.
+ */
+export const MAX_XML_ATTRIBUTES_PER_ELEMENT = 32;
+export const MAX_XML_ATTRIBUTES = 20_000;
+/** Bytes of all attributes together (names, values, quotes, the spaces between them). */
+export const MAX_XML_ATTRIBUTE_BYTES = 256 * 1024;
+
 export interface XmlShape {
   /** Children of elements named Events, wherever those sit (CLI.md `webhooks listen`). */
   events: number;
   elements: number;
   /** The deepest nesting of elements. */
   depth: number;
+  /** Attributes of all elements together, the most on one element, and their bytes together. */
+  attributes: number;
+  mostAttributes: number;
+  attributeBytes: number;
 }
+
+export type XmlLimits = Pick<XmlShape, 'events' | 'elements' | 'depth'> & { attributes?: number; attributesPerElement?: number; attributeBytes?: number };
 
 /**
  * Counts the events, elements and nesting depth of an XML document, stopping
@@ -177,11 +197,15 @@ export interface XmlShape {
  * document that hides them deeper is still refused for their number. On a
  * malformed document the parse that follows reports the error.
  */
-export function scanXml(text: string, limits: { events: number; elements: number; depth: number }): XmlShape {
+export function scanXml(text: string, limits: XmlLimits): XmlShape {
   let depth = 0;
   let deepest = 0;
   let elements = 0;
   let events = 0;
+  let attributes = 0;
+  let mostAttributes = 0;
+  let attributeBytes = 0;
+  const { attributes: maxAttributes = Infinity, attributesPerElement = Infinity, attributeBytes: maxAttributeBytes = Infinity } = limits;
   // eventsAt[d]: whether the open element at depth d is an Events element.
   // The scan stops past limits.depth, so this stays small.
   const eventsAt: boolean[] = [false];
@@ -206,14 +230,18 @@ export function scanXml(text: string, limits: { events: number; elements: number
       depth++;
       elements++;
       if (depth > deepest) deepest = depth;
+      attributes += tag.attributes;
+      attributeBytes += tag.attributeBytes;
+      if (tag.attributes > mostAttributes) mostAttributes = tag.attributes;
       if (events > limits.events || elements > limits.elements || depth > limits.depth) break;
+      if (attributes > maxAttributes || mostAttributes > attributesPerElement || attributeBytes > maxAttributeBytes) break;
       if (selfClosing) depth--;
       else eventsAt[depth] = isEventsName(text, i + 1);
     }
     if (end === -1) break;
     i = text.indexOf('<', end);
   }
-  return { events, elements, depth: deepest };
+  return { events, elements, depth: deepest, attributes, mostAttributes, attributeBytes };
 }
 
 /** How many events scanXml finds, counting no further than `stopAfter + 1`. */
@@ -227,15 +255,32 @@ function endOf(text: string, terminator: string, from: number): number {
   return at === -1 ? -1 : at + terminator.length;
 }
 
-/** The end of an opening tag, past its '>', skipping quoted attribute values. */
+/** What tagEnd() found in the opening tag it last scanned (one object, reused: the scan allocates nothing per element). */
+const tag = { attributes: 0, attributeBytes: 0 };
+
+/**
+ * The end of an opening tag, past its '>', skipping quoted attribute values;
+ * counts its attributes (each '=' outside quotes) and their bytes (all of the
+ * tag after its name) into `tag`.
+ */
 function tagEnd(text: string, from: number): number {
   let quote = 0;
+  let nameEnd = -1;
+  tag.attributes = 0;
+  tag.attributeBytes = 0;
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (quote) {
       if (c === quote) quote = 0;
-    } else if (c === 0x22 || c === 0x27) quote = c;
-    else if (c === 0x3e) return i + 1;
+      continue;
+    }
+    if (nameEnd === -1 && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2f /* / */ || c === 0x3e)) nameEnd = i;
+    if (c === 0x22 || c === 0x27) quote = c;
+    else if (c === 0x3d /* = */) tag.attributes++;
+    else if (c === 0x3e) {
+      tag.attributeBytes = i - nameEnd;
+      return i + 1;
+    }
   }
   return -1;
 }
@@ -288,9 +333,13 @@ function parentOf(jpath: string): string | undefined {
 
 function decodeXml(text: string, maxEvents: number | undefined): WebhookDelivery {
   const body = stripBom(text);
-  const shape = scanXml(body, { events: maxEvents ?? Infinity, elements: MAX_XML_ELEMENTS, depth: MAX_XML_DEPTH });
+  const attributeLimits = { attributes: MAX_XML_ATTRIBUTES, attributesPerElement: MAX_XML_ATTRIBUTES_PER_ELEMENT, attributeBytes: MAX_XML_ATTRIBUTE_BYTES };
+  const shape = scanXml(body, { events: maxEvents ?? Infinity, elements: MAX_XML_ELEMENTS, depth: MAX_XML_DEPTH, ...attributeLimits });
   if (maxEvents !== undefined && shape.events > maxEvents) throw new TooManyEventsError(maxEvents);
   if (shape.elements > MAX_XML_ELEMENTS) throw new TooManyElementsError(MAX_XML_ELEMENTS);
+  if (shape.mostAttributes > MAX_XML_ATTRIBUTES_PER_ELEMENT) throw new OversizedDeliveryError(`more than ${MAX_XML_ATTRIBUTES_PER_ELEMENT} attributes on one XML element`);
+  if (shape.attributes > MAX_XML_ATTRIBUTES) throw new OversizedDeliveryError(`more than ${MAX_XML_ATTRIBUTES} XML attributes in one delivery`);
+  if (shape.attributeBytes > MAX_XML_ATTRIBUTE_BYTES) throw new OversizedDeliveryError(`XML attributes of more than ${MAX_XML_ATTRIBUTE_BYTES / 1024} KiB in one delivery`);
   if (shape.depth > MAX_XML_DEPTH) throw new MalformedDeliveryError(`XML nested deeper than ${MAX_XML_DEPTH} elements (a delivery nests 6)`);
   const valid = XMLValidator.validate(body);
   if (valid !== true) {

@@ -144,6 +144,40 @@ describe("directories Node's compile cache is never kept in (bin/email's private
     }
   });
 
+  it('a private directory under a directory others can write to without the sticky bit (they could swap it for a link)', async () => {
+    for (const mode of [0o777, 0o775, 0o757]) {
+      const xdg = mkdtempSync(join(tmpdir(), 'email-cc-xdg-'));
+      const dir = join(xdg, 'email-cli');
+      mkdirSync(dir, { mode: 0o700 });
+      chmodSync(xdg, mode);
+      const r = await email(['campaigns', 'sent', '--json'], { HOME: mkdtempSync(join(tmpdir(), 'email-cc-home-')), XDG_CACHE_HOME: xdg });
+      expect(r.code, r.stderr).toBe(0);
+      expect(filesUnder(dir), mode.toString(8)).toEqual([]);
+    }
+  });
+
+  it('a directory further up that others can write to, or a link on the way', async () => {
+    const top = mkdtempSync(join(tmpdir(), 'email-cc-top-'));
+    mkdirSync(join(top, 'a', 'b'), { recursive: true });
+    chmodSync(join(top, 'a'), 0o777);
+    const linked = mkdtempSync(join(tmpdir(), 'email-cc-linked-'));
+    symlinkSync(linked, join(top, 'link'));
+    for (const xdg of [join(top, 'a', 'b'), join(top, 'link')]) {
+      const r = await email(['campaigns', 'sent', '--json'], { HOME: mkdtempSync(join(tmpdir(), 'email-cc-home-')), XDG_CACHE_HOME: xdg });
+      expect(r.code, r.stderr).toBe(0);
+      expect(filesUnder(top), xdg).toEqual([]);
+      expect(filesUnder(linked), xdg).toEqual([]);
+    }
+  });
+
+  it.skipIf(!compileCacheExists)('is kept under a directory others can write to with the sticky bit (as /tmp), which no one else can swap', async () => {
+    const xdg = mkdtempSync(join(tmpdir(), 'email-cc-xdg-'));
+    chmodSync(xdg, 0o1777);
+    const r = await email(['campaigns', 'sent', '--json'], { HOME: mkdtempSync(join(tmpdir(), 'email-cc-home-')), XDG_CACHE_HOME: xdg });
+    expect(r.code, r.stderr).toBe(0);
+    expect(filesUnder(join(xdg, 'email-cli')).length).toBeGreaterThan(0);
+  });
+
   it('with NODE_DISABLE_COMPILE_CACHE=1: nothing is created', async () => {
     const xdg = mkdtempSync(join(tmpdir(), 'email-cc-xdg-'));
     const r = await email(['campaigns', 'sent', '--json'], { HOME: mkdtempSync(join(tmpdir(), 'email-cc-home-')), XDG_CACHE_HOME: xdg, NODE_DISABLE_COMPILE_CACHE: '1' });
@@ -164,6 +198,16 @@ describe("directories Node's compile cache is never kept in (bin/email's private
       const r = await email(['campaigns', 'sent', '--json'], { HOME: home });
       expect(r.code, r.stderr).toBe(0);
       expect(readdirSync(home)).toEqual([]);
+    });
+
+    it('a private directory of ours under a directory another user owns (they could swap it for a link)', async () => {
+      const theirs = mkdtempSync(join(tmpdir(), 'email-cc-theirs-'));
+      const dir = join(theirs, 'email-cli');
+      mkdirSync(dir, { mode: 0o700 });
+      chownSync(theirs, 12345, 12345);
+      const r = await email(['campaigns', 'sent', '--json'], { HOME: mkdtempSync(join(tmpdir(), 'email-cc-home-')), XDG_CACHE_HOME: theirs });
+      expect(r.code, r.stderr).toBe(0);
+      expect(filesUnder(dir)).toEqual([]);
     });
   });
   if (!isRoot) console.warn('not root: the test of a directory another user owns is skipped (it needs chown)');

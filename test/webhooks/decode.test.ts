@@ -2,7 +2,18 @@
 // sandbox's and the encoder's forms, and the event limit (rule 3).
 import { describe, expect, it } from 'vitest';
 import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
-import { countXmlEvents, decodeDelivery, detectFormat, MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_XML_DEPTH, MAX_XML_ELEMENTS } from '../../src/webhooks/decode.js';
+import {
+  countXmlEvents,
+  decodeDelivery,
+  detectFormat,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+  MAX_XML_ATTRIBUTE_BYTES,
+  MAX_XML_ATTRIBUTES,
+  MAX_XML_ATTRIBUTES_PER_ELEMENT,
+  MAX_XML_DEPTH,
+  MAX_XML_ELEMENTS,
+} from '../../src/webhooks/decode.js';
 import { encodeDelivery } from '../../src/webhooks/encode.js';
 import { MalformedDeliveryError, OversizedDeliveryError, TooManyEventsError, type WebhookDelivery } from '../../src/webhooks/events.js';
 import { MANUAL_SIGNUP_MARKER, syntheticEvents } from '../../src/webhooks/synthetic.js';
@@ -178,6 +189,34 @@ describe('XML bounded before it is parsed (issue 19 point 3)', () => {
     expect(reason).toMatch(/^invalid XML at line 2, column \d+: /);
     expect(reason.length).toBeLessThan(300);
     expect(reason).not.toContain('\n');
+  });
+
+  it('refuses one element with 800,000 attributes (9 MB) as too many attributes, from the scan', () => {
+    const body = `<R${Array.from({ length: 800_000 }, (_, i) => ` a${i}=""`).join('')}><Events/><ListID>${LIST}</ListID></R>${unclosed}`;
+    expect(() => decodeDelivery(body, 'application/xml', { maxEvents: 1000 })).toThrow(OversizedDeliveryError);
+    expect(() => decodeDelivery(body, 'application/xml')).toThrow(`more than ${MAX_XML_ATTRIBUTES_PER_ELEMENT} attributes on one XML element`);
+  });
+
+  it('refuses attributes spread over many elements as too many in all, from the scan', () => {
+    const body = `<R><Events/><X>${'<F a="1" b="2"/>'.repeat(MAX_XML_ATTRIBUTES / 2 + 1)}</X><ListID>${LIST}</ListID></R>${unclosed}`;
+    expect(() => decodeDelivery(body, 'application/xml')).toThrow(OversizedDeliveryError);
+    expect(() => decodeDelivery(body, 'application/xml')).toThrow(`more than ${MAX_XML_ATTRIBUTES} XML attributes in one delivery`);
+  });
+
+  it('refuses attributes larger in all than a delivery ever carries, a single value too, from the scan', () => {
+    const oneValue = `<R a="${'v'.repeat(9_000_000)}"><Events/><ListID>${LIST}</ListID></R>${unclosed}`;
+    const quoted = `<R a='${'>'.repeat(MAX_XML_ATTRIBUTE_BYTES)}'><Events/><ListID>${LIST}</ListID></R>${unclosed}`;
+    for (const body of [oneValue, quoted]) {
+      expect(() => decodeDelivery(body, 'application/xml')).toThrow(OversizedDeliveryError);
+      expect(() => decodeDelivery(body, 'application/xml')).toThrow(`XML attributes of more than ${MAX_XML_ATTRIBUTE_BYTES / 1024} KiB in one delivery`);
+    }
+  });
+
+  it('takes a 1000-event delivery with namespaces and a few attributes on every element, within the attribute bounds', () => {
+    const event = (n: number) =>
+      `<hook:Event id="${n}" kind="subscriber" xml:lang="en"><Type xsi:type="string">Subscribe</Type><EmailAddress verified="true">p${n}@example.com</EmailAddress><CustomFields/></hook:Event>`;
+    const xml = `<hook:Callback xmlns:hook="urn:example:hooks" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="2" sent="2025-01-01T00:00:00Z"><hook:Events>${Array.from({ length: 1000 }, (_, n) => event(n)).join('')}</hook:Events><hook:ListID>${LIST}</hook:ListID></hook:Callback>`;
+    expect(decodeDelivery(xml, 'application/xml', { maxEvents: 1000 }).delivery.Events).toHaveLength(1000);
   });
 
   it('takes a 1000-event delivery with 30 custom fields per event, within both bounds', () => {

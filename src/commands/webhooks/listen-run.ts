@@ -12,7 +12,8 @@
 // are answered 503 so the service sends them again later (CLI.md `webhooks
 // listen`, issue 19.2): a stuck forward target or a stdout nobody reads costs
 // that bound, never more.
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
@@ -112,6 +113,14 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
       await mkdir(saveDir, { recursive: true });
     } catch (error) {
       throw new UsageError(`--save: cannot create ${saveDir}: ${(error as Error).message}`);
+    }
+    // Deliveries are answered 200 before they are saved: a folder that takes no file is refused now, not after a 200.
+    const probe = join(saveDir, `.email-save-check-${randomBytes(8).toString('hex')}`);
+    try {
+      await writePrivateFile(probe, '', { existing: 'refuse', durable: false });
+      await rm(probe, { force: true });
+    } catch (error) {
+      throw new UsageError(`--save: cannot save deliveries in ${saveDir}: ${(error as Error).message}`);
     }
   }
 

@@ -1,0 +1,100 @@
+// Files the tool writes (core/private-file.ts) on file systems that refuse
+// hard links (FAT and exFAT USB sticks, many SMB and FUSE mounts, where
+// operators' CSV exports often sit) or a rename over an existing file: the
+// import's journal and lock, the failures file and saved webhook deliveries
+// still work there, through the real binary, with the refusals injected into
+// its system calls.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { NO_HARD_LINKS, runFaulty, startFaulty, straceWorks } from '../helpers/faults.js';
+import { peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { post, waitUntil } from '../helpers/webhooks.js';
+
+if (!straceWorks) console.warn('strace is missing or may not trace here: the tests of file systems without hard links are skipped');
+
+const LIST = SEED_LIST_IDS.customers;
+
+describe.skipIf(!straceWorks)('an import beside files on a file system without hard links', () => {
+  let sandbox: RunningSandbox;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeEach(async () => {
+    sandbox = await startSandbox({ port: 0 });
+    dir = tempDir();
+    env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
+    writeFile(dir, 'people.csv', peopleCsv(300));
+  });
+  afterEach(async () => {
+    await sandbox.stop();
+  });
+  const args = (...more: string[]) => ['subscribers', 'import', 'people.csv', '--list', LIST, '--batch-size', '100', '--concurrency', '1', '--consent', 'yes', '--json', ...more];
+  const journal = () => join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
+
+  it('imports, with its journal and lock beside the file, and leaves nothing behind', async () => {
+    const r = await runFaulty([NO_HARD_LINKS], args(), { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 300, new: 300, failed: 0 });
+    expect(readdirSync(dir)).toEqual(['people.csv']);
+  });
+
+  it('keeps the journal of a failed batch, resumes from it where a rename over a file is refused too, and writes the failures file 0600', async () => {
+    sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
+    const first = await runFaulty([NO_HARD_LINKS], args('--failures', 'failed.csv'), { cwd: dir, env });
+    expect(first.code, first.stderr).toBe(3);
+    expect(existsSync(journal())).toBe(true);
+    expect(statSync(join(dir, 'failed.csv')).mode & 0o777).toBe(0o600);
+    // The resume writes the journal again over the one there: its first rename is refused. strace counts
+    // calls per thread, so file calls go through one thread of the pool for "first" to mean the journal's.
+    const resumed = await runFaulty([NO_HARD_LINKS, 'rename,renameat,renameat2:error=EEXIST:when=1'], args('--resume'), {
+      cwd: dir,
+      env: { ...env, UV_THREADPOOL_SIZE: '1' },
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).not.toMatch(/journal/);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ failed: 0 });
+    expect(readdirSync(dir).sort()).toEqual(['failed.csv', 'people.csv']);
+  });
+});
+
+describe.skipIf(!straceWorks)('webhooks listen --save on a file system without hard links', () => {
+  it('saves every delivery it answers 200', async () => {
+    const dir = tempDir('email-save-nolinks-');
+    const s = startFaulty([NO_HARD_LINKS], ['webhooks', 'listen', '--port', '0', '-o', 'ndjson', '--save', dir]);
+    try {
+      await waitUntil(() => /Listening on [^\s"]+/.test(s.output().stderr), 'the listener to start');
+      const url = /Listening on ([^\s"]+)/.exec(s.output().stderr)![1]!;
+      const body = JSON.stringify({ Events: [{ Type: 'Subscribe', Date: '2025-03-04 05:06:07', EmailAddress: 'a@example.com', Name: 'A', CustomFields: [] }], ListID: LIST });
+      const answer = await post(url, body, 'application/json');
+      // Stopping finishes the saves under way first.
+      process.kill(s.emailPid()!, 'SIGINT');
+      expect(await s.exited).toBe(0);
+      if (answer.status === 200) {
+        const saved = readdirSync(dir);
+        expect(saved, s.output().stderr).toHaveLength(1);
+        expect(readFileSync(join(dir, saved[0]!), 'utf8')).toBe(body);
+        expect(statSync(join(dir, saved[0]!)).mode & 0o777).toBe(0o600);
+        expect(s.output().stderr).toMatch(/1 saved/);
+      } else {
+        expect(answer.status).toBeGreaterThanOrEqual(500);
+      }
+    } finally {
+      const pid = s.emailPid();
+      if (pid) process.kill(pid, 'SIGKILL');
+      s.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('webhooks listen --save where no file can be made', () => {
+  it('is refused before it listens (exit 2), so no delivery is answered 200 and then lost', async () => {
+    if (!existsSync('/proc/self')) return console.warn('no /proc here: the test of a --save folder that takes no file is skipped');
+    // /proc exists and is a folder, but takes no new file.
+    const r = await spawnCli(['webhooks', 'listen', '--port', '0', '--save', '/proc'], { timeoutMs: 10_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--save: cannot save deliveries in \/proc: /);
+    expect(r.stderr).not.toMatch(/Listening on/);
+  });
+});
