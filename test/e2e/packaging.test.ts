@@ -201,7 +201,7 @@ describe('the packed tarball', () => {
     for (const page of ['email', 'email-subscribers-import']) {
       const man = spawnSync('man', ['-M', join(global, 'share', 'man'), page], { env: { ...cleanEnv(), MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' }, encoding: 'utf8' });
       expect(man.status, man.stderr).toBe(0);
-      expect(man.stdout).toMatch(new RegExp(`^NAME\\n +${page} - `, 'm'));
+      expect(man.stdout).toMatch(new RegExp(`^NAME\\n +${page} +- `, 'm'));
     }
   });
 
