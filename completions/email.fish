@@ -144,7 +144,7 @@ complete -c email -n '__email_at \'\'' -a api -d 'Make a raw authenticated reque
 complete -c email -n '__email_at \'\'' -a sandbox -d 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)'
 complete -c email -n '__email_at \'\'' -a doctor -d 'Check configuration, permissions, reachability, key validity and clock skew'
 complete -c email -n '__email_at \'\'' -a completion -d 'Print the shell completion script'
-complete -c email -n '__email_at \'\'' -a help -d 'Show the help of a command: `email help campaigns unsubscribes` is `email campaigns unsubscribes --help`.'
+complete -c email -n '__email_at \'\'' -a help -d 'Show the help of a command: `email help campaigns unsubscribes` is `email campaigns unsubscribes --help`. Or a help topic: environment, exit-codes, formatting, import.'
 complete -c email -n '__email_at \'\'' -s v -l version -d 'print the version'
 complete -c email -n '__email_at \'\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'

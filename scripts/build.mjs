@@ -253,6 +253,17 @@ const cli = require(join(dist, 'cli.cjs'));
   if (code !== 0 || !stdout.includes('Usage: email')) throw new Error(`rendering the root help failed (exit ${code})`);
   writeFileSync(join(dist, 'help.txt'), stdout);
 }
+
+// Man pages from the same commander tree (src/help/man.ts): dist/man/man1/, as
+// package.json's directories.man names it; the generator itself is not shipped.
+{
+  const generator = join(dist, 'man-pages.cjs');
+  await bundle({ ...common, entryPoints: { 'man-pages': 'src/help/man.ts' }, minify: false, metafile: false, define: { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) } });
+  const { manPages } = require(generator);
+  mkdirSync(join(dist, 'man', 'man1'), { recursive: true });
+  for (const page of manPages()) writeFileSync(join(dist, 'man', 'man1', page.file), page.text);
+  rmSync(generator);
+}
 const metafile = mergeMetafiles([program.metafile, sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
 
 // The licence notices of every bundled library ship with the program (checked by test/e2e/packaging.test.ts).

@@ -10,20 +10,15 @@ import { completionCommand } from './commands/completion/completion.js';
 import { COMMANDS } from './commands/index.js';
 import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
+import { EXIT_CODE_MEANINGS } from './core/errors.js';
 import { CLI_VERSION } from './core/version.js';
+import { HELP_TOPICS, helpTopicsBlock, isHelpTopic } from './help/topic-list.js';
 
 /** Makes the commander action of a definition. */
 export type ActionFactory = (definition: AnyCommand) => (...actionArgs: unknown[]) => Promise<void>;
 
-const EXIT_CODES_HELP = `
-Exit codes:
-  0    success
-  1    the service or the network refused the operation (4xx other than auth, 5xx after retries, timeouts)
-  2    usage or client-side validation error: nothing was sent
-  3    partial success: some rows or items failed; the rest was done and is reported
-  4    authentication or account problem: no key configured, 401, 403
-  130  interrupted (Ctrl-C); any import journal is saved first
-`;
+// One table of codes (src/core/errors.ts), also printed by `email help exit-codes`.
+const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(5)}${meaning}`).join('\n')}\n`;
 
 const ROOT_EXAMPLES = [
   'email auth login --base-url https://api.example.com',
@@ -167,7 +162,7 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
       },
       formatHelp: ghOrderedHelp,
     })
-    .addHelpText('after', `${examplesHelp(ROOT_EXAMPLES)}${EXIT_CODES_HELP}`);
+    .addHelpText('after', `${examplesHelp(ROOT_EXAMPLES)}${EXIT_CODES_HELP}${helpTopicsBlock()}`);
   for (const decl of Object.values(GLOBAL_OPTIONS)) program.addOption(commanderOption(decl));
 
   for (const entry of COMMANDS) {
@@ -189,26 +184,36 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
 
 /**
  * `email help [command…]` is `email [command…] --help` at any depth (gh's
- * `help`); commander's own help command reads one word only. An unknown
- * command is a usage error with a suggestion, as it is without `help`.
+ * `help`); commander's own help command reads one word only. A word that
+ * names no command but a help topic prints the topic (its text is loaded
+ * only then). An unknown command is a usage error with a suggestion, as it
+ * is without `help`; an unknown first word also names the topics.
  */
 function addHelpCommand(program: Command): void {
   program.helpCommand(false);
   program
     .command('help')
-    .summary('show the help of a command')
-    .description('Show the help of a command: `email help campaigns unsubscribes` is `email campaigns unsubscribes --help`.')
-    .argument('[command...]', 'the command, e.g. subscribers import')
-    .addHelpText('after', examplesHelp(['email help subscribers import', 'email help campaigns']))
-    .action((words: string[]) => {
+    .summary('show the help of a command, or a help topic')
+    .description(`Show the help of a command: \`email help campaigns unsubscribes\` is \`email campaigns unsubscribes --help\`. Or a help topic: ${Object.keys(HELP_TOPICS).join(', ')}.`)
+    .argument('[command...]', 'the command, e.g. subscribers import, or a topic')
+    .addHelpText('after', examplesHelp(['email help subscribers import', 'email help campaigns', 'email help environment']))
+    .action(async (words: string[]) => {
       let cmd = program;
       for (const [i, word] of words.entries()) {
         const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!next && i === 0 && words.length === 1 && isHelpTopic(word)) {
+          const { helpTopicText } = await import('./help/topics.js');
+          program.configureOutput().writeOut!(helpTopicText(word));
+          return;
+        }
         if (!next) {
-          const names = cmd.commands.map((c) => c.name()).filter((n) => n !== 'help');
+          const topics = i === 0 ? Object.keys(HELP_TOPICS) : [];
+          const names = [...cmd.commands.map((c) => c.name()).filter((n) => n !== 'help'), ...topics];
           const near = names.filter((n) => editDistance(n, word) <= Math.max(1, Math.floor(n.length / 3)));
           const path = words.slice(0, i + 1).join(' ');
-          throw new CommanderError(2, 'commander.unknownCommand', `error: unknown command '${path}'${near.length ? `\n(Did you mean ${near.join(', ')}?)` : ''}`);
+          const what = i === 0 ? 'command or help topic' : 'command';
+          const listed = topics.length ? `\nHelp topics: ${topics.join(', ')}` : '';
+          throw new CommanderError(2, 'commander.unknownCommand', `error: unknown ${what} '${path}'${near.length ? `\n(Did you mean ${near.join(', ')}?)` : ''}${listed}`);
         }
         cmd = next;
       }

@@ -14,7 +14,7 @@ const src = join(root, 'src');
 /** The floors, top first; a module's floor is that of the first entry its path starts with. */
 export const FLOORS: readonly (readonly string[])[] = [
   ['cli.ts'],
-  ['program.ts', 'completion/'],
+  ['program.ts', 'completion/', 'help/'],
   ['commands/', 'context.ts'],
   ['import/', 'webhooks/', 'output/', 'prompt.ts'],
   ['api/', 'validation/'],

@@ -23,7 +23,7 @@ describe('email help', () => {
   it('refuses an unknown command with exit 2 and a suggestion', async () => {
     const r = await runCli(['help', 'campains']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("error: unknown command 'campains'\n(Did you mean campaigns?)\n");
+    expect(r.stderr).toBe("error: unknown command or help topic 'campains'\n(Did you mean campaigns?)\nHelp topics: environment, exit-codes, formatting, import\n");
     const deeper = await runCli(['help', 'campaigns', 'sumary']);
     expect(deeper.code).toBe(2);
     expect(deeper.stderr).toBe("error: unknown command 'campaigns sumary'\n(Did you mean summary?)\n");

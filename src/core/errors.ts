@@ -15,6 +15,16 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What each exit code means, in order: the root help and `email help exit-codes` both print this table. */
+export const EXIT_CODE_MEANINGS: readonly (readonly [code: ExitCodeValue, meaning: string])[] = [
+  [ExitCode.ok, 'success'],
+  [ExitCode.failure, 'the service or the network refused the operation (4xx other than auth, 5xx after retries, timeouts)'],
+  [ExitCode.usage, 'usage or client-side validation error: nothing was sent'],
+  [ExitCode.partial, 'partial success: some rows or items failed; the rest was done and is reported'],
+  [ExitCode.auth, 'authentication or account problem: no key configured, 401, 403'],
+  [ExitCode.interrupted, 'interrupted (Ctrl-C); any import journal is saved first'],
+];
+
 export abstract class CliError extends Error {
   abstract readonly exitCode: number;
   /** A second line of help shown under the error on stderr. */

@@ -132,6 +132,8 @@ describe('the packed tarball', () => {
       'dist/jq.cjs',
       'dist/version.txt',
       'dist/help.txt',
+      'dist/man/man1/email.1',
+      'dist/man/man1/email-subscribers-import.1',
       'completions/email.bash',
       'completions/_email',
       'completions/email.fish',
@@ -190,6 +192,17 @@ describe('the packed tarball', () => {
     const targets = [...readme.matchAll(/\]\(([^)\s#]+)[^)]*\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
     expect(targets.length).toBeGreaterThan(3);
     for (const target of targets) expect(existsSync(join(installed, target)), target).toBe(true);
+  });
+
+  it('installed globally, its man pages are linked into <prefix>/share/man and read by man', () => {
+    const global = join(work, 'global');
+    const r = spawnSync('npm', ['install', '--global', '--prefix', global, '--no-audit', '--no-fund', '--offline', tarball], { cwd: work, env: cleanEnv(), encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    for (const page of ['email', 'email-subscribers-import']) {
+      const man = spawnSync('man', ['-M', join(global, 'share', 'man'), page], { env: { ...cleanEnv(), MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' }, encoding: 'utf8' });
+      expect(man.status, man.stderr).toBe(0);
+      expect(man.stdout).toMatch(new RegExp(`^NAME\\n +${page} +- `, 'm'));
+    }
   });
 
   it('installs into an empty prefix and runs `email --version` and `email sandbox --help` from there', () => {

@@ -1,0 +1,48 @@
+// Every environment variable the tool reads, with what it does and what wins
+// over what: one list, printed by `email help environment` and checked by
+// test/help/environment.test.ts against the names the source reads, so a
+// variable cannot be read without being listed here.
+
+export interface EnvironmentVariable {
+  readonly name: string;
+  /** What it does, one or two sentences. */
+  readonly does: string;
+  /** What it wins over and what wins over it, when anything else sets the same thing. */
+  readonly precedence?: string;
+}
+
+export const ENVIRONMENT: readonly EnvironmentVariable[] = [
+  {
+    name: 'EMAIL_API_KEY',
+    does: 'The API key. Used only together with EMAIL_BASE_URL; neither half alone is used, and the config is then not opened at all.',
+    precedence: 'EMAIL_API_KEY + EMAIL_BASE_URL, then the profile named by --profile or EMAIL_PROFILE, then the default profile.',
+  },
+  {
+    name: 'EMAIL_BASE_URL',
+    does: "The service's base URL, with EMAIL_API_KEY (https:// unless loopback).",
+    precedence: '--base-url wins over it; it wins over the profile.',
+  },
+  { name: 'EMAIL_PROFILE', does: 'The profile to use when no --profile is given.', precedence: '--profile wins over it; it wins over the default profile.' },
+  {
+    name: 'EMAIL_CONFIG_DIR',
+    does: 'The directory of the config file (and of keys kept there), instead of the user config directory. Tests, CI and a second setup use it.',
+    precedence: 'Wins over XDG_CONFIG_HOME, APPDATA and HOME.',
+  },
+  { name: 'EMAIL_PAGER', does: 'The pager for output to a terminal taller than the screen; EMAIL_PAGER=cat turns paging off.', precedence: '--no-pager wins over it; it wins over PAGER, then `less -FRX`.' },
+  { name: 'PAGER', does: 'The pager, when EMAIL_PAGER is not set.', precedence: 'EMAIL_PAGER and --no-pager win over it.' },
+  { name: 'EMAIL_RETRY_BASE_MS', does: 'The first back-off delay between retries, in milliseconds (a number >= 0; anything else is ignored).' },
+  { name: 'EMAIL_RETRY_MAX_WAIT_MS', does: 'The most time all retries of one request may wait in total, in milliseconds (a number >= 0).' },
+  { name: 'NO_COLOR', does: 'Set to anything: no colour.', precedence: 'FORCE_COLOR wins over it; --no-color wins over both.' },
+  { name: 'FORCE_COLOR', does: 'Colour even when stdout is not a terminal; FORCE_COLOR=0 or false: no colour.', precedence: '--no-color wins over it; it wins over NO_COLOR and the terminal test.' },
+  { name: 'HOME', does: 'The home directory: ~/.config/email-cli for the config, ~/.cache/email-cli for the compile cache.', precedence: 'EMAIL_CONFIG_DIR, XDG_CONFIG_HOME and XDG_CACHE_HOME win over it.' },
+  { name: 'XDG_CONFIG_HOME', does: 'The base of the config directory ($XDG_CONFIG_HOME/email-cli).', precedence: 'EMAIL_CONFIG_DIR wins over it; it wins over HOME.' },
+  { name: 'XDG_CACHE_HOME', does: "The base of Node's compile cache ($XDG_CACHE_HOME/email-cli); an absolute path only.", precedence: 'It wins over HOME.' },
+  { name: 'XDG_RUNTIME_DIR', does: "Where the session bus is looked for ($XDG_RUNTIME_DIR/bus) before the system keychain is tried on Linux." },
+  { name: 'DBUS_SESSION_BUS_ADDRESS', does: 'The session bus of the system keychain on Linux; with neither it nor $XDG_RUNTIME_DIR/bus, keys are not stored in the keychain.' },
+  { name: 'APPDATA', does: 'On Windows, the base of the config directory (%APPDATA%\\email-cli).', precedence: 'EMAIL_CONFIG_DIR wins over it.' },
+  { name: 'LOCALAPPDATA', does: "On Windows, the base of Node's compile cache." },
+  { name: 'TMPDIR', does: 'Where `subscribers import` copies standard input or a pipe it must read twice (os.tmpdir()).' },
+  { name: 'NODE_DISABLE_COMPILE_CACHE', does: "Set (to anything but 0): Node's compile cache is not used; the program is compiled on every run." },
+  { name: 'NODE_COMPILE_CACHE', does: "Node's own compile cache directory: when set, the tool leaves the cache to it.", precedence: 'Wins over the cache directory the tool would choose.' },
+  { name: 'NODE_EXTRA_CA_CERTS', does: "Node's own: a file of extra certificate authorities to trust (a network that inspects TLS with its own CA)." },
+];

@@ -1,0 +1,127 @@
+// Man pages, generated at build (scripts/build.mjs writes them to dist/man/)
+// from the commander tree the program itself builds, so a page lists exactly
+// the options `--help` lists. One page per command and per group
+// (email-subscribers-import(1)), as git and gh do: `man email-subscribers-import`
+// then finds it by name, and no page is a hundred screens long. email(1)
+// carries what belongs to the whole program: the commands, the global
+// options, the environment, the exit status and the help topics.
+import type { Command, Help, Option } from 'commander';
+import type { AnyCommand } from '../commands/define.js';
+import { COMMANDS } from '../commands/index.js';
+import { ENVIRONMENT } from '../core/environment.js';
+import { EXIT_CODE_MEANINGS } from '../core/errors.js';
+import { CLI_VERSION } from '../core/version.js';
+import { buildProgram } from '../program.js';
+import { HELP_TOPICS } from './topic-list.js';
+
+export interface ManPage {
+  /** The file name: email-subscribers-import.1 */
+  file: string;
+  /** The command's words after `email`. */
+  path: string[];
+  /** The one line of its NAME section. */
+  summary: string;
+  text: string;
+}
+
+/** Text as roff reads it: backslashes and hyphens escaped, any other non-ASCII character named, no line read as a request. */
+export function roff(text: string): string {
+  const escaped = text
+    .replace(/\\/g, '\\e')
+    .replace(/-/g, '\\-')
+    .replace(/[^\x20-\x7e\n]/g, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  return escaped.replace(/^([.'])/gm, '\\&$1');
+}
+
+/** Paragraphs of a description: blank lines start a new one. */
+function paragraphs(text: string): string[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .flatMap((p) => ['.PP', roff(p)]);
+}
+
+function items(entries: readonly (readonly [term: string, description: string])[]): string[] {
+  return entries.flatMap(([term, description]) => ['.TP', `.B ${roff(term)}`, roff(description.replace(/\s+/g, ' ').trim() || '-')]);
+}
+
+function definitionAt(path: string[]): AnyCommand | undefined {
+  const [first, second] = path;
+  const entry = COMMANDS.find((e) => e.name === first);
+  if (!entry) return undefined;
+  if ('commands' in entry) return second === undefined ? undefined : entry.commands.find((c) => c.name === second);
+  return path.length === 1 ? entry : undefined;
+}
+
+function pageName(path: string[]): string {
+  return ['email', ...path].join('-');
+}
+
+function header(path: string[], summary: string): string[] {
+  const name = pageName(path);
+  return [
+    `.\\" Generated from the command definitions at build; do not edit.`,
+    `.TH ${roff(name.toUpperCase())} 1 "" "email-cli ${roff(CLI_VERSION)}" "User Commands"`,
+    '.SH NAME',
+    `${roff(name)} \\- ${roff(summary.replace(/\s+/g, ' '))}`,
+  ];
+}
+
+function optionItems(help: Help, options: readonly Option[]): string[] {
+  return items(options.map((o) => [help.optionTerm(o), help.optionDescription(o)]));
+}
+
+function commandPage(cmd: Command, path: string[], all: ManPage[]): ManPage {
+  const help = cmd.createHelp();
+  const def = definitionAt(path);
+  const summary = cmd.summary() || cmd.description().split('\n')[0]!;
+  const lines = [...header(path, summary)];
+  lines.push('.SH SYNOPSIS', `.B email ${roff(path.join(' '))}`, roff(cmd.usage()));
+  lines.push('.SH DESCRIPTION', ...paragraphs(cmd.description()));
+  const subcommands = help.visibleCommands(cmd).filter((s) => s.name() !== 'help');
+  if (subcommands.length) lines.push('.SH COMMANDS', ...items(subcommands.map((s) => [help.subcommandTerm(s), help.subcommandDescription(s)])));
+  const args = help.visibleArguments(cmd);
+  if (args.length) lines.push('.SH ARGUMENTS', ...items(args.map((a) => [help.argumentTerm(a), help.argumentDescription(a)])));
+  lines.push('.SH OPTIONS', ...optionItems(help, help.visibleOptions(cmd)));
+  const globals = help.visibleGlobalOptions(cmd);
+  if (globals.length) lines.push('.SH GLOBAL OPTIONS', '.PP', 'These work before or after any command; see', '.BR email (1).', ...optionItems(help, globals));
+  if (def?.examples.length) lines.push('.SH EXAMPLES', '.PP', '.nf', ...def.examples.map((e) => roff(`$ ${e}`)), '.fi');
+  // The page above this one, and those of its commands.
+  const seeAlso = [pageName(path.slice(0, -1)), ...subcommands.map((s) => pageName([...path, s.name()]))];
+  lines.push('.SH SEE ALSO', ...seeAlso.map((n, i) => `.BR ${roff(n)} (1)${i < seeAlso.length - 1 ? ',' : ''}`));
+  const page = { file: `${pageName(path)}.1`, path, summary, text: `${lines.join('\n')}\n` };
+  all.push(page);
+  return page;
+}
+
+function rootPage(program: Command, pages: readonly ManPage[]): ManPage {
+  const help = program.createHelp();
+  const lines = [...header([], program.description())];
+  lines.push('.SH SYNOPSIS', '.B email', roff('[options] <command> [subcommand] [arguments] [options]'));
+  lines.push('.SH DESCRIPTION', ...paragraphs(program.description()), '.PP', roff('Every command has its own page, named by its words joined with hyphens: email-subscribers-import(1). `email <command> --help` prints the same.'));
+  const leaves = pages.filter((p) => p.path.length > 0 && !pages.some((q) => q.path.length > p.path.length && p.path.every((w, i) => q.path[i] === w)));
+  lines.push('.SH COMMANDS', ...items(leaves.map((p) => [`email ${p.path.join(' ')}`, p.summary])));
+  lines.push('.SH GLOBAL OPTIONS', '.PP', 'Before or after any command.', ...optionItems(help, help.visibleOptions(program)));
+  lines.push('.SH HELP TOPICS', '.PP', roff('Printed by `email help <topic>`.'), ...items(Object.entries(HELP_TOPICS)));
+  lines.push('.SH ENVIRONMENT', ...items(ENVIRONMENT.map((v) => [v.name, v.precedence ? `${v.does} Precedence: ${v.precedence}` : v.does])));
+  lines.push('.SH EXIT STATUS', ...items(EXIT_CODE_MEANINGS.map(([code, meaning]) => [String(code), meaning])));
+  lines.push('.SH SEE ALSO', ...pages.map((p, i) => `.BR ${roff(pageName(p.path))} (1)${i < pages.length - 1 ? ',' : ''}`));
+  return { file: 'email.1', path: [], summary: program.description(), text: `${lines.join('\n')}\n` };
+}
+
+/** Every page: email(1) first, then each group and command that --help shows. */
+export function manPages(): ManPage[] {
+  const program = buildProgram();
+  const pages: ManPage[] = [];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const sub of cmd.createHelp().visibleCommands(cmd)) {
+      // A group's own `help` is commander's, the same as --help: email-help(1) stands for all.
+      if (path.length > 0 && sub.name() === 'help') continue;
+      commandPage(sub, [...path, sub.name()], pages);
+      walk(sub, [...path, sub.name()]);
+    }
+  };
+  walk(program, []);
+  return [rootPage(program, pages), ...pages];
+}
