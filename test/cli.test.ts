@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, requireBuild } from './helpers/cli.js';
-import { startEmptyListServer, type EmptyListServer } from './helpers/empty-list-server.js';
+import { serve, type Served } from './helpers/scripted-server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TRACER = fileURLToPath(new URL('./helpers/trace-startup.cjs', import.meta.url));
@@ -31,11 +31,12 @@ interface Trace {
   streams: string[];
 }
 
-let server: EmptyListServer;
+let server: Served;
 let baseUrl: string;
 beforeAll(async () => {
   requireBuild();
-  server = await startEmptyListServer();
+  // Every request answered 200 with an empty JSON list: enough for a read to make its one request.
+  server = await serve(() => ({ status: 200, body: [] }));
   baseUrl = server.url;
 });
 afterAll(() => server.close());
