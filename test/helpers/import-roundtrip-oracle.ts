@@ -6,10 +6,12 @@
 //   - a row is valid when its address was not misspelt, its consent cell
 //     stands for Yes/No/Unchanged (or is empty with --consent) and its date
 //     is one; its Name and fields are its cells trimmed, First + Last joined;
+//   - every generated row is as wide as the header (a ragged row is refused,
+//     missing-fields or extra-fields: test/import covers it); a blank line is no row;
 //   - addresses compare lower-cased: the first valid row of an address is
 //     sent; a later row of it is a duplicate, valid or not (a duplicate never
 //     overwrites the imported row); an unsubscribed address fails (206);
-//   - a sent row replaces the Name ("" too) and the fields it supplies (an
+//   - a sent row replaces the Name ("" too, which the import warns of) and the fields it supplies (an
 //     empty cell is "not supplied"), a Number field ignores a value that is
 //     no number, 0000-00-00 clears a date, Unchanged keeps a stored consent
 //     and is No for a new subscriber;
@@ -43,13 +45,15 @@ export function consentFlagOf(c: RoundTripCase): 'yes' | 'no' | 'unchanged' | nu
   return c.run.consentFlag ?? (c.layout.consentHeader === null ? 'yes' : null);
 }
 
+const FLAG_MEANS = { yes: 'Yes', no: 'No', unchanged: 'Unchanged' } as const;
+
 /** What a row sends, or why it is refused (with its address when that is valid: a refused row can still be a duplicate). */
 function judge(c: RoundTripCase, row: RowPlan, cells: Cells): { entry: Entry } | { rejected: string; key?: string } {
   if (row.defect) return { rejected: row.defect === 'empty' ? 'no address' : 'invalid address' };
   const key = poolAddress(row.address, c.pool);
   const flag = consentFlagOf(c);
   const cell = c.layout.consentHeader === null ? '' : row.consent;
-  const consent = CONSENT_MEANS[cell] === '' && flag ? CONSENT_MEANS[flag] : CONSENT_MEANS[cell];
+  const consent = CONSENT_MEANS[cell] === '' && flag ? FLAG_MEANS[flag] : CONSENT_MEANS[cell];
   if (!consent) return { rejected: 'consent', key };
   const birthday = dateMeans(row.date);
   if ('invalid' in birthday) return { rejected: `date ${birthday.invalid}`, key };
@@ -59,7 +63,8 @@ function judge(c: RoundTripCase, row: RowPlan, cells: Cells): { entry: Entry } |
 
 /** The user's fix of a refused row: the address they meant, consent given, the date written year first. */
 function fixed(c: RoundTripCase, row: RowPlan): RowPlan {
-  const consentRefused = c.layout.consentHeader !== null && !(CONSENT_MEANS[row.consent] || consentFlagOf(c));
+  const means = CONSENT_MEANS[row.consent];
+  const consentRefused = c.layout.consentHeader !== null && (means === undefined || (means === '' && !consentFlagOf(c)));
   const d = row.date;
   const date = d.spelling === 'empty' || d.spelling === 'clear' ? d : { ...d, spelling: 'iso' as const, day: d.spelling === 'impossible' ? 28 : d.day };
   return { ...row, defect: null, consent: consentRefused ? 'yes' : row.consent, date };
