@@ -22,7 +22,15 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkSeed, PROPERTIES } from '../test/helpers/import-roundtrip.mjs';
+import { build } from 'esbuild';
+
+// The property is TypeScript (test/helpers/import-roundtrip.ts): bundled here
+// with its own modules, its packages left to node_modules, and import.meta.url
+// kept as the source's so it finds bin/email and dist/ as in the test.
+const source = new URL('../test/helpers/import-roundtrip.ts', import.meta.url);
+const bundle = new URL('../node_modules/.cache/email-soak/import-roundtrip.mjs', import.meta.url);
+await build({ entryPoints: [fileURLToPath(source)], outfile: fileURLToPath(bundle), bundle: true, platform: 'node', format: 'esm', packages: 'external', define: { 'import.meta.url': JSON.stringify(source.href) }, logLevel: 'error' });
+const { checkSeed, PROPERTIES } = await import(bundle.href);
 
 const { values } = parseArgs({
   options: {

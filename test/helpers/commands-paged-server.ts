@@ -1,9 +1,8 @@
-// A loopback server for the paged unsubscribes listing whose data and timing a
-// test controls: the records as they stand at each request (to change the
-// total during a walk) and a delay per page (to make later pages answer
-// first). It counts requests in flight, so a test can check the walk's window.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The paged unsubscribes listing on the tests' loopback server
+// (scripted-server.ts serve()), with data and timing the test controls: the
+// records as they stand at each request (to change the total during a walk)
+// and a delay per page (to make later pages answer first).
+import { serve, type Served } from './scripted-server.js';
 
 export interface PagedRecord {
   EmailAddress: string;
@@ -21,68 +20,43 @@ export interface PagedServerOptions {
   failPage?: { page: number; status: number; body: unknown };
 }
 
-export interface PagedServer {
-  url: string;
+export interface PagedServer extends Served {
   /** Pages asked for, in arrival order, with their query. */
-  requests: { page: number; query: URLSearchParams }[];
-  maxInFlight: number;
-  close(): Promise<void>;
+  readonly requests: { page: number; query: URLSearchParams }[];
 }
 
 export function record(i: number): PagedRecord {
   return { EmailAddress: `person${String(i).padStart(5, '0')}@example.com`, ListID: '11111111-1111-4111-8111-111111111111', Date: `2024-02-01 10:${String(i % 60).padStart(2, '0')}:00`, IPAddress: '192.0.2.1' };
 }
 
+const queryOf = (url: string) => new URL(url, 'http://localhost').searchParams;
+const pageOf = (query: URLSearchParams) => Number(query.get('page') ?? '1');
+
 export async function startPagedServer(options: PagedServerOptions): Promise<PagedServer> {
-  const requests: PagedServer['requests'] = [];
-  let inFlight = 0;
-  let maxInFlight = 0;
   let failed = false;
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const page = Number(url.searchParams.get('page') ?? '1');
-    const pageSize = Number(url.searchParams.get('pagesize') ?? '1000');
-    const index = requests.length;
-    requests.push({ page, query: url.searchParams });
-    inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
+  const served = await serve((call, index) => {
+    const query = queryOf(call.url);
+    const page = pageOf(query);
+    const pageSize = Number(query.get('pagesize') ?? '1000');
     const all = options.records(index);
-    const delay = options.delayMs?.(page) ?? 0;
-    if (delay) await new Promise((r) => setTimeout(r, delay));
-    inFlight--;
+    const delayMs = options.delayMs?.(page) ?? 0;
     if (options.failPage && options.failPage.page === page && !failed) {
       failed = true;
-      res.writeHead(options.failPage.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(options.failPage.body));
-      return;
+      return { status: options.failPage.status, body: options.failPage.body, delayMs };
     }
     const results = all.slice((page - 1) * pageSize, page * pageSize);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        Results: results,
-        ResultsOrderedBy: 'date',
-        OrderDirection: 'asc',
-        PageNumber: page,
-        PageSize: pageSize,
-        RecordsOnThisPage: results.length,
-        TotalNumberOfRecords: all.length,
-        NumberOfPages: Math.ceil(all.length / pageSize),
-      }),
-    );
+    const envelope = { Results: results, ResultsOrderedBy: 'date', OrderDirection: 'asc', PageNumber: page, PageSize: pageSize, RecordsOnThisPage: results.length, TotalNumberOfRecords: all.length, NumberOfPages: Math.ceil(all.length / pageSize) };
+    return { status: 200, body: envelope, delayMs };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    url: served.url,
+    calls: served.calls,
     get maxInFlight() {
-      return maxInFlight;
+      return served.maxInFlight;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    get requests() {
+      return served.calls.map((call) => ({ page: pageOf(queryOf(call.url)), query: queryOf(call.url) }));
+    },
+    close: served.close,
   };
 }
