@@ -26,12 +26,14 @@ import type { ImportInput } from './input.js';
 import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { EmptyNames, noNameColumnNotice } from './names.js';
+import type { ImportOutcome } from './outcome.js';
 import { BLANK, RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
 import { Tally, type ImportProgress, type ImportSummary, type RowProblem } from './tally.js';
 
 export type { ImportSummary, RowProblem } from './tally.js';
+export type { ImportOutcome } from './outcome.js';
 
 export interface ImportOptions {
   input: ImportInput;
@@ -90,13 +92,6 @@ export interface ImportHooks {
   stopSignal?: AbortSignal;
   /** Second Ctrl-C: give up on the batches in flight too. */
   abandonSignal?: AbortSignal;
-}
-
-interface ImportOutcome {
-  summary: ImportSummary;
-  /** The error that stopped the import (a 401, a parse failure): the caller reports it after the summary. */
-  error?: Error;
-  interrupted: boolean;
 }
 
 export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Promise<ImportOutcome> {
