@@ -16,7 +16,7 @@ import { stat } from 'node:fs/promises';
 import { importPath, type ImportFlags } from '../api/subscribers.js';
 import { hinted, UsageError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
-import { Throttle } from '../core/throttle.js';
+import type { Throttle } from '../core/throttle.js';
 import type { Consent } from '../validation/subscriber-fields.js';
 import { Batcher, type Batch } from './batches.js';
 import { Dedupe } from './dedupe.js';
@@ -133,7 +133,9 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       });
     }
     if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth);
-    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate);
+    // The client's flow control, shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
+    const throttle = hooks.client && !o.dryRun ? await hooks.client.flow(o.concurrency) : undefined;
+    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle);
     await run.read();
   } catch (err) {
     rows.close();
@@ -168,8 +170,6 @@ class ImportRun {
   private readonly batcher: Batcher;
   private readonly dispatch: Dispatcher<Batch>;
   private readonly streak = new FailureStreak();
-  /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
-  private readonly throttle: Throttle | undefined;
   private readingDone = false;
   /** The reading ended because of a stop, not at the end of the file: rows were left unread or unsent. */
   private stoppedReading = false;
@@ -189,9 +189,10 @@ class ImportRun {
     private readonly failures: FailuresFile | undefined,
     /** Data rows the structure check counted: the progress's whole. */
     rowsEstimate: number,
+    /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
+    private readonly throttle: Throttle | undefined,
   ) {
     this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator });
-    this.throttle = hooks.client && !o.dryRun ? new Throttle({ maxInFlight: o.concurrency, debug: hooks.client.debugSink }) : undefined;
     this.dispatch = new Dispatcher<Batch>({
       concurrency: o.concurrency,
       work: (batch, signal) => this.handle(batch, signal),
