@@ -29,7 +29,7 @@ import type { ImportOutcome } from './outcome.js';
 import { RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
-import { formBatches, readRecords, type ReadingState } from './stages.js';
+import { checkRows, formBatches, readRecords, type ReadingState } from './stages.js';
 import { Tally, type ImportProgress, type ImportSummary, type RowProblem } from './tally.js';
 
 export type { ImportSummary, RowProblem } from './tally.js';
@@ -221,8 +221,7 @@ class ImportRun {
       if (abandonSignal?.aborted) this.abandon();
       const stopped = () => this.stopping;
       const records = readRecords(this.rows, this.failures, stopped);
-      const batches = formBatches(records, {
-        builder: this.builder,
+      const batches = formBatches(checkRows(records, this.builder, this.tally), {
         tally: this.tally,
         names: this.emptyNames,
         batchSize: this.o.batchSize,

@@ -1,6 +1,6 @@
 // The reading stages of an import as async iterables, each pulled by the next:
-// the records as the parser has them (read) → entries or reasons (rows.ts),
-// duplicates across the file (dedupe.ts), batches (batches.ts). The send
+// the records as the parser has them (read) → entries or reasons (rows.ts) →
+// duplicates across the file (dedupe.ts) and batches (batches.ts). The send
 // stage (dispatch.ts) pulls a batch only when it can take one, so reading
 // waits while a formed batch waits for a slot, or while the failures file's
 // buffer is full: memory does not grow with the file. Per row the work is
@@ -10,7 +10,7 @@ import { Batcher } from './batches.js';
 import { Dedupe } from './dedupe.js';
 import type { FailuresFile } from './failures.js';
 import type { EmptyNames } from './names.js';
-import { BLANK, type RowBuilder } from './rows.js';
+import { BLANK, type ImportEntry, type RowBuilder } from './rows.js';
 import type { RowSource } from './source.js';
 import type { Tally } from './tally.js';
 
@@ -18,6 +18,15 @@ import type { Tally } from './tally.js';
 interface RecordChunk {
   records: string[][];
   lines: number[];
+}
+
+/** Rows checked, side by side: each record's entry, or undefined with the reason it cannot be sent (rows.ts). */
+interface RowChunk extends RecordChunk {
+  entries: (ImportEntry | undefined)[];
+  /** The trimmed address ('' when it is not a valid one). */
+  emails: string[];
+  /** [code, message] of a row that cannot be sent. */
+  reasons: ([string, string] | undefined)[];
 }
 
 /** Records in a chunk, at most: one await per chunk, not per record. */
@@ -44,8 +53,29 @@ export async function* readRecords(rows: RowSource, failures: FailuresFile | und
   }
 }
 
+/** Each record through the mapping and the value checks; a blank line is counted and skipped. */
+export async function* checkRows(chunks: AsyncIterable<RecordChunk>, builder: RowBuilder, tally: Tally): AsyncGenerator<RowChunk> {
+  for await (const { records, lines } of chunks) {
+    const rows: RowChunk = { records: [], lines: [], entries: [], emails: [], reasons: [] };
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]!;
+      const entry = builder.build(record);
+      if (entry === BLANK) {
+        tally.blankLines++;
+        continue;
+      }
+      tally.rowRead();
+      rows.records.push(record);
+      rows.lines.push(lines[i]!);
+      rows.entries.push(entry);
+      rows.emails.push(builder.email);
+      rows.reasons.push(entry === undefined ? [builder.problemCode, builder.problemMessage] : undefined);
+    }
+    if (rows.records.length) yield rows;
+  }
+}
+
 interface BatchStageOptions {
-  builder: RowBuilder;
   tally: Tally;
   names: EmptyNames;
   batchSize: number;
@@ -60,12 +90,13 @@ interface BatchStageOptions {
 }
 
 /**
- * Records → batches of unique accepted rows, in file order. Each row gets its
- * outcome here when it is not sent (rejected, duplicate: the tally); a blank
- * line is counted and skipped.
+ * Checked rows → batches of unique accepted rows, in file order. A row that
+ * is not sent gets its outcome here (rejected, duplicate: the tally). Dedupe
+ * and the batches are one stage: an address's fingerprint is valid only
+ * while dedupe hands the row on.
  */
-export async function* formBatches(chunks: AsyncIterable<RecordChunk>, o: BatchStageOptions): AsyncGenerator<Batch> {
-  const { builder, tally, names } = o;
+export async function* formBatches(chunks: AsyncIterable<RowChunk>, o: BatchStageOptions): AsyncGenerator<Batch> {
+  const { tally, names } = o;
   const formed: Batch[] = [];
   const batcher = new Batcher(o.batchSize, o.keepRows, (batch) => formed.push(batch));
   const dedupe = new Dedupe(o.expectedRows, {
@@ -77,18 +108,13 @@ export async function* formBatches(chunks: AsyncIterable<RecordChunk>, o: BatchS
       batcher.add(entry, record, line, fingerprints, at);
     },
   });
-  for await (const { records, lines } of chunks) {
+  for await (const { records, lines, entries, emails, reasons } of chunks) {
     for (let i = 0; i < records.length; i++) {
       if (o.stopped()) return;
-      const record = records[i]!;
-      const entry = builder.build(record);
-      if (entry === BLANK) {
-        tally.blankLines++;
-        continue;
-      }
-      tally.rowRead();
-      if (entry === undefined) dedupe.reject(record, lines[i]!, builder.problemCode, builder.problemMessage, builder.email);
-      else dedupe.add(entry, builder.email, record, lines[i]!);
+      const entry = entries[i];
+      const reason = reasons[i];
+      if (entry === undefined) dedupe.reject(records[i]!, lines[i]!, reason![0], reason![1], emails[i]);
+      else dedupe.add(entry, emails[i]!, records[i]!, lines[i]!);
       while (formed.length) yield formed.shift()!;
     }
   }
