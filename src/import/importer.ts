@@ -4,9 +4,10 @@
 //   --concurrency requests in flight; send.ts is one request) → tally.ts
 //   (counts, outcomes, the summary),
 // with the journal session (journal.ts) and the failures file (failures.ts).
-// Memory does not grow with the file: reading pauses while a formed batch
-// waits for a slot or the failures file is busy, outcomes become counters,
-// and duplicate detection keeps 64-bit fingerprints.
+// The stages are async iterables pulled by the send loop (stages.ts): memory
+// does not grow with the file, as reading waits while a formed batch waits
+// for a slot or the failures file is busy; outcomes become counters, and
+// duplicate detection keeps 64-bit fingerprints. How a run ends: outcome.ts.
 //
 // Every data row ends in exactly one outcome (CLI.md "Import guarantees"):
 // new, existing, failed (at the service, with its code), rejected (before
