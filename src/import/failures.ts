@@ -45,10 +45,9 @@ export class FailuresFile {
   private readonly cell: (value: string) => string;
   private readonly separator: string;
   private failure: Error | undefined;
-  /** True while the file's buffer is full: the importer stops reading until onWritable. */
+  /** True while the file's buffer is full: reading waits for writable(). */
   busy = false;
-  /** Called once a full buffer has drained. */
-  onWritable: () => void = () => undefined;
+  private drained: Promise<void> | undefined;
   // Rows the service refused, written at the end: their lines and [code, message] (shared by consecutive rows).
   private readonly laterLines: number[] = [];
   private readonly laterReasons: [string, string][] = [];
@@ -93,11 +92,16 @@ export class FailuresFile {
   write(record: readonly string[], line: number, outcome: FailureOutcome, code: string, message: string): void {
     if (!this.append(record, line, outcome, code, message) && !this.busy) {
       this.busy = true;
-      void this.drain().then(() => {
+      this.drained = this.drain().then(() => {
         this.busy = false;
-        this.onWritable();
+        this.drained = undefined;
       });
     }
+  }
+
+  /** Resolves once the file's buffer has room again (at once unless busy). */
+  writable(): Promise<void> {
+    return this.drained ?? Promise.resolve();
   }
 
   /** A row the service refused, known by its line: written by writeLater(). */
@@ -115,33 +119,21 @@ export class FailuresFile {
     const rows = await open();
     try {
       let k = 0;
-      await new Promise<void>((resolve, reject) => {
-        let waiting = false;
-        const pump = () => {
-          if (waiting) return;
-          let record: string[] | null;
-          while (k < order.length && (record = rows.read()) !== null) {
-            if (this.fromFailuresFile) unescapeCells(record);
-            let room = true;
-            while (k < order.length && lines[order[k]!] === rows.line) {
-              const [code, message] = this.laterReasons[order[k]!]!;
-              room = this.append(record, rows.line, 'failed', code, message) && room;
-              k++;
-            }
-            if (!room) {
-              waiting = true;
-              void this.drain().then(() => {
-                waiting = false;
-                pump();
-              });
-              return;
-            }
-          }
-          if (k >= order.length) resolve();
-        };
-        rows.listen({ readable: pump, end: resolve, error: reject });
-        pump();
-      });
+      while (k < order.length) {
+        const record = rows.read();
+        if (record === null) {
+          if (!(await rows.more())) break;
+          continue;
+        }
+        if (this.fromFailuresFile) unescapeCells(record);
+        let room = true;
+        while (k < order.length && lines[order[k]!] === rows.line) {
+          const [code, message] = this.laterReasons[order[k]!]!;
+          room = this.append(record, rows.line, 'failed', code, message) && room;
+          k++;
+        }
+        if (!room) await this.drain();
+      }
     } finally {
       rows.close();
     }

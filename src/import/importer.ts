@@ -4,9 +4,10 @@
 //   --concurrency requests in flight; send.ts is one request) → tally.ts
 //   (counts, outcomes, the summary),
 // with the journal session (journal.ts) and the failures file (failures.ts).
-// Memory does not grow with the file: reading pauses while a formed batch
-// waits for a slot or the failures file is busy, outcomes become counters,
-// and duplicate detection keeps 64-bit fingerprints.
+// The stages are async iterables pulled by the send loop (stages.ts): memory
+// does not grow with the file, as reading waits while a formed batch waits
+// for a slot or the failures file is busy; outcomes become counters, and
+// duplicate detection keeps 64-bit fingerprints. How a run ends: outcome.ts.
 //
 // Every data row ends in exactly one outcome (CLI.md "Import guarantees"):
 // new, existing, failed (at the service, with its code), rejected (before
@@ -16,22 +17,24 @@ import { stat } from 'node:fs/promises';
 import { importPath, type ImportFlags } from '../api/subscribers.js';
 import { hinted, UsageError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
-import { Throttle } from '../core/throttle.js';
+import type { Throttle } from '../core/throttle.js';
 import type { Consent } from '../validation/subscriber-fields.js';
-import { Batcher, type Batch } from './batches.js';
-import { Dedupe } from './dedupe.js';
-import { Dispatcher } from './dispatch.js';
+import type { Batch } from './batches.js';
+import { SendLoop } from './dispatch.js';
 import { FailuresFile, refuseFailuresClash } from './failures.js';
 import type { ImportInput } from './input.js';
 import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { EmptyNames, noNameColumnNotice } from './names.js';
-import { BLANK, RowBuilder } from './rows.js';
+import type { ImportOutcome } from './outcome.js';
+import { RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
+import { checkRows, formBatches, readRecords, type ReadingState } from './stages.js';
 import { Tally, type ImportProgress, type ImportSummary, type RowProblem } from './tally.js';
 
 export type { ImportSummary, RowProblem } from './tally.js';
+export type { ImportOutcome } from './outcome.js';
 
 export interface ImportOptions {
   input: ImportInput;
@@ -92,13 +95,6 @@ export interface ImportHooks {
   abandonSignal?: AbortSignal;
 }
 
-interface ImportOutcome {
-  summary: ImportSummary;
-  /** The error that stopped the import (a 401, a parse failure): the caller reports it after the summary. */
-  error?: Error;
-  interrupted: boolean;
-}
-
 export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Promise<ImportOutcome> {
   const { input } = o;
   if (o.failuresPath) await refuseFailuresClash(o.failuresPath, input, o.dryRun ? undefined : o.journalPath);
@@ -138,7 +134,9 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       });
     }
     if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth);
-    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate);
+    // The client's flow control, shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
+    const throttle = hooks.client && !o.dryRun ? await hooks.client.flow(o.concurrency) : undefined;
+    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle);
     await run.read();
   } catch (err) {
     rows.close();
@@ -164,20 +162,17 @@ function journalOptions(o: ImportOptions, plan: MappingPlan, shape: TextShape): 
   };
 }
 
-/** One run of the stages: reading pulls records while there is room; each batch's outcome goes to the tally. */
+/** One run of the stages: the send loop pulls batches, the batches pull records; each batch's outcome goes to the tally. */
 class ImportRun {
   private readonly builder: RowBuilder;
   private readonly tally: Tally;
   private readonly emptyNames: EmptyNames;
-  private readonly dedupe: Dedupe;
-  private readonly batcher: Batcher;
-  private readonly dispatch: Dispatcher<Batch>;
+  private readonly dispatch: SendLoop<Batch>;
   private readonly streak = new FailureStreak();
-  /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
-  private readonly throttle: Throttle | undefined;
-  private readingDone = false;
-  /** The reading ended because of a stop, not at the end of the file: rows were left unread or unsent. */
-  private stoppedReading = false;
+  /** Sizes the duplicate table (dedupe.ts). */
+  private readonly expectedRows: number;
+  /** Whether the reading came to the end of the file, and whether a stop had come before: rows were then left unread or unsent. */
+  private readonly reading: ReadingState = { done: false, stopped: false };
   private stopping = false;
   private stoppedBy: string | undefined;
   private error: Error | undefined;
@@ -194,13 +189,13 @@ class ImportRun {
     private readonly failures: FailuresFile | undefined,
     /** Data rows the structure check counted: the progress's whole. */
     rowsEstimate: number,
+    /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
+    private readonly throttle: Throttle | undefined,
   ) {
     this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator });
-    this.throttle = hooks.client && !o.dryRun ? new Throttle({ maxInFlight: o.concurrency, debug: hooks.client.debugSink }) : undefined;
-    this.dispatch = new Dispatcher<Batch>({
+    this.dispatch = new SendLoop<Batch>({
       concurrency: o.concurrency,
       work: (batch, signal) => this.handle(batch, signal),
-      onRoom: () => this.pump(),
       onError: (err) => this.fail(err as Error),
     });
     this.tally = new Tally({
@@ -210,21 +205,9 @@ class ImportRun {
       onProgress: hooks.onProgress,
       gauges: () => ({ inFlight: this.dispatch.inFlight, bytesRead: rows.bytesRead(), totalBytes: o.input.size, totalRows: rowsEstimate }),
     });
-    const tally = this.tally;
-    this.batcher = new Batcher(o.batchSize, (index) => journal?.earlierBatch(index) !== undefined, (batch) => this.dispatch.push(batch));
-    const batcher = this.batcher;
-    const names = (this.emptyNames = new EmptyNames(plan, header, o.input.name, o.dryRun, hooks.onNotice));
+    this.emptyNames = new EmptyNames(plan, header, o.input.name, o.dryRun, hooks.onNotice);
     // A gzip file's size says little of its rows: the structure check counted them.
-    this.dedupe = new Dedupe(o.input.compressed ? rowsEstimate : estimateRows(o.input), {
-      rejected: (record, line, code, message) => tally.rejected(record, line, code, message),
-      duplicate: (record, line) => tally.duplicate(record, line),
-      unique: (entry, record, line, fingerprints, at) => {
-        // Said before the batch that carries the row can be sent.
-        if (entry.Name === '') names.row(line);
-        batcher.add(entry, record, line, fingerprints, at);
-      },
-    });
-    if (failures) failures.onWritable = () => this.pump();
+    this.expectedRows = o.input.compressed ? rowsEstimate : estimateRows(o.input);
   }
 
   /** Reads the file through the stages until every batch is done, or a stop lets the batches in flight finish. */
@@ -237,15 +220,22 @@ class ImportRun {
     try {
       if (stopSignal?.aborted) this.stop();
       if (abandonSignal?.aborted) this.abandon();
-      this.rows.listen({
-        readable: () => this.pump(),
-        end: () => this.ended(),
-        error: (err) => {
-          if (!this.stopping) this.fail(err);
-        },
+      const stopped = () => this.stopping;
+      const records = readRecords(this.rows, this.failures, stopped);
+      const batches = formBatches(checkRows(records, this.builder, this.tally), {
+        tally: this.tally,
+        names: this.emptyNames,
+        batchSize: this.o.batchSize,
+        expectedRows: this.expectedRows,
+        keepRows: (index) => this.journal?.earlierBatch(index) !== undefined,
+        stopped,
+        reading: this.reading,
+        rows: this.rows,
       });
-      this.pump();
-      await this.dispatch.done;
+      await this.dispatch.run(batches);
+    } catch (err) {
+      // A parse or read failure; after a stop the reading was cut short on purpose.
+      if (!this.stopping) this.fail(err as Error);
     } finally {
       stopSignal?.removeEventListener('abort', stop);
       abandonSignal?.removeEventListener('abort', abandon);
@@ -260,7 +250,7 @@ class ImportRun {
     // (so every row went on to a batch) and no row was left in flight. A stop
     // that came after that (a Ctrl-C once the last batch was acknowledged)
     // changed nothing: the import is complete, not interrupted.
-    const complete = this.readingDone && !this.stoppedReading && this.tally.rowsWithoutOutcome === 0;
+    const complete = this.reading.done && !this.reading.stopped && this.tally.rowsWithoutOutcome === 0;
     const allAcknowledged = complete && this.tally.unacknowledgedBatches === 0;
     const change = await inputChange(input);
     if (change) {
@@ -293,39 +283,7 @@ class ImportRun {
     return { summary, error: this.error, interrupted: !complete && this.hooks.stopSignal?.aborted === true && !this.error };
   }
 
-  // ---- reading ---------------------------------------------------------------------
-
-  /** Reads records while there is room: a formed batch waiting for a slot, or a busy failures file, pauses it. */
-  private pump(): void {
-    const { rows, dispatch, failures } = this;
-    while (dispatch.hasRoom && !this.stopping && !failures?.busy) {
-      const record = rows.read();
-      if (record === null) return;
-      this.take(record, rows.line);
-    }
-  }
-
-  private take(record: string[], line: number): void {
-    const entry = this.builder.build(record);
-    if (entry === BLANK) {
-      this.tally.blankLines++;
-      return;
-    }
-    this.tally.rowRead();
-    if (entry === undefined) this.dedupe.reject(record, line, this.builder.problemCode, this.builder.problemMessage, this.builder.email);
-    else this.dedupe.add(entry, this.builder.email, record, line);
-  }
-
-  private ended(): void {
-    if (this.readingDone) return;
-    this.readingDone = true;
-    this.stoppedReading = this.stopping;
-    if (!this.stopping) {
-      this.dedupe.flush();
-      this.batcher.flush();
-    }
-    this.dispatch.close();
-  }
+  // ---- stopping ------------------------------------------------------------------
 
   /** Stops reading; batches in flight finish (Ctrl-C, or an error every batch would meet). */
   private stop(reason = 'interrupted'): void {

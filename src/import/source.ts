@@ -134,6 +134,7 @@ export class RowSource {
   /** The line of the record read() returned last. */
   line = 0;
   private next: number;
+  private failure: UsageError | undefined;
 
   private constructor(
     private readonly name: string,
@@ -145,6 +146,8 @@ export class RowSource {
     private readonly preambleLines: number,
   ) {
     this.next = 2 + preambleLines + (countBreaks ? lineBreaksIn(header) : 0);
+    // Listened to from the start: a failure between two reads is kept for the next more(), not thrown.
+    parser.on('error', (err) => (this.failure ??= parseFailure(name, err, preambleLines)));
   }
 
   /** Opens the text and reads its header (undefined for a text without any record). */
@@ -188,7 +191,7 @@ export class RowSource {
     return { rows: new RowSource(input.name, parser, file, header ?? [], shape.quotedLineBreaks, input.preambleLines), header };
   }
 
-  /** The next record, or null when none is parsed yet (wait for onReadable) or the text ended. */
+  /** The next record, or null when none is parsed yet (wait for more()) or the text ended. */
   read(): string[] | null {
     const record = this.parser.read() as string[] | null;
     if (record === null) return null;
@@ -197,13 +200,31 @@ export class RowSource {
     return record;
   }
 
-  /** Calls `readable` when records can be read, `end` once after the last one, `error` on a parse or read failure (a one-line refusal naming the line). */
-  listen(on: { readable: () => void; end: () => void; error: (err: UsageError) => void }): void {
-    this.parser.on('readable', on.readable);
-    this.parser.once('end', on.end);
-    this.parser.once('error', (err) => on.error(parseFailure(this.name, err, this.preambleLines)));
-    // Reading the header may have read the last record: 'end' has then been emitted already.
-    if (this.parser.readableEnded) on.end();
+  /**
+   * Once read() has returned null: resolves true when records can be read
+   * again, false when the text has ended (ended) or was closed; rejects with
+   * the refusal of a parse or read failure (one line naming the line).
+   */
+  more(): Promise<boolean> {
+    const parser = this.parser;
+    if (this.failure) return Promise.reject(this.failure);
+    if (parser.readableEnded || parser.destroyed) return Promise.resolve(false);
+    return new Promise((resolve, reject) => {
+      const settle = (more: boolean) => () => {
+        parser.off('readable', onReadable).off('end', onEnd).off('close', onEnd).off('error', onError);
+        if (this.failure) reject(this.failure);
+        else resolve(more);
+      };
+      const onReadable = settle(true);
+      const onEnd = settle(false);
+      const onError = settle(false);
+      parser.once('readable', onReadable).once('end', onEnd).once('close', onEnd).once('error', onError);
+    });
+  }
+
+  /** The text was read to its end (not closed before it). */
+  get ended(): boolean {
+    return this.parser.readableEnded;
   }
 
   /** Bytes of the input file read so far. */

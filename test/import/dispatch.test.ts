@@ -1,23 +1,24 @@
-// The dispatch stage: tasks start in the order they are pushed, never more
-// than `concurrency` at once; a task that cannot start makes the producer
-// wait (hasRoom); stop() drops the waiting ones and lets the running finish;
-// cancel() also aborts the running ones' signal. Tasks here are promises the
-// test settles by hand, so every step is deterministic.
+// The send stage: tasks are pulled from an async iterable and start in that
+// order, never more than `concurrency` at once; the next task is pulled only
+// once the one before has a slot (back-pressure: at most one formed task
+// waits); stop() drops the waiting one and lets the running finish; cancel()
+// also aborts the running ones' signal. Tasks here are promises the test
+// settles by hand, so every step is deterministic.
 import { describe, expect, it } from 'vitest';
-import { Dispatcher } from '../../src/import/dispatch.js';
+import { SendLoop } from '../../src/import/dispatch.js';
 
 interface Task {
   name: string;
   sync?: boolean;
 }
 
-function harness(concurrency: number) {
+function harness(concurrency: number, tasks: Task[], options: { fail?: Error } = {}) {
   const started: string[] = [];
   const signals = new Map<string, AbortSignal>();
   const settle = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
   const errors: unknown[] = [];
-  let rooms = 0;
-  const dispatcher = new Dispatcher<Task>({
+  let pulled = 0;
+  const loop = new SendLoop<Task>({
     concurrency,
     work: (task, signal) => {
       started.push(task.name);
@@ -25,33 +26,43 @@ function harness(concurrency: number) {
       if (task.sync) return;
       return new Promise<void>((resolve, reject) => settle.set(task.name, { resolve, reject }));
     },
-    onRoom: () => void rooms++,
     onError: (err) => void errors.push(err),
   });
+  async function* source() {
+    for (const task of tasks) {
+      pulled++;
+      yield task;
+    }
+    if (options.fail) throw options.fail;
+  }
   let finished = false;
-  void dispatcher.done.then(() => (finished = true));
-  /** Lets the dispatcher's promise callbacks run. */
+  let failure: unknown;
+  void loop.run(source()).then(
+    () => (finished = true),
+    (err: unknown) => ((failure = err), (finished = true)),
+  );
+  /** Lets the loop's promise callbacks run. */
   const tick = () => new Promise<void>((r) => setImmediate(r));
-  return { dispatcher, started, signals, settle, errors, rooms: () => rooms, finished: () => finished, tick };
+  return { loop, started, signals, settle, errors, pulled: () => pulled, finished: () => finished, failure: () => failure, tick };
 }
 
-describe('Dispatcher', () => {
-  it('starts tasks in push order, at most `concurrency` at once, and the waiting ones in order as slots free', async () => {
-    const h = harness(2);
-    for (const name of ['a', 'b', 'c', 'd']) h.dispatcher.push({ name });
+const named = (...names: string[]) => names.map((name) => ({ name }));
+
+describe('SendLoop', () => {
+  it('starts tasks in order, at most `concurrency` at once, pulling the next only once the one before has a slot', async () => {
+    const h = harness(2, named('a', 'b', 'c', 'd'));
+    await h.tick();
     expect(h.started).toEqual(['a', 'b']);
-    expect(h.dispatcher.inFlight).toBe(2);
-    expect(h.dispatcher.hasRoom).toBe(false);
+    expect(h.loop.inFlight).toBe(2);
+    // c is pulled and waits for a slot; d stays unpulled.
+    expect(h.pulled()).toBe(3);
     h.settle.get('b')!.resolve();
     await h.tick();
     expect(h.started).toEqual(['a', 'b', 'c']);
-    expect(h.dispatcher.hasRoom).toBe(false);
+    expect(h.pulled()).toBe(4);
     h.settle.get('a')!.resolve();
     await h.tick();
     expect(h.started).toEqual(['a', 'b', 'c', 'd']);
-    expect(h.dispatcher.hasRoom).toBe(true);
-    expect(h.rooms()).toBeGreaterThan(0);
-    h.dispatcher.close();
     expect(h.finished()).toBe(false);
     h.settle.get('c')!.resolve();
     h.settle.get('d')!.resolve();
@@ -59,34 +70,18 @@ describe('Dispatcher', () => {
     expect(h.finished()).toBe(true);
   });
 
-  it('a task pushed while others wait queues behind them, even when a slot is free', async () => {
-    const h = harness(1);
-    h.dispatcher.push({ name: 'a' });
-    h.dispatcher.push({ name: 'b' });
-    h.dispatcher.push({ name: 'c' });
-    h.settle.get('a')!.resolve();
-    await h.tick();
-    expect(h.started).toEqual(['a', 'b']);
-    h.settle.get('b')!.resolve();
+  it('a synchronous task gives its slot back at once', async () => {
+    const h = harness(1, [{ name: 'a', sync: true }, { name: 'b', sync: true }, { name: 'c' }]);
     await h.tick();
     expect(h.started).toEqual(['a', 'b', 'c']);
+    expect(h.loop.inFlight).toBe(1);
   });
 
-  it('a synchronous task takes no slot', () => {
-    const h = harness(1);
-    h.dispatcher.push({ name: 'a', sync: true });
-    h.dispatcher.push({ name: 'b', sync: true });
-    h.dispatcher.push({ name: 'c' });
-    expect(h.started).toEqual(['a', 'b', 'c']);
-    expect(h.dispatcher.inFlight).toBe(1);
-  });
-
-  it('stop(): the waiting tasks never start, the running ones finish, then done resolves; later pushes are ignored', async () => {
-    const h = harness(1);
-    h.dispatcher.push({ name: 'a' });
-    h.dispatcher.push({ name: 'b' });
-    h.dispatcher.stop();
-    h.dispatcher.push({ name: 'c' });
+  it('stop(): the waiting task never starts, nothing more is pulled, the running one finishes, then run() resolves', async () => {
+    const h = harness(1, named('a', 'b', 'c'));
+    await h.tick();
+    expect(h.pulled()).toBe(2);
+    h.loop.stop();
     expect(h.signals.get('a')!.aborted).toBe(false);
     await h.tick();
     expect(h.finished()).toBe(false);
@@ -94,14 +89,13 @@ describe('Dispatcher', () => {
     await h.tick();
     expect(h.finished()).toBe(true);
     expect(h.started).toEqual(['a']);
+    expect(h.pulled()).toBe(2);
   });
 
   it('cancel(): aborts the signal of the running tasks and starts nothing more', async () => {
-    const h = harness(2);
-    h.dispatcher.push({ name: 'a' });
-    h.dispatcher.push({ name: 'b' });
-    h.dispatcher.push({ name: 'c' });
-    h.dispatcher.cancel();
+    const h = harness(2, named('a', 'b', 'c'));
+    await h.tick();
+    h.loop.cancel();
     expect(h.signals.get('a')!.aborted).toBe(true);
     expect(h.signals.get('b')!.aborted).toBe(true);
     h.settle.get('a')!.reject(new Error('aborted'));
@@ -113,18 +107,25 @@ describe('Dispatcher', () => {
   });
 
   it('a task that rejects is reported to onError and frees its slot', async () => {
-    const h = harness(1);
-    h.dispatcher.push({ name: 'a' });
-    h.dispatcher.push({ name: 'b' });
+    const h = harness(1, named('a', 'b'));
+    await h.tick();
     h.settle.get('a')!.reject(new Error('boom'));
     await h.tick();
     expect((h.errors[0] as Error).message).toBe('boom');
     expect(h.started).toEqual(['a', 'b']);
   });
 
-  it('done resolves at close() when nothing was ever pushed', async () => {
-    const h = harness(4);
-    h.dispatcher.close();
+  it('a failing source: the running tasks finish first, then run() rejects with its error', async () => {
+    const h = harness(2, named('a'), { fail: new Error('unclosed quote') });
+    await h.tick();
+    expect(h.finished()).toBe(false);
+    h.settle.get('a')!.resolve();
+    await h.tick();
+    expect((h.failure() as Error).message).toBe('unclosed quote');
+  });
+
+  it('run() resolves at once for a source without tasks', async () => {
+    const h = harness(4, []);
     await h.tick();
     expect(h.finished()).toBe(true);
   });

@@ -2,22 +2,20 @@
 // /email/subscribers/{listId}/import in batches (service-spec.md "Import
 // subscribers"), through the streaming pipeline of src/import. This file
 // checks the options, wires progress and Ctrl-C, and returns the report as
-// data for the renderer, with the error that ends the command, if any (one of
-// src/core/errors.ts): none when all was imported; a PartialFailure (exit 3)
-// when some rows were not imported and some were; an ApiError (1) when none
-// was imported and rows failed at the service; an AuthError (4) when the key
-// was refused; a UsageError (2) when the file or the options are unusable or
-// every row was rejected (nothing sent); Interrupted (130, journal saved).
+// data for the renderer, with the error that ends the command, if any: a
+// UsageError (2) when the file or the options are unusable, otherwise the one
+// src/import/outcome.ts decides from the run's summary.
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { ApiError, type CliError, Interrupted, PartialFailure, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
 import { poolFor } from '../../core/pool.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
 import { isCopied, openInput, parseEncoding } from '../../import/input.js';
 import { describeColumn } from '../../import/mapping.js';
-import type { Column, DisplayStyle, Report, ReportPart } from '../../output/render.js';
+import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
+import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
 import type { Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
 import { countFor } from '../../output/numbers.js';
@@ -159,59 +157,12 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     progress.stop();
     offInterrupt();
   }
-  const { summary, error, interrupted } = outcome;
-  // The summary (the renderer prints it), then for people the first rows not imported, then what ended the run.
+  const { summary } = outcome;
+  // The summary (the renderer prints it), then for people the first rows not imported, then what ended the run (import/outcome.ts).
   const said = problemLines([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary);
-  const result: Result = { data: summary, display: summaryRecord(summary), view: { columns: summaryColumns(summary), tableOnly: true } };
-  if (error) {
-    // summary.journal is there only when the service acknowledged a batch: otherwise there is nothing to resume.
-    if (summary.journal) said.push(`The journal is saved: ${summary.journal}. Fix the cause, then run the same command with --resume.`);
-    return { ...result, notes: said, error };
-  }
-  if (interrupted) {
-    // An error, not a warning: under --json stderr then ends with {"error":{"kind":"interrupted",…}} (CLI.md "machine mode").
-    const stopped = new Interrupted(
-      summary.journal
-        ? `interrupted after reading ${countFor(ctx.io.stderrIsTTY)(summary.rows + summary.unfinished)} rows: the journal is saved in ${summary.journal}; run the same command with --resume to continue`
-        : 'interrupted before any batch was acknowledged: a new run sends every row',
-    );
-    return { ...result, notes: said, error: stopped };
-  }
-  if (summary.unacknowledgedBatches > 0) {
-    ctx.log.warn(
-      `${summary.unacknowledgedBatches} ${summary.unacknowledgedBatches === 1 ? 'batch was' : 'batches were'} not acknowledged by the service (their rows are counted as failed)` +
-        (summary.journal ? '; run the same command with --resume to send only those again' : ''),
-    );
-  }
-  return { ...result, notes: said, error: importOutcome(summary, countFor(ctx.io.stderrIsTTY)) };
-}
-
-/**
- * The exit code of a finished import (CLI.md "Exit codes"), as an error whose
- * one line says what was not imported and where the rows are: it reaches
- * stderr whatever the output format (with --json the summary is on stdout and
- * this is the reason a CI log shows). 3 when some rows were imported and some
- * not; when none was imported, 1 if rows failed at the service, 2 if every
- * row was rejected before sending (nothing was sent). Duplicates are not
- * failures: their address was imported with an earlier row.
- */
-function importOutcome(summary: ImportSummary, grouped: Count): CliError | undefined {
-  const notImported = summary.failed + summary.rejected;
-  if (notImported === 0) return undefined;
-  const imported = summary.new + summary.existing;
-  const count = notImported === summary.rows ? `${grouped(notImported)} ${notImported === 1 ? 'row' : 'rows'}` : `${grouped(notImported)} of ${grouped(summary.rows)} rows`;
-  const parts: string[] = [];
-  if (summary.failed) parts.push(`${grouped(summary.failed)} failed at the service`);
-  if (summary.rejected) parts.push(`${grouped(summary.rejected)} rejected before sending`);
-  // The failures file also lists the duplicates: named, so this line and the file agree (CLI.md "Import guarantees").
-  const also = summary.duplicates ? `, which also lists ${plural(summary.duplicates, 'duplicate', grouped)} (imported once, from an earlier row)` : '';
-  const where = summary.failuresFile ? `: see ${summary.failuresFile}${also}` : '';
-  if (imported > 0) return new PartialFailure(`${count} not imported (${parts.join(', ')})${where}`);
-  // Exit 1, as the service's own refusals: the rows failed there (their codes are in the failures file).
-  if (summary.failed > 0) return new ApiError({ status: 0, message: `${count} not imported (${parts.join(', ')}); none was imported${where}`, method: 'POST', path: `/email/subscribers/${summary.list}/import` });
-  const error = new UsageError(`${count} not imported (${parts.join(', ')}); nothing was sent${where}`);
-  error.hint = summary.failuresFile ? undefined : 'Run again with --dry-run to see every row and its reason, or with --failures <file.csv> to keep them.';
-  return error;
+  const end = importEnd(outcome, countFor(ctx.io.stderrIsTTY));
+  if (end.warning) ctx.log.warn(end.warning);
+  return { data: summary, display: summaryRecord(summary), view: { columns: summaryColumns(summary), tableOnly: true }, notes: [...said, ...end.notes], error: end.error };
 }
 
 /** The first rows not imported, for people on stderr (every one is in --failures). */
@@ -285,26 +236,23 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
       { key: 'problems', value: problems, view: { columns: PROBLEM_COLUMNS }, title: 'Rows that would not be imported:', empty: '  (none)' },
       // For people the first body abbreviated (three subscribers and a count of the rest); the report has it whole.
       { value: handled(counts.then(() => firstRequest && abbreviateBody(firstRequest.body))), view: { json: true }, title: () => firstRequest && `First request: ${firstRequest.method} ${firstRequest.path}`, peopleOnly: true },
-      { value: handled(counts), display: handled(counts.then((c) => summaryRecord({ ...c, dryRun: true } as ImportSummary))) },
+      {
+        value: handled(counts),
+        display: handled(counts.then((c) => summaryRecord({ ...c, dryRun: true } as ImportSummary))),
+        // The summary's columns depend on the counts: a function of them, read by the renderer once the part's value is in (as a title is).
+        get view(): View | undefined {
+          return summary && { columns: summaryColumns({ ...summary, dryRun: true }), tableOnly: true };
+        },
+      },
     ],
     footer: 'Dry run: nothing was sent.',
   };
-  // The summary's columns depend on the counts: set before the renderer, which awaits the same promise later, reads them.
-  void counts.then((c) => ((report.parts[4] as ReportPart).view = { columns: summaryColumns({ ...c, dryRun: true } as ImportSummary), tableOnly: true }), () => undefined);
-  return { data: report, error: () => summary && dryRunOutcome(summary, countFor(ctx.io.stderrIsTTY)) };
+  return { data: report, error: () => summary && dryRunEnd(summary, countFor(ctx.io.stderrIsTTY)) };
 }
 
 /** Where the delimiter came from, when a `sep=` first line named it. */
 function sepLine(options: ImportOptions): string {
   return options.delimiter === undefined && options.input.sepDelimiter !== undefined ? ' (its sep= line)' : '';
-}
-
-/** As the import would end (CLI.md "Exit codes"): 3 when some rows would be sent and some not, 2 when none would be. */
-function dryRunOutcome(summary: ImportSummary, grouped: Count): CliError | undefined {
-  if (summary.rejected === 0) return undefined;
-  const count = `${grouped(summary.rejected)} of ${grouped(summary.rows)} rows`;
-  if ((summary.wouldSend ?? 0) > 0) return new PartialFailure(`${count} would be rejected before sending; the others would be sent`);
-  return new UsageError(`${count} would be rejected before sending: none would be sent`);
 }
 
 /** Records pushed as they are found and read by one consumer as they come (a dry run's problems). */
@@ -368,7 +316,6 @@ type Count = DisplayStyle['count'];
 const counted = (v: unknown, t: DisplayStyle) => (typeof v === 'number' ? t.count(v) : String(v ?? ''));
 /** A column whose value is a count. */
 const number = (v: unknown, _record: unknown, t: DisplayStyle) => counted(v, t);
-const plural = (n: number, word: string, count: Count) => `${count(n)} ${n === 1 ? word : `${word}s`}`;
 
 /** What the failures file holds, by outcome: its rows are the failed, rejected and duplicate rows of the summary. */
 function failuresFileContents(s: ImportSummary, count: Count): string {

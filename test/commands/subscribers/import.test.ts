@@ -405,6 +405,15 @@ describe('messy CSV files', () => {
 });
 
 describe('--dry-run', () => {
+  it('the summary table for people has the dry run\'s own rows, chosen from its counts', async () => {
+    writeFile(dir, 'people.csv', 'EmailAddress,Name,Consent\nada@example.com,Ada,yes\nbad@,B,yes\n');
+    const dry = await s.email([...importArgs('people.csv'), '--dry-run'], { cwd: dir, stdoutIsTTY: true, env: {} });
+    expect(dry.code, dry.stderr).toBe(3);
+    expect(dry.stdout).toMatch(/Would send\s*│\s*1\b/);
+    expect(dry.stdout).toMatch(/Batches \(would send\)\s*│\s*1\b/);
+    expect(dry.stdout).not.toMatch(/Failed at the service|Retries/);
+  });
+
   it('reports the mapping, every rejected row and duplicate, the first request and the counts, sends nothing and needs no key', async () => {
     writeFile(dir, 'people.csv', 'Email Address,First Name,Last Name,Birthday,Consent\nada@example.com,Ada,Lovelace,1815-12-10,yes\nbad@,B,B,,yes\nADA@example.com,A,L,,yes\nc@example.com,C,,2020/1/2,\n');
     const before = s.sandbox.requestCount();

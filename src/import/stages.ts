@@ -1,0 +1,128 @@
+// The reading stages of an import as async iterables, each pulled by the next:
+// the records as the parser has them (read) → entries or reasons (rows.ts) →
+// duplicates across the file (dedupe.ts) and batches (batches.ts). The send
+// stage (dispatch.ts) pulls a batch only when it can take one, so reading
+// waits while a formed batch waits for a slot, or while the failures file's
+// buffer is full: memory does not grow with the file. Per row the work is
+// synchronous; a stage awaits only per chunk of records or per batch.
+import type { Batch } from './batches.js';
+import { Batcher } from './batches.js';
+import { Dedupe } from './dedupe.js';
+import type { FailuresFile } from './failures.js';
+import type { EmptyNames } from './names.js';
+import { BLANK, type ImportEntry, type RowBuilder } from './rows.js';
+import type { RowSource } from './source.js';
+import type { Tally } from './tally.js';
+
+/** Records as the parser had them at once, each with its physical line. */
+interface RecordChunk {
+  records: string[][];
+  lines: number[];
+}
+
+/** Rows checked, side by side: each record's entry, or undefined with the reason it cannot be sent (rows.ts). */
+interface RowChunk extends RecordChunk {
+  entries: (ImportEntry | undefined)[];
+  /** The trimmed address ('' when it is not a valid one). */
+  emails: string[];
+  /** [code, message] of a row that cannot be sent. */
+  reasons: ([string, string] | undefined)[];
+}
+
+/** Records in a chunk, at most: one await per chunk, not per record. */
+const CHUNK_RECORDS = 256;
+
+/** How the reading ended: at the end of the text (done), and whether a stop came first (rows left unread or unsent). */
+export interface ReadingState {
+  done: boolean;
+  stopped: boolean;
+}
+
+/** The records of the text in file order; waits while the failures file is busy; ends at the end of the text or once `stopped()`. */
+export async function* readRecords(rows: RowSource, failures: FailuresFile | undefined, stopped: () => boolean): AsyncGenerator<RecordChunk> {
+  while (!stopped()) {
+    if (failures?.busy) await failures.writable();
+    const chunk: RecordChunk = { records: [], lines: [] };
+    let record: string[] | null = null;
+    while (chunk.records.length < CHUNK_RECORDS && (record = rows.read()) !== null) {
+      chunk.records.push(record);
+      chunk.lines.push(rows.line);
+    }
+    if (chunk.records.length) yield chunk;
+    else if (!(await rows.more())) return;
+  }
+}
+
+/** Each record through the mapping and the value checks; a blank line is counted and skipped. */
+export async function* checkRows(chunks: AsyncIterable<RecordChunk>, builder: RowBuilder, tally: Tally): AsyncGenerator<RowChunk> {
+  for await (const { records, lines } of chunks) {
+    const rows: RowChunk = { records: [], lines: [], entries: [], emails: [], reasons: [] };
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]!;
+      const entry = builder.build(record);
+      if (entry === BLANK) {
+        tally.blankLines++;
+        continue;
+      }
+      tally.rowRead();
+      rows.records.push(record);
+      rows.lines.push(lines[i]!);
+      rows.entries.push(entry);
+      rows.emails.push(builder.email);
+      rows.reasons.push(entry === undefined ? [builder.problemCode, builder.problemMessage] : undefined);
+    }
+    if (rows.records.length) yield rows;
+  }
+}
+
+interface BatchStageOptions {
+  tally: Tally;
+  names: EmptyNames;
+  batchSize: number;
+  /** Sizes the duplicate table (dedupe.ts). */
+  expectedRows: number;
+  /** Whether a batch keeps its parsed rows (one the journal already holds: its failures are written from them). */
+  keepRows(index: number): boolean;
+  stopped(): boolean;
+  /** Set when the records end: at the end of the text, and whether a stop had come. */
+  reading: ReadingState;
+  rows: RowSource;
+}
+
+/**
+ * Checked rows → batches of unique accepted rows, in file order. A row that
+ * is not sent gets its outcome here (rejected, duplicate: the tally). Dedupe
+ * and the batches are one stage: an address's fingerprint is valid only
+ * while dedupe hands the row on.
+ */
+export async function* formBatches(chunks: AsyncIterable<RowChunk>, o: BatchStageOptions): AsyncGenerator<Batch> {
+  const { tally, names } = o;
+  const formed: Batch[] = [];
+  const batcher = new Batcher(o.batchSize, o.keepRows, (batch) => formed.push(batch));
+  const dedupe = new Dedupe(o.expectedRows, {
+    rejected: (record, line, code, message) => tally.rejected(record, line, code, message),
+    duplicate: (record, line) => tally.duplicate(record, line),
+    unique: (entry, record, line, fingerprints, at) => {
+      // Said before the batch that carries the row can be sent.
+      if (entry.Name === '') names.row(line);
+      batcher.add(entry, record, line, fingerprints, at);
+    },
+  });
+  for await (const { records, lines, entries, emails, reasons } of chunks) {
+    for (let i = 0; i < records.length; i++) {
+      if (o.stopped()) return;
+      const entry = entries[i];
+      const reason = reasons[i];
+      if (entry === undefined) dedupe.reject(records[i]!, lines[i]!, reason![0], reason![1], emails[i]);
+      else dedupe.add(entry, emails[i]!, records[i]!, lines[i]!);
+      while (formed.length) yield formed.shift()!;
+    }
+  }
+  if (!o.rows.ended) return;
+  o.reading.done = true;
+  o.reading.stopped = o.stopped();
+  if (o.reading.stopped) return;
+  dedupe.flush();
+  batcher.flush();
+  yield* formed;
+}
