@@ -54,8 +54,15 @@ export interface ImportInput extends TextInput {
   sepDelimiter?: string;
   /** Lines before the text the parser reads (1 for a `sep=` line): added to every line number, so messages name the file's own lines. */
   preambleLines: number;
+  /** The file the input was read from (fd 0's for `-`), by device and inode: an output that is the same file, by any path, is refused (failures.ts). */
+  device?: FileId;
   /** Removes the temporary copy, if any. */
   cleanup(): Promise<void>;
+}
+
+export interface FileId {
+  dev: number;
+  ino: number;
 }
 
 const ENCODINGS: Record<string, TextEncodingName> = {
@@ -100,7 +107,12 @@ export async function isCopied(file: string, cwd: string): Promise<boolean> {
  * once: the copy is removed and Interrupted is thrown (exit 130).
  */
 export async function openInput(file: string, cwd: string, stdin: Readable, encodingFlag: TextEncodingName | undefined, signal?: AbortSignal): Promise<ImportInput> {
-  if (file === '-') return spool(stdin, 'stdin', true, encodingFlag, signal);
+  if (file === '-') {
+    // What fd 0 is (a file redirected with `<`, a pipe): an in-process stream has none.
+    const fd = (stdin as { fd?: unknown }).fd;
+    const info = typeof fd === 'number' ? await fstatAsync(fd).catch(() => undefined) : undefined;
+    return spool(stdin, 'stdin', true, encodingFlag, signal, info && { dev: info.dev, ino: info.ino });
+  }
   const path = resolve(cwd, file);
   const cannotRead = (err: unknown) => new UsageError(`${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   let fd: number;
@@ -140,6 +152,7 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
       spooled: false,
       size: info.size,
       identity: { size: info.size, mtimeMs: Math.trunc(info.mtimeMs), sha256: headHash, hashed: 'head' },
+      device: { dev: info.dev, ino: info.ino },
       ...(await textHead(file, headBytes, encodingFlag)),
       cleanup: async () => undefined,
     };
@@ -156,10 +169,11 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
     await closeAsync(fd).catch(() => undefined);
     throw cannotRead(err);
   }
-  if (pipe) return spool(pipe, file, false, encodingFlag, signal);
+  const device = { dev: info.dev, ino: info.ino };
+  if (pipe) return spool(pipe, file, false, encodingFlag, signal, device);
   // Another device (/dev/zero): read as a file, from where it stands.
   await closeAsync(fd).catch(() => undefined);
-  return spool(createReadStream(path), file, false, encodingFlag, signal);
+  return spool(createReadStream(path), file, false, encodingFlag, signal, device);
 }
 
 /**
@@ -167,7 +181,14 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
  * head is checked as soon as it has arrived, so binary data is refused
  * without being copied further.
  */
-async function spool(source: Readable, name: string, fromStdin: boolean, encodingFlag: TextEncodingName | undefined, signal: AbortSignal | undefined): Promise<ImportInput> {
+async function spool(
+  source: Readable,
+  name: string,
+  fromStdin: boolean,
+  encodingFlag: TextEncodingName | undefined,
+  signal: AbortSignal | undefined,
+  device: FileId | undefined,
+): Promise<ImportInput> {
   if (signal?.aborted) {
     source.destroy();
     throw new Interrupted();
@@ -250,7 +271,7 @@ async function spool(source: Readable, name: string, fromStdin: boolean, encodin
     await cleanup();
     throw err;
   }
-  return { name, path, fromStdin, spooled: true, size, identity: { size, sha256: hash.digest('hex'), hashed: 'all' }, ...head!, cleanup };
+  return { name, path, fromStdin, spooled: true, size, identity: { size, sha256: hash.digest('hex'), hashed: 'all' }, ...(device && { device }), ...head!, cleanup };
 }
 
 /**

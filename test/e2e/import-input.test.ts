@@ -244,3 +244,38 @@ describe('very wide files and long records (issue 17.9)', () => {
     expect(r.stderr).toMatch(/1 of 3 rows not imported/);
   });
 });
+
+describe('an output that is the input, by any path (issue 27.3)', () => {
+  /** Exit 2 naming the clash, nothing sent, the input as it was. */
+  function expectRefused(r: CliResult, what: RegExp, content: string): void {
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(what);
+    expect(sandbox.requestCount()).toBe(0);
+    expect(readFileSync(join(dir, 'people.csv'), 'utf8')).toBe(content);
+  }
+
+  it('--failures naming the file standard input reads (by its name, a hard link, /dev/stdin, /proc/self/fd/0) is refused', async () => {
+    const content = readFileSync(join(dir, 'people.csv'), 'utf8');
+    execFileSync('ln', ['people.csv', 'hard.csv'], { cwd: dir });
+    for (const failures of ['people.csv', 'hard.csv', '/dev/stdin', '/proc/self/fd/0']) {
+      const r = await viaBash(`subscribers import - --list ${LIST} --failures ${failures} < people.csv`);
+      expectRefused(r, /^error: --failures \S+ is the input file \(standard input\)/m, content);
+    }
+    // The input named /dev/stdin: read where it is, and still the same file.
+    const named = await viaBash(`subscribers import /dev/stdin --list ${LIST} --failures hard.csv < people.csv`);
+    expectRefused(named, /^error: --failures \S+ is the input file \/dev\/stdin/m, content);
+    expect(readdirSync(dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('--journal naming the input (standard input, a hard link, the file itself) is refused, the input kept', async () => {
+    const content = readFileSync(join(dir, 'people.csv'), 'utf8');
+    execFileSync('ln', ['people.csv', 'hard.csv'], { cwd: dir });
+    for (const [input, journal] of [['- < people.csv', 'people.csv'], ['- < people.csv', 'hard.csv'], ['people.csv', 'hard.csv'], ['people.csv', 'people.csv']]) {
+      const r = await viaBash(`subscribers import ${input} --list ${LIST} --journal ${journal} --restart`);
+      // The journal is read first, and a file that is not one is never replaced.
+      expectRefused(r, /^error: \S+ is not an import journal/m, content);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
+  });
+});
