@@ -5,11 +5,12 @@
 // binary data is refused after its first bytes, and a file too wide or with a
 // record too long is refused before anything is sent (issue 17, points 8 and 9).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spoolLimit } from '../../src/import/input.js';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, requireBuild, spawnCli, startCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { BIN, requireBuild, runCli, spawnCli, startCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { expectCountsAddUp, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.customers;
@@ -277,5 +278,56 @@ describe('an output that is the input, by any path (issue 27.3)', () => {
       expectRefused(r, /^error: \S+ is not an import journal/m, content);
     }
     expect(readdirSync(dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
+  });
+});
+
+describe('endless text on standard input (issue 27.4)', () => {
+  it('past the cap on the copy of a pipe: exit 2 with a hint to save the file, nothing sent, no copy left', async () => {
+    const saved = { cap: spoolLimit.maxBytes, tmp: process.env.TMPDIR };
+    spoolLimit.maxBytes = 1024 ** 2;
+    process.env.TMPDIR = tmp;
+    try {
+      const r = await runCli(plainArgs('-'), { cwd: dir, env, stdin: 'email,name\n' + 'a@x.com,A\n'.repeat(200_000) });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^error: stdin: more than 1 MiB came through the pipe, the most its copy in \S+ may hold; nothing was sent$/m);
+      expect(r.stderr).toMatch(/^hint: Save the data to a file first and import that file/m);
+      expect(sandbox.requestCount()).toBe(0);
+      expect(readdirSync(tmp).filter((f) => f.startsWith('email-import-'))).toEqual([]);
+      // Under the cap the same pipe imports.
+      const fits = await runCli(importArgs('-'), { cwd: dir, env, stdin: readFileSync(join(dir, 'people.csv'), 'utf8') });
+      expectAllImported(fits);
+    } finally {
+      spoolLimit.maxBytes = saved.cap;
+      if (saved.tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved.tmp;
+    }
+  });
+
+  it("the next copy removes a killed run's copy in TMPDIR, and nothing else", async () => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((r) => dead.on('exit', r));
+    const old = new Date(Date.now() - 2 * 3600_000);
+    const make = (name: string, files: string[], mode = 0o700, when = old) => {
+      const path = join(tmp, name);
+      mkdirSync(path, { mode });
+      for (const f of files) {
+        writeFileSync(join(path, f), 'email\na@x.com\n');
+        utimesSync(join(path, f), when, when);
+      }
+      utimesSync(path, when, when);
+      return path;
+    };
+    make(`email-import-${dead.pid}-AbC123`, ['stdin.csv']);
+    const kept = [
+      make(`email-import-${process.pid}-Alive1`, ['stdin.csv']), // its process is alive
+      make(`email-import-${dead.pid}-Fresh1`, ['input.csv'], 0o700, new Date()), // touched just now
+      make(`email-import-${dead.pid}-Other1`, ['stdin.csv', 'notes.txt']), // holds something else
+      make(`email-import-${dead.pid}-Mode01`, ['stdin.csv'], 0o755), // not a private directory
+      make('email-import-Old123', ['stdin.csv']), // no pid in its name
+    ];
+    symlinkSync(kept[0]!, join(tmp, `email-import-${dead.pid}-Link01`));
+    const r = await viaBash(`subscribers import - --list ${LIST} --batch-size 100 --json < people.csv`);
+    expectAllImported(r);
+    expect(readdirSync(tmp).sort()).toEqual([...kept.map((p) => p.slice(tmp.length + 1)), `email-import-${dead.pid}-Link01`].sort());
   });
 });
