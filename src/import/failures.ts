@@ -197,16 +197,20 @@ class FailuresFileError extends CliError {
 /**
  * Refuses a --failures path that is the input file or the journal, by any
  * path (CLI.md "--failures"): the same file after following links (device and
- * inode), or, for a journal not written yet, the same place. Called before
- * anything is sent.
+ * inode: a hard link, /dev/stdin, /proc/self/fd/0 too), or, for a journal not
+ * written yet, the same place. The input is the file it was read from (fd 0's
+ * for standard input), not the copy of a pipe. Called before anything is sent.
  */
-export async function refuseFailuresClash(failuresPath: string, input: { path: string; name: string; fromStdin: boolean }, journalPath: string | undefined): Promise<void> {
+export async function refuseFailuresClash(
+  failuresPath: string,
+  input: { path: string; name: string; fromStdin: boolean; device?: { dev: number; ino: number } },
+  journalPath: string | undefined,
+): Promise<void> {
   const target = await stat(failuresPath).catch(() => undefined);
-  if (!input.fromStdin) {
-    const source = await stat(input.path).catch(() => undefined);
-    if (sameFile(target, source)) {
-      throw new UsageError(`--failures ${failuresPath} is the input file ${input.name}: writing the failures there would destroy the rows being imported; name another file`);
-    }
+  const source = input.device ?? (input.fromStdin ? undefined : await stat(input.path).catch(() => undefined));
+  if (sameFile(target, source)) {
+    const which = input.fromStdin ? '(standard input)' : input.name;
+    throw new UsageError(`--failures ${failuresPath} is the input file ${which}: writing the failures there would destroy the rows being imported; name another file`);
   }
   if (journalPath) {
     const journal = await stat(journalPath).catch(() => undefined);
@@ -216,7 +220,7 @@ export async function refuseFailuresClash(failuresPath: string, input: { path: s
   }
 }
 
-function sameFile(a: Stats | undefined, b: Stats | undefined): boolean {
+function sameFile(a: Stats | undefined, b: { dev: number; ino: number } | undefined): boolean {
   return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
 }
 

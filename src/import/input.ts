@@ -10,21 +10,32 @@
 // pass inflates it as it reads (text.ts).
 //
 // The copy is bounded in harm: it is created 0600 in a 0700 directory of its
-// own, removed at the end whatever happens (even by process.exit), binary
+// own, removed at the end whatever happens (even by process.exit; a SIGKILLed
+// run's by the next copy, spool-dir.ts), capped (SPOOL_MAX_BYTES), binary
 // data is refused as soon as the first 64 KiB have arrived (`cat /dev/zero`
 // is not copied forever), and an interrupt ends the copy at once (CLI.md
 // "signals"): a FIFO is opened without waiting for its writer and read
 // through the event loop, so no thread is left waiting on it.
 import { createHash } from 'node:crypto';
 import { close as closeFd, constants, createReadStream, fstat, open as openFd, read as readFd, rmSync, type Stats } from 'node:fs';
-import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { eventLoopStream } from '../core/bounded-read.js';
 import { CliError, hinted, Interrupted, UsageError } from '../core/errors.js';
+import { makeSpoolDir, sweepStaleSpools } from './spool-dir.js';
 import { decoderLabel, gunzipHead, isGzip, type TextEncodingName, type TextInput } from './text.js';
+
+/**
+ * The most a copy of a pipe may hold (bytes written to it: compressed, for
+ * gzip). Past it the import is refused (exit 2): `yes a@x.com,A | email …`
+ * would otherwise fill TMPDIR (a tmpfs: RAM). 2 GiB is some 40 million rows;
+ * a file is read where it is, without a copy or a cap. Tests lower it in-process.
+ */
+export const SPOOL_MAX_BYTES = 2 * 1024 ** 3;
+export const spoolLimit = { maxBytes: SPOOL_MAX_BYTES };
 
 /** Bytes read up front: enough for delimiter sniffing and the journal's head hash; binary data is refused once they have arrived. */
 const HEAD_BYTES = 64 * 1024;
@@ -54,8 +65,15 @@ export interface ImportInput extends TextInput {
   sepDelimiter?: string;
   /** Lines before the text the parser reads (1 for a `sep=` line): added to every line number, so messages name the file's own lines. */
   preambleLines: number;
+  /** The file the input was read from (fd 0's for `-`), by device and inode: an output that is the same file, by any path, is refused (failures.ts). */
+  device?: FileId;
   /** Removes the temporary copy, if any. */
   cleanup(): Promise<void>;
+}
+
+export interface FileId {
+  dev: number;
+  ino: number;
 }
 
 const ENCODINGS: Record<string, TextEncodingName> = {
@@ -100,7 +118,12 @@ export async function isCopied(file: string, cwd: string): Promise<boolean> {
  * once: the copy is removed and Interrupted is thrown (exit 130).
  */
 export async function openInput(file: string, cwd: string, stdin: Readable, encodingFlag: TextEncodingName | undefined, signal?: AbortSignal): Promise<ImportInput> {
-  if (file === '-') return spool(stdin, 'stdin', true, encodingFlag, signal);
+  if (file === '-') {
+    // What fd 0 is (a file redirected with `<`, a pipe): an in-process stream has none.
+    const fd = (stdin as { fd?: unknown }).fd;
+    const info = typeof fd === 'number' ? await fstatAsync(fd).catch(() => undefined) : undefined;
+    return spool(stdin, 'stdin', true, encodingFlag, signal, info && { dev: info.dev, ino: info.ino });
+  }
   const path = resolve(cwd, file);
   const cannotRead = (err: unknown) => new UsageError(`${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   let fd: number;
@@ -140,6 +163,7 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
       spooled: false,
       size: info.size,
       identity: { size: info.size, mtimeMs: Math.trunc(info.mtimeMs), sha256: headHash, hashed: 'head' },
+      device: { dev: info.dev, ino: info.ino },
       ...(await textHead(file, headBytes, encodingFlag)),
       cleanup: async () => undefined,
     };
@@ -156,10 +180,11 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
     await closeAsync(fd).catch(() => undefined);
     throw cannotRead(err);
   }
-  if (pipe) return spool(pipe, file, false, encodingFlag, signal);
+  const device = { dev: info.dev, ino: info.ino };
+  if (pipe) return spool(pipe, file, false, encodingFlag, signal, device);
   // Another device (/dev/zero): read as a file, from where it stands.
   await closeAsync(fd).catch(() => undefined);
-  return spool(createReadStream(path), file, false, encodingFlag, signal);
+  return spool(createReadStream(path), file, false, encodingFlag, signal, device);
 }
 
 /**
@@ -167,7 +192,14 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
  * head is checked as soon as it has arrived, so binary data is refused
  * without being copied further.
  */
-async function spool(source: Readable, name: string, fromStdin: boolean, encodingFlag: TextEncodingName | undefined, signal: AbortSignal | undefined): Promise<ImportInput> {
+async function spool(
+  source: Readable,
+  name: string,
+  fromStdin: boolean,
+  encodingFlag: TextEncodingName | undefined,
+  signal: AbortSignal | undefined,
+  device: FileId | undefined,
+): Promise<ImportInput> {
   if (signal?.aborted) {
     source.destroy();
     throw new Interrupted();
@@ -176,8 +208,8 @@ async function spool(source: Readable, name: string, fromStdin: boolean, encodin
   const cannotCopy = (err: unknown) => new UsageError(`${name}: cannot copy it to a temporary file in ${tmpdir()} (${code(err)}); set TMPDIR to a directory with room`);
   let dir: string;
   try {
-    // mkdtemp creates the directory 0700.
-    dir = await mkdtemp(join(tmpdir(), 'email-import-'));
+    await sweepStaleSpools();
+    dir = await makeSpoolDir();
   } catch (err) {
     source.destroy();
     throw cannotCopy(err);
@@ -214,6 +246,7 @@ async function spool(source: Readable, name: string, fromStdin: boolean, encodin
     };
     try {
       for await (const chunk of source as AsyncIterable<Buffer>) {
+        if (size + chunk.length > spoolLimit.maxBytes) throw tooLong(name, spoolLimit.maxBytes);
         hash.update(chunk);
         size += chunk.length;
         if (head === undefined) {
@@ -250,7 +283,15 @@ async function spool(source: Readable, name: string, fromStdin: boolean, encodin
     await cleanup();
     throw err;
   }
-  return { name, path, fromStdin, spooled: true, size, identity: { size, sha256: hash.digest('hex'), hashed: 'all' }, ...head!, cleanup };
+  return { name, path, fromStdin, spooled: true, size, identity: { size, sha256: hash.digest('hex'), hashed: 'all' }, ...(device && { device }), ...head!, cleanup };
+}
+
+function tooLong(name: string, cap: number): CliError {
+  const figure = cap % 1024 ** 3 === 0 ? `${cap / 1024 ** 3} GiB` : cap % 1024 ** 2 === 0 ? `${cap / 1024 ** 2} MiB` : `${cap} bytes`;
+  return hinted(
+    new UsageError(`${name}: more than ${figure} came through the pipe, the most its copy in ${tmpdir()} may hold; nothing was sent`),
+    'Save the data to a file first and import that file: a file is read where it is, without a copy.',
+  );
 }
 
 /**

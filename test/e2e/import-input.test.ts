@@ -5,11 +5,12 @@
 // binary data is refused after its first bytes, and a file too wide or with a
 // record too long is refused before anything is sent (issue 17, points 8 and 9).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spoolLimit } from '../../src/import/input.js';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, requireBuild, spawnCli, startCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { BIN, requireBuild, runCli, spawnCli, startCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { expectCountsAddUp, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.customers;
@@ -242,5 +243,91 @@ describe('very wide files and long records (issue 17.9)', () => {
     expectCountsAddUp(summary);
     expect(summary).toMatchObject({ rows: 3, new: 2, rejected: 1 });
     expect(r.stderr).toMatch(/1 of 3 rows not imported/);
+  });
+});
+
+describe('an output that is the input, by any path (issue 27.3)', () => {
+  /** Exit 2 naming the clash, nothing sent, the input as it was. */
+  function expectRefused(r: CliResult, what: RegExp, content: string): void {
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(what);
+    expect(sandbox.requestCount()).toBe(0);
+    expect(readFileSync(join(dir, 'people.csv'), 'utf8')).toBe(content);
+  }
+
+  it('--failures naming the file standard input reads (by its name, a hard link, /dev/stdin, /proc/self/fd/0) is refused', async () => {
+    const content = readFileSync(join(dir, 'people.csv'), 'utf8');
+    execFileSync('ln', ['people.csv', 'hard.csv'], { cwd: dir });
+    for (const failures of ['people.csv', 'hard.csv', '/dev/stdin', '/proc/self/fd/0']) {
+      const r = await viaBash(`subscribers import - --list ${LIST} --failures ${failures} < people.csv`);
+      expectRefused(r, /^error: --failures \S+ is the input file \(standard input\)/m, content);
+    }
+    // The input named /dev/stdin: read where it is, and still the same file.
+    const named = await viaBash(`subscribers import /dev/stdin --list ${LIST} --failures hard.csv < people.csv`);
+    expectRefused(named, /^error: --failures \S+ is the input file \/dev\/stdin/m, content);
+    expect(readdirSync(dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('--journal naming the input (standard input, a hard link, the file itself) is refused, the input kept', async () => {
+    const content = readFileSync(join(dir, 'people.csv'), 'utf8');
+    execFileSync('ln', ['people.csv', 'hard.csv'], { cwd: dir });
+    for (const [input, journal] of [['- < people.csv', 'people.csv'], ['- < people.csv', 'hard.csv'], ['people.csv', 'hard.csv'], ['people.csv', 'people.csv']]) {
+      const r = await viaBash(`subscribers import ${input} --list ${LIST} --journal ${journal} --restart`);
+      // The journal is read first, and a file that is not one is never replaced.
+      expectRefused(r, /^error: \S+ is not an import journal/m, content);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
+  });
+});
+
+describe('endless text on standard input (issue 27.4)', () => {
+  it('past the cap on the copy of a pipe: exit 2 with a hint to save the file, nothing sent, no copy left', async () => {
+    const saved = { cap: spoolLimit.maxBytes, tmp: process.env.TMPDIR };
+    spoolLimit.maxBytes = 1024 ** 2;
+    process.env.TMPDIR = tmp;
+    try {
+      const r = await runCli(plainArgs('-'), { cwd: dir, env, stdin: 'email,name\n' + 'a@x.com,A\n'.repeat(200_000) });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^error: stdin: more than 1 MiB came through the pipe, the most its copy in \S+ may hold; nothing was sent$/m);
+      expect(r.stderr).toMatch(/^hint: Save the data to a file first and import that file/m);
+      expect(sandbox.requestCount()).toBe(0);
+      expect(readdirSync(tmp).filter((f) => f.startsWith('email-import-'))).toEqual([]);
+      // Under the cap the same pipe imports.
+      const fits = await runCli(importArgs('-'), { cwd: dir, env, stdin: readFileSync(join(dir, 'people.csv'), 'utf8') });
+      expectAllImported(fits);
+    } finally {
+      spoolLimit.maxBytes = saved.cap;
+      if (saved.tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved.tmp;
+    }
+  });
+
+  it("the next copy removes a killed run's copy in TMPDIR, and nothing else", async () => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((r) => dead.on('exit', r));
+    const old = new Date(Date.now() - 2 * 3600_000);
+    const make = (name: string, files: string[], mode = 0o700, when = old) => {
+      const path = join(tmp, name);
+      mkdirSync(path, { mode });
+      for (const f of files) {
+        writeFileSync(join(path, f), 'email\na@x.com\n');
+        utimesSync(join(path, f), when, when);
+      }
+      utimesSync(path, when, when);
+      return path;
+    };
+    make(`email-import-${dead.pid}-AbC123`, ['stdin.csv']);
+    const kept = [
+      make(`email-import-${process.pid}-Alive1`, ['stdin.csv']), // its process is alive
+      make(`email-import-${dead.pid}-Fresh1`, ['input.csv'], 0o700, new Date()), // touched just now
+      make(`email-import-${dead.pid}-Other1`, ['stdin.csv', 'notes.txt']), // holds something else
+      make(`email-import-${dead.pid}-Mode01`, ['stdin.csv'], 0o755), // not a private directory
+      make('email-import-Old123', ['stdin.csv']), // no pid in its name
+    ];
+    symlinkSync(kept[0]!, join(tmp, `email-import-${dead.pid}-Link01`));
+    const r = await viaBash(`subscribers import - --list ${LIST} --batch-size 100 --json < people.csv`);
+    expectAllImported(r);
+    expect(readdirSync(tmp).sort()).toEqual([...kept.map((p) => p.slice(tmp.length + 1)), `email-import-${dead.pid}-Link01`].sort());
   });
 });

@@ -1,0 +1,59 @@
+// The private directory the copy of a pipe is made in (input.ts), and the
+// sweep of those a killed run left behind (SIGKILL, a power cut: no exit
+// handler runs). Such a copy can be gigabytes in a tmpfs, that is RAM, so the
+// next copy removes them first — only what is recognisably ours: a directory
+// named email-import-<pid>-XXXXXX in TMPDIR, not a link, owned by this user,
+// mode 0700, holding nothing but the copy, whose process is gone, and left
+// untouched for STALE_MS. Anything else is left alone.
+import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const PREFIX = 'email-import-';
+const NAME = /^email-import-([1-9][0-9]{0,9})-[A-Za-z0-9]{6}$/;
+/** The only files a copy's directory holds. */
+const COPY_NAMES = new Set(['stdin.csv', 'input.csv']);
+/** How long a directory must have been left untouched: a pid in another pid namespace sharing TMPDIR looks gone from here. */
+export const STALE_MS = 10 * 60 * 1000;
+
+/** Creates the copy's directory (0700, mkdtemp), named after this process so a later run can tell whether it is still alive. */
+export function makeSpoolDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), `${PREFIX}${process.pid}-`));
+}
+
+/** Removes the copies killed runs left in TMPDIR; never fails (a sweep that cannot read is skipped). */
+export async function sweepStaleSpools(now = Date.now()): Promise<void> {
+  const dir = tmpdir();
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const match = NAME.exec(name);
+    if (!match || !processGone(Number(match[1]))) continue;
+    await removeIfStale(join(dir, name), now).catch(() => undefined);
+  }
+}
+
+async function removeIfStale(path: string, now: number): Promise<void> {
+  const info = await lstat(path);
+  const uid = process.getuid?.();
+  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o777) !== 0o700) return;
+  if (now - info.mtimeMs < STALE_MS) return;
+  const entries = await readdir(path);
+  if (entries.some((entry) => !COPY_NAMES.has(entry))) return;
+  for (const entry of entries) {
+    const file = await lstat(join(path, entry));
+    if (!file.isFile() || (uid !== undefined && file.uid !== uid) || now - file.mtimeMs < STALE_MS) return;
+  }
+  for (const entry of entries) await rm(join(path, entry), { force: true });
+  await rmdir(path);
+}
+
+/** Whether no process has this pid (EPERM: one exists, another user's). */
+function processGone(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
