@@ -10,7 +10,7 @@ _email_subcommands() {
     subscribers) printf '%s\n' add update import history lists ;;
     customfields) printf '%s\n' create ;;
     segments) printf '%s\n' create get update add-rules clear-rules ;;
-    campaigns) printf '%s\n' create preview unschedule unsubscribes summary scheduled sent ;;
+    campaigns) printf '%s\n' create preview unschedule unsubscribes summary open scheduled sent ;;
     templates) printf '%s\n' create ;;
     transactional) printf '%s\n' list get stats ;;
     webhooks) printf '%s\n' listen replay trigger ;;
@@ -28,7 +28,7 @@ _email_options() {
     subscribers) printf '%s\n' -h --help ;;
     'subscribers add') printf '%s\n' --list --email --name --field --consent --resubscribe --restart-autoresponders --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'subscribers update') printf '%s\n' --list --email --new-email --name --field --clear-field --consent --resubscribe --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'subscribers import') printf '%s\n' --list --map --only-mapped --consent --resubscribe --queue-autoresponders --restart-autoresponders --batch-size --concurrency --delimiter --encoding --multi-separator --dry-run --failures --journal --resume --progress --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'subscribers import') printf '%s\n' --list --map --only-mapped --consent --resubscribe --queue-autoresponders --restart-autoresponders --batch-size --concurrency --delimiter --encoding --multi-separator --dry-run --failures --journal --resume --restart --progress --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'subscribers history') printf '%s\n' --list --email --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'subscribers lists') printf '%s\n' --email --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     customfields) printf '%s\n' -h --help ;;
@@ -44,14 +44,15 @@ _email_options() {
     'campaigns preview') printf '%s\n' --campaign --to --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns unschedule') printf '%s\n' --campaign -y --yes --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --all --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'campaigns summary') printf '%s\n' --campaign --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'campaigns summary') printf '%s\n' --campaign -w --web --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'campaigns open') printf '%s\n' --campaign --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns scheduled') printf '%s\n' --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns sent') printf '%s\n' --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     templates) printf '%s\n' -h --help ;;
     'templates create') printf '%s\n' --name --html-url --zip-url --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     transactional) printf '%s\n' -h --help ;;
     'transactional list') printf '%s\n' --status --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'transactional get') printf '%s\n' --smart-email --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'transactional get') printf '%s\n' --smart-email -w --web --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'transactional stats') printf '%s\n' --group --smart-email --from --to --timezone --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     webhooks) printf '%s\n' -h --help ;;
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
@@ -88,6 +89,7 @@ _email_value_options() {
     'campaigns unschedule') printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout ;;
     'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'campaigns summary') printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout ;;
+    'campaigns open') printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout ;;
     'campaigns scheduled') printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'campaigns sent') printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'templates create') printf '%s\n' --name --html-url --zip-url --fields --jq --profile --base-url -o --output --timeout ;;
@@ -192,6 +194,10 @@ _email_option_value() {
     'campaigns summary|--profile') echo profile ;;
     'campaigns summary|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns summary|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns open|--fields') echo choices:URL ;;
+    'campaigns open|--profile') echo profile ;;
+    'campaigns open|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns open|--output') echo 'choices:table json ndjson csv' ;;
     'campaigns scheduled|--fields') echo 'choices:CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' ;;
     'campaigns scheduled|--profile') echo profile ;;
     'campaigns scheduled|-o') echo 'choices:table json ndjson csv' ;;

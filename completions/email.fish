@@ -15,7 +15,7 @@ function __email_subcommands
         case segments
             printf '%s\n' create get update add-rules clear-rules
         case campaigns
-            printf '%s\n' create preview unschedule unsubscribes summary scheduled sent
+            printf '%s\n' create preview unschedule unsubscribes summary open scheduled sent
         case templates
             printf '%s\n' create
         case transactional
@@ -68,6 +68,8 @@ function __email_value_options
         case 'campaigns unsubscribes'
             printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
         case 'campaigns summary'
+            printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout
+        case 'campaigns open'
             printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns scheduled'
             printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout
@@ -274,6 +276,7 @@ complete -c email -n '__email_at \'subscribers import\'' -l dry-run -d 'parse, m
 complete -c email -n '__email_at \'subscribers import\'' -l failures -r -F -d 'write every row that was not imported, with Line, Outcome, Code and Message'
 complete -c email -n '__email_at \'subscribers import\'' -l journal -r -F -d 'journal of acknowledged batches (default: next to the input file)'
 complete -c email -n '__email_at \'subscribers import\'' -l resume -d 'skip the batches the journal shows done'
+complete -c email -n '__email_at \'subscribers import\'' -l restart -d 'discard the journal of an unfinished import and start from the first row'
 complete -c email -n '__email_at \'subscribers import\'' -l progress -d 'print a progress line every few seconds even when stderr is not a terminal'
 complete -c email -n '__email_at \'subscribers import\'' -l fields -x -a 'rows new existing failed rejected duplicates duplicatesFromFailuresFile batches retries rateLimited waitedMs elapsedMs resumed service service.TotalUniqueEmailsSubmitted service.TotalExistingSubscribers service.TotalNewSubscribers complete dryRun wouldSend resumedBatches unacknowledgedBatches unfinished blankLines codes rowsPerSecond input list delimiter encoding failuresFile journal stoppedBy mapping problems firstRequest' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'subscribers import\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
@@ -428,6 +431,7 @@ complete -c email -n '__email_at campaigns' -a preview -d 'Send a preview of a c
 complete -c email -n '__email_at campaigns' -a unschedule -d 'Return a scheduled campaign to drafts, cancelling its sending'
 complete -c email -n '__email_at campaigns' -a unsubscribes -d 'List the addresses that unsubscribed through a campaign'
 complete -c email -n '__email_at campaigns' -a summary -d 'Show the summary of a sent campaign'
+complete -c email -n '__email_at campaigns' -a open -d 'Open a campaign\'s page in the browser (its web version once sent, its preview while scheduled)'
 complete -c email -n '__email_at campaigns' -a scheduled -d 'List scheduled campaigns'
 complete -c email -n '__email_at campaigns' -a sent -d 'List sent campaigns'
 complete -c email -n '__email_at campaigns' -s h -l help -d 'show help'
@@ -506,6 +510,7 @@ complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-color -d 'dis
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns summary\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns summary\'' -s w -l web -d 'open the record\'s page in the browser instead of printing it'
 complete -c email -n '__email_at \'campaigns summary\'' -l fields -x -a 'Recipients TotalOpened Clicks Unsubscribed Bounced UniqueOpened SpamComplaints Forwards Likes Mentions WebVersionURL WebVersionTextURL WorldviewURL' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns summary\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns summary\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -519,6 +524,20 @@ complete -c email -n '__email_at \'campaigns summary\'' -l timeout -x -d 'per-re
 complete -c email -n '__email_at \'campaigns summary\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns summary\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns summary\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'campaigns open\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns open\'' -l fields -x -a URL -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns open\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'campaigns open\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
+complete -c email -n '__email_at \'campaigns open\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
+complete -c email -n '__email_at \'campaigns open\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
+complete -c email -n '__email_at \'campaigns open\'' -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table)'
+complete -c email -n '__email_at \'campaigns open\'' -l json -d 'same as --output json'
+complete -c email -n '__email_at \'campaigns open\'' -s q -l quiet -d 'no progress or decoration: data and errors only'
+complete -c email -n '__email_at \'campaigns open\'' -l debug -d 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'
+complete -c email -n '__email_at \'campaigns open\'' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
+complete -c email -n '__email_at \'campaigns open\'' -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c email -n '__email_at \'campaigns open\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
+complete -c email -n '__email_at \'campaigns open\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
@@ -585,6 +604,7 @@ complete -c email -n '__email_at \'transactional list\'' -l no-color -d 'disable
 complete -c email -n '__email_at \'transactional list\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'transactional list\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'transactional get\'' -l smart-email -x -d 'smart email id (or as the first argument)'
+complete -c email -n '__email_at \'transactional get\'' -s w -l web -d 'open the record\'s page in the browser instead of printing it'
 complete -c email -n '__email_at \'transactional get\'' -l fields -x -a 'SmartEmailID CreatedAt Status Name Properties Properties.From Properties.ReplyTo Properties.Subject Properties.Content Properties.Content.Html Properties.Content.Text Properties.Content.EmailVariables Properties.Content.InlineCss Properties.TextPreviewUrl Properties.HtmlPreviewUrl AddRecipientsToList' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'transactional get\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'transactional get\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
