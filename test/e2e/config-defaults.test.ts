@@ -3,7 +3,8 @@
 // it is stored; bin/email with a config directory of the test's own.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
 
 const LIST = '11111111-1111-4111-8111-111111111111';
@@ -59,5 +60,29 @@ describe('email config', () => {
     const r = await spawnCli(['config', 'list'], { env: { EMAIL_CONFIG_DIR: dir } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/profiles\.default\.defaults\.output/);
+  });
+});
+
+describe('the profile\'s default list', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0 });
+  });
+  afterAll(() => sandbox.stop());
+
+  it('a command without --list acts on the default list and names it on stderr; --list wins', async () => {
+    const dir = tempConfigDir();
+    const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    const missing = await spawnCli(['subscribers', 'add', '--email', 'ada@example.com', '--name', 'Ada', '--consent', 'yes'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--list is required/);
+    expect((await spawnCli(['config', 'set', 'list', LIST], { env })).code).toBe(0);
+    const r = await spawnCli(['subscribers', 'add', '--email', 'ada@example.com', '--name', 'Ada', '--consent', 'yes'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`list ${LIST} (profile "default"'s default list)`);
+    const history = await spawnCli(['subscribers', 'history', '--email', 'ada@example.com', '--json'], { env });
+    expect(history.code, history.stderr).toBe(0);
+    const other = await spawnCli(['subscribers', 'add', '--list', '22222222-2222-4222-8222-222222222222', '--email', 'bo@example.com', '--name', 'Bo', '--consent', 'yes'], { env });
+    expect(other.stderr).not.toContain('default list');
   });
 });
