@@ -5,15 +5,16 @@
 
 _email_subcommands() {
   case "$1" in
-    '') printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion help ;;
+    '') printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api config sandbox doctor completion help ;;
     auth) printf '%s\n' login logout status switch ;;
     subscribers) printf '%s\n' add update import history lists ;;
     customfields) printf '%s\n' create ;;
     segments) printf '%s\n' create get update add-rules clear-rules ;;
-    campaigns) printf '%s\n' create preview unschedule unsubscribes summary scheduled sent ;;
+    campaigns) printf '%s\n' create preview unschedule unsubscribes summary open scheduled sent ;;
     templates) printf '%s\n' create ;;
     transactional) printf '%s\n' list get stats ;;
     webhooks) printf '%s\n' listen replay trigger ;;
+    config) printf '%s\n' get set unset list ;;
   esac
 }
 
@@ -44,20 +45,26 @@ _email_options() {
     'campaigns preview') printf '%s\n' --campaign --to --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns unschedule') printf '%s\n' --campaign -y --yes --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --all --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'campaigns summary') printf '%s\n' --campaign --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'campaigns summary') printf '%s\n' --campaign -w --web --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'campaigns open') printf '%s\n' --campaign --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns scheduled') printf '%s\n' --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'campaigns sent') printf '%s\n' --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     templates) printf '%s\n' -h --help ;;
     'templates create') printf '%s\n' --name --html-url --zip-url --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     transactional) printf '%s\n' -h --help ;;
     'transactional list') printf '%s\n' --status --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'transactional get') printf '%s\n' --smart-email --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'transactional get') printf '%s\n' --smart-email -w --web --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'transactional stats') printf '%s\n' --group --smart-email --from --to --timezone --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     webhooks) printf '%s\n' -h --help ;;
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'webhooks replay') printf '%s\n' --to --interval --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     api) printf '%s\n' -X --method -d --data --query --paginate --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    config) printf '%s\n' -h --help ;;
+    'config get') printf '%s\n' --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'config set') printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'config unset') printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'config list') printf '%s\n' --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     doctor) printf '%s\n' --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     completion) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
@@ -88,6 +95,7 @@ _email_value_options() {
     'campaigns unschedule') printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout ;;
     'campaigns unsubscribes') printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'campaigns summary') printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout ;;
+    'campaigns open') printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout ;;
     'campaigns scheduled') printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'campaigns sent') printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'templates create') printf '%s\n' --name --html-url --zip-url --fields --jq --profile --base-url -o --output --timeout ;;
@@ -98,6 +106,10 @@ _email_value_options() {
     'webhooks replay') printf '%s\n' --to --interval --fields --jq --profile --base-url -o --output --timeout ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url -o --output --timeout ;;
     api) printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
+    'config get') printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;
+    'config set') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'config unset') printf '%s\n' --profile --base-url -o --output --timeout ;;
+    'config list') printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --fields --jq --profile --base-url -o --output --timeout ;;
     doctor) printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;
     completion) printf '%s\n' --profile --base-url -o --output --timeout ;;
@@ -192,6 +204,10 @@ _email_option_value() {
     'campaigns summary|--profile') echo profile ;;
     'campaigns summary|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns summary|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns open|--fields') echo choices:URL ;;
+    'campaigns open|--profile') echo profile ;;
+    'campaigns open|-o') echo 'choices:table json ndjson csv' ;;
+    'campaigns open|--output') echo 'choices:table json ndjson csv' ;;
     'campaigns scheduled|--fields') echo 'choices:CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' ;;
     'campaigns scheduled|--profile') echo profile ;;
     'campaigns scheduled|-o') echo 'choices:table json ndjson csv' ;;
@@ -237,6 +253,19 @@ _email_option_value() {
     'api|--profile') echo profile ;;
     'api|-o') echo 'choices:table json ndjson csv' ;;
     'api|--output') echo 'choices:table json ndjson csv' ;;
+    'config get|--profile') echo profile ;;
+    'config get|-o') echo 'choices:table json ndjson csv' ;;
+    'config get|--output') echo 'choices:table json ndjson csv' ;;
+    'config set|--profile') echo profile ;;
+    'config set|-o') echo 'choices:table json ndjson csv' ;;
+    'config set|--output') echo 'choices:table json ndjson csv' ;;
+    'config unset|--profile') echo profile ;;
+    'config unset|-o') echo 'choices:table json ndjson csv' ;;
+    'config unset|--output') echo 'choices:table json ndjson csv' ;;
+    'config list|--fields') echo 'choices:Key Value' ;;
+    'config list|--profile') echo profile ;;
+    'config list|-o') echo 'choices:table json ndjson csv' ;;
+    'config list|--output') echo 'choices:table json ndjson csv' ;;
     'sandbox|--state') echo file ;;
     'sandbox|--webhook-format') echo 'choices:json xml' ;;
     'sandbox|--fields') echo 'choices:baseUrl apiKey lists lists.ListID lists.Name campaigns campaigns.CampaignID campaigns.Name campaigns.Status segments segments.SegmentID segments.ListID segments.Title smartEmails smartEmails.ID smartEmails.Name smartEmails.Status' ;;

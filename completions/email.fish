@@ -5,7 +5,7 @@
 function __email_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api sandbox doctor completion help
+            printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api config sandbox doctor completion help
         case auth
             printf '%s\n' login logout status switch
         case subscribers
@@ -15,13 +15,15 @@ function __email_subcommands
         case segments
             printf '%s\n' create get update add-rules clear-rules
         case campaigns
-            printf '%s\n' create preview unschedule unsubscribes summary scheduled sent
+            printf '%s\n' create preview unschedule unsubscribes summary open scheduled sent
         case templates
             printf '%s\n' create
         case transactional
             printf '%s\n' list get stats
         case webhooks
             printf '%s\n' listen replay trigger
+        case config
+            printf '%s\n' get set unset list
     end
 end
 
@@ -69,6 +71,8 @@ function __email_value_options
             printf '%s\n' --campaign --since --page --page-size --order-field --order-direction --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
         case 'campaigns summary'
             printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout
+        case 'campaigns open'
+            printf '%s\n' --campaign --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns scheduled'
             printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout
         case 'campaigns sent'
@@ -89,6 +93,14 @@ function __email_value_options
             printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url -o --output --timeout
         case api
             printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
+        case 'config get'
+            printf '%s\n' --fields --jq --profile --base-url -o --output --timeout
+        case 'config set'
+            printf '%s\n' --profile --base-url -o --output --timeout
+        case 'config unset'
+            printf '%s\n' --profile --base-url -o --output --timeout
+        case 'config list'
+            printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout
         case sandbox
             printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --fields --jq --profile --base-url -o --output --timeout
         case doctor
@@ -141,6 +153,7 @@ complete -c email -n '__email_at \'\'' -a templates -d 'Register campaign templa
 complete -c email -n '__email_at \'\'' -a transactional -d 'Inspect smart transactional emails and their statistics'
 complete -c email -n '__email_at \'\'' -a webhooks -d 'Receive, trigger and replay the service\'s webhook deliveries'
 complete -c email -n '__email_at \'\'' -a api -d 'Make a raw authenticated request to any path of the service'
+complete -c email -n '__email_at \'\'' -a config -d 'Per-profile defaults: the default --list, the output format, the pager'
 complete -c email -n '__email_at \'\'' -a sandbox -d 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)'
 complete -c email -n '__email_at \'\'' -a doctor -d 'Check configuration, permissions, reachability, key validity and clock skew'
 complete -c email -n '__email_at \'\'' -a completion -d 'Print the shell completion script'
@@ -429,6 +442,7 @@ complete -c email -n '__email_at campaigns' -a preview -d 'Send a preview of a c
 complete -c email -n '__email_at campaigns' -a unschedule -d 'Return a scheduled campaign to drafts, cancelling its sending'
 complete -c email -n '__email_at campaigns' -a unsubscribes -d 'List the addresses that unsubscribed through a campaign'
 complete -c email -n '__email_at campaigns' -a summary -d 'Show the summary of a sent campaign'
+complete -c email -n '__email_at campaigns' -a open -d 'Open a campaign\'s page in the browser (its web version once sent, its preview while scheduled)'
 complete -c email -n '__email_at campaigns' -a scheduled -d 'List scheduled campaigns'
 complete -c email -n '__email_at campaigns' -a sent -d 'List sent campaigns'
 complete -c email -n '__email_at campaigns' -s h -l help -d 'show help'
@@ -507,6 +521,7 @@ complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-color -d 'dis
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns summary\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns summary\'' -s w -l web -d 'open the record\'s page in the browser instead of printing it'
 complete -c email -n '__email_at \'campaigns summary\'' -l fields -x -a 'Recipients TotalOpened Clicks Unsubscribed Bounced UniqueOpened SpamComplaints Forwards Likes Mentions WebVersionURL WebVersionTextURL WorldviewURL' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns summary\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns summary\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -520,6 +535,20 @@ complete -c email -n '__email_at \'campaigns summary\'' -l timeout -x -d 'per-re
 complete -c email -n '__email_at \'campaigns summary\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns summary\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns summary\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'campaigns open\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns open\'' -l fields -x -a URL -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'campaigns open\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'campaigns open\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
+complete -c email -n '__email_at \'campaigns open\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
+complete -c email -n '__email_at \'campaigns open\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
+complete -c email -n '__email_at \'campaigns open\'' -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table)'
+complete -c email -n '__email_at \'campaigns open\'' -l json -d 'same as --output json'
+complete -c email -n '__email_at \'campaigns open\'' -s q -l quiet -d 'no progress or decoration: data and errors only'
+complete -c email -n '__email_at \'campaigns open\'' -l debug -d 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'
+complete -c email -n '__email_at \'campaigns open\'' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
+complete -c email -n '__email_at \'campaigns open\'' -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c email -n '__email_at \'campaigns open\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
+complete -c email -n '__email_at \'campaigns open\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
@@ -586,6 +615,7 @@ complete -c email -n '__email_at \'transactional list\'' -l no-color -d 'disable
 complete -c email -n '__email_at \'transactional list\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'transactional list\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'transactional get\'' -l smart-email -x -d 'smart email id (or as the first argument)'
+complete -c email -n '__email_at \'transactional get\'' -s w -l web -d 'open the record\'s page in the browser instead of printing it'
 complete -c email -n '__email_at \'transactional get\'' -l fields -x -a 'SmartEmailID CreatedAt Status Name Properties Properties.From Properties.ReplyTo Properties.Subject Properties.Content Properties.Content.Html Properties.Content.Text Properties.Content.EmailVariables Properties.Content.InlineCss Properties.TextPreviewUrl Properties.HtmlPreviewUrl AddRecipientsToList' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'transactional get\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'transactional get\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -694,6 +724,60 @@ complete -c email -n '__email_at api' -l timeout -x -d 'per-request timeout in s
 complete -c email -n '__email_at api' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at api' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at api' -s h -l help -d 'show help'
+complete -c email -n '__email_at config' -a get -d 'Print one of the profile\'s defaults'
+complete -c email -n '__email_at config' -a set -d 'Store a default for the profile (list, output, pager)'
+complete -c email -n '__email_at config' -a unset -d 'Forget one of the profile\'s defaults'
+complete -c email -n '__email_at config' -a list -d 'List the profile\'s stored defaults'
+complete -c email -n '__email_at config' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'config get\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'config get\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'config get\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
+complete -c email -n '__email_at \'config get\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
+complete -c email -n '__email_at \'config get\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
+complete -c email -n '__email_at \'config get\'' -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table)'
+complete -c email -n '__email_at \'config get\'' -l json -d 'same as --output json'
+complete -c email -n '__email_at \'config get\'' -s q -l quiet -d 'no progress or decoration: data and errors only'
+complete -c email -n '__email_at \'config get\'' -l debug -d 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'
+complete -c email -n '__email_at \'config get\'' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
+complete -c email -n '__email_at \'config get\'' -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c email -n '__email_at \'config get\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
+complete -c email -n '__email_at \'config get\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'config set\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
+complete -c email -n '__email_at \'config set\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
+complete -c email -n '__email_at \'config set\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
+complete -c email -n '__email_at \'config set\'' -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table)'
+complete -c email -n '__email_at \'config set\'' -l json -d 'same as --output json'
+complete -c email -n '__email_at \'config set\'' -s q -l quiet -d 'no progress or decoration: data and errors only'
+complete -c email -n '__email_at \'config set\'' -l debug -d 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'
+complete -c email -n '__email_at \'config set\'' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
+complete -c email -n '__email_at \'config set\'' -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c email -n '__email_at \'config set\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
+complete -c email -n '__email_at \'config set\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'config unset\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
+complete -c email -n '__email_at \'config unset\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
+complete -c email -n '__email_at \'config unset\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
+complete -c email -n '__email_at \'config unset\'' -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table)'
+complete -c email -n '__email_at \'config unset\'' -l json -d 'same as --output json'
+complete -c email -n '__email_at \'config unset\'' -s q -l quiet -d 'no progress or decoration: data and errors only'
+complete -c email -n '__email_at \'config unset\'' -l debug -d 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'
+complete -c email -n '__email_at \'config unset\'' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
+complete -c email -n '__email_at \'config unset\'' -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c email -n '__email_at \'config unset\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
+complete -c email -n '__email_at \'config unset\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'config list\'' -l fields -x -a 'Key Value' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'config list\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
+complete -c email -n '__email_at \'config list\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
+complete -c email -n '__email_at \'config list\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
+complete -c email -n '__email_at \'config list\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
+complete -c email -n '__email_at \'config list\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
+complete -c email -n '__email_at \'config list\'' -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table)'
+complete -c email -n '__email_at \'config list\'' -l json -d 'same as --output json'
+complete -c email -n '__email_at \'config list\'' -s q -l quiet -d 'no progress or decoration: data and errors only'
+complete -c email -n '__email_at \'config list\'' -l debug -d 'trace HTTP requests, timings and retry decisions on stderr (the key is always masked)'
+complete -c email -n '__email_at \'config list\'' -l timeout -x -d 'per-request timeout in seconds (imports get a longer default than reads)'
+complete -c email -n '__email_at \'config list\'' -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c email -n '__email_at \'config list\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
+complete -c email -n '__email_at \'config list\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at sandbox' -l port -x -d 'port to listen on (0 picks a free port) (default: 4010)'
 complete -c email -n '__email_at sandbox' -l host -x -d 'address to listen on (default: 127.0.0.1)'
 complete -c email -n '__email_at sandbox' -l state -r -F -d 'persist everything to this file and continue from it on the next start'

@@ -6,6 +6,7 @@
 // whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
 import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from './context.js';
 import { describeError } from './core/error-exit.js';
@@ -24,6 +25,20 @@ export type { RunDeps };
 
 const HELP_WIDTH = 80;
 
+/**
+ * A command that needs a --list it was not given takes the profile's default
+ * (`email config set list`), and says so on stderr; a flag or an argument wins.
+ */
+async function withDefaultList(definition: AnyCommand, opts: Record<string, unknown>, positional: readonly unknown[], env: RunDeps['env'], profileFlag?: string): Promise<{ raw: Record<string, unknown>; defaultNote?: string }> {
+  const option = (Object.values(definition.options ?? {}) as OptionDecl[]).find((d) => d.flag === '--list' && d.kind === 'text');
+  const arg = (Object.values(definition.args ?? {}) as ArgDecl[]).find((d) => d.kind === 'id' && d.flag === '--list');
+  if ((!option && !arg) || opts.list !== undefined || (arg && positional[0] !== undefined)) return { raw: opts };
+  const { profileDefaults } = await import('./core/settings.js');
+  const { profile, defaults } = profileDefaults({ env, profileFlag });
+  if (!defaults.list) return { raw: opts };
+  return { raw: { ...opts, list: defaults.list }, defaultNote: `list ${defaults.list} (profile "${profile}"'s default list)` };
+}
+
 export async function run(argv: string[], deps: RunDeps): Promise<number> {
   // Everything below writes through the guarded streams (src/output/edges.ts);
   // the command's signal also stops it when the reader of stdout goes away.
@@ -41,10 +56,12 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
     // From here on every stderr line is one JSON object under --json / -o json|ndjson (CLI.md "machine mode").
     if (isMachineFormat(globals.output)) edges.machineStderr();
-    const input = parseInput(definition, command.opts(), command.processedArgs);
+    const { raw, defaultNote } = await withDefaultList(definition, command.opts(), command.processedArgs, deps.env, globals.profile);
+    const input = parseInput(definition, raw, command.processedArgs);
     const shape = await parseShape(definition, command.opts(), globals.output);
     await edges.usePager({ enabled: globals.pager, env: deps.env });
     const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
+    if (defaultNote) ctx.log.info(defaultNote);
     const result = await definition.run(input, ctx);
     if (result) {
       // Commands return data; what each format makes of it is the renderer's decision alone.

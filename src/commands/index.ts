@@ -4,6 +4,7 @@
 import api from './api/api.js';
 import auth from './auth/index.js';
 import campaigns from './campaigns/index.js';
+import config from './config/index.js';
 import customfields from './customfields/index.js';
 import type { AnyCommand, GroupDefinition } from './define.js';
 import doctor from './doctor/doctor.js';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly (AnyCommand | GroupDefinition)[] = [
   transactional,
   webhooks,
   api,
+  config,
   sandbox,
   doctor,
   profiles,

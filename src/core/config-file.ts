@@ -8,6 +8,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import * as z from 'zod/mini';
 import { hinted, UsageError } from './errors.js';
+import { defaultProblem } from './profile-defaults.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 
 /** Far more than any number of profiles: a file past it is not one the tool wrote. */
@@ -15,12 +16,19 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 const FIX_HINT = 'Fix the file, or move it away and run `email auth login` again.';
 
 const text = z.string({ error: 'expected a string' });
+/** A stored default, held to the rule `email config set` applies. */
+const defaultValue = (key: 'list' | 'output' | 'pager') => z.optional(text.check(z.refine((v) => defaultProblem(key, v) === undefined, { error: (issue) => defaultProblem(key, String(issue.input)) ?? 'invalid' })));
+const defaultsShape = z.looseObject(
+  { list: defaultValue('list'), output: defaultValue('output'), pager: defaultValue('pager') },
+  { error: 'expected an object (list, output, pager)' },
+);
 // Loose: a field another version of the tool wrote is kept when this one writes the file back.
 const profileShape = z.looseObject(
   {
     baseUrl: z.optional(text),
     apiKey: z.optional(text),
     keyStore: z.optional(z.enum(['keychain', 'file'], { error: 'expected "keychain" or "file"' })),
+    defaults: z.optional(defaultsShape),
   },
   { error: 'expected an object (a profile)' },
 );

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { configFileProblem, parseConfigText, readConfigText } from './config-file.js';
 import { hinted, UsageError } from './errors.js';
 import { isLoopbackHost } from './loopback.js';
+import type { ProfileDefaults } from './profile-defaults.js';
 
 /** Where a profile's key lives (CLI.md "auth login"). */
 export type KeyStore = 'keychain' | 'file';
@@ -24,6 +25,8 @@ export interface Profile {
   apiKey?: string;
   /** Absent in files written before keys went to the keychain: the key, if any, is then in the file. */
   keyStore?: KeyStore;
+  /** What `email config set` stored: src/core/profile-defaults.ts. */
+  defaults?: ProfileDefaults;
 }
 
 export interface ConfigData {

@@ -5,7 +5,8 @@
 // effect. The base URL: --base-url, else env EMAIL_BASE_URL, else the profile
 // in effect. The profile in effect: --profile, else env EMAIL_PROFILE, else
 // the stored default (else the one named "default").
-import { checkBaseUrl, DEFAULT_PROFILE, keyStoreOf, openConfig, readProfileKey, type ConfigData, type KeyStore } from './config.js';
+import { checkBaseUrl, configDir, configFilePath, DEFAULT_PROFILE, keyStoreOf, openConfig, readConfigFile, readProfileKey, type ConfigData, type KeyStore } from './config.js';
+import type { ProfileDefaults } from './profile-defaults.js';
 import { AuthError, CliError, hinted, Interrupted, UsageError } from './errors.js';
 
 export type ProfileChoice = 'flag' | 'env' | 'default';
@@ -177,4 +178,15 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
     profile: keySource.kind === 'profile' ? profile.value : undefined,
     notes: settings.notes,
   };
+}
+
+/**
+ * The stored defaults (`email config`) of the profile in effect, read only
+ * when a command needs one it was not given: a flag or an environment
+ * variable always wins, so the caller asks only after finding neither.
+ */
+export function profileDefaults(input: Pick<ResolveInput, 'env' | 'profileFlag'>): { profile: string; defaults: ProfileDefaults } {
+  const data = readConfigFile(configFilePath(configDir(input.env)));
+  const { name } = chooseProfile(input, data);
+  return { profile: name, defaults: data.profiles[name]?.defaults ?? {} };
 }

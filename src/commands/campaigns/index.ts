@@ -1,5 +1,6 @@
 import { defineGroup } from '../define.js';
 import create from './create.js';
+import open from './open.js';
 import preview from './preview.js';
 import scheduled from './scheduled.js';
 import sent from './sent.js';
@@ -10,5 +11,5 @@ import unsubscribes from './unsubscribes.js';
 export default defineGroup({
   name: 'campaigns',
   summary: 'Create, preview, unschedule and report on campaigns',
-  commands: [create, preview, unschedule, unsubscribes, summary, scheduled, sent],
+  commands: [create, preview, unschedule, unsubscribes, summary, open, scheduled, sent],
 });

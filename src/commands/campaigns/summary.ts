@@ -5,6 +5,7 @@
 // service's answer unchanged: the rates live in the table's columns only.
 import type { Column, DisplayStyle } from '../../output/render.js';
 import { defineCommand, idArg } from '../define.js';
+import { WEB_OPTION } from '../web.js';
 
 /** A bar for 100%: wide enough that one point of a rate shows, narrow enough for 60 columns. */
 const BAR_CELLS = 20;
@@ -71,10 +72,15 @@ export default defineCommand({
     'The table adds the rates read first: open, click, bounce and unsubscribe, as % of recipients, drawn as bars on a terminal and plain numbers in a pipe. --json is the service\'s answer unchanged.',
   records: { schema: async () => (await import('../../schemas/campaigns.js')).campaignSummary },
   args: { campaign: idArg('campaign', 'campaign id') },
-  examples: ['email campaigns summary <id>', 'email campaigns summary --campaign <id> --json'],
-  async run({ campaign }, ctx) {
+  options: { web: WEB_OPTION },
+  examples: ['email campaigns summary <id>', 'email campaigns summary --campaign <id> --json', 'email campaigns summary <id> --web'],
+  async run({ campaign, web }, ctx) {
     const { getCampaignSummary } = await import('../../api/campaigns.js');
     const summary = await getCampaignSummary(await ctx.api(), campaign);
+    if (web) {
+      const { openPage } = await import('../web.js');
+      return openPage(ctx, summary.WebVersionURL, 'WebVersionURL', `GET /email/campaigns/${campaign}/summary`);
+    }
     return { data: summary, view: { columns: COLUMNS, tableOnly: true } };
   },
 });

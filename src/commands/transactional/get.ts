@@ -4,6 +4,7 @@
 import type { Column } from '../../output/render.js';
 import { INVALID_SMART_EMAIL_ID } from '../../api/enums.js';
 import { defineCommand, idArg } from '../define.js';
+import { WEB_OPTION } from '../web.js';
 
 const COLUMNS: Column[] = [
   { key: 'SmartEmailID', header: 'ID' },
@@ -30,10 +31,15 @@ export default defineCommand({
   records: { schema: async () => (await import('../../schemas/transactional.js')).smartEmailDetails },
   // service-spec.md "Transactional": the smart email id must be a valid GUID, else 925.
   args: { smartEmail: idArg('smart-email', 'smart email id', { code: INVALID_SMART_EMAIL_ID }) },
-  examples: ['email transactional get <id>', 'email transactional get --smart-email <id> --json'],
-  async run({ smartEmail }, ctx) {
+  options: { web: WEB_OPTION },
+  examples: ['email transactional get <id>', 'email transactional get --smart-email <id> --json', 'email transactional get <id> --web'],
+  async run({ smartEmail, web }, ctx) {
     const { getSmartEmail } = await import('../../api/transactional.js');
     const details = await getSmartEmail(await ctx.api(), smartEmail);
+    if (web) {
+      const { openPage } = await import('../web.js');
+      return openPage(ctx, details.Properties?.HtmlPreviewUrl, 'Properties.HtmlPreviewUrl', `GET /email/transactional/smartEmail/${smartEmail}`);
+    }
     return { data: details, view: { columns: COLUMNS, tableOnly: true } };
   },
 });

@@ -1,0 +1,20 @@
+// email config list: the profile's stored defaults, one row a setting (only those set).
+import { defineCommand } from '../define.js';
+
+export default defineCommand({
+  name: 'list',
+  summary: "List the profile's stored defaults",
+  records: { fields: ['Key', 'Value'], list: true },
+  examples: ['email config list', 'email config list --profile staging --json'],
+  async run(_input, ctx) {
+    const [{ DEFAULT_KEYS }, { profileInEffect }] = await Promise.all([import('../../core/profile-defaults.js'), import('./profile.js')]);
+    const { data, name } = await profileInEffect(ctx);
+    const defaults = data.profiles[name]?.defaults ?? {};
+    const rows = DEFAULT_KEYS.filter((k) => defaults[k] !== undefined).map((k) => ({ Key: k, Value: defaults[k] }));
+    return {
+      data: rows,
+      view: { columns: [{ key: 'Key', header: 'Setting' }, { key: 'Value', header: 'Value' }] },
+      notes: rows.length ? [`Profile "${name}".`] : [`Profile "${name}" has no stored defaults.`],
+    };
+  },
+});

@@ -1,0 +1,26 @@
+// email config unset <key>: forgets a default of the profile in effect; one not set is no error.
+import { defineCommand, requiredArg } from '../define.js';
+import { DEFAULT_KEYS } from '../../core/profile-defaults.js';
+
+export default defineCommand({
+  name: 'unset',
+  summary: 'Forget one of the profile\'s defaults',
+  args: { key: requiredArg('key', `the setting: ${DEFAULT_KEYS.join(', ')}`) },
+  records: false,
+  examples: ['email config unset pager'],
+  async run({ key }, ctx) {
+    const [{ checkDefaultKey }, { profileInEffect }] = await Promise.all([import('../../core/profile-defaults.js'), import('./profile.js')]);
+    const setting = checkDefaultKey(key);
+    const { store, data, name } = await profileInEffect(ctx);
+    const profile = data.profiles[name];
+    if (profile?.defaults?.[setting] === undefined) {
+      ctx.log.info(`Profile "${name}" has no ${setting} set.`);
+      return;
+    }
+    const { [setting]: _gone, ...rest } = profile.defaults;
+    data.profiles[name] = { ...profile, defaults: rest };
+    if (Object.keys(rest).length === 0) delete data.profiles[name]!.defaults;
+    await store.write(data);
+    ctx.log.info(`Profile "${name}": ${setting} unset.`);
+  },
+});

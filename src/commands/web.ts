@@ -1,0 +1,34 @@
+// `--web` and `campaigns open`: a record's page, checked to be http(s), opened
+// in the browser or, where none can show it, printed (CLI.md "help topics,
+// config, pages"). As gh's `--web`, a stdout that is a pipe still opens the
+// browser (the user asked for the page); only a missing display prints the URL.
+import type { Context } from '../context.js';
+import { UnexpectedResponseError } from '../core/errors.js';
+import { switchOption, type Result } from './define.js';
+
+export const WEB_OPTION = switchOption('--web', "open the record's page in the browser instead of printing it", { short: '-w' });
+
+/** A URL a browser is never given, quoted short and escaped for the error. */
+function quoted(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? 'nothing';
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+}
+
+/**
+ * Opens `value`, the page URL the service gave in `field` of its answer to
+ * `request` ("GET /…"). One that is absent or not http(s) is the service's
+ * answer not fitting the spec (a uri there): exit 1, nothing opened.
+ */
+export async function openPage(ctx: Context, value: unknown, field: string, request: string): Promise<Result> {
+  const { webPageUrl, openInBrowser } = await import('../core/open-url.js');
+  const url = webPageUrl(value);
+  if (url === undefined) {
+    const [method = 'GET', path = request] = request.split(' ');
+    const detail = value === undefined || value === null || value === '' ? `${field}: no page URL in the answer` : `${field}: expected an http(s) URL, got ${quoted(value)}; it is not opened`;
+    throw new UnexpectedResponseError(method, path, detail);
+  }
+  const outcome = await openInBrowser(url, ctx.env);
+  if (outcome.opened) return { data: { URL: url }, action: true, message: `Opening ${url} in your browser.` };
+  // The URL alone on stdout, so `$(…)` and a terminal's link both work; why it was not opened on stderr.
+  return { data: { URL: url }, display: url, message: `Not opened in a browser: ${outcome.reason}.` };
+}

@@ -1,0 +1,119 @@
+// `--web` and `campaigns open` (CLI.md "help topics, config, pages"): bin/email
+// against the sandbox with a fake $BROWSER, a script that records its argv to
+// a file, so what was opened (and that it was given as one argument, never
+// through a shell) is read back. A service that answers a URL that is not
+// http(s) is played by the scripted server.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { spawnCli } from '../helpers/cli.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
+import { waitUntil } from '../helpers/webhooks.js';
+
+const SENT = 'c0000000-0000-4000-8000-000000000002';
+const SCHEDULED = 'c0000000-0000-4000-8000-000000000011';
+const DRAFT = 'c0000000-0000-4000-8000-000000000021';
+const SMART_EMAIL = '5a000000-0000-4000-8000-000000000001';
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(() => sandbox.stop());
+
+/** A fake browser: `$BROWSER` is `<script> --new-window`, and the script writes each argument on its own line. */
+function fakeBrowser() {
+  const dir = mkdtempSync(join(tmpdir(), 'email-browser-'));
+  const record = join(dir, 'argv.txt');
+  const script = join(dir, 'browser');
+  writeFileSync(script, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${record}'\n`);
+  chmodSync(script, 0o755);
+  return { record, browser: `'${script}' --new-window` };
+}
+
+async function opened(record: string): Promise<string[]> {
+  await waitUntil(() => existsSync(record) && readFileSync(record, 'utf8').endsWith('\n'), 'the browser to be started');
+  return readFileSync(record, 'utf8').trimEnd().split('\n');
+}
+
+const env = (extra: Record<string, string | undefined>) => ({ EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, ...extra });
+
+describe('opening a record\'s page', () => {
+  it('campaigns summary --web opens WebVersionURL with $BROWSER and its arguments', async () => {
+    const b = fakeBrowser();
+    const r = await spawnCli(['campaigns', 'summary', SENT, '--web'], { env: env({ BROWSER: b.browser }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await opened(b.record)).toEqual(['--new-window', `https://campaigns.sandbox.invalid/web/${SENT}`]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`https://campaigns.sandbox.invalid/web/${SENT}`);
+  });
+
+  it('transactional get --web opens Properties.HtmlPreviewUrl', async () => {
+    const b = fakeBrowser();
+    const r = await spawnCli(['transactional', 'get', SMART_EMAIL, '--web'], { env: env({ BROWSER: b.browser }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await opened(b.record)).toEqual(['--new-window', `https://transactional.sandbox.invalid/preview/${SMART_EMAIL}/html`]);
+  });
+
+  it('campaigns open finds a sent campaign\'s web version and a scheduled one\'s preview', async () => {
+    const sent = fakeBrowser();
+    const a = await spawnCli(['campaigns', 'open', SENT], { env: env({ BROWSER: sent.browser }) });
+    expect(a.code, a.stderr).toBe(0);
+    expect((await opened(sent.record))[1]).toBe(`https://campaigns.sandbox.invalid/web/${SENT}`);
+    const scheduled = fakeBrowser();
+    const b = await spawnCli(['campaigns', 'open', SCHEDULED], { env: env({ BROWSER: scheduled.browser }) });
+    expect(b.code, b.stderr).toBe(0);
+    expect((await opened(scheduled.record))[1]).toBe(`https://campaigns.sandbox.invalid/preview/${SCHEDULED}`);
+  });
+
+  it('campaigns open on a draft says it has no page (exit 1) and opens nothing', async () => {
+    const b = fakeBrowser();
+    const r = await spawnCli(['campaigns', 'open', DRAFT], { env: env({ BROWSER: b.browser }) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/neither sent nor scheduled/);
+    expect(existsSync(b.record)).toBe(false);
+  });
+
+  it('with no display and no $BROWSER, prints the URL on stdout and says why on stderr', async () => {
+    const r = await spawnCli(['campaigns', 'open', SENT], { env: env({ BROWSER: undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`https://campaigns.sandbox.invalid/web/${SENT}\n`);
+    expect(r.stderr).toMatch(/no display/i);
+  });
+
+  it('a page URL that is not http(s) is refused (exit 1), naming the field, and nothing is opened', async () => {
+    const server = await startScriptedServer();
+    try {
+      const b = fakeBrowser();
+      server.reply({ status: 200, body: { Recipients: 10, WebVersionURL: 'file:///etc/passwd', WebVersionTextURL: 'x', WorldviewURL: 'y' } });
+      const r = await spawnCli(['campaigns', 'summary', SENT, '--web'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k', BROWSER: b.browser } });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/WebVersionURL.*http/);
+      expect(r.stdout).toBe('');
+      expect(existsSync(b.record)).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a URL with shell metacharacters reaches the browser as one argument, run by no shell', async () => {
+    const server = await startScriptedServer();
+    try {
+      const b = fakeBrowser();
+      const dir = mkdtempSync(join(tmpdir(), 'email-inject-'));
+      const url = `https://pages.example/a?x=$(touch ${dir}/pwned)&y=\`touch ${dir}/pwned2\`;b`;
+      server.reply({ status: 200, body: { Recipients: 10, WebVersionURL: url } });
+      const r = await spawnCli(['campaigns', 'summary', SENT, '--web'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k', BROWSER: b.browser } });
+      expect(r.code, r.stderr).toBe(0);
+      const argv = await opened(b.record);
+      expect(argv).toHaveLength(2);
+      expect(argv[1]).toBe(new URL(url).href);
+      expect(existsSync(join(dir, 'pwned'))).toBe(false);
+      expect(existsSync(join(dir, 'pwned2'))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+});
