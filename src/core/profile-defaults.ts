@@ -1,15 +1,13 @@
-// Per-profile defaults a user repeats (CLI.md `email config`): the default
-// `--list`, the output format and the pager. One table of keys and checks,
+// Per-profile defaults a user repeats (CLI.md `email config`): for now the
+// default `--list`; the output format and the pager join when the commands
+// read them, never before (a stored setting nothing reads would lie). One table of keys and checks,
 // read by the config file's shape (config-file.ts) and by `email config set`,
 // so a value the command refuses can never be read back from the file.
 import { hinted, UsageError } from './errors.js';
 
-export const DEFAULT_KEYS = ['list', 'output', 'pager'] as const;
+export const DEFAULT_KEYS = ['list'] as const;
 export type DefaultKey = (typeof DEFAULT_KEYS)[number];
 export type ProfileDefaults = Partial<Record<DefaultKey, string>>;
-
-/** The formats of `--output` (src/commands/globals.ts offers the same). */
-export const OUTPUT_FORMAT_NAMES = ['table', 'json', 'ndjson', 'csv'] as const;
 
 const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
 
@@ -18,10 +16,6 @@ export function defaultProblem(key: DefaultKey, value: string): string | undefin
   switch (key) {
     case 'list':
       return UUID.test(value.trim()) ? undefined : `list must be a list id (a UUID), got "${value}"`;
-    case 'output':
-      return (OUTPUT_FORMAT_NAMES as readonly string[]).includes(value.trim().toLowerCase()) ? undefined : `output must be one of ${OUTPUT_FORMAT_NAMES.join(', ')}, got "${value}"`;
-    case 'pager':
-      return value.trim() === '' ? 'pager must be a command (e.g. "less -R"), got nothing' : undefined;
   }
 }
 
@@ -36,15 +30,10 @@ export function checkDefaultKey(key: string): DefaultKey {
   throw new UsageError(`unknown setting "${key}"; settings: ${DEFAULT_KEYS.join(', ')}`);
 }
 
-/** The value as stored: a list id lower-cased with its dashes, a format in lower case, a pager as given. Exit 2 when it does not fit. */
+/** The value as stored: a list id lower-cased with its dashes. Exit 2 when it does not fit. */
 export function normalizeDefault(key: DefaultKey, value: string): string {
   const problem = defaultProblem(key, value);
   if (problem) throw hinted(new UsageError(problem), `\`email config set ${key} <value>\`; nothing was stored.`);
-  const v = value.trim();
-  if (key === 'output') return v.toLowerCase();
-  if (key === 'list') {
-    const hex = v.replace(/-/g, '').toLowerCase();
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  }
-  return v;
+  const hex = value.trim().replace(/-/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
