@@ -65,3 +65,21 @@ describe('the key echoed in 2xx data (segments get)', () => {
     });
   }
 });
+
+describe('the key echoed in an error message', () => {
+  it('base64 and cut forms show *** on stderr, human and --json', async () => {
+    const { startScriptedServer } = await import('../helpers/scripted-server.js');
+    const server = await startScriptedServer();
+    try {
+      for (const json of [false, true]) {
+        server.reply({ status: 400, body: { Code: 1, Message: `refused ${FORMS.base64} and ${FORMS.cutByOne}` } });
+        const r = await spawnCli(['segments', 'get', SEED_LIST_IDS.newsletter, ...(json ? ['--json'] : [])], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: KEY } });
+        expect(r.code).toBe(1);
+        expectNoKey(r.stderr);
+        expect(r.stderr).toContain('refused *** and ***');
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
