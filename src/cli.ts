@@ -42,13 +42,14 @@ async function withDefaultList(definition: AnyCommand, opts: Record<string, unkn
 export async function run(argv: string[], deps: RunDeps): Promise<number> {
   // Everything below writes through the guarded streams (src/output/edges.ts);
   // the command's signal also stops it when the reader of stdout goes away.
-  const edges = createEdges(deps.io, deps.signal);
+  const redactor = new Redactor();
+  redactor.add(deps.env.EMAIL_API_KEY);
+  // Keys the command learns later (a profile's) are added to the same redactor, which the edges consult at each write.
+  const edges = createEdges(deps.io, deps.signal, (text) => redactor.redactKeys(text));
   const { io } = edges;
   const guarded: RunDeps = { ...deps, io, signal: edges.signal };
   let exitCode: number = ExitCode.ok;
   const clients: ApiClient[] = [];
-  const redactor = new Redactor();
-  redactor.add(deps.env.EMAIL_API_KEY);
 
   const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;

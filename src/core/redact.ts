@@ -15,25 +15,71 @@ function tokenPattern(secret: string): RegExp {
   return new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(secret)}(?!${WORD_CHAR})`, 'gu');
 }
 
+/**
+ * A key cut short at its end (a log or a column that truncates it) still
+ * gives it away: it is masked as a token from this many of its first
+ * characters on. 16 is past any fixed, non-secret prefix (`sk-live-` is 8),
+ * so no innocent word is that long a piece of a key, while a key cut to 16
+ * leaves at most its second half to guess; a key of 16 or fewer loses only
+ * its last character (N-1). Under 8 characters only the whole key is masked:
+ * a shorter piece would be an ordinary word ("othe" of the key `other`).
+ */
+const CUT_KEY_MIN = 16;
+const CUT_KEY_FLOOR = 8;
+
+/** The key as a token, whole or cut at its end down to `min` characters. */
+function cutPattern(secret: string, min: number): RegExp {
+  const chars = Array.from(secret);
+  let rest = '';
+  for (let i = chars.length - 1; i >= min; i--) rest = `(?:${escapeRegExp(chars[i]!)}${rest})?`;
+  return new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(chars.slice(0, min).join(''))}${rest}(?!${WORD_CHAR})`, 'gu');
+}
+
+/**
+ * The forms of a key a service or a proxy may echo (CLI.md "secrets"): as
+ * written, URL-encoded, base64 (standard and URL-safe, padded or not, and
+ * URL-encoded), each masked as a whole token; padded forms first, so no `=`
+ * is left behind. Returns the patterns and the texts a quick test looks for.
+ */
+function keyForms(secret: string): { patterns: RegExp[]; needles: string[] } {
+  const length = Array.from(secret).length;
+  const min = Math.min(CUT_KEY_MIN, length - 1);
+  const standard = Buffer.from(secret, 'utf8').toString('base64');
+  const urlSafe = Buffer.from(secret, 'utf8').toString('base64url');
+  const padded = (text: string) => text.padEnd(Math.ceil(text.length / 4) * 4, '=');
+  const exact = [...new Set([encodeURIComponent(secret), padded(urlSafe), standard, encodeURIComponent(standard), standard.replace(/=+$/, ''), urlSafe])].filter((f) => f !== secret);
+  const patterns = [min >= CUT_KEY_FLOOR ? cutPattern(secret, min) : tokenPattern(secret), ...exact.map(tokenPattern)];
+  const needles = [min >= CUT_KEY_FLOOR ? Array.from(secret).slice(0, min).join('') : secret, ...exact];
+  return { patterns, needles };
+}
+
 /** A Bearer value (an Authorization header's), known or not; "Bearer" as a word of its own. */
 const BEARER = new RegExp(String.raw`(?<!${WORD_CHAR})(Bearer\s+)(?!\*\*\*)[^\s"',;]+`, 'giu');
 
 export class Redactor {
-  private readonly secrets: { secret: string; encoded: string; patterns: RegExp[] }[] = [];
+  private readonly secrets: { secret: string; needles: string[]; patterns: RegExp[] }[] = [];
 
   add(secret: string | undefined): void {
     // Very short values would mask innocent text; keys are long.
     if (!secret || secret.length < 4 || this.secrets.some((s) => s.secret === secret)) return;
-    const encoded = encodeURIComponent(secret);
-    this.secrets.push({ secret, encoded, patterns: encoded === secret ? [tokenPattern(secret)] : [tokenPattern(secret), tokenPattern(encoded)] });
+    this.secrets.push({ secret, ...keyForms(secret) });
   }
 
   /** The text with every Bearer value and every key masked, each as a whole token (CLI.md "secrets"). */
   redact(text: string): string {
-    let out = text.replace(BEARER, `$1${MASK}`);
-    for (const { secret, encoded, patterns } of this.secrets) {
+    return this.redactKeys(text.replace(BEARER, `$1${MASK}`));
+  }
+
+  /**
+   * The text with every known key masked, in every form keyForms() names, and
+   * nothing else changed: for data on stdout, where a word "Bearer" is the
+   * user's own text. A key stands as a token, so JSON stays JSON.
+   */
+  redactKeys(text: string): string {
+    let out = text;
+    for (const { needles, patterns } of this.secrets) {
       // The quick test first: most text holds no key at all.
-      if (!out.includes(secret) && !out.includes(encoded)) continue;
+      if (!needles.some((needle) => out.includes(needle))) continue;
       for (const pattern of patterns) out = out.replace(pattern, MASK);
     }
     return out;

@@ -35,7 +35,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
 import { PrivateFile } from '../core/private-file.js';
-import { csvCell, spreadsheetSafe, unescapeCells } from '../output/sanitize.js';
+import { csvCell, neutralize, spreadsheetSafe, unescapeCells } from '../output/sanitize.js';
 import { FAILURE_COLUMNS } from './mapping.js';
 import type { RowSource } from './source.js';
 
@@ -145,7 +145,8 @@ export class FailuresFile {
     for (let i = 0; i < this.width; i++) cells.push(this.cell(record[i] ?? ''));
     // Cells beyond the header have no column of their own: they are kept in the message.
     const extra = record.length > this.headerWidth ? ` [extra cells: ${record.slice(this.headerWidth).map((c) => JSON.stringify(c)).join(', ')}]` : '';
-    cells.push(String(this.firstLine(record, line)), outcome, this.cell(code), this.cell(`${message}${extra}`));
+    // Code and Message come from the service or from us, not the user's file: no control acts when the file is `cat`.
+    cells.push(String(this.firstLine(record, line)), outcome, this.cell(neutralize(code)), this.cell(`${neutralize(message)}${extra}`));
     return this.stream.write(`${cells.join(this.separator)}\r\n`);
   }
 

@@ -18,9 +18,11 @@
 // - Neither stream's 'error' event can go unhandled (Node would crash with a
 //   stack trace).
 //
-// Stdout is passed through untouched: each format decides what a terminal gets
+// Stdout is passed through with the key masked (src/output/key-mask.ts) and
+// nothing else changed: each format decides what a terminal gets
 // (src/output/render.ts). The pager (CLI.md "pager") belongs here as well.
 import type { Readable } from 'node:stream';
+import { keyMask } from './key-mask.js';
 import { machineLine, machineLines } from './messages.js';
 import { neutralizeLines } from './sanitize.js';
 import type { Writable } from './writable.js';
@@ -234,13 +236,15 @@ export interface Edges {
   finish(): Promise<void>;
 }
 
-export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
+/** `redactKeys` masks the key in every form (src/core/redact.ts): on stdout in 2xx data too, and on stderr past every writer. */
+export function createEdges(io: IO, interrupt?: AbortSignal, redactKeys: (text: string) => string = (text) => text): Edges {
   const pipe = new AbortController();
-  const stdout = new GuardedStream(io.stdout, (text) => text, () => pipe.abort(new BrokenPipe()));
+  const mask = keyMask(redactKeys);
+  const stdout = new GuardedStream(io.stdout, mask.filter, () => pipe.abort(new BrokenPipe()));
   // main() gives stderr as a getter, read when first written to: a command
   // that writes nothing there never creates process.stderr.
   const lazyStderr = Object.getOwnPropertyDescriptor(io, 'stderr')?.get !== undefined;
-  const stderr = new GuardedStream(lazyStderr ? () => io.stderr : io.stderr, neutralizeLines, () => undefined);
+  const stderr = new GuardedStream(lazyStderr ? () => io.stderr : io.stderr, (text) => neutralizeLines(redactKeys(text)), () => undefined);
   let pager: { finish(): Promise<void> } | undefined;
   let machine: ReturnType<typeof machineLines> | undefined;
   stderr.dropPast(STDERR_QUEUE_BYTES, (lines) => {
@@ -272,12 +276,14 @@ export function createEdges(io: IO, interrupt?: AbortSignal): Edges {
       if (machine) return;
       const lines = (machine = machineLines());
       // Every line leaves as JSON (controls escaped inside its strings): nothing is left for neutralizeLines.
-      stderr.filterWith((text) => lines.filter(text));
+      stderr.filterWith((text) => lines.filter(redactKeys(text)));
     },
     get machine() {
       return machine !== undefined;
     },
     async finish() {
+      const held = mask.end();
+      if (held) stdout.write(held);
       await pager?.finish();
       const rest = machine?.flush();
       if (rest) stderr.write(rest);

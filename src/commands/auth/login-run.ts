@@ -10,6 +10,7 @@ import { ApiError, AuthError, CliError, ExitCode, NetworkError, RedirectError, U
 import { readText } from '../../core/json-input.js';
 import type { KeychainError } from '../../core/keychain.js';
 import { maskKey } from '../../core/redact.js';
+import { neutralize } from '../../output/sanitize.js';
 
 export async function loginCommand(opts: { withKey: boolean; insecureStorage: boolean }, ctx: Context): Promise<number> {
   const profile = ctx.globals.profile ?? ctx.env.EMAIL_PROFILE ?? DEFAULT_PROFILE;
@@ -144,7 +145,8 @@ function checkFailed(err: unknown, baseUrl: string): Error {
     );
   }
   if (err instanceof ApiError) {
-    return new LoginCheckFailed(`could not check the key: ${baseUrl} answered ${err.status} (${err.message}); ${NOTHING_STORED}`, ExitCode.failure, 'Try again later, or check the base URL.');
+    // The service's message inside ours: one line whatever it holds, so it cannot pass for a line of ours.
+    return new LoginCheckFailed(`could not check the key: ${baseUrl} answered ${err.status} (${neutralize(err.message)}); ${NOTHING_STORED}`, ExitCode.failure, 'Try again later, or check the base URL.');
   }
   if (err instanceof NetworkError) {
     return new LoginCheckFailed(`could not check the key: ${err.message}; ${NOTHING_STORED}`, ExitCode.failure, 'Check the base URL and that the service is reachable (`email doctor --base-url <url>`).');
