@@ -32,9 +32,7 @@ const KNOWN_UPWARD = new Set<string>([
 ]);
 const KNOWN_CIRCLES = new Set<string>([
   'src/commands/define.ts, src/commands/globals.ts, src/context.ts',
-  'src/commands/sandbox/sandbox-run.ts, src/commands/sandbox/sandbox.ts',
   'src/commands/subscribers/import-run.ts, src/commands/subscribers/import.ts',
-  'src/commands/webhooks/listen-run.ts, src/commands/webhooks/listen.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {
