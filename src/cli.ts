@@ -68,7 +68,8 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
       // Commands return data; what each format makes of it is the renderer's decision alone.
       await ctx.out.render(result);
       result.done?.();
-      if (result.message) ctx.log.info(result.message);
+      const message = typeof result.message === 'function' ? result.message() : result.message;
+      if (message) ctx.log.info(message);
       const error = typeof result.error === 'function' ? result.error() : result.error;
       if (error) throw error;
     }

@@ -32,11 +32,7 @@ const KNOWN_UPWARD = new Set<string>([
 ]);
 const KNOWN_CIRCLES = new Set<string>([
   'src/commands/define.ts, src/commands/globals.ts, src/context.ts',
-  'src/commands/sandbox/sandbox-run.ts, src/commands/sandbox/sandbox.ts',
   'src/commands/subscribers/import-run.ts, src/commands/subscribers/import.ts',
-  'src/commands/webhooks/listen-run.ts, src/commands/webhooks/listen.ts',
-  'src/commands/webhooks/replay-run.ts, src/commands/webhooks/replay.ts',
-  'src/commands/webhooks/trigger-run.ts, src/commands/webhooks/trigger.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

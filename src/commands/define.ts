@@ -133,8 +133,11 @@ export interface Result {
    * value under --json and -o ndjson, nothing on stdout for people, who read `message`.
    */
   action?: boolean;
-  /** One line for people on stderr once the data is out (a `notice` in machine mode); not with --quiet. */
-  message?: string;
+  /**
+   * One line for people on stderr once the data is out (a `notice` in machine
+   * mode); not with --quiet. A function when it is known only then (data that streams).
+   */
+  message?: string | (() => string | undefined);
   /** Lines only people reading a table need, on stderr after the data (scripts have the data); not with --quiet. */
   notes?: string[];
   /** Runs once the data is out: what only the end of streamed data can say (a walk's paging facts). */
@@ -166,7 +169,7 @@ export interface CommandDefinition<A extends Args = Args, O extends Options = Op
    * all (a completion script, the messages of a login).
    */
   readonly records: RecordsTrait | false;
-  /** Parsed, checked input in; data (or nothing, when it streamed its own output) and an exit code out. */
+  /** Parsed, checked input in; data (or nothing, when it streamed its own output) and how it ended out. */
   run(input: Input<A, O>, ctx: Context): Promise<Result | void>;
 }
 

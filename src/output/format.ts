@@ -20,6 +20,10 @@ export interface View {
   compact?: boolean;
   /** What a table shows is text the command made for people (neutralised, perhaps painted): written as it is. */
   text?: boolean;
+  /** The data are checks ({check, status, detail, hint}: `email doctor`): people read one line per check, its status coloured (src/output/checks.ts). */
+  checks?: boolean;
+  /** The data is text with no other form (a completion script): written as it is, in every format, never neutralised. */
+  raw?: boolean;
   /** Records without end, until the user stops the command (webhooks listen): written as they come, never held for a pager (src/output/pager.ts). */
   endless?: boolean;
 }

@@ -16,6 +16,7 @@ import { isRecords, isReport, type FormatWriter, type OutputFormat, type RecordS
 import { jqStream } from './jq-stream.js';
 import { jsonWriter, ndjsonWriter } from './json.js';
 import { flatReport, jsonReport, peopleReport, type PeopleOut } from './report.js';
+import { checkLines } from './checks.js';
 import { normalizeColumns } from './columns.js';
 import { neutralize, neutralizeLines } from './sanitize.js';
 import { project, shapeData, type Shape } from './shape.js';
@@ -98,6 +99,7 @@ class Renderer implements Output {
   async render(result: Rendered): Promise<void> {
     const { data, view } = result;
     if (data === undefined) return;
+    if (view?.raw && typeof data === 'string') return this.write(data);
     // --jq and --fields work on the value --json prints: a report's is gathered first.
     if (isReport(data)) return this.o.shape ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';
@@ -106,7 +108,8 @@ class Renderer implements Output {
     if (result.action && !machine) return;
     // What people read in a table may be the data reshaped (one line per
     // action, per target); --fields names the service's fields, so then the data itself.
-    const shown = this.format === 'table' && result.display !== undefined && !this.fields ? result.display : data;
+    const display = view?.checks && Array.isArray(data) ? await checkLines(data, this.o.color) : result.display;
+    const shown = this.format === 'table' && display !== undefined && !this.fields ? display : data;
     if (isReport(shown)) return this.writer(undefined).report(shown);
     if (isRecords(shown)) {
       // Records that come one by one (a page walk): written as they come, never held.

@@ -31,6 +31,16 @@ async function storeProfiles(dir: string, profiles: Record<string, { baseUrl?: s
 }
 
 describe('email doctor', () => {
+  it('colours each status where colour is on (FORCE_COLOR), and only the status; --no-color and a pipe get none', async () => {
+    const env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    const coloured = await runCli(['doctor'], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(coloured.stdout).toMatch(/^\x1b\[32mok  \x1b\[39m  config file: /m);
+    const plain = await runCli(['doctor', '--no-color'], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(plain.stdout).not.toContain('\x1b[');
+    expect(plain.stdout).toMatch(/^ok {4}config file: /m);
+    expect((await runCli(['doctor'], { env })).stdout).not.toContain('\x1b[');
+  });
+
   it('passes every check against the sandbox, one line each, and exits 0', async () => {
     const r = await runCli(['doctor'], { env: { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey } });
     expect(r.code).toBe(0);

@@ -4,13 +4,14 @@
 // client's paginate(), core/paginate.ts walkRecords): every page, a window of them in flight,
 // handed out in page order, ending at the first empty page or at twice page
 // 1's total, and at --limit. All Results print as one JSON array (`-o
-// ndjson`: one a line), through the renderer's stream, so --fields, --jq and
+// ndjson`: one a line), records the renderer writes as they come, so --fields, --jq and
 // --limit apply. An answer that is not the envelope is printed as it came.
 import type { Context } from '../../context.js';
 import type { QueryValue } from '../../core/http.js';
 import { isPagedEnvelope } from '../../output/shape.js';
+import type { Result } from '../define.js';
 
-export async function paginate(ctx: Context, path: string, query: Record<string, QueryValue[]>, concurrency: number): Promise<void> {
+export async function paginate(ctx: Context, path: string, query: Record<string, QueryValue[]>, concurrency: number): Promise<Result> {
   const client = await ctx.api();
   const count = (value: unknown) => (typeof value === 'number' ? value : Number(value ?? 0) || 0);
   const walk = await client.paginate<unknown, unknown>({
@@ -26,18 +27,26 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
     onRunaway: (stop) =>
       ctx.log.warn(`the service kept reporting more pages (${stop.pageCount} at page ${stop.pageNumber}): stopped after ${stop.recordsRead} records, twice the ${stop.firstTotal} that page 1 reported`),
   });
-  // The stream opens with the first record: an answer that is not the envelope prints as it came instead.
-  let stream: ReturnType<Context['out']['stream']> | undefined;
-  for await (const record of walk) {
-    stream ??= ctx.out.stream({ json: true });
-    await stream.write(record);
-  }
-  if (walk.unpaged !== undefined) {
+  // Page 1 decides what prints: the envelope's records as they come, or an
+  // answer that is not the envelope as it came.
+  const records = walk[Symbol.asyncIterator]();
+  const first = await records.next();
+  if (first.done && walk.unpaged !== undefined) {
     ctx.log.warn(`--paginate: the answer of GET ${path} is not the paged envelope (Results, PageNumber, NumberOfPages); printed as it came`);
-    await ctx.out.print(walk.unpaged, { json: true });
-    return;
+    return { data: walk.unpaged, view: { json: true } };
   }
-  stream ??= ctx.out.stream({ json: true });
-  await stream.end();
-  ctx.log.emit('page', `${walk.records} records from ${walk.pages} page${walk.pages === 1 ? '' : 's'}`, { records: walk.records, pages: walk.pages });
+  async function* all(): AsyncGenerator<unknown> {
+    let next = first;
+    try {
+      for (; !next.done; next = await records.next()) yield next.value;
+    } finally {
+      // Output that stops early (a reader gone) stops the walk's pages in flight too.
+      if (!next.done) await records.return?.();
+    }
+  }
+  return {
+    data: all(),
+    view: { json: true },
+    done: () => ctx.log.emit('page', `${walk.records} records from ${walk.pages} page${walk.pages === 1 ? '' : 's'}`, { records: walk.records, pages: walk.pages }),
+  };
 }

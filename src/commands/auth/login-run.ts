@@ -11,8 +11,9 @@ import { readText } from '../../core/json-input.js';
 import type { KeychainError } from '../../core/keychain.js';
 import { maskKey } from '../../core/redact.js';
 import { neutralize } from '../../output/sanitize.js';
+import type { Result } from '../define.js';
 
-export async function loginCommand(opts: { withKey: boolean; insecureStorage: boolean }, ctx: Context): Promise<number> {
+export async function loginCommand(opts: { withKey: boolean; insecureStorage: boolean }, ctx: Context): Promise<Result> {
   const profile = ctx.globals.profile ?? ctx.env.EMAIL_PROFILE ?? DEFAULT_PROFILE;
   // Read only: a login that fails creates no directory and no file.
   const store = await openConfig(ctx.env);
@@ -72,10 +73,9 @@ export async function loginCommand(opts: { withKey: boolean; insecureStorage: bo
   // Said once, here: where the key went, and why not the keychain when it did not go there.
   if (noKeychain) ctx.log.info(`no keychain here (${noKeychain}): the key is stored in ${fileWhere}`);
   const stored = where === 'keychain' ? (was === 'file' ? `moved from ${store.path} to the keychain` : 'stored in the keychain') : `stored in ${fileWhere}`;
-  ctx.log.info(
-    `Logged in for profile "${profile}" at ${baseUrl} (key ${maskKey(apiKey)}, ${stored})${data.defaultProfile === profile ? ', the default profile' : ''}.`,
-  );
-  return 0;
+  return {
+    message: `Logged in for profile "${profile}" at ${baseUrl} (key ${maskKey(apiKey)}, ${stored})${data.defaultProfile === profile ? ', the default profile' : ''}.`,
+  };
 }
 
 /**

@@ -17,6 +17,6 @@ export default defineCommand({
   ],
   async run(input, ctx) {
     const { loginCommand } = await import('./login-run.js');
-    return { exitCode: await loginCommand(input, ctx) };
+    return loginCommand(input, ctx);
   },
 });

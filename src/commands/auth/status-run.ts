@@ -5,7 +5,7 @@ import { checkKey } from '../../api/account.js';
 import type { Context } from '../../context.js';
 import { keyStoreOf, openConfig, readProfileKey, type KeyStore } from '../../core/config.js';
 import { chooseProfile, profileChoiceWords } from '../../core/settings.js';
-import { ApiError, AuthError, CliError, ExitCode, Interrupted } from '../../core/errors.js';
+import { AuthError, CliError, ExitCode, Interrupted } from '../../core/errors.js';
 import type { Result } from '../define.js';
 import { maskKey } from '../../core/redact.js';
 
@@ -83,9 +83,9 @@ export async function statusCommand(ctx: Context): Promise<Result> {
         active.check = err.message;
         if (err.hint) ctx.log.info(`hint: ${err.hint}`);
         exitCode = ExitCode.auth;
-      } else if (err instanceof ApiError || err instanceof Error) {
+      } else if (err instanceof Error) {
         active.check = `could not check: ${err.message}`;
-        exitCode = err instanceof ApiError || 'exitCode' in err ? ExitCode.failure : ExitCode.failure;
+        exitCode = ExitCode.failure;
       }
     }
   }

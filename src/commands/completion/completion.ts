@@ -17,7 +17,7 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
       'email completion fish > ~/.config/fish/completions/email.fish',
       'source <(email completion bash)',
     ],
-    async run({ shell }, ctx) {
+    async run({ shell }) {
       const [{ completionScript }, { fieldNames }] = await Promise.all([import('../../completion/index.js'), import('../../output/shape.js')]);
       // --fields completes the record's field names: read from each command's
       // schema here, where generating the script may load them (help never does).
@@ -29,7 +29,7 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
         if (names.length) fields.set(def, names);
       }
       // Written as is: the script is code, not untrusted text to neutralise.
-      ctx.io.stdout.write(completionScript(shell, root(fields)));
+      return { data: completionScript(shell, root(fields)), view: { raw: true } };
     },
   });
 }

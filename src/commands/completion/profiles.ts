@@ -18,6 +18,7 @@ export default defineCommand({
     } catch {
       names = [];
     }
-    for (const name of names) ctx.io.stdout.write(`${name}\n`);
+    // Written as is, whatever the output format: a completion script reads these lines.
+    return { data: names.map((name) => `${name}\n`).join(''), view: { raw: true } };
   },
 });

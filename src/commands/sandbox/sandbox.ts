@@ -1,6 +1,6 @@
-// `email sandbox`: the definition; sandbox-run.ts starts the local service
+// `email sandbox`: the definition; serve.ts starts the local service
 // (src/sandbox, loaded only here) and serves until Ctrl-C.
-import { type Input, choiceOption, defineCommand, intOption, listOption, numberOption, textOption } from '../define.js';
+import { choiceOption, defineCommand, intOption, listOption, numberOption, textOption } from '../define.js';
 
 const options = {
   port: intOption('--port', '<n>', 'port to listen on (0 picks a free port)', { min: 0, max: 65535, default: 4010 }),
@@ -23,9 +23,6 @@ const SANDBOX_READY_FIELDS = [
   'segments', 'segments.SegmentID', 'segments.ListID', 'segments.Title', 'smartEmails', 'smartEmails.ID', 'smartEmails.Name', 'smartEmails.Status',
 ];
 
-/** What the command's run module receives. */
-export type SandboxInput = Input<{}, typeof options>;
-
 export default defineCommand({
   name: 'sandbox',
   summary: 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)',
@@ -39,7 +36,7 @@ export default defineCommand({
     'email sandbox --webhook 11111111-1111-4111-8111-111111111111=http://127.0.0.1:4020/hooks --webhook-interval 1000',
   ],
   async run(input, ctx) {
-    const { sandboxCommand } = await import('./sandbox-run.js');
+    const { sandboxCommand } = await import('./serve.js');
     return { exitCode: await sandboxCommand(input, ctx) };
   },
 });

@@ -1,6 +1,6 @@
-// `email webhooks listen`: the definition; the receiver loop is listen-run.ts,
+// `email webhooks listen`: the definition; the receiver loop is listen-session.ts,
 // loaded when the command runs.
-import { type Input, defineCommand, intOption, textOption } from '../define.js';
+import { defineCommand, intOption, textOption } from '../define.js';
 
 const options = {
   port: intOption('--port', '<n>', 'port to listen on (0 picks a free one)', { min: 0, max: 65535, default: 4020 }),
@@ -12,9 +12,6 @@ const options = {
 
 /** The fields of a printed event (service-spec.md "Webhooks"; ListID from its delivery): what --fields accepts. */
 const WEBHOOK_EVENT_FIELDS = ['Type', 'Date', 'OldEmailAddress', 'EmailAddress', 'Name', 'State', 'CustomFields', 'CustomFields.Key', 'CustomFields.Value', 'SignupIPAddress', 'ListID'];
-
-/** What the command's run module receives. */
-export type ListenInput = Input<{}, typeof options>;
 
 export default defineCommand({
   name: 'listen',
@@ -28,7 +25,7 @@ export default defineCommand({
     'email webhooks listen --events Subscribe,Update -o ndjson',
   ],
   async run(input, ctx) {
-    const { listenCommand } = await import('./listen-run.js');
+    const { listenCommand } = await import('./listen-session.js');
     return { exitCode: await listenCommand(input, ctx) };
   },
 });

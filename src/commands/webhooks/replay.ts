@@ -1,14 +1,14 @@
-// `email webhooks replay`: the definition; the sending is replay-run.ts.
-import { type Input, defineCommand, intOption, textOption, variadicArg } from '../define.js';
+// `email webhooks replay`: sends saved deliveries (files written by `listen
+// --save`, or any file holding a delivery body) again, untouched, one request
+// per file in the order given, each request's status reported as a record
+// (src/webhooks/send-deliveries.ts). Every file is checked before anything is sent.
+import { defineCommand, intOption, textOption, variadicArg } from '../define.js';
 
 const args = { savedFile: variadicArg('saved-file', 'files written by `webhooks listen --save`', { complete: 'file' }) };
 const options = {
   to: textOption('--to', '<url>', 'receiver URL', { required: true, what: 'the receiver URL' }),
   interval: intOption('--interval', '<ms>', 'wait between requests (the service waits 10000)', { min: 0, max: 3_600_000, default: 0 }),
 };
-
-/** What the command's run module receives. */
-export type ReplayInput = Input<typeof args, typeof options>;
 
 export default defineCommand({
   name: 'replay',
@@ -18,7 +18,20 @@ export default defineCommand({
   records: { fields: ['file', 'events', 'status', 'elapsedMs', 'error'] },
   examples: ['email webhooks replay deliveries/*.json --to http://localhost:3000/hooks'],
   async run(input, ctx) {
-    const { replayCommand } = await import('./replay-run.js');
-    return { exitCode: await replayCommand(input, ctx) };
+    const [{ receiverUrl }, { planReplay, sendSaved }, { RequestTally, requestColumns }] = await Promise.all([
+      import('../../webhooks/post.js'),
+      import('../../webhooks/send-deliveries.js'),
+      import('../../webhooks/sent-requests.js'),
+    ]);
+    const to = receiverUrl('--to', input.to);
+    const plan = await planReplay(input.savedFile, ctx.cwd, ctx.signal);
+    const tally = new RequestTally(to.href, (line) => ctx.log.debug(line));
+    const sent = sendSaved(to, plan, { signal: ctx.signal, timeoutMs: ctx.globals.timeoutMs, interval: input.interval });
+    return {
+      data: tally.records(sent),
+      view: { columns: requestColumns('file') },
+      message: () => tally.summary(),
+      error: () => tally.error(ctx.signal.aborted),
+    };
   },
 });

@@ -1,6 +1,9 @@
-// `email webhooks trigger`: the definition; the sending is trigger-run.ts.
+// `email webhooks trigger`: realistic synthetic deliveries sent to a receiver
+// the way the service sends them (service-spec.md "Events": {Events, ListID}
+// bodies of at most 1000 events, JSON or XML), each request's status reported
+// as a record as it is answered (src/webhooks/send-deliveries.ts).
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
-import { type Input, choiceOption, defineCommand, intOption, textOption } from '../define.js';
+import { choiceOption, defineCommand, intOption, textOption } from '../define.js';
 
 const options = {
   to: textOption('--to', '<url>', 'receiver URL', { required: true, what: 'the receiver URL' }),
@@ -13,9 +16,6 @@ const options = {
   interval: intOption('--interval', '<ms>', 'wait between requests (the service waits 10000)', { min: 0, max: 3_600_000, default: 0 }),
 };
 
-/** What the command's run module receives. */
-export type TriggerInput = Input<{}, typeof options>;
-
 export default defineCommand({
   name: 'trigger',
   summary: 'Send realistic synthetic deliveries to a receiver, batched like the service',
@@ -26,7 +26,23 @@ export default defineCommand({
     'email webhooks trigger --to http://localhost:3000/hooks --format xml --json',
   ],
   async run(input, ctx) {
-    const { triggerCommand } = await import('./trigger-run.js');
-    return { exitCode: await triggerCommand(input, ctx) };
+    const [{ receiverUrl }, { sendSynthetic }, { RequestTally, requestColumns }] = await Promise.all([
+      import('../../webhooks/post.js'),
+      import('../../webhooks/send-deliveries.js'),
+      import('../../webhooks/sent-requests.js'),
+    ]);
+    const to = receiverUrl('--to', input.to);
+    const tally = new RequestTally(to.href, (line) => ctx.log.debug(line));
+    const sent = sendSynthetic(
+      to,
+      { type: input.type, count: input.count, format: input.format, list: input.list, batchSize: input.batchSize, end: ctx.now() },
+      { signal: ctx.signal, timeoutMs: ctx.globals.timeoutMs, interval: input.interval },
+    );
+    return {
+      data: tally.records(sent),
+      view: { columns: requestColumns('request') },
+      message: () => tally.summary(),
+      error: () => tally.error(ctx.signal.aborted),
+    };
   },
 });

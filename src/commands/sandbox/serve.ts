@@ -8,7 +8,21 @@ import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import type { RunningSandbox, SandboxOptions, SandboxWebhookOption } from '../../sandbox/index.js';
 
-import type { SandboxInput } from './sandbox.js';
+/** The command's flags, as src/commands/sandbox/sandbox.ts declares them (typed here so this file imports nothing of it back). */
+export interface SandboxInput {
+  port: number;
+  host: string;
+  state?: string;
+  apiKey?: string;
+  latency?: number;
+  failRate?: number;
+  rateLimit?: number;
+  webhook: string[];
+  webhookFormat: 'json' | 'xml';
+  webhookInterval?: number;
+  webhookTolerance?: number;
+  unsubscribes?: number;
+}
 
 function parseSandboxFlags(flags: SandboxInput, cwd: string): SandboxOptions {
   const options: SandboxOptions = { port: flags.port, host: flags.host };

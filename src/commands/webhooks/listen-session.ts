@@ -28,7 +28,14 @@ import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPos
 import { DEFAULT_MAX_HELD_BYTES, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
 import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
 
-import type { ListenInput } from './listen.js';
+/** The command's flags, as src/commands/webhooks/listen.ts declares them (typed here so this file imports nothing of it back). */
+export interface ListenInput {
+  port: number;
+  host: string;
+  forwardTo?: string;
+  save?: string;
+  events?: string;
+}
 
 const EVENT_COLUMNS: Column[] = [
   { key: 'Type' },

@@ -1,0 +1,30 @@
+// How people read a list of checks (`email doctor`): one line per check,
+// `ok|warn|fail|skip  <check>: <detail>`, with a `hint:` line where there is
+// something to do, the status coloured where colour is on. Scripts get the
+// check records themselves (the renderer decides which).
+import { neutralize } from './sanitize.js';
+
+type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+interface CheckRow {
+  check: string;
+  status: string;
+  detail: string;
+  hint?: string;
+}
+
+export async function checkLines(rows: readonly CheckRow[], color: boolean): Promise<string> {
+  let paint: (status: string, text: string) => string = (_s, t) => t;
+  if (color) {
+    const { Chalk } = await import('chalk');
+    const chalk = new Chalk({ level: 1 });
+    const styles: Record<CheckStatus, (t: string) => string> = { ok: chalk.green, warn: chalk.yellow, fail: chalk.red, skip: chalk.dim };
+    paint = (s, t) => (styles[s as CheckStatus] ?? ((x: string) => x))(t);
+  }
+  const lines: string[] = [];
+  for (const r of rows) {
+    lines.push(`${paint(r.status, r.status.padEnd(4))}  ${r.check}: ${neutralize(r.detail)}`);
+    if (r.hint) lines.push(`      hint: ${neutralize(r.hint)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,127 @@
+// What `webhooks trigger` and `webhooks replay` send: deliveries posted to a
+// receiver one request at a time, each request yielded with its answer as it
+// comes (src/webhooks/sent-requests.ts makes the records). Plain values in,
+// so the commands' definitions load this only when they run.
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { readNamedInput } from '../core/bounded-read.js';
+import { CliError, UsageError } from '../core/errors.js';
+import { batchesOf } from './batches.js';
+import { decodeDelivery, detectFormat } from './decode.js';
+import { encodeDelivery } from './encode.js';
+import { CONTENT_TYPES, type WebhookEventType } from './events.js';
+import { PlainPoster, postBody } from './post.js';
+import { DEFAULT_MAX_BODY_BYTES } from './receiver.js';
+import { contentTypeForFile } from './saved-deliveries.js';
+import { pause, type Sent } from './sent-requests.js';
+import { syntheticEvents } from './synthetic.js';
+
+export interface Sending {
+  signal: AbortSignal;
+  timeoutMs?: number;
+  /** Wait between requests, in ms. */
+  interval: number;
+}
+
+export interface Synthetic {
+  type: WebhookEventType;
+  count: number;
+  format: 'json' | 'xml';
+  /** ListID to put in the deliveries (default: a random id). */
+  list?: string;
+  batchSize: number;
+  /** The date of the last event. */
+  end: Date;
+}
+
+/** Realistic synthetic deliveries, batched the way the service sends them (service-spec.md "Events": {Events, ListID}, at most 1000 events). */
+export async function* sendSynthetic(to: URL, what: Synthetic, how: Sending): AsyncGenerator<Sent> {
+  const listId = what.list ?? randomUUID();
+  const poster = new PlainPoster();
+  let request = 0;
+  try {
+    for (const events of batchesOf(syntheticEvents({ type: what.type, count: what.count, end: what.end }), what.batchSize)) {
+      if (how.signal.aborted) break;
+      if (request > 0) await pause(how.interval, how.signal);
+      request++;
+      const { body, contentType } = encodeDelivery(what.format, { Events: events, ListID: listId });
+      const outcome = await postBody(to, body, contentType, { signal: how.signal, timeoutMs: how.timeoutMs, poster });
+      if (how.signal.aborted) break;
+      yield { base: { request, events: events.length }, outcome };
+    }
+  } finally {
+    await poster.close();
+  }
+}
+
+export interface SavedDelivery {
+  file: string;
+  path: string;
+  contentType: string;
+  events: number;
+  /** The body of a file that cannot be read twice (a pipe). */
+  body?: Buffer;
+}
+
+/**
+ * Saved deliveries (files written by `listen --save`, or any file holding a
+ * delivery body), each read and checked before anything is sent, so a typo
+ * in the list sends nothing (exit 2). A pipe (a FIFO, `<(…)`) cannot be read
+ * twice: its body is kept from the check to the send; a regular file is read
+ * again when its turn comes, so memory holds one delivery at a time however
+ * many files are named.
+ */
+export async function planReplay(names: string[], cwd: string, signal: AbortSignal): Promise<SavedDelivery[]> {
+  if (names.length === 0) throw new UsageError('name at least one saved delivery file');
+  const plan: SavedDelivery[] = [];
+  for (const file of names) {
+    const path = resolve(cwd, file);
+    const { data: body, regularFile } = await readSaved(file, path, signal);
+    let decoded;
+    try {
+      decoded = decodeDelivery(body, contentTypeForFile(path));
+    } catch (error) {
+      throw new UsageError(`${file} does not hold a delivery: ${(error as Error).message}`);
+    }
+    plan.push({
+      file,
+      path,
+      contentType: contentTypeForFile(path) ?? CONTENT_TYPES[detectFormat(body.toString('utf8'))],
+      events: decoded.delivery.Events.length,
+      ...(regularFile ? {} : { body }),
+    });
+  }
+  return plan;
+}
+
+/** The saved deliveries sent again, untouched, one request per file in the order given. */
+export async function* sendSaved(to: URL, plan: SavedDelivery[], how: Sending): AsyncGenerator<Sent> {
+  const poster = new PlainPoster();
+  try {
+    for (const [i, item] of plan.entries()) {
+      if (how.signal.aborted) break;
+      if (i > 0) await pause(how.interval, how.signal);
+      const body = item.body ?? (await readSaved(item.file, item.path, how.signal)).data;
+      const outcome = await postBody(to, body, item.contentType, { signal: how.signal, timeoutMs: how.timeoutMs, poster });
+      if (how.signal.aborted) break;
+      yield { base: { file: item.file, events: item.events }, outcome };
+    }
+  } finally {
+    await poster.close();
+  }
+}
+
+/**
+ * A saved delivery, at most as large as the receiver takes one (10 MiB,
+ * CLI.md `webhooks listen`); a FIFO or /dev/zero is read so that a signal or
+ * the cap ends it (CLI.md "answer size", "signals").
+ */
+async function readSaved(file: string, path: string, signal: AbortSignal): Promise<{ data: Buffer; regularFile: boolean }> {
+  try {
+    return await readNamedInput(path, { maxBytes: DEFAULT_MAX_BODY_BYTES, limit: '10 MiB, the largest delivery `webhooks listen` takes', name: file, signal });
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${file}${code === 'ENOENT' ? ': no such file' : code === 'EISDIR' ? ': it is a directory' : `: ${(error as Error).message}`}`);
+  }
+}
