@@ -6,6 +6,6 @@ import unset from './unset.js';
 
 export default defineGroup({
   name: 'config',
-  summary: "Per-profile defaults: the default --list, the output format, the pager",
+  summary: 'Per-profile defaults: the default --list',
   commands: [get, set, unset, list],
 });

@@ -6,11 +6,11 @@ import { DEFAULT_KEYS } from '../../core/profile-defaults.js';
 
 export default defineCommand({
   name: 'set',
-  summary: 'Store a default for the profile (list, output, pager)',
-  description: 'A flag or an environment variable always wins over a stored default: --list, -o/--json, EMAIL_PAGER/PAGER and --no-pager.',
-  args: { key: requiredArg('key', `the setting: ${DEFAULT_KEYS.join(', ')}`), value: requiredArg('value', 'its value: a list id, a format (table, json, ndjson, csv), a pager command') },
-  records: false,
-  examples: ['email config set list <id>', 'email config set output json', "email config set pager 'less -R'"],
+  summary: 'Store a default for the profile (list)',
+  description: 'A flag always wins over a stored default: --list given, or the id as the argument.',
+  args: { key: requiredArg('key', `the setting: ${DEFAULT_KEYS.join(', ')}`), value: requiredArg('value', 'its value: a list id') },
+  records: { fields: ['Profile', 'Key', 'Value'] },
+  examples: ['email config set list <id>', 'email config set list <id> --profile staging'],
   async run({ key, value }, ctx) {
     const [{ checkDefaultKey, normalizeDefault }, { profileInEffect }] = await Promise.all([import('../../core/profile-defaults.js'), import('./profile.js')]);
     const setting = checkDefaultKey(key);
@@ -19,6 +19,6 @@ export default defineCommand({
     const profile = data.profiles[name] ?? {};
     data.profiles[name] = { ...profile, defaults: { ...profile.defaults, [setting]: stored } };
     await store.write(data);
-    ctx.log.info(`Profile "${name}": ${setting} is now ${stored}.`);
+    return { data: { Profile: name, Key: setting, Value: stored }, action: true, message: `Profile "${name}": ${setting} is now ${stored}.` };
   },
 });

@@ -6,21 +6,19 @@ export default defineCommand({
   name: 'unset',
   summary: 'Forget one of the profile\'s defaults',
   args: { key: requiredArg('key', `the setting: ${DEFAULT_KEYS.join(', ')}`) },
-  records: false,
-  examples: ['email config unset pager'],
+  records: { fields: ['Profile', 'Key', 'Value'] },
+  examples: ['email config unset list'],
   async run({ key }, ctx) {
     const [{ checkDefaultKey }, { profileInEffect }] = await Promise.all([import('../../core/profile-defaults.js'), import('./profile.js')]);
     const setting = checkDefaultKey(key);
     const { store, data, name } = await profileInEffect(ctx);
     const profile = data.profiles[name];
-    if (profile?.defaults?.[setting] === undefined) {
-      ctx.log.info(`Profile "${name}" has no ${setting} set.`);
-      return;
-    }
+    const unset = { Profile: name, Key: setting, Value: null };
+    if (profile?.defaults?.[setting] === undefined) return { data: unset, action: true, message: `Profile "${name}" has no ${setting} set.` };
     const { [setting]: _gone, ...rest } = profile.defaults;
     data.profiles[name] = { ...profile, defaults: rest };
     if (Object.keys(rest).length === 0) delete data.profiles[name]!.defaults;
     await store.write(data);
-    ctx.log.info(`Profile "${name}": ${setting} unset.`);
+    return { data: unset, action: true, message: `Profile "${name}": ${setting} unset.` };
   },
 });
