@@ -6,7 +6,7 @@
 // an `await import()` away inside its `run`, so help stays fast
 // (ENGINEERING.md habit 10).
 import { Argument, Command, CommanderError, Help, Option } from 'commander';
-import { completionCommand } from './commands/completion/completion.js';
+import { completionCommand } from './completion/command.js';
 import { COMMANDS } from './commands/index.js';
 import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
