@@ -96,7 +96,11 @@ function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fie
     .description(def.description ? `${def.summary}\n\n${def.description}` : def.summary);
   for (const decl of Object.values((def.args ?? {}) as Record<string, ArgDecl>)) {
     cmd.addArgument(commanderArgument(decl));
-    if (decl.kind === 'id') cmd.addOption(new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`));
+    if (decl.kind === 'id') {
+      const option = new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`);
+      if (decl.complete) Object.assign(option, { complete: decl.complete });
+      cmd.addOption(option);
+    }
   }
   for (const decl of Object.values((def.options ?? {}) as Record<string, OptionDecl>)) cmd.addOption(commanderOption(decl));
   for (const decl of Object.values(sharedOptions(def))) {
