@@ -186,27 +186,31 @@ function privateCacheDir(env: Env): string | undefined {
   const dir = join(base, 'completion');
   const uid = typeof process.geteuid === 'function' ? process.geteuid() : undefined;
   try {
-    if (!lstatOrUndefined(dir)) {
+    let existing = dir;
+    while (!lstatOrUndefined(existing) && dirname(existing) !== existing) existing = dirname(existing);
+    if (!safeFrom(existing === dir ? dirname(dir) : existing, uid)) return undefined;
+    if (existing !== dir) {
       // Created only under a directory of the same user: root with another user's HOME (sudo -E) leaves nothing in their way.
-      let existing = dirname(dir);
-      while (!lstatOrUndefined(existing) && dirname(existing) !== existing) existing = dirname(existing);
-      const above = lstatOrUndefined(existing);
-      if (!above || (uid !== undefined && above.uid !== uid)) return undefined;
+      if (uid !== undefined && lstatOrUndefined(existing)?.uid !== uid) return undefined;
       mkdirSync(dir, { recursive: true, mode: 0o700 });
     }
     const own = lstatOrUndefined(dir);
     if (!own?.isDirectory() || (uid !== undefined && own.uid !== uid)) return undefined;
-    if (process.platform === 'win32') return dir;
-    if (own.mode & 0o077) return undefined;
-    for (let at = dirname(dir); ; at = dirname(at)) {
-      const st = lstatOrUndefined(at);
-      if (!st?.isDirectory()) return undefined;
-      if (uid !== undefined && st.uid !== uid && st.uid !== 0) return undefined;
-      if (st.mode & 0o022 && !(st.mode & 0o1000)) return undefined;
-      if (dirname(at) === at) return dir;
-    }
+    return process.platform === 'win32' || (own.mode & 0o077) === 0 ? dir : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Whether `dir` and every directory above it are real directories of the user or root that only they can change (or sticky). */
+function safeFrom(dir: string, uid: number | undefined): boolean {
+  if (process.platform === 'win32') return true;
+  for (let at = dir; ; at = dirname(at)) {
+    const st = lstatOrUndefined(at);
+    if (!st?.isDirectory()) return false;
+    if (uid !== undefined && st.uid !== uid && st.uid !== 0) return false;
+    if (st.mode & 0o022 && !(st.mode & 0o1000)) return false;
+    if (dirname(at) === at) return true;
   }
 }
 
