@@ -353,7 +353,7 @@ _email() {
       continue
     fi
     case "$word" in
-      --insecure-http) _email_globals+=("$word"); continue ;;
+      --insecure-http|--profile=*|--base-url=*) _email_globals+=("$word"); continue ;;
       -*)
         if [[ " $(_email_value_options "$path" | tr '\n' ' ') " == *" $word "* ]]; then expect="$word"; owner="$word"; fi
         continue ;;
