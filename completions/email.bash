@@ -117,7 +117,7 @@ _email_value_options() {
   esac
 }
 
-# How the value of an option is completed: choices:<words>, file, dir or profile.
+# How the value of an option is completed: choices:<words>, file, dir, profile or ids:<resource>.
 _email_option_value() {
   case "$1|$2" in
     '|--profile') echo profile ;;
@@ -136,15 +136,18 @@ _email_option_value() {
     'auth switch|--profile') echo profile ;;
     'auth switch|-o') echo 'choices:table json ndjson csv' ;;
     'auth switch|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers add|--list') echo ids:list ;;
     'subscribers add|--consent') echo 'choices:yes no' ;;
     'subscribers add|--profile') echo profile ;;
     'subscribers add|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers add|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers update|--list') echo ids:list ;;
     'subscribers update|--consent') echo 'choices:yes no' ;;
     'subscribers update|--fields') echo 'choices:ListID EmailAddress Name CustomFields CustomFields.Key CustomFields.Value CustomFields.Clear ConsentToTrack Resubscribe RestartSubscriptionBasedAutoresponders' ;;
     'subscribers update|--profile') echo profile ;;
     'subscribers update|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers update|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers import|--list') echo ids:list ;;
     'subscribers import|--consent') echo 'choices:yes no unchanged' ;;
     'subscribers import|--failures') echo file ;;
     'subscribers import|--journal') echo file ;;
@@ -152,6 +155,7 @@ _email_option_value() {
     'subscribers import|--profile') echo profile ;;
     'subscribers import|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers import|--output') echo 'choices:table json ndjson csv' ;;
+    'subscribers history|--list') echo ids:list ;;
     'subscribers history|--fields') echo 'choices:ID Type Name Actions Actions.Event Actions.Date Actions.IPAddress Actions.Detail' ;;
     'subscribers history|--profile') echo profile ;;
     'subscribers history|-o') echo 'choices:table json ndjson csv' ;;
@@ -160,10 +164,12 @@ _email_option_value() {
     'subscribers lists|--profile') echo profile ;;
     'subscribers lists|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers lists|--output') echo 'choices:table json ndjson csv' ;;
+    'customfields create|--list') echo ids:list ;;
     'customfields create|--type') echo 'choices:Text Number MultiSelectOne MultiSelectMany Date Country USState' ;;
     'customfields create|--profile') echo profile ;;
     'customfields create|-o') echo 'choices:table json ndjson csv' ;;
     'customfields create|--output') echo 'choices:table json ndjson csv' ;;
+    'segments create|--list') echo ids:list ;;
     'segments create|--profile') echo profile ;;
     'segments create|-o') echo 'choices:table json ndjson csv' ;;
     'segments create|--output') echo 'choices:table json ndjson csv' ;;
@@ -183,27 +189,33 @@ _email_option_value() {
     'segments clear-rules|--profile') echo profile ;;
     'segments clear-rules|-o') echo 'choices:table json ndjson csv' ;;
     'segments clear-rules|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns create|--list') echo ids:list ;;
     'campaigns create|--profile') echo profile ;;
     'campaigns create|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns create|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns preview|--campaign') echo ids:campaign ;;
     'campaigns preview|--fields') echo 'choices:CampaignID PreviewRecipients' ;;
     'campaigns preview|--profile') echo profile ;;
     'campaigns preview|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns preview|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns unschedule|--campaign') echo ids:campaign ;;
     'campaigns unschedule|--fields') echo choices:CampaignID ;;
     'campaigns unschedule|--profile') echo profile ;;
     'campaigns unschedule|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns unschedule|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns unsubscribes|--campaign') echo ids:campaign ;;
     'campaigns unsubscribes|--order-field') echo 'choices:email name date' ;;
     'campaigns unsubscribes|--order-direction') echo 'choices:asc desc' ;;
     'campaigns unsubscribes|--fields') echo 'choices:EmailAddress ListID Date IPAddress' ;;
     'campaigns unsubscribes|--profile') echo profile ;;
     'campaigns unsubscribes|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns unsubscribes|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns summary|--campaign') echo ids:campaign ;;
     'campaigns summary|--fields') echo 'choices:Recipients TotalOpened Clicks Unsubscribed Bounced UniqueOpened SpamComplaints Forwards Likes Mentions WebVersionURL WebVersionTextURL WorldviewURL' ;;
     'campaigns summary|--profile') echo profile ;;
     'campaigns summary|-o') echo 'choices:table json ndjson csv' ;;
     'campaigns summary|--output') echo 'choices:table json ndjson csv' ;;
+    'campaigns open|--campaign') echo ids:campaign ;;
     'campaigns open|--fields') echo choices:URL ;;
     'campaigns open|--profile') echo profile ;;
     'campaigns open|-o') echo 'choices:table json ndjson csv' ;;
@@ -224,10 +236,12 @@ _email_option_value() {
     'transactional list|--profile') echo profile ;;
     'transactional list|-o') echo 'choices:table json ndjson csv' ;;
     'transactional list|--output') echo 'choices:table json ndjson csv' ;;
+    'transactional get|--smart-email') echo ids:smart-email ;;
     'transactional get|--fields') echo 'choices:SmartEmailID CreatedAt Status Name Properties Properties.From Properties.ReplyTo Properties.Subject Properties.Content Properties.Content.Html Properties.Content.Text Properties.Content.EmailVariables Properties.Content.InlineCss Properties.TextPreviewUrl Properties.HtmlPreviewUrl AddRecipientsToList' ;;
     'transactional get|--profile') echo profile ;;
     'transactional get|-o') echo 'choices:table json ndjson csv' ;;
     'transactional get|--output') echo 'choices:table json ndjson csv' ;;
+    'transactional stats|--smart-email') echo ids:smart-email ;;
     'transactional stats|--timezone') echo 'choices:utc client' ;;
     'transactional stats|--fields') echo 'choices:Query Query.Group Query.SmartEmailID Query.From Query.To Query.TimeZone Sent Bounces Delivered Opened Clicked' ;;
     'transactional stats|--profile') echo profile ;;
@@ -244,6 +258,7 @@ _email_option_value() {
     'webhooks replay|--output') echo 'choices:table json ndjson csv' ;;
     'webhooks trigger|--type') echo 'choices:Subscribe Update Deactivate' ;;
     'webhooks trigger|--format') echo 'choices:json xml' ;;
+    'webhooks trigger|--list') echo ids:list ;;
     'webhooks trigger|--fields') echo 'choices:request events status elapsedMs error' ;;
     'webhooks trigger|--profile') echo profile ;;
     'webhooks trigger|-o') echo 'choices:table json ndjson csv' ;;
@@ -292,6 +307,12 @@ _email_positional() {
   case "$1" in
     'auth switch') echo profile ;;
     'subscribers import') echo file ;;
+    'campaigns preview') echo ids:campaign ;;
+    'campaigns unschedule') echo ids:campaign ;;
+    'campaigns unsubscribes') echo ids:campaign ;;
+    'campaigns summary') echo ids:campaign ;;
+    'campaigns open') echo ids:campaign ;;
+    'transactional get') echo ids:smart-email ;;
     'webhooks replay') echo file ;;
     completion) echo 'choices:bash zsh fish' ;;
   esac
@@ -304,12 +325,21 @@ _email_complete_value() {
     file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
     profile) COMPREPLY=($(compgen -W "$(command email __profiles 2>/dev/null)" -- "$cur")) ;;
+    # Ids from the service (`email __ids`: an id, a tab, its name; bash shows ids alone), for
+    # the profile and base URL typed on the line. Matched here, not by compgen -W, which would expand them.
+    ids:*)
+      local id name
+      while IFS=$'\t' read -r id name; do
+        [[ -n "$id" && "$id" == "$cur"* ]] && COMPREPLY+=("$id")
+      done < <(command email __ids "${how#ids:}" "${_email_globals[@]}" 2>/dev/null) ;;
     *) COMPREPLY=() ;;
   esac
 }
 
 _email() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" path="" word i expect=""
+  local cur="${COMP_WORDS[COMP_CWORD]}" path="" word i expect="" owner=""
+  # The profile and base URL typed on the line, which `email __ids` is asked with.
+  local -a _email_globals=()
   COMPREPLY=()
   # Walk the words before the cursor: subcommands extend the path; an option
   # that takes a value makes the next word its value ("--opt=value" too,
@@ -318,12 +348,14 @@ _email() {
     word="${COMP_WORDS[i]}"
     if [[ -n "$expect" ]]; then
       expect=""
-      [[ "$word" == "=" ]] && expect="=" 
+      if [[ "$word" == "=" ]]; then expect="="; continue; fi
+      case "$owner" in --profile|--base-url) _email_globals+=("$owner" "$word") ;; esac
       continue
     fi
     case "$word" in
+      --insecure-http|--profile=*|--base-url=*) _email_globals+=("$word"); continue ;;
       -*)
-        if [[ " $(_email_value_options "$path" | tr '\n' ' ') " == *" $word "* ]]; then expect="$word"; fi
+        if [[ " $(_email_value_options "$path" | tr '\n' ' ') " == *" $word "* ]]; then expect="$word"; owner="$word"; fi
         continue ;;
     esac
     if [[ " $(_email_subcommands "$path" | tr '\n' ' ') " == *" $word "* ]]; then

@@ -143,6 +143,26 @@ function __email_at
     test "$(__email_path)" = "$argv[1]"
 end
 
+# The profile and base URL typed on the line, which `email __ids` is asked with.
+function __email_globals
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l owner ""
+    for token in $tokens
+        if test -n "$owner"
+            printf '%s\n' $owner $token
+            set owner ""
+            continue
+        end
+        switch $token
+            case --profile --base-url
+                set owner $token
+            case '--profile=*' '--base-url=*' --insecure-http
+                printf '%s\n' $token
+        end
+    end
+end
+
 complete -c email -f
 complete -c email -n '__email_at \'\'' -a auth -d 'Manage profiles and API keys'
 complete -c email -n '__email_at \'\'' -a subscribers -d 'Add, update, import and inspect subscribers'
@@ -230,7 +250,7 @@ complete -c email -n '__email_at subscribers' -a import -d 'Import subscribers f
 complete -c email -n '__email_at subscribers' -a history -d 'Show a subscriber\'s campaign history on a list'
 complete -c email -n '__email_at subscribers' -a lists -d 'Show the lists an address is on, with its state on each'
 complete -c email -n '__email_at subscribers' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'subscribers add\'' -l list -x -d 'list id'
+complete -c email -n '__email_at \'subscribers add\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'list id'
 complete -c email -n '__email_at \'subscribers add\'' -l email -x -d 'email address'
 complete -c email -n '__email_at \'subscribers add\'' -l name -x -d 'subscriber name'
 complete -c email -n '__email_at \'subscribers add\'' -l field -x -d 'custom field value; repeat a Key to set several options of a MultiSelectMany field'
@@ -250,7 +270,7 @@ complete -c email -n '__email_at \'subscribers add\'' -l timeout -x -d 'per-requ
 complete -c email -n '__email_at \'subscribers add\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'subscribers add\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'subscribers add\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'subscribers update\'' -l list -x -d 'list id'
+complete -c email -n '__email_at \'subscribers update\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'list id'
 complete -c email -n '__email_at \'subscribers update\'' -l email -x -d 'current email address'
 complete -c email -n '__email_at \'subscribers update\'' -l new-email -x -d 'new email address'
 complete -c email -n '__email_at \'subscribers update\'' -l name -x -d 'the name (required: the update replaces it; give the current one to keep it)'
@@ -271,7 +291,7 @@ complete -c email -n '__email_at \'subscribers update\'' -l timeout -x -d 'per-r
 complete -c email -n '__email_at \'subscribers update\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'subscribers update\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'subscribers update\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'subscribers import\'' -l list -x -d 'list id'
+complete -c email -n '__email_at \'subscribers import\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'list id'
 complete -c email -n '__email_at \'subscribers import\'' -l map -x -d 'map a column to EmailAddress, Name, ConsentToTrack, a custom field key, or - to ignore'
 complete -c email -n '__email_at \'subscribers import\'' -l only-mapped -d 'ignore the columns that neither --map nor the header matching maps, instead of sending them as custom fields (an export\'s vendor columns)'
 complete -c email -n '__email_at \'subscribers import\'' -l consent -x -a 'yes no unchanged' -d 'ConsentToTrack for rows that have none'
@@ -303,7 +323,7 @@ complete -c email -n '__email_at \'subscribers import\'' -l no-color -d 'disable
 complete -c email -n '__email_at \'subscribers import\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'subscribers import\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'subscribers import\'' -F
-complete -c email -n '__email_at \'subscribers history\'' -l list -x -d 'list id'
+complete -c email -n '__email_at \'subscribers history\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'list id'
 complete -c email -n '__email_at \'subscribers history\'' -l email -x -d 'email address'
 complete -c email -n '__email_at \'subscribers history\'' -l fields -x -a 'ID Type Name Actions Actions.Event Actions.Date Actions.IPAddress Actions.Detail' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'subscribers history\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
@@ -336,7 +356,7 @@ complete -c email -n '__email_at \'subscribers lists\'' -l no-pager -d 'never pa
 complete -c email -n '__email_at \'subscribers lists\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at customfields' -a create -d 'Create a custom field on a list and print its key'
 complete -c email -n '__email_at customfields' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'customfields create\'' -l list -x -d 'list id'
+complete -c email -n '__email_at \'customfields create\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'list id'
 complete -c email -n '__email_at \'customfields create\'' -l name -x -d 'field name (the key is generated from it)'
 complete -c email -n '__email_at \'customfields create\'' -l type -x -a 'Text Number MultiSelectOne MultiSelectMany Date Country USState' -d 'data type'
 complete -c email -n '__email_at \'customfields create\'' -l option -x -d 'an option of a MultiSelectOne or MultiSelectMany field (repeat)'
@@ -360,7 +380,7 @@ complete -c email -n '__email_at segments' -a update -d 'Rename a segment; with 
 complete -c email -n '__email_at segments' -a add-rules -d 'Add one rule group (one more AND requirement) to a segment'
 complete -c email -n '__email_at segments' -a clear-rules -d 'Remove every rule of a segment, leaving it blank'
 complete -c email -n '__email_at segments' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'segments create\'' -l list -x -d 'list id'
+complete -c email -n '__email_at \'segments create\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'list id'
 complete -c email -n '__email_at \'segments create\'' -l title -x -d 'segment title (required; unique within the list)'
 complete -c email -n '__email_at \'segments create\'' -l group -x -d 'a rule group: rules joined by " OR ", each "RuleType Clause"; repeat to AND groups'
 complete -c email -n '__email_at \'segments create\'' -l from-file -x -d 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline'
@@ -453,7 +473,7 @@ complete -c email -n '__email_at \'campaigns create\'' -l from-email -x -d 'send
 complete -c email -n '__email_at \'campaigns create\'' -l reply-to -x -d 'reply-to address (required)'
 complete -c email -n '__email_at \'campaigns create\'' -l html-url -x -d 'URL of the HTML content (required)'
 complete -c email -n '__email_at \'campaigns create\'' -l text-url -x -d 'URL of the text content (generated from the HTML when omitted)'
-complete -c email -n '__email_at \'campaigns create\'' -l list -x -d 'target list (repeat; or --segment)'
+complete -c email -n '__email_at \'campaigns create\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'target list (repeat; or --segment)'
 complete -c email -n '__email_at \'campaigns create\'' -l segment -x -d 'target segment (repeat; or --list)'
 complete -c email -n '__email_at \'campaigns create\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns create\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
@@ -468,7 +488,7 @@ complete -c email -n '__email_at \'campaigns create\'' -l timeout -x -d 'per-req
 complete -c email -n '__email_at \'campaigns create\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns create\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns create\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'campaigns preview\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns preview\'' -l campaign -x -a '(command email __ids campaign (__email_globals) 2>/dev/null)' -d 'campaign id (or as the first argument)'
 complete -c email -n '__email_at \'campaigns preview\'' -l to -x -d 'recipient (repeat, 1 to 15)'
 complete -c email -n '__email_at \'campaigns preview\'' -l fields -x -a 'CampaignID PreviewRecipients' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns preview\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
@@ -483,7 +503,8 @@ complete -c email -n '__email_at \'campaigns preview\'' -l timeout -x -d 'per-re
 complete -c email -n '__email_at \'campaigns preview\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns preview\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns preview\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'campaigns unschedule\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns preview\'' -f -a '(command email __ids campaign (__email_globals) 2>/dev/null)'
+complete -c email -n '__email_at \'campaigns unschedule\'' -l campaign -x -a '(command email __ids campaign (__email_globals) 2>/dev/null)' -d 'campaign id (or as the first argument)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -s y -l yes -d 'do not ask for confirmation (required without a terminal)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -l fields -x -a CampaignID -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
@@ -498,7 +519,8 @@ complete -c email -n '__email_at \'campaigns unschedule\'' -l timeout -x -d 'per
 complete -c email -n '__email_at \'campaigns unschedule\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns unschedule\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'campaigns unsubscribes\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns unschedule\'' -f -a '(command email __ids campaign (__email_globals) 2>/dev/null)'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -l campaign -x -a '(command email __ids campaign (__email_globals) 2>/dev/null)' -d 'campaign id (or as the first argument)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l since -x -d 'only unsubscribes on or after this moment (a day YYYY-MM-DD, or ISO YYYY-MM-DDTHH:MM, in the account time zone)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l page -x -d 'page number (from 1)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l page-size -x -d 'records per page (10..1000; with --all, default 1000)'
@@ -520,7 +542,8 @@ complete -c email -n '__email_at \'campaigns unsubscribes\'' -l timeout -x -d 'p
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns unsubscribes\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'campaigns summary\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns unsubscribes\'' -f -a '(command email __ids campaign (__email_globals) 2>/dev/null)'
+complete -c email -n '__email_at \'campaigns summary\'' -l campaign -x -a '(command email __ids campaign (__email_globals) 2>/dev/null)' -d 'campaign id (or as the first argument)'
 complete -c email -n '__email_at \'campaigns summary\'' -s w -l web -d 'open the record\'s page in the browser instead of printing it'
 complete -c email -n '__email_at \'campaigns summary\'' -l fields -x -a 'Recipients TotalOpened Clicks Unsubscribed Bounced UniqueOpened SpamComplaints Forwards Likes Mentions WebVersionURL WebVersionTextURL WorldviewURL' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns summary\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
@@ -535,7 +558,8 @@ complete -c email -n '__email_at \'campaigns summary\'' -l timeout -x -d 'per-re
 complete -c email -n '__email_at \'campaigns summary\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns summary\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns summary\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'campaigns open\'' -l campaign -x -d 'campaign id (or as the first argument)'
+complete -c email -n '__email_at \'campaigns summary\'' -f -a '(command email __ids campaign (__email_globals) 2>/dev/null)'
+complete -c email -n '__email_at \'campaigns open\'' -l campaign -x -a '(command email __ids campaign (__email_globals) 2>/dev/null)' -d 'campaign id (or as the first argument)'
 complete -c email -n '__email_at \'campaigns open\'' -l fields -x -a URL -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns open\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns open\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -549,6 +573,7 @@ complete -c email -n '__email_at \'campaigns open\'' -l timeout -x -d 'per-reque
 complete -c email -n '__email_at \'campaigns open\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'campaigns open\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'campaigns open\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'campaigns open\'' -f -a '(command email __ids campaign (__email_globals) 2>/dev/null)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l fields -x -a 'CampaignID Name Subject FromName FromEmail ReplyTo DateCreated PreviewURL PreviewTextURL DateScheduled ScheduledTimeZone' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'campaigns scheduled\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
@@ -614,7 +639,7 @@ complete -c email -n '__email_at \'transactional list\'' -l timeout -x -d 'per-r
 complete -c email -n '__email_at \'transactional list\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'transactional list\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'transactional list\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'transactional get\'' -l smart-email -x -d 'smart email id (or as the first argument)'
+complete -c email -n '__email_at \'transactional get\'' -l smart-email -x -a '(command email __ids smart-email (__email_globals) 2>/dev/null)' -d 'smart email id (or as the first argument)'
 complete -c email -n '__email_at \'transactional get\'' -s w -l web -d 'open the record\'s page in the browser instead of printing it'
 complete -c email -n '__email_at \'transactional get\'' -l fields -x -a 'SmartEmailID CreatedAt Status Name Properties Properties.From Properties.ReplyTo Properties.Subject Properties.Content Properties.Content.Html Properties.Content.Text Properties.Content.EmailVariables Properties.Content.InlineCss Properties.TextPreviewUrl Properties.HtmlPreviewUrl AddRecipientsToList' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'transactional get\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
@@ -629,8 +654,9 @@ complete -c email -n '__email_at \'transactional get\'' -l timeout -x -d 'per-re
 complete -c email -n '__email_at \'transactional get\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'transactional get\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'transactional get\'' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'transactional get\'' -f -a '(command email __ids smart-email (__email_globals) 2>/dev/null)'
 complete -c email -n '__email_at \'transactional stats\'' -l group -x -d 'classic email group name (not with --smart-email)'
-complete -c email -n '__email_at \'transactional stats\'' -l smart-email -x -d 'smart email id (not with --group)'
+complete -c email -n '__email_at \'transactional stats\'' -l smart-email -x -a '(command email __ids smart-email (__email_globals) 2>/dev/null)' -d 'smart email id (not with --group)'
 complete -c email -n '__email_at \'transactional stats\'' -l from -x -d 'start date (default: 29 days before today)'
 complete -c email -n '__email_at \'transactional stats\'' -l to -x -d 'end date (default: today)'
 complete -c email -n '__email_at \'transactional stats\'' -l timezone -x -a 'utc client' -d 'time zone of the dates (default: the client time zone)'
@@ -689,7 +715,7 @@ complete -c email -n '__email_at \'webhooks trigger\'' -l to -x -d 'receiver URL
 complete -c email -n '__email_at \'webhooks trigger\'' -l type -x -a 'Subscribe Update Deactivate' -d 'event type (default: Subscribe)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l count -x -d 'number of events (default: 1)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l format -x -a 'json xml' -d 'body format (default: json)'
-complete -c email -n '__email_at \'webhooks trigger\'' -l list -x -d 'ListID to put in the deliveries (default: a random id)'
+complete -c email -n '__email_at \'webhooks trigger\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'ListID to put in the deliveries (default: a random id)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l batch-size -x -d 'events per request (the service sends at most 1000) (default: 1000)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l interval -x -d 'wait between requests (the service waits 10000) (default: 0)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l fields -x -a 'request events status elapsedMs error' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'

@@ -6,6 +6,7 @@
 // whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
 import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
+import { rememberListsSeen } from './commands/completion/seen-lists.js';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from './context.js';
@@ -68,6 +69,8 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
       // Commands return data; what each format makes of it is the renderer's decision alone.
       await ctx.out.render(result);
       result.done?.();
+      // Lists a command used at the service are offered by `--list <TAB>` later.
+      if (clients.length) await rememberListsSeen(definition, input as Record<string, unknown>, result.data, ctx);
       const message = typeof result.message === 'function' ? result.message() : result.message;
       if (message) ctx.log.info(message);
       const error = typeof result.error === 'function' ? result.error() : result.error;

@@ -6,7 +6,7 @@
 // an `await import()` away inside its `run`, so help stays fast
 // (ENGINEERING.md habit 10).
 import { Argument, Command, CommanderError, Help, Option } from 'commander';
-import { completionCommand } from './commands/completion/completion.js';
+import { completionCommand } from './completion/command.js';
 import { COMMANDS } from './commands/index.js';
 import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
@@ -96,7 +96,11 @@ function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fie
     .description(def.description ? `${def.summary}\n\n${def.description}` : def.summary);
   for (const decl of Object.values((def.args ?? {}) as Record<string, ArgDecl>)) {
     cmd.addArgument(commanderArgument(decl));
-    if (decl.kind === 'id') cmd.addOption(new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`));
+    if (decl.kind === 'id') {
+      const option = new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`);
+      if (decl.complete) Object.assign(option, { complete: decl.complete });
+      cmd.addOption(option);
+    }
   }
   for (const decl of Object.values((def.options ?? {}) as Record<string, OptionDecl>)) cmd.addOption(commanderOption(decl));
   for (const decl of Object.values(sharedOptions(def))) {

@@ -12,8 +12,20 @@
 import type { Context } from '../context.js';
 import type { View } from '../output/render.js';
 
+/**
+ * Resources whose ids a shell completes (`email __ids <kind>`): campaigns and
+ * smart emails asked of the service, lists from what this profile used.
+ */
+export const COMPLETED_IDS = ['campaign', 'smart-email', 'list'] as const;
+export type CompletedId = (typeof COMPLETED_IDS)[number];
+
 /** What a shell completes a value with. */
-export type Completion = 'file' | 'dir' | 'profile';
+export type Completion = 'file' | 'dir' | 'profile' | CompletedId;
+
+/** The ids completed for a resource named by an id's argument or flag, if the shells can offer any. */
+function idCompletion(resource: string): CompletedId | undefined {
+  return (COMPLETED_IDS as readonly string[]).includes(resource) ? (resource as CompletedId) : undefined;
+}
 
 /** A check applied to a text value, with the service's code when the rule is the service's. */
 export type TextCheck = 'uuid' | 'email' | 'http-url' | 'nonblank';
@@ -242,7 +254,7 @@ export function textOption(flag: `--${string}`, placeholder: string, description
 
 /** A resource identifier given as an option only (`--list <id>`), required and checked as a UUID. */
 export function idOption(flag: `--${string}`, description: string, extra: Extra<TextDecl> = {}): TextDecl<string> {
-  return { kind: 'text', flag, placeholder: '<id>', description, required: true, check: 'uuid', ...extra } as TextDecl<string>;
+  return { kind: 'text', flag, placeholder: '<id>', description, required: true, check: 'uuid', complete: idCompletion(flag.slice(2)), ...extra } as TextDecl<string>;
 }
 
 export function intOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<IntDecl> & { min: number; default: number }): IntDecl<number>;
@@ -287,5 +299,5 @@ export function variadicArg(name: string, description: string, extra: { complete
  * differently, is a usage error. Checked as a UUID.
  */
 export function idArg(resource: 'list' | 'segment' | 'campaign' | 'smart-email', description: string, extra: { code?: number } = {}): ArgDecl<string> {
-  return { kind: 'id', name: resource, description, required: true, variadic: false, flag: `--${resource}`, ...extra };
+  return { kind: 'id', name: resource, description, required: true, variadic: false, flag: `--${resource}`, complete: idCompletion(resource), ...extra };
 }

@@ -8,6 +8,7 @@ import config from './config/index.js';
 import customfields from './customfields/index.js';
 import type { AnyCommand, GroupDefinition } from './define.js';
 import doctor from './doctor/doctor.js';
+import ids from './completion/ids.js';
 import profiles from './completion/profiles.js';
 import sandbox from './sandbox/sandbox.js';
 import segments from './segments/index.js';
@@ -30,4 +31,5 @@ export const COMMANDS: readonly (AnyCommand | GroupDefinition)[] = [
   sandbox,
   doctor,
   profiles,
+  ids,
 ];

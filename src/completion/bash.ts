@@ -44,7 +44,7 @@ ${cases(valueOptionRows)}
   esac
 }
 
-# How the value of an option is completed: choices:<words>, file, dir or profile.
+# How the value of an option is completed: choices:<words>, file, dir, profile or ids:<resource>.
 _email_option_value() {
   case "$1|$2" in
 ${valueRows.join('\n')}
@@ -65,12 +65,21 @@ _email_complete_value() {
     file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
     profile) COMPREPLY=($(compgen -W "$(command email __profiles 2>/dev/null)" -- "$cur")) ;;
+    # Ids from the service (\`email __ids\`: an id, a tab, its name; bash shows ids alone), for
+    # the profile and base URL typed on the line. Matched here, not by compgen -W, which would expand them.
+    ids:*)
+      local id name
+      while IFS=$'\\t' read -r id name; do
+        [[ -n "$id" && "$id" == "$cur"* ]] && COMPREPLY+=("$id")
+      done < <(command email __ids "\${how#ids:}" "\${_email_globals[@]}" 2>/dev/null) ;;
     *) COMPREPLY=() ;;
   esac
 }
 
 _email() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i expect=""
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i expect="" owner=""
+  # The profile and base URL typed on the line, which \`email __ids\` is asked with.
+  local -a _email_globals=()
   COMPREPLY=()
   # Walk the words before the cursor: subcommands extend the path; an option
   # that takes a value makes the next word its value ("--opt=value" too,
@@ -79,12 +88,14 @@ _email() {
     word="\${COMP_WORDS[i]}"
     if [[ -n "$expect" ]]; then
       expect=""
-      [[ "$word" == "=" ]] && expect="=" 
+      if [[ "$word" == "=" ]]; then expect="="; continue; fi
+      case "$owner" in --profile|--base-url) _email_globals+=("$owner" "$word") ;; esac
       continue
     fi
     case "$word" in
+      --insecure-http|--profile=*|--base-url=*) _email_globals+=("$word"); continue ;;
       -*)
-        if [[ " $(_email_value_options "$path" | tr '\\n' ' ') " == *" $word "* ]]; then expect="$word"; fi
+        if [[ " $(_email_value_options "$path" | tr '\\n' ' ') " == *" $word "* ]]; then expect="$word"; owner="$word"; fi
         continue ;;
     esac
     if [[ " $(_email_subcommands "$path" | tr '\\n' ' ') " == *" $word "* ]]; then
@@ -120,7 +131,8 @@ complete -F _email email
 }
 
 function kindWord(kind: ValueKind): string {
-  return kind.kind === 'choices' ? bashWord(`choices:${kind.values.join(' ')}`) : kind.kind;
+  if (kind.kind === 'choices') return bashWord(`choices:${kind.values.join(' ')}`);
+  return kind.kind === 'ids' ? `ids:${kind.of}` : kind.kind;
 }
 
 /** A word quoted for bash when it needs it. */

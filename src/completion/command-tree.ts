@@ -3,10 +3,14 @@
 // commands: names, flags, which flags take a value, and the values a flag
 // or argument accepts (commander's choices, e.g. --output, --order-field, --type).
 import type { Argument, Command, Option } from 'commander';
+import { COMPLETED_IDS, type CompletedId } from '../commands/define.js';
 
-/** What a value is completed with. */
-/** `profile`: the stored profile names, which the scripts ask `email __profiles` for when completing. */
-export type ValueKind = { kind: 'choices'; values: string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'profile' } | { kind: 'free' };
+/**
+ * What a value is completed with. `profile`: the stored profile names, which
+ * the scripts ask `email __profiles` for; `ids`: the ids of a resource, which
+ * they ask `email __ids <of>` for (with their names, for zsh and fish).
+ */
+export type ValueKind = { kind: 'choices'; values: string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'profile' } | { kind: 'ids'; of: CompletedId } | { kind: 'free' };
 
 export interface OptionSpec {
   short?: string;
@@ -75,6 +79,7 @@ function placeholder(flags: string): string {
 function valueKind(choices: string[] | undefined, name: string, complete?: string): ValueKind {
   if (choices?.length) return { kind: 'choices', values: [...choices] };
   if (complete === 'profile' || complete === 'file' || complete === 'dir') return { kind: complete };
+  if ((COMPLETED_IDS as readonly string[]).includes(complete ?? '')) return { kind: 'ids', of: complete as CompletedId };
   if (/^dir\b|directory/i.test(name)) return { kind: 'dir' };
   if (/file/i.test(name)) return { kind: 'file' };
   return { kind: 'free' };

@@ -24,6 +24,7 @@ export function fishScript(tree: CommandSpec): string {
     if (c.positional?.kind === 'file') lines.push(`complete -c email ${at} -F`);
     if (c.positional?.kind === 'dir') lines.push(`complete -c email ${at} -a '(__fish_complete_directories)'`);
     if (c.positional?.kind === 'profile') lines.push(`complete -c email ${at} -f -a '(command email __profiles 2>/dev/null)'`);
+    if (c.positional?.kind === 'ids') lines.push(`complete -c email ${at} -f -a ${idsOf(c.positional.of)}`);
   }
 
   return `# fish completion for email. Generated from the command tree by
@@ -73,6 +74,26 @@ function __email_at
     test "$(__email_path)" = "$argv[1]"
 end
 
+# The profile and base URL typed on the line, which \`email __ids\` is asked with.
+function __email_globals
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l owner ""
+    for token in $tokens
+        if test -n "$owner"
+            printf '%s\\n' $owner $token
+            set owner ""
+            continue
+        end
+        switch $token
+            case --profile --base-url
+                set owner $token
+            case '--profile=*' '--base-url=*' --insecure-http
+                printf '%s\\n' $token
+        end
+    end
+end
+
 complete -c email -f
 ${lines.join('\n')}
 `;
@@ -86,9 +107,15 @@ function fishOption(o: OptionSpec): string {
   else if (o.value?.kind === 'file') parts.push('-r -F');
   else if (o.value?.kind === 'dir') parts.push(`-x -a '(__fish_complete_directories)'`);
   else if (o.value?.kind === 'profile') parts.push(`-x -a '(command email __profiles 2>/dev/null)'`);
+  else if (o.value?.kind === 'ids') parts.push(`-x -a ${idsOf(o.value.of)}`);
   else if (o.value) parts.push('-x');
   parts.push(`-d ${fishWord(o.description)}`);
   return parts.join(' ');
+}
+
+/** Ids from the service (`email __ids`: an id, a tab, its name, which fish shows as the description). */
+function idsOf(resource: string): string {
+  return fishWord(`(command email __ids ${resource} (__email_globals) 2>/dev/null)`);
 }
 
 function fishWord(text: string): string {

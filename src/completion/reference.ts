@@ -3,7 +3,7 @@
 // program. Written by scripts/gen-completions.mjs (through dist/reference.js,
 // an entry of its own that the package does not ship); test/completion checks
 // the committed file is current.
-import { completionCommand } from '../commands/completion/completion.js';
+import { completionCommand } from './command.js';
 import type { AnyCommand, ArgDecl, GroupDefinition, OptionDecl } from '../commands/define.js';
 import { GLOBAL_OPTIONS } from '../commands/globals.js';
 import { COMMANDS } from '../commands/index.js';

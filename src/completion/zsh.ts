@@ -64,16 +64,29 @@ _email_complete_value() {
     file) _files ;;
     dir) _files -/ ;;
     profile) local -a profiles; profiles=(\${(f)"$(command email __profiles 2>/dev/null)"}); compadd -a profiles ;;
+    # Ids from the service (\`email __ids\`: an id, a tab, its name), for the profile and base URL typed on the line.
+    ids:*)
+      local -a ids
+      ids=(\${(f)"$(command email __ids \${1#ids:} "\${_email_globals[@]}" 2>/dev/null)"})
+      ids=("\${(@)ids/$'\\t'/:}")
+      _describe -t ids "\${1#ids:} id" ids ;;
   esac
 }
 
 _email() {
   local cmdpath="" word expect="" i cur="\${words[CURRENT]}"
   local -a names valueopts
+  # The profile and base URL typed on the line, which \`email __ids\` is asked with.
+  local -a _email_globals
   for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    if [[ -n "$expect" ]]; then expect=""; continue; fi
+    word="\${(Q)words[i]}"
+    if [[ -n "$expect" ]]; then
+      [[ "$expect" == (--profile|--base-url) ]] && _email_globals+=("$expect" "$word")
+      expect=""
+      continue
+    fi
     if [[ "$word" == -* ]]; then
+      [[ "$word" == (--profile|--base-url)=* || "$word" == --insecure-http ]] && _email_globals+=("$word")
       [[ "$word" == *=* ]] && continue
       valueopts=("\${(@f)$(_email_value_options "$cmdpath")}")
       (( \${valueopts[(Ie)$word]} )) && expect="$word"
@@ -117,7 +130,7 @@ fi
 }
 
 function kindWord(kind: ValueKind): string {
-  return zshWord(kind.kind === 'choices' ? `choices:${kind.values.join(' ')}` : kind.kind);
+  return zshWord(kind.kind === 'choices' ? `choices:${kind.values.join(' ')}` : kind.kind === 'ids' ? `ids:${kind.of}` : kind.kind);
 }
 
 function zshWord(text: string): string {

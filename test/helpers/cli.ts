@@ -34,6 +34,12 @@ export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'email-test-config-'));
 }
 
+let cacheDir: string | undefined;
+/** One cache directory for the in-process runs of a test file. */
+function testCacheDir(): string {
+  return (cacheDir ??= mkdtempSync(join(tmpdir(), 'email-test-cache-')));
+}
+
 export interface InProcessOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
@@ -61,7 +67,8 @@ export async function runCli(argv: string[], options: InProcessOptions = {}): Pr
       stdinIsTTY: options.stdinIsTTY ?? false,
       columns: options.stdoutIsTTY ? (options.columns ?? 120) : undefined,
     },
-    env: { EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_RETRY_BASE_MS: '5', ...options.env },
+    // A cache directory of the tests' own: completion remembers lists there (src/core/id-cache.ts), never in the user's.
+    env: { EMAIL_CONFIG_DIR: tempConfigDir(), XDG_CACHE_HOME: testCacheDir(), EMAIL_RETRY_BASE_MS: '5', ...options.env },
     cwd: options.cwd ?? process.cwd(),
     signal: options.signal,
     prompt: options.prompt,

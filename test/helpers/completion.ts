@@ -1,10 +1,11 @@
 // Drives the committed completion scripts (completions/) in the real shells:
 // bash always; zsh and fish are Debian packages (`apt-get install zsh fish`),
 // and their tests are skipped, with a message, where they are not installed.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { COMPLETION_FILES } from '../../src/completion/index.js';
 
@@ -45,20 +46,42 @@ export function profileConfig(): { configDir: string; env: NodeJS.ProcessEnv } {
 }
 
 type Env = NodeJS.ProcessEnv;
+type ShellRun = [file: string, args: string[]];
+const execFileAsync = promisify(execFile);
+const outputLines = (out: string) => out.split('\n').filter(Boolean);
+
+function bashRun(typed: string): ShellRun {
+  const words = typed.split(' ');
+  const script = `source "$1"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMP_LINE='${typed}'; COMP_POINT=\${#COMP_LINE}; _email; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  return ['bash', ['--norc', '-c', script, 'bash', scriptPath('bash')]];
+}
 
 /** The words bash's script offers for the last word of a typed line. */
 export function bashComplete(typed: string, env?: Env): string[] {
-  const words = typed.split(' ');
-  const script = `source "$1"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMP_LINE='${typed}'; COMP_POINT=\${#COMP_LINE}; _email; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return execFileSync('bash', ['--norc', '-c', script, 'bash', scriptPath('bash')], { encoding: 'utf8', env }).split('\n').filter(Boolean);
+  const [file, args] = bashRun(typed);
+  return outputLines(execFileSync(file, args, { encoding: 'utf8', env }));
+}
+
+/** As bashComplete(), without blocking this process: a server it runs (the sandbox) can answer the script meanwhile. */
+export async function bashCompleteAsync(typed: string, env?: Env): Promise<string[]> {
+  const [file, args] = bashRun(typed);
+  return outputLines((await execFileAsync(file, args, { encoding: 'utf8', env })).stdout);
+}
+
+function fishRun(typed: string): ShellRun {
+  return ['fish', ['--no-config', '-c', `source $argv[1]; complete -C "${typed}"`, scriptPath('fish')]];
 }
 
 /** What fish offers for a typed line. */
 export function fishComplete(typed: string, env?: Env): string[] {
-  return execFileSync('fish', ['--no-config', '-c', `source $argv[1]; complete -C "${typed}"`, scriptPath('fish')], { encoding: 'utf8', env })
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => l.split('\t')[0]!);
+  const [file, args] = fishRun(typed);
+  return outputLines(execFileSync(file, args, { encoding: 'utf8', env })).map((l) => l.split('\t')[0]!);
+}
+
+/** What fish offers for a typed line, each candidate with a tab and its description where it has one; not blocking this process. */
+export async function fishCompleteDescribedAsync(typed: string, env?: Env): Promise<string[]> {
+  const [file, args] = fishRun(typed);
+  return outputLines((await execFileAsync(file, args, { encoding: 'utf8', env })).stdout);
 }
 
 /**
@@ -67,7 +90,7 @@ export function fishComplete(typed: string, env?: Env): string[] {
  * what it got (the scripts call the real binary as `command email`).
  * Returns each line as completed.
  */
-export function zshCompleteAll(lines: string[], env?: Env): string[] {
+function zshRun(lines: string[]): ShellRun {
   const harness = `
 zmodload zsh/zpty
 zpty z 'TERM=dumb zsh -f -i'
@@ -79,6 +102,18 @@ for line in "$@"; do
 done
 zpty -d z
 `;
-  const out = execFileSync('zsh', ['-f', '-c', harness, 'zsh', ...lines], { encoding: 'utf8', env, timeout: 30_000 });
-  return out.split('\n').filter(Boolean).map((l) => `email ${l}`.trimEnd());
+  return ['zsh', ['-f', '-c', harness, 'zsh', ...lines]];
+}
+
+const zshLines = (out: string) => outputLines(out).map((l) => `email ${l}`.trimEnd());
+
+export function zshCompleteAll(lines: string[], env?: Env): string[] {
+  const [file, args] = zshRun(lines);
+  return zshLines(execFileSync(file, args, { encoding: 'utf8', env, timeout: 30_000 }));
+}
+
+/** As zshCompleteAll(), without blocking this process. */
+export async function zshCompleteAllAsync(lines: string[], env?: Env): Promise<string[]> {
+  const [file, args] = zshRun(lines);
+  return zshLines((await execFileAsync(file, args, { encoding: 'utf8', env, timeout: 30_000 })).stdout);
 }

@@ -20,7 +20,7 @@ export default defineCommand({
   options: {
     group: textOption('--group', '<name>', 'classic email group name (not with --smart-email)'),
     // Checked by checkStatisticsQuery: with --group it is refused first (924), then as an id (925).
-    smartEmail: textOption('--smart-email', '<id>', 'smart email id (not with --group)'),
+    smartEmail: textOption('--smart-email', '<id>', 'smart email id (not with --group)', { complete: 'smart-email' }),
     from: textOption('--from', '<YYYY-MM-DD>', 'start date (default: 29 days before today)'),
     to: textOption('--to', '<YYYY-MM-DD>', 'end date (default: today)'),
     timezone: choiceOption('--timezone', '<tz>', 'time zone of the dates (default: the client time zone)', STATS_TIME_ZONES, { code: INVALID_TIME_ZONE }),

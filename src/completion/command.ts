@@ -3,7 +3,7 @@
 // a way to build its tree (program.ts adds this command last), as gh's
 // completion command reads cmd.Root(): no import of the program from here.
 import type { Command } from 'commander';
-import { defineCommand, requiredArg, type AnyCommand, type GroupDefinition } from '../define.js';
+import { defineCommand, requiredArg, type AnyCommand, type GroupDefinition } from '../commands/define.js';
 
 export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonly string[]>) => Command, all: readonly (AnyCommand | GroupDefinition)[]) {
   return defineCommand({
@@ -18,7 +18,7 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
       'source <(email completion bash)',
     ],
     async run({ shell }) {
-      const [{ completionScript }, { fieldNames }] = await Promise.all([import('../../completion/index.js'), import('../../output/shape.js')]);
+      const [{ completionScript }, { fieldNames }] = await Promise.all([import('./index.js'), import('../output/shape.js')]);
       // --fields completes the record's field names: read from each command's
       // schema here, where generating the script may load them (help never does).
       const fields = new Map<AnyCommand, readonly string[]>();

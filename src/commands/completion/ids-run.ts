@@ -1,0 +1,94 @@
+// What `email __ids` prints (src/commands/completion/ids.ts): from the cache
+// while it is fresh, else from the service within the time left of the
+// completion's budget, else nothing.
+import type { ApiClient } from '../../core/http.js';
+import type { CompletedEntry } from '../../core/id-cache.js';
+import { neutralize } from '../../output/sanitize.js';
+import type { Context } from '../../context.js';
+import type { CompletedId } from '../define.js';
+
+/**
+ * Asking ends this long after the process started, so that the whole
+ * completion, start and exit included, stays under about 1.5 s: the shell
+ * waits for all of it before the user sees anything.
+ */
+const COMPLETION_BUDGET_MS = 1_350;
+/** What is left to ask in, at the least (a process slow to start, a run in a test's process). */
+const MIN_ASK_MS = 500;
+/** Longest description shown: a name, not a paragraph. */
+const MAX_NAME_CHARS = 80;
+
+export async function completedIds(resource: CompletedId, ctx: Context): Promise<string> {
+  const { cacheIdentity, IdCache, isCompletableId } = await import('../../core/id-cache.js');
+  const lines = (entries: readonly CompletedEntry[]) => linesOf(entries, isCompletableId);
+  const identity = cacheIdentity(ctx.env, ctx.globals.profile, ctx.globals.baseUrl);
+  if (!identity) return '';
+  const cache = await IdCache.open(ctx.env, identity);
+  if (resource === 'list') return lines(cache?.lists() ?? []);
+  const now = ctx.now().getTime();
+  const cached = cache?.answer(resource, now);
+  if (cached) return lines(cached);
+  const entries = await ask(resource, ctx);
+  if (!entries) return '';
+  if (cache) {
+    cache.setAnswer(resource, entries, now);
+    await cache.save().catch(() => undefined);
+  }
+  return lines(entries);
+}
+
+/** The service's ids, or undefined when it did not answer them all in time (a partial answer is not cached). */
+async function ask(resource: Exclude<CompletedId, 'list'>, ctx: Context): Promise<CompletedEntry[] | undefined> {
+  // performance.now() counts from the start of the process.
+  const deadline = AbortSignal.timeout(Math.round(Math.max(MIN_ASK_MS, COMPLETION_BUDGET_MS - performance.now())));
+  let client: ApiClient | undefined;
+  const work = (async () => {
+    const { resolveCredentials } = await import('../../core/settings.js');
+    const { globals, env } = ctx;
+    // The key is read only now, with the deadline: a keychain that hangs costs the budget, no more.
+    const creds = await resolveCredentials({ env, profileFlag: globals.profile, baseUrlFlag: globals.baseUrl, insecureHttp: globals.insecureHttp, signal: deadline });
+    client = await ctx.apiWith(creds);
+    return resource === 'campaign' ? campaigns(client) : smartEmails(client);
+  })();
+  const timedOut = new Promise<undefined>((resolve) => deadline.addEventListener('abort', () => resolve(undefined), { once: true }));
+  try {
+    const entries = await Promise.race([work, timedOut]);
+    if (!entries) await (client as ApiClient | undefined)?.destroy();
+    return entries;
+  } finally {
+    work.catch(() => undefined);
+  }
+}
+
+/** Sent and scheduled campaigns: the ones a campaign command can act on (service-spec.md lists no drafts). */
+async function campaigns(client: ApiClient): Promise<CompletedEntry[]> {
+  const { listScheduledCampaigns, listSentCampaigns } = await import('../../api/campaigns.js');
+  const [scheduled, sent] = await Promise.all([listScheduledCampaigns(client), listSentCampaigns(client)]);
+  return [...scheduled, ...sent.campaigns].map((c) => entry(c.CampaignID, c.Name));
+}
+
+async function smartEmails(client: ApiClient): Promise<CompletedEntry[]> {
+  const { listSmartEmails } = await import('../../api/transactional.js');
+  return (await listSmartEmails(client, 'all')).map((e) => entry(e.ID, e.Name));
+}
+
+function entry(id: string, name: string | null | undefined): CompletedEntry {
+  return name ? { id, name } : { id };
+}
+
+/**
+ * One line an id, a tab and its name. Ids are UUIDs only (a shell must get no
+ * word it would expand); names are the service's text, so controls show as
+ * escapes (src/output/sanitize.ts), and a tab or line break cannot split a line.
+ */
+function linesOf(entries: readonly CompletedEntry[], isCompletableId: (id: string) => boolean): string {
+  const seen = new Set<string>();
+  let out = '';
+  for (const { id, name } of entries) {
+    if (!isCompletableId(id) || seen.has(id.toLowerCase())) continue;
+    seen.add(id.toLowerCase());
+    const shown = name ? neutralize(name).trim().slice(0, MAX_NAME_CHARS) : '';
+    out += shown ? `${id}\t${shown}\n` : `${id}\n`;
+  }
+  return out;
+}

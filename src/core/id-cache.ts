@@ -1,0 +1,223 @@
+// The ids shell completion offers (`email __ids`, CLI.md "completion"): what
+// the service answered, kept for about a minute so that TAB after TAB does not
+// ask again, and the lists this profile used (the service cannot list them).
+// One file per profile and base URL, in the user's cache directory, private
+// to them: never the key, which a completion does not even need to read once
+// the answer is cached. A cache is only a shortcut: nothing here may fail a
+// command, so every problem reads as "nothing cached".
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+import { configDir, configFilePath, readConfigFile } from './config.js';
+import { readRegularFile, writePrivateFile } from './private-file.js';
+import { chooseProfile } from './settings.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** An id with its name, where one is known. */
+export interface CompletedEntry {
+  id: string;
+  name?: string;
+}
+
+/** Whose ids a cache file holds: the profile in effect ('' for a key from EMAIL_API_KEY) and the base URL. */
+export interface CacheIdentity {
+  profile: string;
+  baseUrl: string;
+}
+
+/** How long an answer of the service is offered again without asking. */
+export const ANSWER_TTL_MS = 60_000;
+/** Lists remembered per profile, the most recently used first. */
+const MAX_LISTS = 200;
+/** A list used again is written again (to move it up) at most this often: a read need not write each time. */
+const RECENCY_STEP_MS = 60 * 60_000;
+/** A cache file larger than this is not ours to read (answers hold a few hundred ids). */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Only an id of this shape is ever offered: a shell must never receive a word it could expand. */
+export function isCompletableId(id: unknown): id is string {
+  return typeof id === 'string' && UUID.test(id);
+}
+
+/**
+ * The profile and base URL a command would use, by the rules of
+ * src/core/settings.ts (--base-url, EMAIL_BASE_URL, then the profile's; the
+ * profile by --profile, EMAIL_PROFILE, the stored default), without reading
+ * the key. undefined when there is no base URL or the config cannot be read.
+ */
+export function cacheIdentity(env: Env, profileFlag?: string, baseUrlFlag?: string): CacheIdentity | undefined {
+  try {
+    let raw = baseUrlFlag || env.EMAIL_BASE_URL;
+    let profile = '';
+    if (!env.EMAIL_API_KEY || !raw) {
+      const data = readConfigFile(configFilePath(configDir(env)));
+      const chosen = chooseProfile({ env, profileFlag }, data);
+      if (!env.EMAIL_API_KEY) profile = chosen.name;
+      raw ||= data.profiles[chosen.name]?.baseUrl;
+    }
+    if (!raw) return undefined;
+    const url = new URL(raw);
+    return { profile, baseUrl: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+  } catch {
+    return undefined;
+  }
+}
+
+interface Stored {
+  profile: string;
+  baseUrl: string;
+  answers: Record<string, { at: number; entries: CompletedEntry[] }>;
+  lists: (CompletedEntry & { at: number })[];
+}
+
+export class IdCache {
+  private constructor(
+    readonly path: string,
+    private data: Stored,
+  ) {}
+
+  /** The cache of this identity; undefined where the user's cache directory is not private (or cannot be had). */
+  static async open(env: Env, identity: CacheIdentity): Promise<IdCache | undefined> {
+    const dir = privateCacheDir(env);
+    if (!dir) return undefined;
+    const name = createHash('sha256').update(`${identity.profile}\n${identity.baseUrl}`).digest('hex').slice(0, 32);
+    const path = join(dir, `${name}.json`);
+    const empty: Stored = { ...identity, answers: {}, lists: [] };
+    let stored: Stored | undefined;
+    try {
+      const bytes = await readRegularFile(path);
+      if (bytes && bytes.length <= MAX_FILE_BYTES) stored = parseStored(JSON.parse(bytes.toString('utf8')));
+    } catch {
+      // A damaged or foreign file is as good as none; the next write replaces it.
+    }
+    const ours = stored && stored.profile === identity.profile && stored.baseUrl === identity.baseUrl;
+    return new IdCache(path, ours ? stored! : empty);
+  }
+
+  /** The service's answer for `kind` when it is younger than ANSWER_TTL_MS (and not from the future: a clock set back). */
+  answer(kind: string, now: number): CompletedEntry[] | undefined {
+    const answer = this.data.answers[kind];
+    if (!answer || answer.at > now || now - answer.at >= ANSWER_TTL_MS) return undefined;
+    return answer.entries;
+  }
+
+  setAnswer(kind: string, entries: readonly CompletedEntry[], now: number): void {
+    this.data.answers[kind] = { at: now, entries: entries.filter((e) => isCompletableId(e.id)) };
+  }
+
+  /** The lists remembered, the most recently used first. */
+  lists(): CompletedEntry[] {
+    return this.data.lists.map(({ id, name }) => (name === undefined ? { id } : { id, name }));
+  }
+
+  /** Remembers lists used now; true when anything is worth writing (a new list or name, or one not moved up for a while). */
+  rememberLists(entries: readonly CompletedEntry[], now: number): boolean {
+    let changed = false;
+    for (const entry of entries) {
+      if (!isCompletableId(entry.id)) continue;
+      const id = entry.id.toLowerCase();
+      const known = this.data.lists.find((l) => l.id === id);
+      const name = entry.name ?? known?.name;
+      if (known && known.name === name && now - known.at < RECENCY_STEP_MS && known.at <= now) continue;
+      this.data.lists = [{ id, ...(name === undefined ? {} : { name }), at: now }, ...this.data.lists.filter((l) => l.id !== id)];
+      changed = true;
+    }
+    this.data.lists.length = Math.min(this.data.lists.length, MAX_LISTS);
+    return changed;
+  }
+
+  /** Written the private way (0600, never through a link); a cache needs no fsync. */
+  async save(): Promise<void> {
+    await writePrivateFile(this.path, JSON.stringify(this.data), { durable: false });
+  }
+}
+
+function parseStored(value: unknown): Stored | undefined {
+  if (!isRecord(value) || typeof value.profile !== 'string' || typeof value.baseUrl !== 'string') return undefined;
+  const answers: Stored['answers'] = {};
+  if (isRecord(value.answers)) {
+    for (const [kind, answer] of Object.entries(value.answers)) {
+      if (isRecord(answer) && typeof answer.at === 'number' && Array.isArray(answer.entries)) answers[kind] = { at: answer.at, entries: answer.entries.flatMap(entryOf) };
+    }
+  }
+  const lists = Array.isArray(value.lists) ? value.lists.flatMap((l) => (isRecord(l) && typeof l.at === 'number' ? entryOf(l).map((e) => ({ ...e, at: l.at as number })) : [])) : [];
+  return { profile: value.profile, baseUrl: value.baseUrl, answers, lists };
+}
+
+function entryOf(value: unknown): CompletedEntry[] {
+  if (!isRecord(value) || !isCompletableId(value.id)) return [];
+  return [typeof value.name === 'string' ? { id: value.id, name: value.name } : { id: value.id }];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The user's cache directory for email, as bin/email chooses it for Node's
+ * compile cache ($XDG_CACHE_HOME/email-cli, else ~/.cache/email-cli;
+ * ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows); a relative HOME or
+ * XDG_CACHE_HOME is ignored, as the XDG spec says.
+ */
+export function userCacheDir(env: Env): string | undefined {
+  const absolute = (p: string | undefined) => (p && isAbsolute(p) ? p : undefined);
+  const home = absolute(env.HOME) ?? (env.HOME ? undefined : absolute(homedir()));
+  if (process.platform === 'win32') {
+    const local = absolute(env.LOCALAPPDATA) ?? (home && join(home, 'AppData', 'Local'));
+    return local && join(local, 'email-cli', 'Cache');
+  }
+  if (process.platform === 'darwin') return home && join(home, 'Library', 'Caches', 'email-cli');
+  const base = absolute(env.XDG_CACHE_HOME) ?? (home && join(home, '.cache'));
+  return base && join(base, 'email-cli');
+}
+
+/**
+ * `completion/` in the user's cache directory, created 0700, when it and every
+ * directory above it are real directories of the user (or root) that no one
+ * else can write to (sticky ones aside), as bin/email judges the compile
+ * cache's: the files hold which campaigns and lists the user works with.
+ */
+function privateCacheDir(env: Env): string | undefined {
+  const base = userCacheDir(env);
+  if (!base) return undefined;
+  const dir = join(base, 'completion');
+  const uid = typeof process.geteuid === 'function' ? process.geteuid() : undefined;
+  try {
+    let existing = dir;
+    while (!lstatOrUndefined(existing) && dirname(existing) !== existing) existing = dirname(existing);
+    if (!safeFrom(existing === dir ? dirname(dir) : existing, uid)) return undefined;
+    if (existing !== dir) {
+      // Created only under a directory of the same user: root with another user's HOME (sudo -E) leaves nothing in their way.
+      if (uid !== undefined && lstatOrUndefined(existing)?.uid !== uid) return undefined;
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    }
+    const own = lstatOrUndefined(dir);
+    if (!own?.isDirectory() || (uid !== undefined && own.uid !== uid)) return undefined;
+    return process.platform === 'win32' || (own.mode & 0o077) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `dir` and every directory above it are real directories of the user or root that only they can change (or sticky). */
+function safeFrom(dir: string, uid: number | undefined): boolean {
+  if (process.platform === 'win32') return true;
+  for (let at = dir; ; at = dirname(at)) {
+    const st = lstatOrUndefined(at);
+    if (!st?.isDirectory()) return false;
+    if (uid !== undefined && st.uid !== uid && st.uid !== 0) return false;
+    if (st.mode & 0o022 && !(st.mode & 0o1000)) return false;
+    if (dirname(at) === at) return true;
+  }
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
