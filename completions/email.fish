@@ -96,7 +96,7 @@ function __email_value_options
         case 'config get'
             printf '%s\n' --fields --jq --profile --base-url -o --output --timeout
         case 'config set'
-            printf '%s\n' --fields --jq --profile --base-url -o --output --timeout
+            printf '%s\n' --name --fields --jq --profile --base-url -o --output --timeout
         case 'config unset'
             printf '%s\n' --fields --jq --profile --base-url -o --output --timeout
         case 'config list'
@@ -153,7 +153,7 @@ complete -c email -n '__email_at \'\'' -a templates -d 'Register campaign templa
 complete -c email -n '__email_at \'\'' -a transactional -d 'Inspect smart transactional emails and their statistics'
 complete -c email -n '__email_at \'\'' -a webhooks -d 'Receive, trigger and replay the service\'s webhook deliveries'
 complete -c email -n '__email_at \'\'' -a api -d 'Make a raw authenticated request to any path of the service'
-complete -c email -n '__email_at \'\'' -a config -d 'Per-profile defaults: the default --list'
+complete -c email -n '__email_at \'\'' -a config -d 'Per-profile defaults: the default --list, output format and pager'
 complete -c email -n '__email_at \'\'' -a sandbox -d 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)'
 complete -c email -n '__email_at \'\'' -a doctor -d 'Check configuration, permissions, reachability, key validity and clock skew'
 complete -c email -n '__email_at \'\'' -a completion -d 'Print the shell completion script'
@@ -725,7 +725,7 @@ complete -c email -n '__email_at api' -l no-color -d 'disable colour (also NO_CO
 complete -c email -n '__email_at api' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at api' -s h -l help -d 'show help'
 complete -c email -n '__email_at config' -a get -d 'Print one of the profile\'s defaults'
-complete -c email -n '__email_at config' -a set -d 'Store a default for the profile (list)'
+complete -c email -n '__email_at config' -a set -d 'Store a default for the profile (list, output, pager)'
 complete -c email -n '__email_at config' -a unset -d 'Forget one of the profile\'s defaults'
 complete -c email -n '__email_at config' -a list -d 'List the profile\'s stored defaults'
 complete -c email -n '__email_at config' -s h -l help -d 'show help'
@@ -742,7 +742,8 @@ complete -c email -n '__email_at \'config get\'' -l timeout -x -d 'per-request t
 complete -c email -n '__email_at \'config get\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'config get\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'config get\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'config set\'' -l fields -x -a 'Profile Key Value' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'config set\'' -l name -x -d 'the default list\'s name, shown when a command uses it'
+complete -c email -n '__email_at \'config set\'' -l fields -x -a 'Profile Key Value Name' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'config set\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'config set\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'config set\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
@@ -768,7 +769,7 @@ complete -c email -n '__email_at \'config unset\'' -l timeout -x -d 'per-request
 complete -c email -n '__email_at \'config unset\'' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at \'config unset\'' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at \'config unset\'' -s h -l help -d 'show help'
-complete -c email -n '__email_at \'config list\'' -l fields -x -a 'Key Value' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
+complete -c email -n '__email_at \'config list\'' -l fields -x -a 'Key Value Name' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'config list\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'config list\'' -l limit -x -d 'at most n records (a paged listing reads no page past the one that reaches n)'
 complete -c email -n '__email_at \'config list\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
