@@ -129,7 +129,7 @@ _email_option_value() {
     'auth logout|--profile') echo profile ;;
     'auth logout|-o') echo 'choices:table json ndjson csv' ;;
     'auth logout|--output') echo 'choices:table json ndjson csv' ;;
-    'auth status|--fields') echo 'choices:profile default inEffect baseUrl key keyStore check' ;;
+    'auth status|--fields') echo 'choices:profile default inEffect baseUrl key keyStore defaults check' ;;
     'auth status|--profile') echo profile ;;
     'auth status|-o') echo 'choices:table json ndjson csv' ;;
     'auth status|--output') echo 'choices:table json ndjson csv' ;;

@@ -64,3 +64,17 @@ export function storedPagerCommand(value: string): string | undefined {
   const v = value.trim();
   return (PAGER_OFF as readonly string[]).includes(v.toLowerCase()) || v === 'cat' ? undefined : v;
 }
+
+/**
+ * `list Newsletter (<id>), output json, pager less -R`: the stored defaults in
+ * the words `auth status` and `doctor` show; `after` adds words to a setting
+ * (what wins over it). Undefined when none is stored.
+ */
+export function describeDefaults(defaults: ProfileDefaults, after: Partial<Record<DefaultKey, string>> = {}): string | undefined {
+  const shown = (key: DefaultKey, value: string) => `${key} ${value}${after[key] ? ` ${after[key]}` : ''}`;
+  const parts: string[] = [];
+  if (defaults.list) parts.push(shown('list', defaults.listName ? `${defaults.listName} (${defaults.list})` : defaults.list));
+  if (defaults.output) parts.push(shown('output', defaults.output));
+  if (defaults.pager) parts.push(shown('pager', defaults.pager));
+  return parts.length ? parts.join(', ') : undefined;
+}

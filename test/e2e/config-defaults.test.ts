@@ -149,4 +149,24 @@ describe('the profile\'s default list', () => {
     expect(jq.code, jq.stderr).toBe(0);
     expect(jq.stdout).toMatch(/^\d+\n$/);
   });
+
+  it('auth status and doctor show the profile\'s defaults', async () => {
+    const dir = tempConfigDir();
+    const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    expect((await spawnCli(['config', 'set', 'list', LIST, '--name', 'Newsletter'], { env })).code).toBe(0);
+    expect((await spawnCli(['config', 'set', 'pager', 'less -R'], { env })).code).toBe(0);
+    const status = await spawnCli(['auth', 'status', '--json'], { env });
+    const rows = JSON.parse(status.stdout) as { profile: string; defaults: unknown }[];
+    expect(rows.find((r) => r.profile === 'default')?.defaults).toEqual({ list: LIST, listName: 'Newsletter', pager: 'less -R' });
+    const people = await spawnCli(['auth', 'status'], { env });
+    expect(people.stdout).toContain(`list Newsletter (${LIST}), pager less -R`);
+    const doctor = await spawnCli(['doctor', '--json'], { env: { ...env, EMAIL_PAGER: 'more' } });
+    const check = (JSON.parse(doctor.stdout) as { check: string; status: string; detail: string }[]).find((c) => c.check === 'defaults');
+    expect(check, doctor.stdout).toMatchObject({ status: 'ok' });
+    expect(check!.detail).toContain(`list Newsletter (${LIST})`);
+    expect(check!.detail).toContain('pager less -R (EMAIL_PAGER wins over it)');
+    const none = await spawnCli(['doctor', '--json'], { env: { ...env, EMAIL_CONFIG_DIR: tempConfigDir() } });
+    const empty = (JSON.parse(none.stdout) as { check: string; detail: string }[]).find((c) => c.check === 'defaults');
+    expect(empty?.detail).toMatch(/none stored/);
+  });
 });
