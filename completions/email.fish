@@ -453,7 +453,7 @@ complete -c email -n '__email_at \'campaigns create\'' -l from-email -x -d 'send
 complete -c email -n '__email_at \'campaigns create\'' -l reply-to -x -d 'reply-to address (required)'
 complete -c email -n '__email_at \'campaigns create\'' -l html-url -x -d 'URL of the HTML content (required)'
 complete -c email -n '__email_at \'campaigns create\'' -l text-url -x -d 'URL of the text content (generated from the HTML when omitted)'
-complete -c email -n '__email_at \'campaigns create\'' -l list -x -d 'target list (repeat; or --segment)'
+complete -c email -n '__email_at \'campaigns create\'' -l list -x -d 'target list (repeat; or --segment; with neither, the profile\'s default list)'
 complete -c email -n '__email_at \'campaigns create\'' -l segment -x -d 'target segment (repeat; or --list)'
 complete -c email -n '__email_at \'campaigns create\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'campaigns create\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
