@@ -90,6 +90,8 @@ export default defineCommand({
         await checkKey(await ctx.api());
         active.check = 'valid';
       } catch (err) {
+        // Ctrl-C or a reader gone away ends the command (130, or 0 quietly): it is no verdict on the key.
+        if (err instanceof Interrupted || ctx.signal.aborted) throw err;
         if (err instanceof AuthError) {
           active.check = err.status === 403 ? 'account suspended or out of credits (403)' : err.status === 401 ? 'refused (401)' : err.message;
           exitCode = ExitCode.auth;
