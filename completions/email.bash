@@ -62,7 +62,7 @@ _email_options() {
     api) printf '%s\n' -X --method -d --data --query --paginate --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     config) printf '%s\n' -h --help ;;
     'config get') printf '%s\n' --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'config set') printf '%s\n' --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'config set') printf '%s\n' --name --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'config unset') printf '%s\n' --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'config list') printf '%s\n' --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
@@ -107,7 +107,7 @@ _email_value_options() {
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url -o --output --timeout ;;
     api) printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'config get') printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;
-    'config set') printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;
+    'config set') printf '%s\n' --name --fields --jq --profile --base-url -o --output --timeout ;;
     'config unset') printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;
     'config list') printf '%s\n' --fields --jq --limit --profile --base-url -o --output --timeout ;;
     sandbox) printf '%s\n' --port --host --state --api-key --latency --fail-rate --rate-limit --webhook --webhook-format --webhook-interval --webhook-tolerance --unsubscribes --fields --jq --profile --base-url -o --output --timeout ;;
@@ -129,7 +129,7 @@ _email_option_value() {
     'auth logout|--profile') echo profile ;;
     'auth logout|-o') echo 'choices:table json ndjson csv' ;;
     'auth logout|--output') echo 'choices:table json ndjson csv' ;;
-    'auth status|--fields') echo 'choices:profile default inEffect baseUrl key keyStore check' ;;
+    'auth status|--fields') echo 'choices:profile default inEffect baseUrl key keyStore defaults check' ;;
     'auth status|--profile') echo profile ;;
     'auth status|-o') echo 'choices:table json ndjson csv' ;;
     'auth status|--output') echo 'choices:table json ndjson csv' ;;
@@ -271,7 +271,7 @@ _email_option_value() {
     'config get|--profile') echo profile ;;
     'config get|-o') echo 'choices:table json ndjson csv' ;;
     'config get|--output') echo 'choices:table json ndjson csv' ;;
-    'config set|--fields') echo 'choices:Profile Key Value' ;;
+    'config set|--fields') echo 'choices:Profile Key Value Name' ;;
     'config set|--profile') echo profile ;;
     'config set|-o') echo 'choices:table json ndjson csv' ;;
     'config set|--output') echo 'choices:table json ndjson csv' ;;
@@ -279,7 +279,7 @@ _email_option_value() {
     'config unset|--profile') echo profile ;;
     'config unset|-o') echo 'choices:table json ndjson csv' ;;
     'config unset|--output') echo 'choices:table json ndjson csv' ;;
-    'config list|--fields') echo 'choices:Key Value' ;;
+    'config list|--fields') echo 'choices:Key Value Name' ;;
     'config list|--profile') echo profile ;;
     'config list|-o') echo 'choices:table json ndjson csv' ;;
     'config list|--output') echo 'choices:table json ndjson csv' ;;

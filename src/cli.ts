@@ -26,20 +26,6 @@ export type { RunDeps };
 
 const HELP_WIDTH = 80;
 
-/**
- * A command that needs a --list it was not given takes the profile's default
- * (`email config set list`), and says so on stderr; a flag or an argument wins.
- */
-async function withDefaultList(definition: AnyCommand, opts: Record<string, unknown>, positional: readonly unknown[], env: RunDeps['env'], profileFlag?: string): Promise<{ raw: Record<string, unknown>; defaultNote?: string }> {
-  const option = (Object.values(definition.options ?? {}) as OptionDecl[]).find((d) => d.flag === '--list' && d.kind === 'text');
-  const arg = (Object.values(definition.args ?? {}) as ArgDecl[]).find((d) => d.kind === 'id' && d.flag === '--list');
-  if ((!option && !arg) || opts.list !== undefined || (arg && positional[0] !== undefined)) return { raw: opts };
-  const { profileDefaults } = await import('./core/settings.js');
-  const { profile, defaults } = profileDefaults({ env, profileFlag });
-  if (!defaults.list) return { raw: opts };
-  return { raw: { ...opts, list: defaults.list }, defaultNote: `list ${defaults.list} (profile "${profile}"'s default list)` };
-}
-
 export async function run(argv: string[], deps: RunDeps): Promise<number> {
   // Everything below writes through the guarded streams (src/output/edges.ts);
   // the command's signal also stops it when the reader of stdout goes away.
@@ -51,19 +37,29 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   const guarded: RunDeps = { ...deps, io, signal: edges.signal };
   let exitCode: number = ExitCode.ok;
   const clients: ApiClient[] = [];
+  /** Set once the command's format (and so stderr's form) is known. */
+  let formatDecided = false;
 
   const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
-    const [{ parseInput, parseOptions, parseShape }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
+    const [{ parseInput, parseOptions, parseShape }, { createOutput }, stored] = await Promise.all([
+      import('./commands/parse-input.js'),
+      import('./output/render.js'),
+      import('./commands/stored-defaults.js'),
+    ]);
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
+    // The profile's defaults (`email config`), read only for what no flag gave.
+    const defaults = stored.defaultsReader(deps.env, globals.profile);
+    if (!outputGiven(program.opts()) && command.opts().jq === undefined) globals.output = stored.storedOutput(defaults) ?? globals.output;
     // From here on every stderr line is one JSON object under --json / -o json|ndjson (CLI.md "machine mode").
     if (isMachineFormat(globals.output)) edges.machineStderr();
-    const { raw, defaultNote } = await withDefaultList(definition, command.opts(), command.processedArgs, deps.env, globals.profile);
+    formatDecided = true;
+    const { raw, note } = stored.withDefaultList(definition, command.opts(), command.processedArgs, defaults);
     const input = parseInput(definition, raw, command.processedArgs);
     const shape = await parseShape(definition, command.opts(), globals.output);
-    await edges.usePager({ enabled: globals.pager, env: deps.env });
+    await edges.usePager({ enabled: globals.pager, env: deps.env, stored: () => stored.storedPager(defaults) });
     const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
-    if (defaultNote) ctx.log.info(defaultNote);
+    if (note) ctx.log.emit('notice', note.message, note.fields);
     const result = await definition.run(input, ctx);
     if (result) {
       // Commands return data; what each format makes of it is the renderer's decision alone.
@@ -108,14 +104,20 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   } catch (err) {
     // The global options commander has read so far (it reads them before it
     // refuses an unknown option) decide the error's form.
-    const { json, output, debug } = program.opts();
-    // -o ndjson too: its stderr is NDJSON, ending with the error object (CLI.md "machine mode").
-    if (json === true || isMachineFormat(String(output ?? '').toLowerCase())) edges.machineStderr();
+    const { json, output, debug, profile } = program.opts();
+    const context = { aborted: deps.signal?.aborted ?? false, debug: debug === true };
+    // An error before the command ran (a bad option): -o ndjson too, and a
+    // stored format as if typed, make stderr NDJSON, ending with the error
+    // object (CLI.md "machine mode"). Help and --version, with nothing to report, read no config.
+    if (!formatDecided && describeError(err, context)) {
+      const format = json === true ? 'json' : (output ?? (await storedFormat(deps.env, profile)));
+      if (isMachineFormat(String(format ?? '').toLowerCase())) edges.machineStderr();
+    }
     // What stdout holds for the pager comes before the error line, as it was written.
     await edges.finish();
     // The reader of stdout went away: whatever that made fail, the command
     // ends quietly with 0, as `head` expects (CLI.md "broken pipe").
-    const report = edges.stdoutClosed ? undefined : describeError(err, { aborted: deps.signal?.aborted ?? false, debug: debug === true });
+    const report = edges.stdoutClosed ? undefined : describeError(err, context);
     if (report) printError(io.stderr, report, { json: edges.machine, redactor });
     exitCode = report?.exitCode ?? ExitCode.ok;
   } finally {
@@ -123,6 +125,17 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     await edges.finish();
   }
   return exitCode;
+}
+
+/** Whether -o/--output or --json was typed (commander holds no default for them). */
+function outputGiven(opts: Record<string, unknown>): boolean {
+  return opts.output !== undefined || opts.json === true;
+}
+
+/** The profile's stored format, for an error that came before the command ran (a bad option, say). */
+async function storedFormat(env: RunDeps['env'], profile: unknown): Promise<string | undefined> {
+  const { defaultsReader, storedOutput } = await import('./commands/stored-defaults.js');
+  return storedOutput(defaultsReader(env, typeof profile === 'string' ? profile : undefined));
 }
 
 function* allCommands(cmd: import('commander').Command): Generator<import('commander').Command> {

@@ -2,9 +2,8 @@
 // puts them on its root, where commander recognises them before or after the
 // subcommand (`email --json campaigns sent`, `email campaigns sent --json`);
 // they reach a command's `run` through `ctx.globals`, never through argv.
+import { OUTPUT_FORMAT_NAMES as OUTPUT_FORMATS } from '../core/profile-defaults.js';
 import { choiceOption, numberOption, switchOption, textOption } from './define.js';
-
-const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 
 export const GLOBAL_OPTIONS = {
   profile: textOption('--profile', '<name>', 'profile to use (env EMAIL_PROFILE)', { complete: 'profile' }),

@@ -17,10 +17,10 @@ const FIX_HINT = 'Fix the file, or move it away and run `email auth login` again
 
 const text = z.string({ error: 'expected a string' });
 /** A stored default, held to the rule `email config set` applies. */
-const defaultValue = (key: 'list') => z.optional(text.check(z.refine((v) => defaultProblem(key, v) === undefined, { error: (issue) => defaultProblem(key, String(issue.input)) ?? 'invalid' })));
+const defaultValue = (key: 'list' | 'listName' | 'output' | 'pager') => z.optional(text.check(z.refine((v) => defaultProblem(key, v) === undefined, { error: (issue) => defaultProblem(key, String(issue.input)) ?? 'invalid' })));
 const defaultsShape = z.looseObject(
-  { list: defaultValue('list') },
-  { error: 'expected an object (list)' },
+  { list: defaultValue('list'), listName: defaultValue('listName'), output: defaultValue('output'), pager: defaultValue('pager') },
+  { error: 'expected an object (list, listName, output, pager)' },
 );
 // Loose: a field another version of the tool wrote is kept when this one writes the file back.
 const profileShape = z.looseObject(

@@ -1,21 +1,39 @@
-// Per-profile defaults a user repeats (CLI.md `email config`): for now the
-// default `--list`; the output format and the pager join when the commands
-// read them, never before (a stored setting nothing reads would lie). One table of keys and checks,
-// read by the config file's shape (config-file.ts) and by `email config set`,
-// so a value the command refuses can never be read back from the file.
+// Per-profile defaults a user repeats (CLI.md `email config`): the default
+// `--list` (with the name the user gave it, since the service has no read of
+// a list's own fields: service-spec.md "Fields of the subscriber list
+// resource itself: not shown"), the output format and the pager. One table of
+// keys and checks, read by the config file's shape (config-file.ts) and by
+// `email config set`, so a value the command refuses can never be read back
+// from the file.
 import { hinted, UsageError } from './errors.js';
 
-export const DEFAULT_KEYS = ['list'] as const;
+export const DEFAULT_KEYS = ['list', 'output', 'pager'] as const;
 export type DefaultKey = (typeof DEFAULT_KEYS)[number];
-export type ProfileDefaults = Partial<Record<DefaultKey, string>>;
+/** As stored: each key's value, and the default list's name when one was given with it. */
+export type ProfileDefaults = Partial<Record<DefaultKey | 'listName', string>>;
+
+/** The formats of `--output` (src/commands/globals.ts offers the same). */
+export const OUTPUT_FORMAT_NAMES = ['table', 'json', 'ndjson', 'csv'] as const;
+/** Stored as the pager: paging off, as --no-pager. */
+export const PAGER_OFF = ['none', 'off'] as const;
+
+/** Far longer than any list's name; the name is shown on stderr, never sent. */
+export const MAX_LIST_NAME = 200;
 
 const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
 
 /** Why `value` cannot be the `key` default, or undefined when it can. */
-export function defaultProblem(key: DefaultKey, value: string): string | undefined {
+export function defaultProblem(key: DefaultKey | 'listName', value: string): string | undefined {
   switch (key) {
     case 'list':
       return UUID.test(value.trim()) ? undefined : `list must be a list id (a UUID), got "${value}"`;
+    case 'listName':
+      if (value.trim() === '') return "the list's name must not be blank";
+      return value.length > MAX_LIST_NAME ? `the list's name must be at most ${MAX_LIST_NAME} characters` : undefined;
+    case 'output':
+      return (OUTPUT_FORMAT_NAMES as readonly string[]).includes(value.trim().toLowerCase()) ? undefined : `output must be one of ${OUTPUT_FORMAT_NAMES.join(', ')}, got "${value}"`;
+    case 'pager':
+      return value.trim() === '' ? 'pager must be a command (e.g. "less -R"), or none to turn paging off; got nothing' : undefined;
   }
 }
 
@@ -30,10 +48,33 @@ export function checkDefaultKey(key: string): DefaultKey {
   throw new UsageError(`unknown setting "${key}"; settings: ${DEFAULT_KEYS.join(', ')}`);
 }
 
-/** The value as stored: a list id lower-cased with its dashes. Exit 2 when it does not fit. */
+/** The value as stored: a list id lower-cased with its dashes, a format in lower case, a pager as given (trimmed). Exit 2 when it does not fit. */
 export function normalizeDefault(key: DefaultKey, value: string): string {
   const problem = defaultProblem(key, value);
   if (problem) throw hinted(new UsageError(problem), `\`email config set ${key} <value>\`; nothing was stored.`);
-  const hex = value.trim().replace(/-/g, '').toLowerCase();
+  const v = value.trim();
+  if (key === 'output') return v.toLowerCase();
+  if (key === 'pager') return v;
+  const hex = v.replace(/-/g, '').toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The stored pager's command, or undefined when it turns paging off. */
+export function storedPagerCommand(value: string): string | undefined {
+  const v = value.trim();
+  return (PAGER_OFF as readonly string[]).includes(v.toLowerCase()) || v === 'cat' ? undefined : v;
+}
+
+/**
+ * `list Newsletter (<id>), output json, pager less -R`: the stored defaults in
+ * the words `auth status` and `doctor` show; `after` adds words to a setting
+ * (what wins over it). Undefined when none is stored.
+ */
+export function describeDefaults(defaults: ProfileDefaults, after: Partial<Record<DefaultKey, string>> = {}): string | undefined {
+  const shown = (key: DefaultKey, value: string) => `${key} ${value}${after[key] ? ` ${after[key]}` : ''}`;
+  const parts: string[] = [];
+  if (defaults.list) parts.push(shown('list', defaults.listName ? `${defaults.listName} (${defaults.list})` : defaults.list));
+  if (defaults.output) parts.push(shown('output', defaults.output));
+  if (defaults.pager) parts.push(shown('pager', defaults.pager));
+  return parts.length ? parts.join(', ') : undefined;
 }

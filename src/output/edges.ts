@@ -208,6 +208,8 @@ export interface PagerSettings {
   /** False with --no-pager. */
   enabled: boolean;
   env: Readonly<Record<string, string | undefined>>;
+  /** The profile's stored pager (`email config set pager`), asked only when neither EMAIL_PAGER nor PAGER is set. */
+  stored?: () => string | undefined;
 }
 
 export interface Edges {
@@ -266,7 +268,7 @@ export function createEdges(io: IO, interrupt?: AbortSignal, redactKeys: (text: 
       const terminal = io.stdout as RawStream & { rows?: number };
       if (!settings.enabled || pager || terminal.isTTY !== true) return;
       const { PagedStdout, pagerCommand } = await import('./pager.js');
-      const command = pagerCommand(settings.env);
+      const command = pagerCommand(settings.env, settings.stored);
       if (!command) return;
       const paged = new PagedStdout(terminal, command, settings.env, (line) => void stderr.write(line));
       pager = paged;

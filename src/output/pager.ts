@@ -1,5 +1,6 @@
 // The pager (CLI.md "pager"): output written to a terminal that is taller than
-// the terminal goes through EMAIL_PAGER, else PAGER, else `less -FRX`.
+// the terminal goes through EMAIL_PAGER, else PAGER, else the profile's
+// stored pager (`email config set pager`, "none" for off), else `less -FRX`.
 // `--no-pager`, EMAIL_PAGER=cat (or empty) turn it off, and it is never used
 // when stdout is not a terminal.
 //
@@ -20,15 +21,19 @@
 // would hold it back until the command ends or the screen is full.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable as NodeWritable } from 'node:stream';
+import { storedPagerCommand } from '../core/profile-defaults.js';
 
 const DEFAULT_PAGER = 'less -FRX';
 
 /** Rows assumed when the terminal does not say (a pty without a size). */
 const FALLBACK_ROWS = 24;
 
-/** The pager command in effect, or undefined when paging is off. */
-export function pagerCommand(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const chosen = env.EMAIL_PAGER ?? env.PAGER ?? DEFAULT_PAGER;
+/** The pager command in effect, or undefined when paging is off. `stored`: the profile's (`email config set pager`), after the variables. */
+export function pagerCommand(env: Readonly<Record<string, string | undefined>>, stored?: () => string | undefined): string | undefined {
+  const fromEnv = env.EMAIL_PAGER ?? env.PAGER;
+  const fromProfile = fromEnv === undefined ? stored?.() : undefined;
+  if (fromProfile !== undefined) return storedPagerCommand(fromProfile);
+  const chosen = fromEnv ?? DEFAULT_PAGER;
   const trimmed = chosen.trim();
   if (trimmed === '' || trimmed === 'cat') return undefined;
   return trimmed;

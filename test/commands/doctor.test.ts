@@ -56,6 +56,7 @@ describe('email doctor', () => {
       ['ok', 'tls'],
       ['ok', 'api key'],
       ['ok', 'clock'],
+      ['ok', 'defaults'],
     ]);
     expect(r.stdout).toContain(`ok    base URL: ${sandbox.url} (from env EMAIL_BASE_URL)`);
     expect(r.stdout).toContain('ok    tls: plain http to loopback: ok');

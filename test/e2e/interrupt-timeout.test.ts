@@ -36,4 +36,18 @@ describe('a request that never answers', () => {
     expect(code).toBe(130);
     expect(stderr).toBe('error: interrupted\n');
   });
+
+  it('Ctrl-C while auth status checks the key exits 130, not as a check that failed', async () => {
+    server.reply({ hang: true });
+    const child = spawn(process.execPath, [BIN, 'auth', 'status'], {
+      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k-12345678' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    while (server.calls.length === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toBe('error: interrupted\n');
+  });
 });

@@ -22,7 +22,7 @@ export default defineCommand({
     replyTo: textOption('--reply-to', '<addr>', 'reply-to address (required)'),
     htmlUrl: textOption('--html-url', '<url>', 'URL of the HTML content (required)'),
     textUrl: textOption('--text-url', '<url>', 'URL of the text content (generated from the HTML when omitted)'),
-    list: listOption('--list', '<id>', 'target list (repeat; or --segment)', { complete: 'list' }),
+    list: listOption('--list', '<id>', "target list (repeat; or --segment; with neither, the profile's default list)", { complete: 'list' }),
     segment: listOption('--segment', '<id>', 'target segment (repeat; or --list)'),
   },
   // Prints the new campaign's id (or the service's answer keyed by list or segment id): no fields to choose.

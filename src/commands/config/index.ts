@@ -6,6 +6,6 @@ import unset from './unset.js';
 
 export default defineGroup({
   name: 'config',
-  summary: 'Per-profile defaults: the default --list',
+  summary: 'Per-profile defaults: the default --list, output format and pager',
   commands: [get, set, unset, list],
 });

@@ -15,7 +15,10 @@ export default defineCommand({
     const profile = data.profiles[name];
     const unset = { Profile: name, Key: setting, Value: null };
     if (profile?.defaults?.[setting] === undefined) return { data: unset, action: true, message: `Profile "${name}" has no ${setting} set.` };
-    const { [setting]: _gone, ...rest } = profile.defaults;
+    const rest = { ...profile.defaults };
+    delete rest[setting];
+    // The list's name goes with its id.
+    if (setting === 'list') delete rest.listName;
     data.profiles[name] = { ...profile, defaults: rest };
     if (Object.keys(rest).length === 0) delete data.profiles[name]!.defaults;
     await store.write(data);

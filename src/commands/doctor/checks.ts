@@ -1,9 +1,10 @@
 // The checks of `email doctor` (CLI.md "doctor"): what commonly goes wrong,
 // in the order a user would look: the runtime, the config file and its
 // permissions, which profile and base URL are in effect and why (from the
-// resolver every command uses), name resolution, TCP, TLS, the key, and the
-// clock. Each check is a small validator reading what the earlier ones found;
-// none changes the configuration it reports on.
+// resolver every command uses), name resolution, TCP, TLS, the key, the
+// clock, and the profile's stored defaults. Each check is a small validator
+// reading what the earlier ones found; none changes the configuration it
+// reports on.
 import type { Context } from '../../context.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { checkResult as result, NETWORK_STEP_TIMEOUT_MS, probeDns, probeTcp, probeTls, type CheckResult } from '../../core/probes.js';
@@ -12,7 +13,7 @@ import { resolveSettings, type ResolvedSettings } from '../../core/settings.js';
 import { inspectConfig, type ConfigInspection } from './config-file.js';
 import { checkApiKey } from './key-check.js';
 import { checkClock, checkNode } from './runtime.js';
-import { checkBaseUrlSetting, checkProfile } from './settings-checks.js';
+import { checkBaseUrlSetting, checkDefaults, checkProfile } from './settings-checks.js';
 
 export type { CheckResult, CheckStatus } from '../../core/probes.js';
 export { checkClock, checkNode, MIN_NODE_VERSION } from './runtime.js';
@@ -105,6 +106,8 @@ const VALIDATORS: Validator[] = [
     if (!f.url) return result('clock', 'skip', 'no usable base URL');
     return f.answer ? checkClock(f.answer.response, f.answer.sentAt, f.answer.answeredAt) : result('clock', 'skip', NO_ANSWER);
   },
+
+  (f) => checkDefaults(f.settings!, f.config!.data, f.ctx.env),
 ];
 
 export async function runChecks(ctx: Context): Promise<DoctorOutcome> {

@@ -1,7 +1,8 @@
 // The checks of `email doctor` about the settings in effect: which profile,
 // which key and which base URL, each with where it came from, as the one
 // resolver the commands use (src/core/settings.ts) answers it.
-import { checkBaseUrl, DEFAULT_PROFILE } from '../../core/config.js';
+import { checkBaseUrl, DEFAULT_PROFILE, type ConfigData } from '../../core/config.js';
+import { describeDefaults } from '../../core/profile-defaults.js';
 import { checkResult as result, type CheckResult } from '../../core/probes.js';
 import { maskKey } from '../../core/redact.js';
 import { describeOrigin, unknownProfileError, type ResolvedSettings } from '../../core/settings.js';
@@ -53,4 +54,16 @@ export function checkBaseUrlSetting(settings: ResolvedSettings, insecureHttp: bo
   } catch (error) {
     return { result: result('base URL', 'fail', error instanceof Error ? error.message : String(error), `fix the URL where it comes from (${source})`) };
   }
+}
+
+/**
+ * The profile's stored defaults (`email config`), and which of them a
+ * variable set here overrides: the pager's, by EMAIL_PAGER or PAGER.
+ */
+export function checkDefaults(settings: ResolvedSettings, data: ConfigData | undefined, env: Readonly<Record<string, string | undefined>>): CheckResult {
+  if (!data) return result('defaults', 'skip', 'the config file could not be read');
+  const name = settings.profile.value;
+  const pagerVariable = env.EMAIL_PAGER !== undefined ? 'EMAIL_PAGER' : env.PAGER !== undefined ? 'PAGER' : undefined;
+  const words = describeDefaults(data.profiles[name]?.defaults ?? {}, pagerVariable ? { pager: `(${pagerVariable} wins over it)` } : {});
+  return result('defaults', 'ok', words ? `profile "${name}": ${words}` : `none stored for profile "${name}" (\`email config set\` stores them)`);
 }
