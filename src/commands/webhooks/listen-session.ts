@@ -21,13 +21,14 @@ import { UsageError } from '../../core/errors.js';
 import { OUTPUT_GRACE_MS } from '../../core/interrupts.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { UnsafePathError, writePrivateFile } from '../../core/private-file.js';
+import { sweepTemporaries } from '../../core/private-temporaries.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column, RecordStream } from '../../output/render.js';
 import { neutralize } from '../../output/sanitize.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
 import { DEFAULT_MAX_HELD_BYTES, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
-import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
+import { isSavedDeliveryName, savedDeliveryName } from '../../webhooks/saved-deliveries.js';
 
 /** The command's flags, as src/commands/webhooks/listen.ts declares them (typed here so this file imports nothing of it back). */
 export interface ListenInput {
@@ -125,8 +126,10 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     // A folder that takes no file is refused now, before any sender is answered 500 for it.
     const probe = join(saveDir, `.email-save-check-${randomBytes(8).toString('hex')}`);
     try {
-      await writePrivateFile(probe, '', { existing: 'refuse', durable: false });
+      await writePrivateFile(probe, '', { existing: 'refuse', durable: false, sweep: false });
       await rm(probe, { force: true });
+      // What a killed listener left half-written here goes now: the saves themselves do not sweep.
+      await sweepTemporaries(saveDir, (name) => isSavedDeliveryName(name) || /^\.email-save-check-[0-9a-f]{16}$/.test(name));
     } catch (error) {
       throw new UsageError(`--save: cannot save deliveries in ${saveDir}: ${(error as Error).message}`);
     }
@@ -217,7 +220,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
       try {
         // Deliveries are personal data: readable by their owner only, written whole or not at all, never
         // through a link, never over a file already there (core/private-file.ts, CLI.md "webhooks listen").
-        await writePrivateFile(path, received.body, { existing: 'refuse' });
+        await writePrivateFile(path, received.body, { existing: 'refuse', sweep: false });
       } catch (error) {
         counts.unsaved++;
         const code = (error as NodeJS.ErrnoException).code;
