@@ -27,10 +27,11 @@
 // followed either. readRegularFile() is the matching read: it does not follow
 // a link and refuses anything but a regular file (a FIFO planted there would
 // otherwise hang the open).
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, lstat, open, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
-import { sweepTemporaries, temporaryPath } from './private-temporaries.js';
+import { basename, dirname, join } from 'node:path';
+import { sweepTemporaries } from './private-temporaries.js';
 
 /** 0 where the platform has no such flag (Windows, where O_EXCL alone refuses an existing link). */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -102,7 +103,8 @@ export class PrivateFile {
       const name = basename(path);
       await sweepTemporaries(dirname(path), (target) => target === name);
     }
-    const temporary = temporaryPath(path);
+    // Named after this process, so a later run can tell one a killed run left (private-temporaries.ts).
+    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
     // Read and write: where hard links are refused, commit() copies the file from this descriptor.
     const handle = await open(temporary, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
     try {

@@ -7,23 +7,19 @@
 // whose process is gone and which was left untouched for STALE_MS (a pid
 // seen from another machine or pid namespace sharing the folder may look
 // gone). A name without a pid (an earlier version's) must have been
-// untouched for a day. Anything else is left alone.
-import { randomBytes } from 'node:crypto';
+// untouched for a day. The config store's own temporary files beside
+// config.json are swept the same way, by age. Anything else is left alone.
 import { lstat, readdir, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 /** How long a temporary file must have been left untouched before it is taken for abandoned. */
 export const STALE_MS = 10 * 60 * 1000;
 /** The same for a name that carries no pid. */
 const STALE_WITHOUT_PID_MS = 24 * 60 * 60 * 1000;
 
+/** `.<name>.<pid>.<16 hex>.tmp`, as core/private-file.ts names them; earlier versions had no pid. */
 const WITH_PID = /^\.(.+)\.([1-9][0-9]{0,9})\.[0-9a-f]{16}\.tmp$/;
 const WITHOUT_PID = /^\.(.+)\.[0-9a-f]{16}\.tmp$/;
-
-/** The temporary file beside `path`: hidden, named after its process and random bytes nobody can guess. */
-export function temporaryPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
-}
 
 /** The file a temporary name is for and the pid that made it; undefined when it is not such a name. */
 function parse(name: string): { target: string; pid?: number } | undefined {
@@ -38,17 +34,35 @@ function parse(name: string): { target: string; pid?: number } | undefined {
  * accepts (by name). Never fails: a folder or file that cannot be read is
  * left as it is.
  */
-export async function sweepTemporaries(dir: string, isTarget: (name: string) => boolean, now = Date.now()): Promise<void> {
+export function sweepTemporaries(dir: string, isTarget: (name: string) => boolean, now = Date.now()): Promise<void> {
+  return sweep(dir, now, (name) => {
+    const found = parse(name);
+    if (!found || !isTarget(found.target)) return undefined;
+    if (found.pid !== undefined && !processGone(found.pid)) return undefined;
+    return found.pid === undefined ? STALE_WITHOUT_PID_MS : STALE_MS;
+  });
+}
+
+/**
+ * The config store's writer (conf, through atomically) leaves
+ * `config.json.tmp-<10 digits><6 hex>` when killed before its rename. The
+ * config folder is the user's own (core/config.ts refuses one others can
+ * write to) and a write takes milliseconds, so age alone tells one abandoned.
+ */
+export function sweepConfigTemporaries(dir: string, fileName: string, now = Date.now()): Promise<void> {
+  return sweep(dir, now, (name) => (name.startsWith(`${fileName}.tmp-`) && /^\d{10}[0-9a-f]{6}$/.test(name.slice(fileName.length + 5)) ? STALE_MS : undefined));
+}
+
+/** Removes the regular files of this user in `dir` that `staleAfter` names, untouched for that many ms. */
+async function sweep(dir: string, now: number, staleAfter: (name: string) => number | undefined): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const uid = process.getuid?.();
   for (const name of names) {
-    const found = parse(name);
-    if (!found || !isTarget(found.target)) continue;
-    if (found.pid !== undefined && !processGone(found.pid)) continue;
+    const ms = staleAfter(name);
+    if (ms === undefined) continue;
     const path = join(dir, name);
     const info = await lstat(path).catch(() => undefined);
-    if (!info?.isFile() || (uid !== undefined && info.uid !== uid)) continue;
-    if (now - info.mtimeMs < (found.pid === undefined ? STALE_WITHOUT_PID_MS : STALE_MS)) continue;
+    if (!info?.isFile() || (uid !== undefined && info.uid !== uid) || now - info.mtimeMs < ms) continue;
     await unlink(path).catch(() => undefined);
   }
 }

@@ -89,3 +89,17 @@ describe('webhooks listen --save removes the temporary files a killed listener l
     }
   }, 60_000);
 });
+
+describe('a command that writes the config removes the temporary files a killed write left beside config.json', () => {
+  it('only the config store\'s own temporary names, and only stale ones', async () => {
+    const dir = tempConfigDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // The config store's writer names them config.json.tmp-<10 digits><6 hex>.
+    const stale = plant(dir, 'config.json.tmp-1764250000a1b2c3');
+    const kept = [plant(dir, 'config.json.tmp-1764250001a1b2c4', new Date()), plant(dir, 'config.json.bak'), plant(dir, 'other.json.tmp-1764250000a1b2c3')];
+    const r = await spawnCli(['config', 'set', 'list', LIST], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(stale)).toBe(false);
+    for (const path of kept) expect(readFileSync(path, 'utf8'), path).toBe('half-written\n');
+  });
+});
