@@ -10,7 +10,7 @@
 // effect, and from where, is src/core/settings.ts.
 import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { configFileProblem, parseConfigText, readConfigText } from './config-file.js';
 import { hinted, UsageError } from './errors.js';
 import { isLoopbackHost } from './loopback.js';
@@ -196,6 +196,9 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
       // conf would write through a link and chmod its target, and block on a FIFO.
       const problem = configFileProblem(path);
       if (problem) throw problem;
+      // What a write killed before its rename left (it may hold keys) goes first.
+      const { sweepConfigTemporaries } = await import('./private-temporaries.js');
+      await sweepConfigTemporaries(dir, basename(path));
       // conf loaded only to write (it pulls in ajv, ~30 ms).
       const { default: Conf } = await import('conf');
       try {

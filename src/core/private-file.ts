@@ -9,7 +9,7 @@
 // - the data goes to a temporary file beside the target, under a name nobody
 //   can guess (random bytes), created exclusively with O_NOFOLLOW: a file or
 //   link planted there in advance makes the creation fail, never a write
-//   through it;
+//   through it; those a killed run left are swept (core/private-temporaries.ts);
 // - mode 0600, set on the descriptor (a umask cannot loosen it);
 // - fsync, then a rename into place (or a hard link, where an existing file
 //   must not be replaced), then a sync of the directory, so the file exists
@@ -31,6 +31,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, lstat, open, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { sweepTemporaries } from './private-temporaries.js';
 
 /** 0 where the platform has no such flag (Windows, where O_EXCL alone refuses an existing link). */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -67,7 +68,16 @@ export interface PrivateFileOptions {
    * the writeback of other files' data, before anything is sent.
    */
   durable?: boolean;
+  /**
+   * Remove the temporary files killed runs left for this path first (default
+   * true; once a path per process). A caller writing many files of one
+   * folder (saved deliveries) sweeps the folder once instead.
+   */
+  sweep?: boolean;
 }
+
+/** Paths whose leftovers this process has swept already. */
+const swept = new Set<string>();
 
 export class PrivateFile {
   private fd: FileHandle | undefined;
@@ -88,7 +98,13 @@ export class PrivateFile {
   /** Creates the temporary file (0600, exclusively, under an unpredictable name) beside `path`. */
   static async create(path: string, options: PrivateFileOptions = {}): Promise<PrivateFile> {
     if (options.symlink !== 'replace') await refuseLink(path);
-    const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+    if (options.sweep !== false && !swept.has(path)) {
+      swept.add(path);
+      const name = basename(path);
+      await sweepTemporaries(dirname(path), (target) => target === name);
+    }
+    // Named after this process, so a later run can tell one a killed run left (private-temporaries.ts).
+    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
     // Read and write: where hard links are refused, commit() copies the file from this descriptor.
     const handle = await open(temporary, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
     try {

@@ -2,7 +2,8 @@
 // imports of the same file at once each took the other's journal for their
 // own: the one that finished deleted the journal the other had just said it
 // saved. The lock is `<journal>.lock`, put in place whole and exclusively
-// (core/private-file.ts: a hard link, which fails when anything is there),
+// (core/private-file.ts: a hard link, or an exclusive create where there are
+// none; either fails when anything is there),
 // holding the pid, the host and a random nonce of its holder.
 //
 // A second import meets the lock and is refused, naming the holder's pid. A
@@ -14,7 +15,7 @@
 // exit hook if the process leaves another way.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
-import { link, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { hinted, UsageError } from '../core/errors.js';
 import { readRegularFile, UnsafePathError, writePrivateFile } from '../core/private-file.js';
@@ -67,8 +68,10 @@ export class JournalLock {
         onNotice?.(`took over the lock of the journal ${journalPath} left by pid ${holder.pid}, which is no longer running`);
         continue;
       }
-      // Another import took it over in between: its lock goes back (unless yet another is there now).
-      await link(aside, path).catch(() => undefined);
+      // Another import took it over in between: its lock goes back, whole and exclusively (unless yet another
+      // is there now), the way every lock is made, so a file system without hard links gets it back too.
+      const taken = await readRegularFile(aside).catch(() => undefined);
+      if (taken !== undefined) await writePrivateFile(path, taken, { existing: 'refuse', durable: false }).catch(() => undefined);
       await rm(aside, { force: true });
       throw inUse(journalPath, path, moved ?? holder);
     }

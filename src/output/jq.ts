@@ -87,8 +87,8 @@ class JqRunError extends CliError {
 const JQ_HEAP_MIB = 256;
 
 /**
- * The engine gave up (out of memory: jq-wasm's heap is JQ_HEAP_MIB): a limit
- * reached, not a bad command line. Kind `service`, the kind CLI.md's `kind`s
+ * A limit reached, not a bad command line: the engine gave up (out of memory:
+ * jq-wasm's heap is JQ_HEAP_MIB), or a walk passed WHOLE_LIST_CHARS. Kind `service`, the kind CLI.md's `kind`s
  * give every other failure of exit 1 that a retry would meet again (an
  * answer over the size limit among them); `usage` would say exit 2 and
  * nothing sent, `network` would invite a retry that fails the same way.
@@ -229,7 +229,8 @@ export async function compileJq(expression: string): Promise<JqFilter> {
           if (chars > WHOLE_LIST_CHARS) {
             const count = parts.length;
             parts = [];
-            throw new JqRunError(
+            // A bound reached, not a bad expression: the kind of the other limits, as for jq's heap.
+            throw new JqLimitError(
               `--jq: \`${shown(expression)}\` needs every record at once, and the walk passed ${WHOLE_LIST_CHARS / 1024 / 1024} MiB of them at record ${count + 1}: an expression of the form \`.[] | …\` runs on each record as it comes, or --limit n bounds the walk`,
             );
           }

@@ -1,9 +1,11 @@
 // The HTTP side of `webhooks listen`: accepts POSTed deliveries, answers as
 // soon as the body is read and decoded (200, or 400 for a body that is not a
-// delivery), and hands each delivery on. Printing, saving and forwarding
-// happen after the answer, so a slow terminal or a slow forward target never
-// delays the 200 the service waits for (service-spec.md "Events" rule 4: a
-// receiver that keeps failing is eventually deactivated).
+// delivery) and, where asked, kept (saved: 200 means delivered, so a delivery
+// that could not be saved is answered 500 and the service sends it again),
+// and hands each delivery on. Printing and forwarding happen after the
+// answer, so a slow terminal or a slow forward target never delays the 200
+// the service waits for (service-spec.md "Events" rule 4: a receiver that
+// keeps failing is eventually deactivated).
 //
 // Limits (CLI.md `webhooks listen`), so nothing a sender or a sink does can
 // take the memory or the event loop:
@@ -19,7 +21,7 @@
 // - a sender has 5 s for its headers, 10 s for its whole request and may
 //   leave its body silent for 5 s at most: past that it gets 408 and its
 //   connection is closed (Node's own request timeout is 300 s);
-// - deliveries answered 200 but not yet done with (printed, saved,
+// - deliveries being saved, or answered 200 but not yet done with (printed,
 //   forwarded: the consumer calls done()) hold at most 32 MiB of bodies;
 //   beyond that the answer is 503 with Retry-After, never a 200 for what
 //   cannot be kept (200 means delivered; issue 19.2).
@@ -48,6 +50,8 @@ export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 5_000;
 const DEADLINE_CHECK_INTERVAL_MS = 500;
 /** Retry-After of a 503: the service's own pace (service-spec.md "Events" rule 3). */
 const BUSY_HEADERS = { 'retry-after': '10' };
+/** The answer to a delivery that could not be saved: the service sends it again. */
+export const NOT_KEPT = 'the delivery could not be saved; send it again later';
 /** How long close() lets requests in progress finish before cutting them. */
 const CLOSE_GRACE_MS = 5_000;
 /** How long a refused sender is given to read the answer and stop sending before its connection is closed. */
@@ -88,6 +92,12 @@ export interface ReceiverOptions extends LimitOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   bodyIdleTimeoutMs?: number;
+  /**
+   * Makes the delivery durable before it is answered (--save). Its failure is
+   * answered 500 and the delivery is not handed on; the consumer says why
+   * (the answer names no local path to the sender).
+   */
+  persist?(delivery: Omit<ReceivedDelivery, 'done'>): Promise<void>;
   /** Called after the 200 has been written; the consumer calls delivery.done() when it is finished with it. */
   onDelivery(delivery: ReceivedDelivery): void;
   onRejected(rejected: RejectedRequest): void;
@@ -172,8 +182,19 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
       // 200 means delivered: what cannot be kept is refused so the service sends it again later.
       const done = limits.hold(body.length);
       if (!done) return reject(res, options, busy(method, remoteAddress), BUSY_HEADERS);
+      // The parse is over: a slow disk must not hold a place other bodies wait for.
+      place();
+      const received = { seq: ++seq, receivedAt: now(), body, contentType, headers: pairs(req.rawHeaders), format: decoded.format, delivery: decoded.delivery, remoteAddress };
+      if (options.persist) {
+        try {
+          await options.persist(received);
+        } catch {
+          done();
+          return reject(res, options, { status: 500, reason: NOT_KEPT, method, remoteAddress });
+        }
+      }
       res.writeHead(200, { 'content-length': '0' }).end();
-      options.onDelivery({ seq: ++seq, receivedAt: now(), body, contentType, headers: pairs(req.rawHeaders), format: decoded.format, delivery: decoded.delivery, remoteAddress, done });
+      options.onDelivery({ ...received, done });
     } finally {
       place();
     }

@@ -10,6 +10,11 @@ export function savedDeliveryName(seq: number, receivedAt: Date, format: Deliver
   return `delivery-${stamp}-${String(seq).padStart(6, '0')}.${format}`;
 }
 
+/** Whether `name` is one savedDeliveryName() gives. */
+export function isSavedDeliveryName(name: string): boolean {
+  return /^delivery-\d{8}T\d{9}Z-\d{6,}\.(?:json|xml)$/.test(name);
+}
+
 /** The Content-Type to replay a saved file with: from its extension, else undefined (the receiver sniffs, as listen does). */
 export function contentTypeForFile(path: string): string | undefined {
   const ext = extname(path).slice(1).toLowerCase();

@@ -25,7 +25,7 @@ describe('PrivateFile', () => {
       const file = await PrivateFile.create(path);
       await file.write('one\n');
       expect(readdirSync(dir)).toHaveLength(1);
-      expect(readdirSync(dir)[0]).toMatch(/^\.out\.txt\.[0-9a-f]{16}\.tmp$/);
+      expect(readdirSync(dir)[0]).toMatch(new RegExp(`^\\.out\\.txt\\.${process.pid}\\.[0-9a-f]{16}\\.tmp$`));
       await file.commit();
       await file.close();
     } finally {

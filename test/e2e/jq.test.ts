@@ -171,4 +171,24 @@ describe('--all with an expression that needs every record (CLI.md "--all")', ()
     const peak = run.peakRssMb();
     if (peak !== undefined) expect(peak).toBeLessThan(1024);
   }, 150_000);
+  it('in machine mode the walk limit ends stderr with an error object of a limit\'s kind, not usage (issue 27.11)', async () => {
+    const page = Array.from({ length: 1000 }, (_, i) => record(i));
+    const service = await startService((url) => ({
+      Results: page,
+      ResultsOrderedBy: 'date',
+      OrderDirection: 'asc',
+      PageNumber: Number(url.searchParams.get('page') ?? 1),
+      PageSize: 1000,
+      RecordsOnThisPage: 1000,
+      TotalNumberOfRecords: 1e10,
+      NumberOfPages: 1e7,
+    }));
+    const run = start(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--jq', 'length', '--json'], service.url, 120_000);
+    const { code } = await run.exit;
+    expect(code, run.stderr()).toBe(1);
+    const last = JSON.parse(run.stderr().trim().split('\n').at(-1)!) as { error?: { kind: string; message: string } };
+    expect(last.error?.message).toMatch(/^--jq: `length` needs every record at once/);
+    // A bound reached on data already fetched: exit 1 and the kind of the other size limits, never `usage` (exit 2's).
+    expect(last.error?.kind).toBe('service');
+  }, 150_000);
 });

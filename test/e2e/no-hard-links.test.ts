@@ -4,13 +4,15 @@
 // import's journal and lock, the failures file and saved webhook deliveries
 // still work there, through the real binary, with the refusals injected into
 // its system calls.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { NO_HARD_LINKS, runFaulty, startFaulty, straceWorks } from '../helpers/faults.js';
-import { peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { importRequests, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 import { post, waitUntil } from '../helpers/webhooks.js';
 
 if (!straceWorks) console.warn('strace is missing or may not trace here: the tests of file systems without hard links are skipped');
@@ -57,6 +59,63 @@ describe.skipIf(!straceWorks)('an import beside files on a file system without h
     expect(JSON.parse(resumed.stdout)).toMatchObject({ failed: 0 });
     expect(readdirSync(dir).sort()).toEqual(['failed.csv', 'people.csv']);
   });
+});
+
+/** Whether a thread of `pid` is held at the entry of a rename (x86-64 numbers: rename, renameat, renameat2). */
+function inRename(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((tid) => {
+      const nr = Number(readFileSync(`/proc/${pid}/task/${tid}/syscall`, 'utf8').split(' ')[0]);
+      return nr === 82 || nr === 264 || nr === 316;
+    });
+  } catch {
+    return false;
+  }
+}
+
+const x86Linux = process.platform === 'linux' && process.arch === 'x64';
+
+describe.skipIf(!straceWorks || !x86Linux)('the journal lock on a file system without hard links', () => {
+  let sandbox: RunningSandbox;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeEach(async () => {
+    sandbox = await startSandbox({ port: 0 });
+    dir = tempDir();
+    env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
+    writeFile(dir, 'people.csv', peopleCsv(10));
+  });
+  afterEach(async () => {
+    await sandbox.stop();
+  });
+
+  it('a fresh lock moved aside while a stale one is taken over is put back, not dropped', async () => {
+    const lock = join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal.lock`);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(lock, `${JSON.stringify({ pid: gone, host: hostname(), nonce: 'stale', createdAt: new Date(0).toISOString() })}\n`, { mode: 0o600 });
+    // The import's rename of the stale lock is held back 3 s at its entry: in that window another import
+    // (this test, alive) takes the stale lock over, so the rename moves that fresh lock aside instead.
+    const argv = ['subscribers', 'import', 'people.csv', '--list', LIST, '--consent', 'yes', '--json'];
+    const run = startFaulty([NO_HARD_LINKS, 'rename,renameat,renameat2:delay_enter=3000000'], argv, { cwd: dir, env });
+    try {
+      await waitUntil(() => inRename(run.emailPid()), 'the import to reach its rename of the stale lock', 20_000);
+      const fresh = `${JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'fresh', createdAt: new Date().toISOString() })}\n`;
+      rmSync(lock);
+      writeFileSync(lock, fresh, { mode: 0o600 });
+      const code = await run.exited;
+      expect(code, run.output().stderr).toBe(2);
+      expect(run.output().stderr).toMatch(new RegExp(`in use by another import \\(pid ${process.pid}\\)`));
+      // The other import's lock is in place again, whole; nothing else is left and nothing was sent.
+      expect(readFileSync(lock, 'utf8')).toBe(fresh);
+      expect(readdirSync(dir).sort()).toEqual([basename(lock), 'people.csv'].sort());
+      expect(importRequests(sandbox)).toHaveLength(0);
+    } finally {
+      const pid = run.emailPid();
+      if (pid) process.kill(pid, 'SIGKILL');
+      run.child.kill('SIGKILL');
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!straceWorks)('webhooks listen --save on a file system without hard links', () => {

@@ -102,4 +102,30 @@ describe('bin/email webhooks listen under a hostile XML body', () => {
     proc.kill('SIGINT');
     expect(await new Promise((resolve) => proc.on('close', resolve))).toBe(0);
   }, 60_000);
+
+  it.skipIf(!procStatus)('refuses a text of 9 MB in one element with 413, whole or cut by comments, and still takes an ordinary delivery', async () => {
+    requireBuild();
+    const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-q'], {
+      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child = proc;
+    let stderr = '';
+    proc.stderr!.on('data', (d) => (stderr += d));
+    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
+    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
+
+    // One text node of 9 MB (the parse took 1.9 s and 400 MB), and the same cut by comments, which the parser joins again.
+    const whole = `<R><Events><Event><Type>Subscribe</Type><Name>${'a'.repeat(9_000_000)}</Name></Event></Events><ListID>x</ListID></R>`;
+    const cut = `<R><Events><Event><Type>Subscribe</Type><Name>${Array.from({ length: 150 }, () => 'a'.repeat(60_000)).join('<!---->')}</Name></Event></Events><ListID>x</ListID></R>`;
+    for (const hostile of [whole, cut]) {
+      expect(hostile.length).toBeLessThan(10 * 1024 * 1024);
+      expect(await postAll(url, hostile, 'application/xml').answer).toEqual({ status: 413, text: 'more than 65536 characters of XML text in one element\n' });
+    }
+    // Text up to the bound, and much more of it spread over many elements, is an ordinary delivery.
+    const events = Array.from({ length: 100 }, (_, i) => `<Event><Type>Subscribe</Type><EmailAddress>p${i}@example.com</EmailAddress><Name>${'n'.repeat(65_000)}</Name></Event>`).join('');
+    expect((await postAll(url, `<R><Events>${events}</Events><ListID>x</ListID></R>`, 'application/xml').answer).status).toBe(200);
+    proc.kill('SIGINT');
+    expect(await new Promise((resolve) => proc.on('close', resolve))).toBe(0);
+  }, 60_000);
 });

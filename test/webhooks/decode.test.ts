@@ -2,21 +2,19 @@
 // sandbox's and the encoder's forms, and the event limit (rule 3).
 import { describe, expect, it } from 'vitest';
 import { toXml as sandboxXml } from '../../src/sandbox/webhooks.js';
+import { decodeDelivery, detectFormat, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/webhooks/decode.js';
+import { encodeDelivery } from '../../src/webhooks/encode.js';
+import { MalformedDeliveryError, OversizedDeliveryError, TooManyEventsError, type WebhookDelivery } from '../../src/webhooks/events.js';
+import { MANUAL_SIGNUP_MARKER, syntheticEvents } from '../../src/webhooks/synthetic.js';
 import {
   countXmlEvents,
-  decodeDelivery,
-  detectFormat,
-  MAX_JSON_DEPTH,
-  MAX_JSON_VALUES,
   MAX_XML_ATTRIBUTE_BYTES,
   MAX_XML_ATTRIBUTES,
   MAX_XML_ATTRIBUTES_PER_ELEMENT,
   MAX_XML_DEPTH,
   MAX_XML_ELEMENTS,
-} from '../../src/webhooks/decode.js';
-import { encodeDelivery } from '../../src/webhooks/encode.js';
-import { MalformedDeliveryError, OversizedDeliveryError, TooManyEventsError, type WebhookDelivery } from '../../src/webhooks/events.js';
-import { MANUAL_SIGNUP_MARKER, syntheticEvents } from '../../src/webhooks/synthetic.js';
+  MAX_XML_TEXT_CHARS,
+} from '../../src/webhooks/xml-scan.js';
 
 const LIST = '11111111-1111-4111-8111-111111111111';
 
@@ -210,6 +208,26 @@ describe('XML bounded before it is parsed (issue 19 point 3)', () => {
       expect(() => decodeDelivery(body, 'application/xml')).toThrow(OversizedDeliveryError);
       expect(() => decodeDelivery(body, 'application/xml')).toThrow(`XML attributes of more than ${MAX_XML_ATTRIBUTE_BYTES / 1024} KiB in one delivery`);
     }
+  });
+
+  it('refuses a text longer than the bound in one element, from the scan, whether CDATA, comments or instructions cut it', () => {
+    const over = MAX_XML_TEXT_CHARS + 1;
+    const half = 'x'.repeat(Math.ceil(over / 2));
+    const bodies = [
+      `<R><Events/><ListID>${'x'.repeat(over)}</ListID></R>${unclosed}`,
+      `<R><Events/><ListID><![CDATA[${'x'.repeat(over)}]]></ListID></R>${unclosed}`,
+      `<R><Events/><ListID>${half}<!-- a comment -->${half}</ListID></R>${unclosed}`,
+      `<R><Events/><ListID>${half}<?pi?><![CDATA[${half}]]></ListID></R>${unclosed}`,
+      `<R><Events/><ListID>${LIST}</ListID></R>${'x'.repeat(over)}`,
+    ];
+    for (const body of bodies) expect(() => decodeDelivery(body, 'application/xml'), body.slice(0, 60)).toThrow(`more than ${MAX_XML_TEXT_CHARS} characters of XML text in one element`);
+  });
+
+  it('takes texts up to the bound, and more text in all when elements separate it', () => {
+    const name = 'n'.repeat(MAX_XML_TEXT_CHARS);
+    const events = Array.from({ length: 3 }, (_, i) => `<Event><Type>Subscribe</Type><EmailAddress>p${i}@example.com</EmailAddress><Name>${name}</Name></Event>`).join('');
+    const { delivery } = decodeDelivery(`<R><Events>${events}</Events><ListID>${LIST}</ListID></R>`, 'application/xml');
+    expect(delivery.Events.map((e) => (e as { Name: string }).Name.length)).toEqual([MAX_XML_TEXT_CHARS, MAX_XML_TEXT_CHARS, MAX_XML_TEXT_CHARS]);
   });
 
   it('takes a 1000-event delivery with namespaces and a few attributes on every element, within the attribute bounds', () => {

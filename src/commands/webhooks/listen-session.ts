@@ -1,13 +1,14 @@
 // `email webhooks listen`: a local receiver for the service's deliveries
-// (CLI.md "webhooks"). Answers each delivery as soon as it is read and
-// decoded; prints every event (in arrival order), saves and forwards
-// deliveries afterwards, so neither a slow stdout nor a slow forward target
-// holds up the answer. Runs until Ctrl-C, then finishes what it received and
+// (CLI.md "webhooks"). Answers each delivery as soon as it is read, decoded
+// and (with --save) saved: a delivery answered 200 is on disk, one that could
+// not be saved is answered 500 so the service sends it again. Prints every
+// event (in arrival order) and forwards deliveries afterwards, so neither a
+// slow stdout nor a slow forward target holds up the answer. Runs until Ctrl-C, then finishes what it received and
 // exits 0. When the reader of stdout goes away (`| head`) with nowhere else
 // to put events, it stops accepting deliveries, so the service keeps them for
 // a retry, and exits 0; with --save or --forward-to it keeps serving (CLI.md "broken pipe").
 //
-// What it has answered 200 but not yet printed, saved and forwarded is held
+// What it has taken but not yet saved, printed and forwarded is held
 // up to the receiver's bound (src/webhooks/receiver.ts); past it deliveries
 // are answered 503 so the service sends them again later (CLI.md `webhooks
 // listen`, issue 19.2): a stuck forward target or a stdout nobody reads costs
@@ -19,14 +20,15 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { OUTPUT_GRACE_MS } from '../../core/interrupts.js';
 import { isLoopbackHost } from '../../core/loopback.js';
-import { writePrivateFile } from '../../core/private-file.js';
+import { UnsafePathError, writePrivateFile } from '../../core/private-file.js';
+import { sweepTemporaries } from '../../core/private-temporaries.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column, RecordStream } from '../../output/render.js';
 import { neutralize } from '../../output/sanitize.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
 import { DEFAULT_MAX_HELD_BYTES, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
-import { savedDeliveryName } from '../../webhooks/saved-deliveries.js';
+import { isSavedDeliveryName, savedDeliveryName } from '../../webhooks/saved-deliveries.js';
 
 /** The command's flags, as src/commands/webhooks/listen.ts declares them (typed here so this file imports nothing of it back). */
 export interface ListenInput {
@@ -121,17 +123,19 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     } catch (error) {
       throw new UsageError(`--save: cannot create ${saveDir}: ${(error as Error).message}`);
     }
-    // Deliveries are answered 200 before they are saved: a folder that takes no file is refused now, not after a 200.
+    // A folder that takes no file is refused now, before any sender is answered 500 for it.
     const probe = join(saveDir, `.email-save-check-${randomBytes(8).toString('hex')}`);
     try {
-      await writePrivateFile(probe, '', { existing: 'refuse', durable: false });
+      await writePrivateFile(probe, '', { existing: 'refuse', durable: false, sweep: false });
       await rm(probe, { force: true });
+      // What a killed listener left half-written here goes now: the saves themselves do not sweep.
+      await sweepTemporaries(saveDir, (name) => isSavedDeliveryName(name) || /^\.email-save-check-[0-9a-f]{16}$/.test(name));
     } catch (error) {
       throw new UsageError(`--save: cannot save deliveries in ${saveDir}: ${(error as Error).message}`);
     }
   }
 
-  const counts = { deliveries: 0, printed: 0, events: 0, rejected: 0, busy: 0, forwarded: 0, forwardFailed: 0, forwardTimedOut: 0, saved: 0 };
+  const counts = { deliveries: 0, printed: 0, events: 0, rejected: 0, busy: 0, forwarded: 0, forwardFailed: 0, forwardTimedOut: 0, saved: 0, unsaved: 0 };
   // Answering 503 since the last delivery taken: the first refusal of a spell gets a warning, the others a debug line.
   let full = false;
   // Records stdout has taken: what tells a slow reader from one that never reads.
@@ -139,7 +143,8 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   // A write to a pipe nobody reads must not stop the receiver: it waits for 'drain' instead, holding deliveries up to the bound.
   ctx.io.stdout.writeAsynchronously?.();
   const printing = new SerialQueue();
-  const saving = new SerialQueue();
+  // Saves one at a time, in arrival order: deliveries are then answered and printed in that order too.
+  let saving: Promise<unknown> = Promise.resolve();
   const forwarding = new SerialQueue();
   const poster = new PlainPoster();
   // One stream for the session (one JSON array, one CSV header); each delivery is flushed as it
@@ -152,7 +157,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     full = false;
     counts.deliveries++;
     // The delivery counts against the receiver's bound until every sink is done with it.
-    let sinks = 1 + (saveDir ? 1 : 0) + (forwardTo ? 1 : 0);
+    let sinks = 1 + (forwardTo ? 1 : 0);
     const sinkDone = () => {
       if (--sinks === 0) received.done();
     };
@@ -183,19 +188,6 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
         if (!isBrokenPipe(error)) ctx.log.warn(`printing delivery ${seq}: ${(error as Error).message}`);
       },
     );
-    if (saveDir) {
-      const path = join(saveDir, savedDeliveryName(seq, received.receivedAt, received.format));
-      saving.push(
-        thenDone(async () => {
-          // Deliveries are personal data: readable by their owner only, written whole or not at all, never
-          // through a link, never over a file already there (core/private-file.ts, CLI.md "webhooks listen").
-          await writePrivateFile(path, received.body, { existing: 'refuse' });
-          counts.saved++;
-          ctx.log.debug(`saved delivery ${seq} to ${path}`);
-        }),
-        (error) => ctx.log.warn(`saving delivery ${seq}: ${(error as NodeJS.ErrnoException).code === 'EEXIST' ? `${path} already exists; it is left as it is` : (error as Error).message}`),
-      );
-    }
     if (forwardTo) {
       // In arrival order, one at a time, as the service itself delivers.
       forwarding.push(
@@ -221,13 +213,38 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     }
   };
 
+  /** Saves a delivery before it is answered; a failure is the reason of the 500 the sender gets. */
+  const save = (received: Omit<ReceivedDelivery, 'done'>): Promise<void> => {
+    const path = join(saveDir!, savedDeliveryName(received.seq, received.receivedAt, received.format));
+    const saved = saving.then(async () => {
+      try {
+        // Deliveries are personal data: readable by their owner only, written whole or not at all, never
+        // through a link, never over a file already there (core/private-file.ts, CLI.md "webhooks listen").
+        await writePrivateFile(path, received.body, { existing: 'refuse', sweep: false });
+      } catch (error) {
+        counts.unsaved++;
+        const code = (error as NodeJS.ErrnoException).code;
+        const why = code === 'EEXIST' ? `${path} already exists; it is left as it is` : error instanceof UnsafePathError ? error.message : `cannot write ${path} (${code ?? (error as Error).message})`;
+        ctx.log.warn(`delivery ${received.seq} not saved: ${why}; answered 500, so the service sends it again`);
+        throw error;
+      }
+      counts.saved++;
+      ctx.log.debug(`saved delivery ${received.seq} to ${path}`);
+    });
+    saving = saved.catch(() => undefined);
+    return saved;
+  };
+
   let receiver: RunningReceiver;
   try {
     receiver = await startDeliveryReceiver({
       port: flags.port,
       host: flags.host,
+      persist: saveDir ? save : undefined,
       onDelivery,
       onRejected: (r) => {
+        // Not saved: save() has said why.
+        if (r.status === 500) return;
         if (r.status === 503) {
           counts.busy++;
           if (full) return ctx.log.debug(`answered 503 to a ${r.method} from ${r.remoteAddress ?? 'unknown'}: ${r.reason}`);
@@ -286,7 +303,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   await printed.catch((error: unknown) => {
     if (!isBrokenPipe(error)) throw error;
   });
-  await saving.drained();
+  await saving;
   await forwarding.drained();
   await poster.close();
   const parts = [`${counts.deliveries} deliver${counts.deliveries === 1 ? 'y' : 'ies'}`, `${counts.events} event${counts.events === 1 ? '' : 's'}`];
@@ -299,6 +316,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
     if (counts.forwardTimedOut) parts.push(`${counts.forwardTimedOut} timed out`);
   }
   if (saveDir) parts.push(`${counts.saved} saved`);
+  if (counts.unsaved) parts.push(`${counts.unsaved} not saved (answered 500, to be sent again)`);
   if (!quietly) ctx.log.info(`received ${parts.join(', ')}`);
   return 0;
 }

@@ -197,13 +197,16 @@ describe('webhooks listen', () => {
     symlinkSync(victim, join(dir, 'delivery-20250304T050607089Z-000001.json'));
     writeFileSync(join(dir, 'delivery-20250304T050607089Z-000002.json'), 'theirs\n');
     const l = await listen(['--save', dir], { now: () => at });
-    for (let i = 0; i < 3; i++) expect((await post(l.url, JSON.stringify(sample), 'application/json')).status).toBe(200);
+    // 200 means saved: the two that could not be are answered 500, so the service sends them again.
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post(l.url, JSON.stringify(sample), 'application/json')).status);
+    expect(statuses).toEqual([500, 500, 200]);
     const result = await l.stop();
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
     expect(readFileSync(join(dir, 'delivery-20250304T050607089Z-000002.json'), 'utf8')).toBe('theirs\n');
-    expect(humanStderr(result.stderr)).toMatch(/^warning: saving delivery 1: \S+-000001\.json is a symbolic link$/m);
-    expect(humanStderr(result.stderr)).toMatch(/^warning: saving delivery 2: \S+-000002\.json already exists; it is left as it is$/m);
-    expect(result.stderr).toMatch(/, 1 saved$/m);
+    expect(humanStderr(result.stderr)).toMatch(/^warning: delivery 1 not saved: \S+-000001\.json is a symbolic link; answered 500, so the service sends it again$/m);
+    expect(humanStderr(result.stderr)).toMatch(/^warning: delivery 2 not saved: \S+-000002\.json already exists; it is left as it is; answered 500, so the service sends it again$/m);
+    expect(result.stderr).toMatch(/, 1 saved, 2 not saved \(answered 500, to be sent again\)$/m);
     expect(readdirSync(dir).sort()).toEqual(['delivery-20250304T050607089Z-000001.json', 'delivery-20250304T050607089Z-000002.json', 'delivery-20250304T050607089Z-000003.json']);
     expect(statSync(join(dir, 'delivery-20250304T050607089Z-000003.json')).mode & 0o777).toBe(0o600);
   });
