@@ -7,8 +7,8 @@
 import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
-import { GLOBAL_OPTIONS } from './commands/globals.js';
-import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from './context.js';
+import { GLOBAL_OPTIONS, resolveGlobals, type ParsedGlobals } from './commands/globals.js';
+import { createContext, type RunDeps } from './context.js';
 import { describeError } from './core/error-exit.js';
 import { ExitCode } from './core/errors.js';
 import type { ApiClient } from './core/http.js';

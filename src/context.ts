@@ -4,8 +4,6 @@
 // fails for lack of one). Commands touch nothing global: no console,
 // process.env, process.exit or process.stdout outside src/cli.ts and this
 // file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
-import type { Input } from './commands/define.js';
-import type { GLOBAL_OPTIONS } from './commands/globals.js';
 import { UsageError } from './core/errors.js';
 import type { HeapTuning } from './core/heap.js';
 import type { ApiClient } from './core/http.js';
@@ -14,8 +12,9 @@ import type { Redactor } from './core/redact.js';
 import type { IO } from './output/edges.js';
 import { createMessages, isMachineFormat, type MessageFields } from './output/messages.js';
 import type { createOutput, Output, OutputFormat } from './output/render.js';
+import type { Prompt } from './prompt.js';
 
-export type { IO };
+export type { IO, Prompt };
 type CreateOutput = typeof createOutput;
 
 /** What a run of the program is given: by main() for the real process, by tests for an in-process run. */
@@ -71,13 +70,6 @@ export interface Logger {
   readonly machine: boolean;
 }
 
-export interface Prompt {
-  /** Reads a line without echo from the TTY. */
-  secret(question: string): Promise<string>;
-  /** Yes/no question on the TTY; false unless the user answers yes. */
-  confirm(question: string): Promise<boolean>;
-}
-
 export interface Context {
   io: IO;
   env: Readonly<Record<string, string | undefined>>;
@@ -113,26 +105,6 @@ export interface Context {
    * change the V8 of the worker that runs it.
    */
   heap?: () => Promise<HeapTuning>;
-}
-
-export type ParsedGlobals = Input<{}, typeof GLOBAL_OPTIONS>;
-
-export function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions {
-  const env = deps.env;
-  // chalk's rules (CLI.md "colour"): FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
-  let color = deps.io.stdoutIsTTY && !all.noColor && env.NO_COLOR === undefined;
-  if (env.FORCE_COLOR !== undefined && !all.noColor) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return {
-    profile: all.profile,
-    baseUrl: all.baseUrl,
-    insecureHttp: all.insecureHttp,
-    output: all.json ? 'json' : all.output,
-    quiet: all.quiet,
-    debug: all.debug,
-    color,
-    pager: !all.noPager,
-    timeoutMs: all.timeout === undefined ? undefined : all.timeout * 1000,
-  };
 }
 
 export function createContext(

@@ -28,12 +28,8 @@ export const FLOORS: readonly (readonly string[])[] = [
  */
 const KNOWN_UPWARD = new Set<string>([
   'src/commands/completion/completion.ts -> src/completion/index.ts',
-  'src/prompt.ts -> src/context.ts',
 ]);
-const KNOWN_CIRCLES = new Set<string>([
-  'src/commands/define.ts, src/commands/globals.ts, src/context.ts',
-  'src/commands/subscribers/import-run.ts, src/commands/subscribers/import.ts',
-]);
+const KNOWN_CIRCLES = new Set<string>([]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

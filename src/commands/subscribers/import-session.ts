@@ -21,7 +21,29 @@ import { neutralize } from '../../output/sanitize.js';
 import { countFor } from '../../output/numbers.js';
 import { createProgress, progressMode } from '../../output/progress.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
-import type { ImportInput } from './import.js';
+
+/** The command's arguments and flags, as import.ts declares them (typed here so this file imports nothing of it back). */
+export interface ImportInput {
+  file: string;
+  list: string;
+  map: string[];
+  onlyMapped: boolean;
+  consent?: 'yes' | 'no' | 'unchanged';
+  resubscribe: boolean;
+  queueAutoresponders: boolean;
+  restartAutoresponders: boolean;
+  batchSize: number;
+  concurrency: number;
+  delimiter?: string;
+  encoding?: string;
+  multiSeparator?: string;
+  dryRun: boolean;
+  failures?: string;
+  journal?: string;
+  resume: boolean;
+  restart: boolean;
+  progress: boolean;
+}
 
 /** Rows listed on stderr after a real import (Wrangler prints at most 12 row errors); every one is in --failures. */
 const PROBLEMS_SHOWN = 12;
