@@ -6,11 +6,12 @@
 // its system calls.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
+import { spawnCli } from '../helpers/cli.js';
 import { NO_HARD_LINKS, runFaulty, startFaulty, straceWorks } from '../helpers/faults.js';
 import { peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
 import { post, waitUntil } from '../helpers/webhooks.js';
 
 if (!straceWorks) console.warn('strace is missing or may not trace here: the tests of file systems without hard links are skipped');
@@ -18,44 +19,36 @@ if (!straceWorks) console.warn('strace is missing or may not trace here: the tes
 const LIST = SEED_LIST_IDS.customers;
 
 describe.skipIf(!straceWorks)('an import beside files on a file system without hard links', () => {
-  let sandbox: RunningSandbox;
-  let dir: string;
-  let env: Record<string, string>;
-  beforeEach(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    dir = tempDir();
-    env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
-    writeFile(dir, 'people.csv', peopleCsv(300));
-  });
-  afterEach(async () => {
-    await sandbox.stop();
+  const t = sandboxPerTest();
+  beforeEach(() => {
+    writeFile(t.dir, 'people.csv', peopleCsv(300));
   });
   const args = (...more: string[]) => ['subscribers', 'import', 'people.csv', '--list', LIST, '--batch-size', '100', '--concurrency', '1', '--consent', 'yes', '--json', ...more];
-  const journal = () => join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
+  const journal = () => join(t.dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
 
   it('imports, with its journal and lock beside the file, and leaves nothing behind', async () => {
-    const r = await runFaulty([NO_HARD_LINKS], args(), { cwd: dir, env });
+    const r = await runFaulty([NO_HARD_LINKS], args(), { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 300, new: 300, failed: 0 });
-    expect(readdirSync(dir)).toEqual(['people.csv']);
+    expect(readdirSync(t.dir)).toEqual(['people.csv']);
   });
 
   it('keeps the journal of a failed batch, resumes from it where a rename over a file is refused too, and writes the failures file 0600', async () => {
-    sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
-    const first = await runFaulty([NO_HARD_LINKS], args('--failures', 'failed.csv'), { cwd: dir, env });
+    t.sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
+    const first = await runFaulty([NO_HARD_LINKS], args('--failures', 'failed.csv'), { cwd: t.dir, env: t.env });
     expect(first.code, first.stderr).toBe(3);
     expect(existsSync(journal())).toBe(true);
-    expect(statSync(join(dir, 'failed.csv')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(t.dir, 'failed.csv')).mode & 0o777).toBe(0o600);
     // The resume writes the journal again over the one there: its first rename is refused. strace counts
     // calls per thread, so file calls go through one thread of the pool for "first" to mean the journal's.
     const resumed = await runFaulty([NO_HARD_LINKS, 'rename,renameat,renameat2:error=EEXIST:when=1'], args('--resume'), {
-      cwd: dir,
-      env: { ...env, UV_THREADPOOL_SIZE: '1' },
+      cwd: t.dir,
+      env: { ...t.env, UV_THREADPOOL_SIZE: '1' },
     });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).not.toMatch(/journal/);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ failed: 0 });
-    expect(readdirSync(dir).sort()).toEqual(['failed.csv', 'people.csv']);
+    expect(readdirSync(t.dir).sort()).toEqual(['failed.csv', 'people.csv']);
   });
 });
 
