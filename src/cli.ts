@@ -64,16 +64,19 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
     if (defaultNote) ctx.log.info(defaultNote);
     const result = await definition.run(input, ctx);
-    if (result) {
-      // Commands return data; what each format makes of it is the renderer's decision alone.
+    // Commands return data; what each format makes of it is the renderer's decision alone.
+    if (result.serving) {
+      const { renderServing } = await import('./output/serving.js');
+      await renderServing(ctx.out, result, result.serving, { signal: ctx.signal, onInterrupt: ctx.onInterrupt, note: ctx.log.info });
+    } else {
       await ctx.out.render(result);
       result.done?.();
-      const message = typeof result.message === 'function' ? result.message() : result.message;
-      if (message) ctx.log.info(message);
-      const error = typeof result.error === 'function' ? result.error() : result.error;
-      if (error) throw error;
     }
-    exitCode = (result && result.exitCode) ?? ExitCode.ok;
+    const message = typeof result.message === 'function' ? result.message() : result.message;
+    if (message) ctx.log.info(message);
+    const error = typeof result.error === 'function' ? result.error() : result.error;
+    if (error) throw error;
+    exitCode = result.exitCode ?? ExitCode.ok;
   };
 
   const program = buildProgram(action, undefined, entryNamed(argv));

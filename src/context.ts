@@ -57,6 +57,8 @@ export interface Logger {
   info(message: string): void;
   /** Warnings: stderr, always shown. */
   warn(message: string): void;
+  /** A notice shown even with --quiet: where a server listens (with --port 0, the only way to learn its port). */
+  always(message: string): void;
   /** --debug traces: stderr, only with --debug. Never pass a secret here. */
   debug(message: string): void;
   /**
@@ -124,6 +126,7 @@ export function createContext(
       if (!globals.quiet) messages.emit('notice', m);
     },
     warn: (m) => messages.emit('warning', m),
+    always: (m) => messages.emit('notice', m),
     debug: (m) => {
       if (globals.debug) messages.emit('debug', m);
     },
