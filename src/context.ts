@@ -11,6 +11,8 @@ import { InterruptHub } from './core/interrupts.js';
 import type { Redactor } from './core/redact.js';
 import type { IO } from './output/edges.js';
 import { createMessages, isMachineFormat, type MessageFields } from './output/messages.js';
+import { countFor } from './output/numbers.js';
+import type { ProgressReporter } from './output/progress.js';
 import type { createOutput, Output, OutputFormat } from './output/render.js';
 import type { Prompt } from './prompt.js';
 
@@ -70,6 +72,8 @@ export interface Logger {
   emit(type: 'notice' | 'progress' | 'wait' | 'page', message: string, fields?: MessageFields): void;
   /** Every stderr line is one JSON object (--json, -o json, -o ndjson: CLI.md "machine mode"). */
   readonly machine: boolean;
+  /** How a count reads in a message: digits grouped (5,000) at a terminal only (CLI.md "numbers"). */
+  count(n: number): string;
 }
 
 export interface Context {
@@ -90,6 +94,12 @@ export interface Context {
    */
   onInterrupt(handler: (count: number) => void): () => void;
   log: Logger;
+  /**
+   * Long work's progress on stderr (src/output/progress.ts): a spinner at a
+   * terminal, a line every few seconds with `lines` (--progress), `progress`
+   * objects in machine mode; nothing with --quiet.
+   */
+  progress(label: string, options: { lines: boolean }): Promise<ProgressReporter>;
   out: Output;
   prompt: Prompt;
   /**
@@ -134,6 +144,8 @@ export function createContext(
       if (!globals.quiet) messages.emit(type, m, fields);
     },
     machine: messages.machine,
+    // Read when a message is made: stderr is built only by a command that writes to it (src/cli.ts main()).
+    count: (n) => countFor(io.stderrIsTTY)(n),
   };
   const makeClient = async (baseUrl: string, apiKey: string, connections?: number, baseUrlSource?: string): Promise<ApiClient> => {
     const { ApiClient } = await import('./core/http.js');
@@ -184,6 +196,12 @@ export function createContext(
     signal,
     onInterrupt: (handler) => hub.register(handler),
     log,
+    progress: async (label, { lines }) => {
+      const { createProgress, progressMode } = await import('./output/progress.js');
+      const mode = progressMode({ stderrIsTTY: io.stderrIsTTY, quiet: globals.quiet, linesRequested: lines, machine: messages.machine });
+      const emit = messages.machine ? (message: string, fields: MessageFields) => log.emit('progress', message, fields) : undefined;
+      return createProgress(mode, io.stderr, label, undefined, emit, countFor(io.stderrIsTTY));
+    },
     out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns, signal, note: log.info }),
     prompt: deps.prompt ?? noPrompt,
     api,

@@ -16,11 +16,11 @@ function sources(dir: string): string[] {
   });
 }
 
-/** What only the edge may do with a command's output: call the renderer, write to stdout or stderr, change how stdout writes. */
-const PRINTS = /\bctx\.out\.(render|print|stream|line)\b|\bctx\.io\.(stdout|stderr)\.(write|writeAsynchronously|unpaged)\b/;
+/** What only the edge may do with a command's output: call the renderer, reach stdout or stderr, ask whether stderr is machine mode. */
+const PRINTS = /\bctx\.out\.(render|print|stream|line)\b|\bctx\.io\.(stdout|stderr)\b|\bctx\.log\.machine\b/;
 
 describe('the command contract', () => {
-  it('no command prints: none calls the renderer or writes to stdout or stderr itself', () => {
+  it('no command prints: none calls the renderer, reaches stdout or stderr, or asks for machine mode itself', () => {
     const found = sources(join(root, 'src/commands')).flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
@@ -35,6 +35,9 @@ describe('the command contract', () => {
     expect(PRINTS.test('    await ctx.out.render({ data });')).toBe(true);
     expect(PRINTS.test("  ctx.io.stderr.write('Listening\\n');")).toBe(true);
     expect(PRINTS.test('  ctx.io.stdout.writeAsynchronously?.();')).toBe(true);
+    expect(PRINTS.test('    ctx.io.stderr,')).toBe(true);
+    expect(PRINTS.test('  const emit = ctx.log.machine ? a : b;')).toBe(true);
     expect(PRINTS.test('  const limit = ctx.out.limit;')).toBe(false);
+    expect(PRINTS.test('  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {')).toBe(false);
   });
 });
