@@ -8,8 +8,8 @@ import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
 import { rememberListsSeen } from './commands/completion/seen-lists.js';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
-import { GLOBAL_OPTIONS } from './commands/globals.js';
-import { createContext, resolveGlobals, type ParsedGlobals, type RunDeps } from './context.js';
+import { GLOBAL_OPTIONS, resolveGlobals, type ParsedGlobals } from './commands/globals.js';
+import { createContext, type RunDeps } from './context.js';
 import { describeError } from './core/error-exit.js';
 import { ExitCode } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
@@ -61,18 +61,21 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
     if (note) ctx.log.emit('notice', note.message, note.fields);
     const result = await definition.run(input, ctx);
-    if (result) {
-      // Commands return data; what each format makes of it is the renderer's decision alone.
+    // Commands return data; what each format makes of it is the renderer's decision alone.
+    if (result.serving) {
+      const { renderServing } = await import('./output/serving.js');
+      await renderServing(ctx.out, result, result.serving, { signal: ctx.signal, onInterrupt: ctx.onInterrupt, note: ctx.log.info });
+    } else {
       await ctx.out.render(result);
       result.done?.();
       // Lists a command used at the service are offered by `--list <TAB>` later.
       if (clients.length) await rememberListsSeen(definition, input as Record<string, unknown>, result.data, ctx);
-      const message = typeof result.message === 'function' ? result.message() : result.message;
-      if (message) ctx.log.info(message);
-      const error = typeof result.error === 'function' ? result.error() : result.error;
-      if (error) throw error;
     }
-    exitCode = (result && result.exitCode) ?? ExitCode.ok;
+    const message = typeof result.message === 'function' ? result.message() : result.message;
+    if (message) ctx.log.info(message);
+    const error = typeof result.error === 'function' ? result.error() : result.error;
+    if (error) throw error;
+    exitCode = result.exitCode ?? ExitCode.ok;
   };
 
   const program = buildProgram(action, undefined, entryNamed(argv));

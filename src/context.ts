@@ -4,8 +4,6 @@
 // fails for lack of one). Commands touch nothing global: no console,
 // process.env, process.exit or process.stdout outside src/cli.ts and this
 // file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
-import type { Input } from './commands/define.js';
-import type { GLOBAL_OPTIONS } from './commands/globals.js';
 import { UsageError } from './core/errors.js';
 import type { HeapTuning } from './core/heap.js';
 import type { ApiClient } from './core/http.js';
@@ -13,9 +11,12 @@ import { InterruptHub } from './core/interrupts.js';
 import type { Redactor } from './core/redact.js';
 import type { IO } from './output/edges.js';
 import { createMessages, isMachineFormat, type MessageFields } from './output/messages.js';
+import { countFor } from './output/numbers.js';
+import type { ProgressReporter } from './output/progress.js';
 import type { createOutput, Output, OutputFormat } from './output/render.js';
+import type { Prompt } from './prompt.js';
 
-export type { IO };
+export type { IO, Prompt };
 type CreateOutput = typeof createOutput;
 
 /** What a run of the program is given: by main() for the real process, by tests for an in-process run. */
@@ -58,6 +59,8 @@ export interface Logger {
   info(message: string): void;
   /** Warnings: stderr, always shown. */
   warn(message: string): void;
+  /** A notice shown even with --quiet: where a server listens (with --port 0, the only way to learn its port). */
+  always(message: string): void;
   /** --debug traces: stderr, only with --debug. Never pass a secret here. */
   debug(message: string): void;
   /**
@@ -69,13 +72,8 @@ export interface Logger {
   emit(type: 'notice' | 'progress' | 'wait' | 'page', message: string, fields?: MessageFields): void;
   /** Every stderr line is one JSON object (--json, -o json, -o ndjson: CLI.md "machine mode"). */
   readonly machine: boolean;
-}
-
-export interface Prompt {
-  /** Reads a line without echo from the TTY. */
-  secret(question: string): Promise<string>;
-  /** Yes/no question on the TTY; false unless the user answers yes. */
-  confirm(question: string): Promise<boolean>;
+  /** How a count reads in a message: digits grouped (5,000) at a terminal only (CLI.md "numbers"). */
+  count(n: number): string;
 }
 
 export interface Context {
@@ -96,6 +94,12 @@ export interface Context {
    */
   onInterrupt(handler: (count: number) => void): () => void;
   log: Logger;
+  /**
+   * Long work's progress on stderr (src/output/progress.ts): a spinner at a
+   * terminal, a line every few seconds with `lines` (--progress), `progress`
+   * objects in machine mode; nothing with --quiet.
+   */
+  progress(label: string, options: { lines: boolean }): Promise<ProgressReporter>;
   out: Output;
   prompt: Prompt;
   /**
@@ -115,26 +119,6 @@ export interface Context {
   heap?: () => Promise<HeapTuning>;
 }
 
-export type ParsedGlobals = Input<{}, typeof GLOBAL_OPTIONS>;
-
-export function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions {
-  const env = deps.env;
-  // chalk's rules (CLI.md "colour"): FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
-  let color = deps.io.stdoutIsTTY && !all.noColor && env.NO_COLOR === undefined;
-  if (env.FORCE_COLOR !== undefined && !all.noColor) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return {
-    profile: all.profile,
-    baseUrl: all.baseUrl,
-    insecureHttp: all.insecureHttp,
-    output: all.json ? 'json' : all.output,
-    quiet: all.quiet,
-    debug: all.debug,
-    color,
-    pager: !all.noPager,
-    timeoutMs: all.timeout === undefined ? undefined : all.timeout * 1000,
-  };
-}
-
 export function createContext(
   deps: RunDeps,
   globals: GlobalOptions,
@@ -152,6 +136,7 @@ export function createContext(
       if (!globals.quiet) messages.emit('notice', m);
     },
     warn: (m) => messages.emit('warning', m),
+    always: (m) => messages.emit('notice', m),
     debug: (m) => {
       if (globals.debug) messages.emit('debug', m);
     },
@@ -159,6 +144,8 @@ export function createContext(
       if (!globals.quiet) messages.emit(type, m, fields);
     },
     machine: messages.machine,
+    // Read when a message is made: stderr is built only by a command that writes to it (src/cli.ts main()).
+    count: (n) => countFor(io.stderrIsTTY)(n),
   };
   const makeClient = async (baseUrl: string, apiKey: string, connections?: number, baseUrlSource?: string): Promise<ApiClient> => {
     const { ApiClient } = await import('./core/http.js');
@@ -209,6 +196,12 @@ export function createContext(
     signal,
     onInterrupt: (handler) => hub.register(handler),
     log,
+    progress: async (label, { lines }) => {
+      const { createProgress, progressMode } = await import('./output/progress.js');
+      const mode = progressMode({ stderrIsTTY: io.stderrIsTTY, quiet: globals.quiet, linesRequested: lines, machine: messages.machine });
+      const emit = messages.machine ? (message: string, fields: MessageFields) => log.emit('progress', message, fields) : undefined;
+      return createProgress(mode, io.stderr, label, undefined, emit, countFor(io.stderrIsTTY));
+    },
     out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns, signal, note: log.info }),
     prompt: deps.prompt ?? noPrompt,
     api,

@@ -8,9 +8,15 @@
 // would leave the question's promise pending for ever, and the process would
 // end through the exit guard in src/cli.ts as a bug. Both settle the question
 // with Cancelled (exit 130), before anything is stored or sent.
-import type { Prompt } from './context.js';
 import { Cancelled } from './core/errors.js';
 import { neutralize } from './output/sanitize.js';
+
+export interface Prompt {
+  /** Reads a line without echo from the TTY. */
+  secret(question: string): Promise<string>;
+  /** Yes/no question on the TTY; false unless the user answers yes. */
+  confirm(question: string): Promise<boolean>;
+}
 
 export interface PromptStreams {
   /** The terminal's input; process.stdin by default. */

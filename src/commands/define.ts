@@ -11,6 +11,7 @@
 // schemas, the importer) are loaded inside its `run` with `await import()`.
 import type { Context } from '../context.js';
 import type { View } from '../output/render.js';
+import type { Serving } from '../output/serving.js';
 
 /**
  * Resources whose ids a shell completes (`email __ids <kind>`): campaigns and
@@ -160,6 +161,13 @@ export interface Result {
    */
   error?: Error | (() => Error | undefined);
   exitCode?: number;
+  /**
+   * The command keeps running once its data is out, until it is stopped (a
+   * server: `sandbox`; `webhooks listen`, whose data are records without end,
+   * view.endless): the edge waits for the first Ctrl-C or SIGTERM, its normal
+   * end, then calls stop() (src/output/serving.ts).
+   */
+  serving?: Serving;
 }
 
 export interface CommandDefinition<A extends Args = Args, O extends Options = Options> {
@@ -181,8 +189,8 @@ export interface CommandDefinition<A extends Args = Args, O extends Options = Op
    * all (a completion script, the messages of a login).
    */
   readonly records: RecordsTrait | false;
-  /** Parsed, checked input in; data (or nothing, when it streamed its own output) and how it ended out. */
-  run(input: Input<A, O>, ctx: Context): Promise<Result | void>;
+  /** Parsed, checked input in; its data and how it ended out, for the edge to render (it never prints). */
+  run(input: Input<A, O>, ctx: Context): Promise<Result>;
 }
 
 export interface RecordsTrait {

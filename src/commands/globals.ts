@@ -2,8 +2,9 @@
 // puts them on its root, where commander recognises them before or after the
 // subcommand (`email --json campaigns sent`, `email campaigns sent --json`);
 // they reach a command's `run` through `ctx.globals`, never through argv.
+import type { GlobalOptions, RunDeps } from '../context.js';
 import { OUTPUT_FORMAT_NAMES as OUTPUT_FORMATS } from '../core/profile-defaults.js';
-import { choiceOption, numberOption, switchOption, textOption } from './define.js';
+import { choiceOption, numberOption, switchOption, textOption, type Input } from './define.js';
 
 export const GLOBAL_OPTIONS = {
   profile: textOption('--profile', '<name>', 'profile to use (env EMAIL_PROFILE)', { complete: 'profile' }),
@@ -17,3 +18,25 @@ export const GLOBAL_OPTIONS = {
   noColor: switchOption('--no-color', 'disable colour (also NO_COLOR)'),
   noPager: switchOption('--no-pager', 'never page output on a terminal (also EMAIL_PAGER=cat)'),
 };
+
+/** The global options as typed, checked by their declarations. */
+export type ParsedGlobals = Input<{}, typeof GLOBAL_OPTIONS>;
+
+/** What the global options mean for this run: the environment's colour rules applied, --json folded into --output. */
+export function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions {
+  const env = deps.env;
+  // chalk's rules (CLI.md "colour"): FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
+  let color = deps.io.stdoutIsTTY && !all.noColor && env.NO_COLOR === undefined;
+  if (env.FORCE_COLOR !== undefined && !all.noColor) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return {
+    profile: all.profile,
+    baseUrl: all.baseUrl,
+    insecureHttp: all.insecureHttp,
+    output: all.json ? 'json' : all.output,
+    quiet: all.quiet,
+    debug: all.debug,
+    color,
+    pager: !all.noPager,
+    timeoutMs: all.timeout === undefined ? undefined : all.timeout * 1000,
+  };
+}

@@ -105,7 +105,7 @@ const closeAsync = promisify(closeFd);
 /**
  * Whether `file` will be copied rather than read where it is (`-`, a FIFO,
  * `<(…)`, a device), decided before anything is read: such an input has no
- * default journal, so `--resume` needs `--journal` (import-run.ts).
+ * default journal, so `--resume` needs `--journal` (src/commands/subscribers/import-session.ts).
  */
 export async function isCopied(file: string, cwd: string): Promise<boolean> {
   if (file === '-') return true;

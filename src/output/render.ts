@@ -18,6 +18,7 @@ import { jsonWriter, ndjsonWriter } from './json.js';
 import { flatReport, jsonReport, peopleReport, type PeopleOut } from './report.js';
 import { checkLines } from './checks.js';
 import { normalizeColumns } from './columns.js';
+import { writeEndless } from './endless.js';
 import { neutralize, neutralizeLines } from './sanitize.js';
 import { project, shapeData, type Shape } from './shape.js';
 import { tableWriter } from './table-writer.js';
@@ -114,6 +115,7 @@ class Renderer implements Output {
     if (isRecords(shown)) {
       // Records that come one by one (a page walk): written as they come, never held.
       const stream = this.stream(view);
+      if (view?.endless) return writeEndless(shown, stream);
       for await (const record of shown) await stream.write(record);
       await stream.end();
       return;
@@ -139,7 +141,11 @@ class Renderer implements Output {
   }
 
   stream(view?: View): RecordStream {
-    if (view?.endless) this.o.stdout.unpaged?.();
+    if (view?.endless) {
+      this.o.stdout.unpaged?.();
+      // The command serves others while this prints (a listener): a pipe nobody reads must not block the process.
+      this.o.stdout.writeAsynchronously?.();
+    }
     const shape = this.o.shape;
     if (!shape) return this.writer(view);
     const { limit, fields, jq } = shape;

@@ -8,34 +8,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli, spawnCli, startCli, tempConfigDir } from '../helpers/cli.js';
-import { expectCountsAddUp, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
+import { runCli, spawnCli, startCli } from '../helpers/cli.js';
+import { expectCountsAddUp, listAddresses, peopleCsv, writeFile } from '../helpers/import-files.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
 
 const LIST = SEED_LIST_IDS.customers;
 /** Holds unsubscribed@example.com as unsubscribed: the service refuses it (206). */
 const NEWSLETTER = SEED_LIST_IDS.newsletter;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-let sandbox: RunningSandbox;
-let dir: string;
-let env: Record<string, string>;
+const t = sandboxPerTest();
 
-beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
-});
-afterEach(async () => {
-  await sandbox.stop();
-});
-
-const email = (argv: string[], stdin?: string | Buffer) => spawnCli(argv, { cwd: dir, env, stdin });
+const email = (argv: string[], stdin?: string | Buffer) => spawnCli(argv, { cwd: t.dir, env: t.env, stdin });
 const importArgs = (file: string, ...more: string[]) => ['subscribers', 'import', file, '--list', LIST, '--json', ...more];
-const stored = (address: string, list: string = LIST) => sandbox.state().lists[list.toLowerCase()]!.Subscribers[address];
+const stored = (address: string, list: string = LIST) => t.sandbox.state().lists[list.toLowerCase()]!.Subscribers[address];
 /** A failures file's rows as text, its BOM off. */
-const rowsOf = (name: string) => readFileSync(join(dir, name), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+const rowsOf = (name: string) => readFileSync(join(t.dir, name), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
 const summaryOf = (r: { stdout: string }) => {
   const summary = JSON.parse(r.stdout);
   expectCountsAddUp(summary);
@@ -44,31 +34,31 @@ const summaryOf = (r: { stdout: string }) => {
 
 describe('the failures file comes back as its rows went out, whatever the input\'s encoding', () => {
   it('Windows-1252: import with --failures, fix the row, run the same command on the failures file: the service stores Zoë', async () => {
-    writeFile(dir, 'people.csv', Buffer.from('email,name,Consent\r\nole@example.com,Olé,yes\r\nzoe@,Zoë,yes\r\n', 'latin1'));
+    writeFile(t.dir, 'people.csv', Buffer.from('email,name,Consent\r\nole@example.com,Olé,yes\r\nzoe@,Zoë,yes\r\n', 'latin1'));
     const command = (file: string, failures: string) => importArgs(file, '--encoding', 'windows-1252', '--failures', failures);
     const first = await email(command('people.csv', 'failed.csv'));
     expect(first.code, first.stderr).toBe(3);
     expect(stored('ole@example.com')?.Name).toBe('Olé');
     // The user fixes the address in the file and saves it as it is.
-    const failed = readFileSync(join(dir, 'failed.csv'), 'utf8');
-    writeFile(dir, 'failed.csv', Buffer.from(failed.replace('zoe@,', 'zoe@example.com,'), 'utf8'));
+    const failed = readFileSync(join(t.dir, 'failed.csv'), 'utf8');
+    writeFile(t.dir, 'failed.csv', Buffer.from(failed.replace('zoe@,', 'zoe@example.com,'), 'utf8'));
     const again = await email(command('failed.csv', 'failed-2.csv'));
     expect(again.code, again.stderr).toBe(0);
     expect(summaryOf(again)).toMatchObject({ rows: 1, new: 1 });
     expect(stored('zoe@example.com')?.Name).toBe('Zoë');
     // UTF-8 with a byte-order mark: what spreadsheets read right, and what the import follows over --encoding.
-    expect(readFileSync(join(dir, 'failed.csv')).subarray(0, 3)).toEqual(BOM);
+    expect(readFileSync(join(t.dir, 'failed.csv')).subarray(0, 3)).toEqual(BOM);
   });
 
   it('UTF-16 without a BOM (--encoding utf16le): the same command on the fixed failures file stores the names as they were', async () => {
-    writeFile(dir, 'people.txt', Buffer.from('email\tname\tConsent\r\nzoe@\tZoë Ωmega\tyes\r\nli@\t李雷\tyes\r\n', 'utf16le'));
+    writeFile(t.dir, 'people.txt', Buffer.from('email\tname\tConsent\r\nzoe@\tZoë Ωmega\tyes\r\nli@\t李雷\tyes\r\n', 'utf16le'));
     const command = (file: string, failures: string) => importArgs(file, '--encoding', 'utf16le', '--failures', failures);
     const first = await email(command('people.txt', 'failed.csv'));
     expect(first.code, first.stderr).toBe(2);
     expect(summaryOf(first)).toMatchObject({ rows: 2, rejected: 2 });
-    const failed = readFileSync(join(dir, 'failed.csv'));
+    const failed = readFileSync(join(t.dir, 'failed.csv'));
     expect(failed.subarray(0, 3)).toEqual(BOM);
-    writeFile(dir, 'failed.csv', Buffer.from(failed.toString('utf8').replace('zoe@\t', 'zoe@example.com\t').replace('li@\t', 'li@example.com\t'), 'utf8'));
+    writeFile(t.dir, 'failed.csv', Buffer.from(failed.toString('utf8').replace('zoe@\t', 'zoe@example.com\t').replace('li@\t', 'li@example.com\t'), 'utf8'));
     const again = await email(command('failed.csv', 'failed-2.csv'));
     expect(again.code, again.stderr).toBe(0);
     expect(summaryOf(again)).toMatchObject({ rows: 2, new: 2, encoding: 'utf8' });
@@ -79,9 +69,9 @@ describe('the failures file comes back as its rows went out, whatever the input\
   it('a file that starts with a BOM is read by its BOM whatever --encoding says (UTF-8, UTF-16LE, UTF-16BE)', async () => {
     const text = 'email,name,Consent\r\nzoe@example.com,Zoë,yes\r\n';
     const utf16be = Buffer.from(text, 'utf16le').swap16();
-    writeFile(dir, 'utf8.csv', Buffer.concat([BOM, Buffer.from(text, 'utf8')]));
-    writeFile(dir, 'utf16le.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
-    writeFile(dir, 'utf16be.csv', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be]));
+    writeFile(t.dir, 'utf8.csv', Buffer.concat([BOM, Buffer.from(text, 'utf8')]));
+    writeFile(t.dir, 'utf16le.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    writeFile(t.dir, 'utf16be.csv', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be]));
     for (const [file, encoding] of [['utf8.csv', 'utf8'], ['utf16le.csv', 'utf16le'], ['utf16be.csv', 'utf16be']] as const) {
       const r = await email(importArgs(file, '--encoding', 'windows-1252'));
       expect(r.code, `${file}: ${r.stderr}`).toBe(0);
@@ -94,7 +84,7 @@ describe('the failures file comes back as its rows went out, whatever the input\
 describe('the Line column names the line of the first file, through every round trip', () => {
   it('a failures file imported again writes each row\'s original line, for rows rejected before sending and rows the service refused', async () => {
     writeFile(
-      dir,
+      t.dir,
       'people.csv',
       'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nok2@example.com,OK2,yes\nunsubscribed@example.com,U,yes\nworse@,Worse,yes\n',
     );
@@ -104,7 +94,7 @@ describe('the Line column names the line of the first file, through every round 
     const lineAndOutcome = (name: string) => rowsOf(name).slice(1).map((row) => row.split(',').slice(0, 5).join(','));
     expect(lineAndOutcome('failed.csv')).toEqual(['bad@,Bad,yes,3,rejected', 'worse@,Worse,yes,6,rejected', 'unsubscribed@example.com,U,yes,5,failed']);
     // Fix one row; the others stay as they were.
-    writeFile(dir, 'failed.csv', readFileSync(join(dir, 'failed.csv'), 'utf8').replace('bad@,', 'bad@example.com,'));
+    writeFile(t.dir, 'failed.csv', readFileSync(join(t.dir, 'failed.csv'), 'utf8').replace('bad@,', 'bad@example.com,'));
     const second = await email(command('failed.csv', 'failed-2.csv'));
     expect(second.code, second.stderr).toBe(3);
     expect(rowsOf('failed-2.csv')[0]).toBe('email,name,Consent,Line,Outcome,Code,Message');
@@ -122,12 +112,12 @@ describe('gzip input', () => {
   const expectAllImported = (r: { code: number; stdout: string; stderr: string }) => {
     expect(r.code, r.stderr).toBe(0);
     expect(summaryOf(r)).toMatchObject({ rows: ROWS, new: ROWS, failed: 0, rejected: 0, complete: true });
-    const onList = listAddresses(sandbox, LIST);
+    const onList = listAddresses(t.sandbox, LIST);
     for (let i = 0; i < ROWS; i++) expect.soft(onList.has(`person${i}@example.com`)).toBe(true);
   };
 
   it('a .csv.gz file is read as its CSV', async () => {
-    writeFile(dir, 'people.csv.gz', gzipSync(peopleCsv(ROWS)));
+    writeFile(t.dir, 'people.csv.gz', gzipSync(peopleCsv(ROWS)));
     expectAllImported(await email(importArgs('people.csv.gz', '--batch-size', '100')));
   });
 
@@ -137,7 +127,7 @@ describe('gzip input', () => {
 
   it('gzip is known by its first bytes, not its name; its BOM, encoding and the failures file\'s second read work through it', async () => {
     const text = 'email,name,Consent\r\nole@example.com,Olé,yes\r\nbad@,Bäd,yes\r\nunsubscribed@example.com,Ü,yes\r\n';
-    writeFile(dir, 'export.csv', gzipSync(Buffer.from(text, 'latin1')));
+    writeFile(t.dir, 'export.csv', gzipSync(Buffer.from(text, 'latin1')));
     const r = await email(['subscribers', 'import', 'export.csv', '--list', NEWSLETTER, '--encoding', 'windows-1252', '--failures', 'failed.csv']);
     expect(r.code, r.stderr).toBe(3);
     expect(stored('ole@example.com', NEWSLETTER)?.Name).toBe('Olé');
@@ -150,33 +140,31 @@ describe('gzip input', () => {
 
   it('a corrupt or truncated gzip stream is exit 2 naming the file, nothing sent', async () => {
     const whole = gzipSync(peopleCsv(5000));
-    writeFile(dir, 'truncated.csv.gz', whole.subarray(0, Math.floor(whole.length / 2)));
+    writeFile(t.dir, 'truncated.csv.gz', whole.subarray(0, Math.floor(whole.length / 2)));
     const damaged = Buffer.from(whole);
     for (let i = 2000; i < 2100; i++) damaged[i] = damaged[i]! ^ 0x5a;
-    writeFile(dir, 'damaged.csv.gz', damaged);
-    writeFile(dir, 'header.csv.gz', Buffer.concat([Buffer.from([0x1f, 0x8b, 0x63]), Buffer.alloc(200, 0x41)]));
+    writeFile(t.dir, 'damaged.csv.gz', damaged);
+    writeFile(t.dir, 'header.csv.gz', Buffer.concat([Buffer.from([0x1f, 0x8b, 0x63]), Buffer.alloc(200, 0x41)]));
     for (const file of ['truncated.csv.gz', 'damaged.csv.gz', 'header.csv.gz']) {
       const r = await email(['subscribers', 'import', file, '--list', LIST]);
       expect(r.code, `${file}: ${r.stderr}`).toBe(2);
       expect(r.stderr, file).toMatch(new RegExp(`^error: ${file.replace(/\./g, '\\.')}: (?:corrupt|truncated) gzip data \\(.+\\); nothing was sent$`, 'm'));
-      expect(sandbox.requestCount(), file).toBe(0);
+      expect(t.sandbox.requestCount(), file).toBe(0);
     }
   });
 
   it('a gzip bomb (64 MiB of one character in 64 KiB) is refused by the record bound, nothing sent', async () => {
-    writeFile(dir, 'bomb.csv.gz', gzipSync(Buffer.concat([Buffer.from('email,name\nok@example.com,'), Buffer.alloc(64 * 1024 * 1024, 0x61)]), { level: 9 }));
+    writeFile(t.dir, 'bomb.csv.gz', gzipSync(Buffer.concat([Buffer.from('email,name\nok@example.com,'), Buffer.alloc(64 * 1024 * 1024, 0x61)]), { level: 9 }));
     const r = await email(['subscribers', 'import', 'bomb.csv.gz', '--list', LIST, '--consent', 'yes']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^error: bomb\.csv\.gz: the record at line 2 is longer than 1 MiB; nothing was sent$/m);
-    expect(sandbox.requestCount()).toBe(0);
+    expect(t.sandbox.requestCount()).toBe(0);
   });
 
   it('an interrupted import of a .csv.gz file is resumed: its journal knows the file', async () => {
-    await sandbox.stop();
-    sandbox = await startSandbox({ port: 0, latencyMs: 40 });
-    env = { ...env, EMAIL_BASE_URL: sandbox.url };
-    writeFile(dir, 'people.csv.gz', gzipSync(peopleCsv(ROWS)));
-    const journal = join(dir, `people.csv.gz.${LIST.slice(0, 8)}.import-journal`);
+    await t.restart({ latencyMs: 40 });
+    writeFile(t.dir, 'people.csv.gz', gzipSync(peopleCsv(ROWS)));
+    const journal = join(t.dir, `people.csv.gz.${LIST.slice(0, 8)}.import-journal`);
     const batches = () => {
       try {
         return readFileSync(journal, 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length;
@@ -185,7 +173,7 @@ describe('gzip input', () => {
       }
     };
     const args = importArgs('people.csv.gz', '--batch-size', '10', '--concurrency', '1');
-    const run = startCli(args, { cwd: dir, env });
+    const run = startCli(args, { cwd: t.dir, env: t.env });
     for (let i = 0; i < 500 && batches() < 3; i++) await new Promise((r) => setTimeout(r, 20));
     run.child.kill('SIGINT');
     expect(await run.exited, run.output().stderr).toBe(130);
@@ -195,21 +183,21 @@ describe('gzip input', () => {
     const summary = summaryOf(resumed);
     expect(summary).toMatchObject({ rows: ROWS, resumed: true, complete: true });
     expect(summary.resumedBatches).toBeGreaterThanOrEqual(3);
-    const onList = listAddresses(sandbox, LIST);
+    const onList = listAddresses(t.sandbox, LIST);
     for (let i = 0; i < ROWS; i++) expect.soft(onList.has(`person${i}@example.com`)).toBe(true);
   });
 });
 
 describe('Excel\'s sep= first line', () => {
   it('names the delimiter and is not a row: line numbers stay the file\'s own, and the fixed failures file imports', async () => {
-    writeFile(dir, 'excel.csv', Buffer.concat([BOM, Buffer.from('sep=;\r\nemail;name;Consent\r\nok@example.com;Ok, Jr.;yes\r\nbad@;Bad, Sr.;yes\r\n')]));
+    writeFile(t.dir, 'excel.csv', Buffer.concat([BOM, Buffer.from('sep=;\r\nemail;name;Consent\r\nok@example.com;Ok, Jr.;yes\r\nbad@;Bad, Sr.;yes\r\n')]));
     const first = await email(['subscribers', 'import', 'excel.csv', '--list', LIST, '--failures', 'failed.csv']);
     expect(first.code, first.stderr).toBe(3);
     expect(first.stderr).toMatch(/^ {2}line 4: rejected \(1\): invalid email address "bad@"/m);
     expect(stored('ok@example.com')?.Name).toBe('Ok, Jr.');
     // The failures file keeps the delimiter and not the sep= line (a spreadsheet that honours it ignores the BOM).
     expect(rowsOf('failed.csv')).toEqual(['email;name;Consent;Line;Outcome;Code;Message', 'bad@;"Bad, Sr.";yes;4;rejected;1;"invalid email address ""bad@"""']);
-    writeFile(dir, 'failed.csv', readFileSync(join(dir, 'failed.csv'), 'utf8').replace('bad@;', 'bad@example.com;'));
+    writeFile(t.dir, 'failed.csv', readFileSync(join(t.dir, 'failed.csv'), 'utf8').replace('bad@;', 'bad@example.com;'));
     const again = await email(importArgs('failed.csv'));
     expect(again.code, again.stderr).toBe(0);
     expect(summaryOf(again)).toMatchObject({ rows: 1, new: 1, delimiter: ';' });
@@ -217,16 +205,16 @@ describe('Excel\'s sep= first line', () => {
   });
 
   it('a problem found by the structure check names the file\'s own line; --dry-run says where the delimiter came from', async () => {
-    writeFile(dir, 'quote.csv', 'sep=,\nemail,name,Consent\nok@example.com,"Ok,yes\n');
+    writeFile(t.dir, 'quote.csv', 'sep=,\nemail,name,Consent\nok@example.com,"Ok,yes\n');
     const r = await email(['subscribers', 'import', 'quote.csv', '--list', LIST]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^error: quote\.csv: unclosed quote at line 3$/m);
-    writeFile(dir, 'tabs.csv', 'SEP=\t\nemail\tname\tConsent\nok@example.com\tOk; Jr.\tyes\n');
+    writeFile(t.dir, 'tabs.csv', 'SEP=\t\nemail\tname\tConsent\nok@example.com\tOk; Jr.\tyes\n');
     const dry = await email(['subscribers', 'import', 'tabs.csv', '--list', LIST, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 1, wouldSend: 1, delimiter: '\t', firstRequest: { body: { Subscribers: [{ Name: 'Ok; Jr.' }] } } });
     // A person's dry run says where the delimiter came from.
-    const shown = await runCli(['subscribers', 'import', 'tabs.csv', '--list', LIST, '--dry-run'], { cwd: dir, env, stdoutIsTTY: true });
+    const shown = await runCli(['subscribers', 'import', 'tabs.csv', '--list', LIST, '--dry-run'], { cwd: t.dir, env: t.env, stdoutIsTTY: true });
     expect(shown.stderr).toContain('tabs.csv: delimiter tab (its sep= line), utf8; columns:');
   });
 });

@@ -9,31 +9,27 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spoolLimit } from '../../src/import/input.js';
-import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, requireBuild, runCli, spawnCli, startCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { expectCountsAddUp, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
+import { BIN, requireBuild, runCli, spawnCli, startCli, type CliResult } from '../helpers/cli.js';
+import { expectCountsAddUp, listAddresses, peopleCsv, writeFile } from '../helpers/import-files.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
 
 const LIST = SEED_LIST_IDS.customers;
 const ROWS = 250;
 
-let sandbox: RunningSandbox;
-let dir: string;
+const t = sandboxPerTest();
 /** TMPDIR of the command: where a pipe's copy is made, and must be gone after. */
 let tmp: string;
-let env: Record<string, string>;
 const children: ChildProcess[] = [];
 
-beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  tmp = join(dir, '.tmp');
+beforeEach(() => {
+  tmp = join(t.dir, '.tmp');
   mkdirSync(tmp, { mode: 0o700 });
-  env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir(), TMPDIR: tmp };
-  writeFile(dir, 'people.csv', peopleCsv(ROWS));
+  t.env.TMPDIR = tmp;
+  writeFile(t.dir, 'people.csv', peopleCsv(ROWS));
 });
-afterEach(async () => {
+afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
-  await sandbox.stop();
 });
 
 const importArgs = (file: string, ...more: string[]) => ['subscribers', 'import', file, '--list', LIST, '--batch-size', '100', '--json', ...more];
@@ -42,13 +38,13 @@ const plainArgs = (file: string, ...more: string[]) => ['subscribers', 'import',
 
 /** A shell script run beside the files ($1, $2… are its arguments), kept until the test ends. */
 function sh(script: string, ...args: string[]): ChildProcess {
-  const child = spawn('sh', ['-c', script, 'sh', ...args], { cwd: dir, stdio: 'ignore' });
+  const child = spawn('sh', ['-c', script, 'sh', ...args], { cwd: t.dir, stdio: 'ignore' });
   children.push(child);
   return child;
 }
 
 function mkfifo(name: string): string {
-  const path = join(dir, name);
+  const path = join(t.dir, name);
   execFileSync('mkfifo', [path]);
   return path;
 }
@@ -58,8 +54,8 @@ function viaBash(commandLine: string): Promise<CliResult> {
   requireBuild();
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', `exec "$EMAIL_TEST_NODE" "$EMAIL_TEST_BIN" ${commandLine}`], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', ...env, EMAIL_TEST_NODE: process.execPath, EMAIL_TEST_BIN: BIN },
+      cwd: t.dir,
+      env: { PATH: process.env.PATH ?? '', ...t.env, EMAIL_TEST_NODE: process.execPath, EMAIL_TEST_BIN: BIN },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -73,7 +69,7 @@ function viaBash(commandLine: string): Promise<CliResult> {
 
 /** Starts bin/email without waiting for it (for the interrupts); killed after the test if still running. */
 function startImport(argv: string[]) {
-  const run = startCli(argv, { cwd: dir, env });
+  const run = startCli(argv, { cwd: t.dir, env: t.env });
   children.push(run.child);
   return run;
 }
@@ -93,13 +89,13 @@ function expectAllImported(r: CliResult): void {
   const summary = JSON.parse(r.stdout);
   expectCountsAddUp(summary);
   expect(summary).toMatchObject({ rows: ROWS, new: ROWS, failed: 0, rejected: 0, complete: true });
-  const onList = listAddresses(sandbox, LIST);
+  const onList = listAddresses(t.sandbox, LIST);
   for (let i = 0; i < ROWS; i++) expect.soft(onList.has(`person${i}@example.com`)).toBe(true);
 }
 
 /** Nothing left behind: no journal, lock or temporary file beside the input, no copy in TMPDIR. */
 function expectNothingLeft(...inputs: string[]): void {
-  expect(readdirSync(dir).sort()).toEqual(['.tmp', ...inputs].sort());
+  expect(readdirSync(t.dir).sort()).toEqual(['.tmp', ...inputs].sort());
   expect(readdirSync(tmp)).toEqual([]);
 }
 
@@ -112,10 +108,10 @@ describe('inputs that cannot seek (issue 17.8)', () => {
 
   it('--failures from a pipe: a row the service refused is written with its cells, read again from the copy', async () => {
     // The newsletter list holds unsubscribed@example.com as unsubscribed: the service refuses it (206).
-    writeFile(dir, 'mixed.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nunsubscribed@example.com,U,yes\n');
+    writeFile(t.dir, 'mixed.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\nunsubscribed@example.com,U,yes\n');
     const r = await viaBash(`subscribers import <(cat mixed.csv) --list ${SEED_LIST_IDS.newsletter} --failures failed.csv`);
     expect(r.code, r.stderr).toBe(3);
-    expect(readFileSync(join(dir, 'failed.csv'), 'utf8').trim().split('\r\n')).toEqual([
+    expect(readFileSync(join(t.dir, 'failed.csv'), 'utf8').trim().split('\r\n')).toEqual([
       'email,name,Consent,Line,Outcome,Code,Message',
       'bad@,Bad,yes,3,rejected,1,"invalid email address ""bad@"""',
       'unsubscribed@example.com,U,yes,4,failed,206,Address in the unsubscribed list; not added.',
@@ -126,7 +122,7 @@ describe('inputs that cannot seek (issue 17.8)', () => {
   it('a FIFO imports every row; no journal is kept beside it', async () => {
     mkfifo('list.fifo');
     sh('cat people.csv > list.fifo');
-    const r = await spawnCli(importArgs('list.fifo'), { cwd: dir, env });
+    const r = await spawnCli(importArgs('list.fifo'), { cwd: t.dir, env: t.env });
     expectAllImported(r);
     expect(JSON.parse(r.stdout).journal).toBeUndefined();
     expectNothingLeft('people.csv', 'list.fifo');
@@ -134,18 +130,16 @@ describe('inputs that cannot seek (issue 17.8)', () => {
 
   it('--resume of a pipe needs --journal, and says so before reading it', async () => {
     mkfifo('list.fifo');
-    const r = await spawnCli(importArgs('list.fifo', '--resume'), { cwd: dir, env });
+    const r = await spawnCli(importArgs('list.fifo', '--resume'), { cwd: t.dir, env: t.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--resume needs --journal <file> when the CSV comes from a pipe \(list\.fifo\)/);
-    expect(sandbox.requestCount()).toBe(0);
+    expect(t.sandbox.requestCount()).toBe(0);
   });
 
   it('with --journal, an import from a FIFO interrupted half-way is resumed from the same data piped again', async () => {
-    await sandbox.stop();
-    sandbox = await startSandbox({ port: 0, latencyMs: 40 });
-    env = { ...env, EMAIL_BASE_URL: sandbox.url };
+    await t.restart({ latencyMs: 40 });
     mkfifo('list.fifo');
-    const journal = join(dir, 'pipe.journal');
+    const journal = join(t.dir, 'pipe.journal');
     const batches = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
     sh('cat people.csv > list.fifo');
     const run = startImport(importArgs('list.fifo', '--batch-size', '10', '--concurrency', '1', '--journal', 'pipe.journal'));
@@ -154,13 +148,13 @@ describe('inputs that cannot seek (issue 17.8)', () => {
     expect(await run.exited, run.output().stderr).toBe(130);
     expect(batches()).toBeLessThan(ROWS / 10);
     sh('cat people.csv > list.fifo');
-    const resumed = await spawnCli(importArgs('list.fifo', '--batch-size', '10', '--concurrency', '1', '--journal', 'pipe.journal', '--resume'), { cwd: dir, env });
+    const resumed = await spawnCli(importArgs('list.fifo', '--batch-size', '10', '--concurrency', '1', '--journal', 'pipe.journal', '--resume'), { cwd: t.dir, env: t.env });
     expect(resumed.code, resumed.stderr).toBe(0);
     const summary = JSON.parse(resumed.stdout);
     expectCountsAddUp(summary);
     expect(summary).toMatchObject({ rows: ROWS, resumed: true, complete: true });
     expect(summary.resumedBatches).toBeGreaterThanOrEqual(3);
-    const onList = listAddresses(sandbox, LIST);
+    const onList = listAddresses(t.sandbox, LIST);
     for (let i = 0; i < ROWS; i++) expect.soft(onList.has(`person${i}@example.com`)).toBe(true);
     expectNothingLeft('people.csv', 'list.fifo');
   });
@@ -168,12 +162,12 @@ describe('inputs that cannot seek (issue 17.8)', () => {
   it('binary data from a FIFO (cat /dev/zero) is refused after its first bytes: exit 2, nothing sent, no copy left', async () => {
     mkfifo('zero.fifo');
     sh('exec cat /dev/zero > zero.fifo');
-    const r = await spawnCli(plainArgs('zero.fifo'), { cwd: dir, env });
+    const r = await spawnCli(plainArgs('zero.fifo'), { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^error: zero\.fifo does not look like CSV text/m);
-    expect(sandbox.requestCount()).toBe(0);
+    expect(t.sandbox.requestCount()).toBe(0);
     expectNothingLeft('people.csv', 'zero.fifo');
-    const dev = await spawnCli(plainArgs('/dev/zero'), { cwd: dir, env });
+    const dev = await spawnCli(plainArgs('/dev/zero'), { cwd: t.dir, env: t.env });
     expect(dev.code, dev.stderr).toBe(2);
     expect(dev.stderr).toMatch(/\/dev\/zero does not look like CSV text/);
   });
@@ -186,7 +180,7 @@ describe('inputs that cannot seek (issue 17.8)', () => {
     expect(await run.exited, run.output().stderr).toBe(130);
     expect(run.output().stderr).toMatch(/interrupted/);
     expectNothingLeft('people.csv', 'list.fifo');
-    expect(sandbox.requestCount()).toBe(0);
+    expect(t.sandbox.requestCount()).toBe(0);
   });
 
   it('SIGTERM while the writer of a FIFO never closes it: exit 130 at once, no copy left', async () => {
@@ -197,7 +191,7 @@ describe('inputs that cannot seek (issue 17.8)', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited, run.output().stderr).toBe(130);
     expectNothingLeft('people.csv', 'list.fifo');
-    expect(sandbox.requestCount()).toBe(0);
+    expect(t.sandbox.requestCount()).toBe(0);
   });
 });
 
@@ -210,12 +204,12 @@ describe('very wide files and long records (issue 17.9)', () => {
   };
 
   it('a header of 100,000 columns is exit 2 before anything is sent, one line, nothing left behind', async () => {
-    writeFile(dir, 'wide.csv', wideCsv(100_000, 3));
-    const r = await spawnCli(plainArgs('wide.csv', '--consent', 'yes'), { cwd: dir, env });
+    writeFile(t.dir, 'wide.csv', wideCsv(100_000, 3));
+    const r = await spawnCli(plainArgs('wide.csv', '--consent', 'yes'), { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^error: wide\.csv: the header has 100,000 columns; at most 1,000 are accepted$/m);
     expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('hint:'))).toHaveLength(1);
-    expect(sandbox.requestCount()).toBe(0);
+    expect(t.sandbox.requestCount()).toBe(0);
     expectNothingLeft('people.csv', 'wide.csv');
     // The same file through a pipe: its copy is removed too.
     const piped = await viaBash(`subscribers import <(cat wide.csv) --list ${LIST} --consent yes`);
@@ -226,18 +220,18 @@ describe('very wide files and long records (issue 17.9)', () => {
 
   it('a record longer than 1 MiB is exit 2 before anything is sent, naming its line', async () => {
     const long = 'x'.repeat(2 * 1024 * 1024);
-    writeFile(dir, 'long.csv', `email,name,a,b,c\nok@example.com,Ok,1,2,3\nlong@example.com,${long},1,2,3\n`);
-    const r = await spawnCli(plainArgs('long.csv', '--consent', 'yes'), { cwd: dir, env });
+    writeFile(t.dir, 'long.csv', `email,name,a,b,c\nok@example.com,Ok,1,2,3\nlong@example.com,${long},1,2,3\n`);
+    const r = await spawnCli(plainArgs('long.csv', '--consent', 'yes'), { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^error: long\.csv: the record at line 3 is longer than 1 MiB/m);
-    expect(sandbox.requestCount()).toBe(0);
+    expect(t.sandbox.requestCount()).toBe(0);
     expectNothingLeft('people.csv', 'long.csv');
   });
 
   it('a data row of 100,000 cells under a 5-column header is one rejected row, the others are imported', async () => {
     const wide = Array.from({ length: 100_000 }, (_, i) => `v${i}`).join(',');
-    writeFile(dir, 'ragged.csv', `email,name,a,b,c\nok@example.com,Ok,1,2,3\nbad@example.com,${wide}\nfine@example.com,Fine,1,2,3\n`);
-    const r = await spawnCli(importArgs('ragged.csv', '--consent', 'yes'), { cwd: dir, env });
+    writeFile(t.dir, 'ragged.csv', `email,name,a,b,c\nok@example.com,Ok,1,2,3\nbad@example.com,${wide}\nfine@example.com,Fine,1,2,3\n`);
+    const r = await spawnCli(importArgs('ragged.csv', '--consent', 'yes'), { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(3);
     const summary = JSON.parse(r.stdout);
     expectCountsAddUp(summary);
@@ -251,13 +245,13 @@ describe('an output that is the input, by any path (issue 27.3)', () => {
   function expectRefused(r: CliResult, what: RegExp, content: string): void {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(what);
-    expect(sandbox.requestCount()).toBe(0);
-    expect(readFileSync(join(dir, 'people.csv'), 'utf8')).toBe(content);
+    expect(t.sandbox.requestCount()).toBe(0);
+    expect(readFileSync(join(t.dir, 'people.csv'), 'utf8')).toBe(content);
   }
 
   it('--failures naming the file standard input reads (by its name, a hard link, /dev/stdin, /proc/self/fd/0) is refused', async () => {
-    const content = readFileSync(join(dir, 'people.csv'), 'utf8');
-    execFileSync('ln', ['people.csv', 'hard.csv'], { cwd: dir });
+    const content = readFileSync(join(t.dir, 'people.csv'), 'utf8');
+    execFileSync('ln', ['people.csv', 'hard.csv'], { cwd: t.dir });
     for (const failures of ['people.csv', 'hard.csv', '/dev/stdin', '/proc/self/fd/0']) {
       const r = await viaBash(`subscribers import - --list ${LIST} --failures ${failures} < people.csv`);
       expectRefused(r, /^error: --failures \S+ is the input file \(standard input\)/m, content);
@@ -265,19 +259,19 @@ describe('an output that is the input, by any path (issue 27.3)', () => {
     // The input named /dev/stdin: read where it is, and still the same file.
     const named = await viaBash(`subscribers import /dev/stdin --list ${LIST} --failures hard.csv < people.csv`);
     expectRefused(named, /^error: --failures \S+ is the input file \/dev\/stdin/m, content);
-    expect(readdirSync(dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
+    expect(readdirSync(t.dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
     expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('--journal naming the input (standard input, a hard link, the file itself) is refused, the input kept', async () => {
-    const content = readFileSync(join(dir, 'people.csv'), 'utf8');
-    execFileSync('ln', ['people.csv', 'hard.csv'], { cwd: dir });
+    const content = readFileSync(join(t.dir, 'people.csv'), 'utf8');
+    execFileSync('ln', ['people.csv', 'hard.csv'], { cwd: t.dir });
     for (const [input, journal] of [['- < people.csv', 'people.csv'], ['- < people.csv', 'hard.csv'], ['people.csv', 'hard.csv'], ['people.csv', 'people.csv']]) {
       const r = await viaBash(`subscribers import ${input} --list ${LIST} --journal ${journal} --restart`);
       // The journal is read first, and a file that is not one is never replaced.
       expectRefused(r, /^error: \S+ is not an import journal/m, content);
     }
-    expect(readdirSync(dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
+    expect(readdirSync(t.dir).sort()).toEqual(['.tmp', 'hard.csv', 'people.csv']);
   });
 });
 
@@ -287,14 +281,14 @@ describe('endless text on standard input (issue 27.4)', () => {
     spoolLimit.maxBytes = 1024 ** 2;
     process.env.TMPDIR = tmp;
     try {
-      const r = await runCli(plainArgs('-'), { cwd: dir, env, stdin: 'email,name\n' + 'a@x.com,A\n'.repeat(200_000) });
+      const r = await runCli(plainArgs('-'), { cwd: t.dir, env: t.env, stdin: 'email,name\n' + 'a@x.com,A\n'.repeat(200_000) });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/^error: stdin: more than 1 MiB came through the pipe, the most its copy in \S+ may hold; nothing was sent$/m);
       expect(r.stderr).toMatch(/^hint: Save the data to a file first and import that file/m);
-      expect(sandbox.requestCount()).toBe(0);
+      expect(t.sandbox.requestCount()).toBe(0);
       expect(readdirSync(tmp).filter((f) => f.startsWith('email-import-'))).toEqual([]);
       // Under the cap the same pipe imports.
-      const fits = await runCli(importArgs('-'), { cwd: dir, env, stdin: readFileSync(join(dir, 'people.csv'), 'utf8') });
+      const fits = await runCli(importArgs('-'), { cwd: t.dir, env: t.env, stdin: readFileSync(join(t.dir, 'people.csv'), 'utf8') });
       expectAllImported(fits);
     } finally {
       spoolLimit.maxBytes = saved.cap;

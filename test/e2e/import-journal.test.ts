@@ -8,34 +8,31 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { spawnCli, startCli, tempConfigDir } from '../helpers/cli.js';
-import { expectCountsAddUp, importRequests, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { spawnCli, startCli } from '../helpers/cli.js';
+import { expectCountsAddUp, importRequests, peopleCsv, writeFile } from '../helpers/import-files.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
 
 const LIST = SEED_LIST_IDS.customers;
 const ROWS = 5000;
 const BATCH = 1000;
 
-let sandbox: RunningSandbox;
+const t = sandboxPerTest();
+/** Sandboxes a test starts beside its own, stopped after it. */
 let others: RunningSandbox[];
-let dir: string;
-let env: Record<string, string>;
-beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0 });
+beforeEach(() => {
   others = [];
-  dir = tempDir();
-  env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
-  writeFile(dir, 'people.csv', peopleCsv(ROWS));
+  writeFile(t.dir, 'people.csv', peopleCsv(ROWS));
 });
 afterEach(async () => {
-  await Promise.all([sandbox, ...others].map((s) => s.stop()));
+  await Promise.all(others.map((s) => s.stop()));
 });
 
-const journalPath = () => join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
+const journalPath = () => join(t.dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
 const args = (...more: string[]) => ['subscribers', 'import', 'people.csv', '--list', LIST, '--batch-size', String(BATCH), '--concurrency', '1', '--json', ...more];
-const email = (more: string[] = [], extraEnv: Record<string, string | undefined> = {}) => spawnCli(args(...more), { cwd: dir, env: { ...env, ...extraEnv } });
+const email = (more: string[] = [], extraEnv: Record<string, string | undefined> = {}) => spawnCli(args(...more), { cwd: t.dir, env: { ...t.env, ...extraEnv } });
 
 /** An import whose first batch fails after its retries: batches 1-4 acknowledged, the journal kept for --resume (exit 3). */
-async function leaveJournal(target = sandbox, extraEnv: Record<string, string | undefined> = {}): Promise<void> {
+async function leaveJournal(target = t.sandbox, extraEnv: Record<string, string | undefined> = {}): Promise<void> {
   target.failNext({ path: /\/import$/, status: 500, times: 4 });
   const r = await email([], extraEnv);
   expect(r.code, r.stderr).toBe(3);
@@ -56,7 +53,7 @@ function writeJournal(lines: unknown[]): void {
 }
 
 /** A resume that must be refused before anything is sent, the journal left as it was. */
-async function expectResumeRefused(message: RegExp, extraEnv: Record<string, string | undefined> = {}, target = sandbox, more: string[] = []) {
+async function expectResumeRefused(message: RegExp, extraEnv: Record<string, string | undefined> = {}, target = t.sandbox, more: string[] = []) {
   const journal = readFileSync(journalPath());
   const before = target.requestCount();
   const r = await email(['--resume', ...more], extraEnv);
@@ -70,36 +67,36 @@ async function expectResumeRefused(message: RegExp, extraEnv: Record<string, str
 }
 
 /** No journal, no lock, no temporary file: only what the test put there. */
-const leftOver = () => readdirSync(dir).filter((name) => name !== 'people.csv' && !name.startsWith('victim'));
+const leftOver = () => readdirSync(t.dir).filter((name) => name !== 'people.csv' && !name.startsWith('victim'));
 
 describe('the journal belongs to one service', () => {
   it('--resume against another base URL is refused, naming both, nothing sent, the journal kept', async () => {
     await leaveJournal();
-    const fresh = await startSandbox({ port: 0, apiKey: sandbox.apiKey });
+    const fresh = await startSandbox({ port: 0, apiKey: t.sandbox.apiKey });
     others.push(fresh);
-    await expectResumeRefused(new RegExp(`the journal \\S+ was written for ${sandbox.url}; this run talks to ${fresh.url}`), { EMAIL_BASE_URL: fresh.url }, fresh);
+    await expectResumeRefused(new RegExp(`the journal \\S+ was written for ${t.sandbox.url}; this run talks to ${fresh.url}`), { EMAIL_BASE_URL: fresh.url }, fresh);
   });
 
   it('--resume with another API key is refused, naming the key as what differs (not the key itself)', async () => {
     await leaveJournal();
     const r = await expectResumeRefused(/the journal \S+ was written with another API key/, { EMAIL_API_KEY: 'another-key-5678' });
     expect(r.stderr).not.toContain('another-key-5678');
-    expect(readFileSync(journalPath(), 'utf8')).not.toContain(sandbox.apiKey);
+    expect(readFileSync(journalPath(), 'utf8')).not.toContain(t.sandbox.apiKey);
   });
 
   it('the same service named another way resumes: a trailing slash, an upper-case host, a profile with the same URL and key', async () => {
     await leaveJournal();
-    const url = new URL(sandbox.url);
+    const url = new URL(t.sandbox.url);
     // Another profile, in a config of its own, naming the service with a trailing slash and an upper-case scheme.
     const config = mkdtempSync(join(tmpdir(), 'email-test-config-'));
-    writeFileSync(join(config, 'config.json'), JSON.stringify({ defaultProfile: 'ops', profiles: { ops: { baseUrl: `HTTP://${url.host}/`, apiKey: sandbox.apiKey } } }), { mode: 0o600 });
-    const before = sandbox.requestCount();
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ defaultProfile: 'ops', profiles: { ops: { baseUrl: `HTTP://${url.host}/`, apiKey: t.sandbox.apiKey } } }), { mode: 0o600 });
+    const before = t.sandbox.requestCount();
     const r = await email(['--resume'], { EMAIL_BASE_URL: undefined, EMAIL_API_KEY: undefined, EMAIL_CONFIG_DIR: config });
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expectCountsAddUp(summary);
     expect(summary).toMatchObject({ rows: ROWS, new: ROWS, resumed: true, resumedBatches: 4 });
-    expect(importRequests(sandbox, before)).toHaveLength(1);
+    expect(importRequests(t.sandbox, before)).toHaveLength(1);
     expect(leftOver()).toEqual([]);
   });
 
@@ -130,15 +127,13 @@ describe('the journal is never written through a link', () => {
 });
 
 describe('one import holds a journal at a time', () => {
-  const startImport = (more: string[] = []) => startCli(args(...more), { cwd: dir, env });
+  const startImport = (more: string[] = []) => startCli(args(...more), { cwd: t.dir, env: t.env });
 
   const journaledBatches = () => (existsSync(journalPath()) ? readFileSync(journalPath(), 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
 
   it('two imports of the same file at once: the second is refused naming the first, nothing sent by it; the journal the first saves stays', async () => {
     // Slow answers and small batches, so the first is surely still running when the second starts.
-    await sandbox.stop();
-    sandbox = await startSandbox({ port: 0, latencyMs: 40 });
-    env = { ...env, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    await t.restart({ latencyMs: 40 });
     const runs = [startImport(['--batch-size', '100']), startImport(['--batch-size', '100'])];
     // Some batches journaled; by then the second was refused (before: both were running).
     for (let i = 0; i < 500 && journaledBatches() < 3; i++) await new Promise((r) => setTimeout(r, 20));
@@ -154,7 +149,7 @@ describe('one import holds a journal at a time', () => {
     expect(JSON.parse(interrupted!.output().stdout).journal).toBe(journalPath());
     // The journal the interrupted import said it saved is there, and no batch was sent twice.
     expect(existsSync(journalPath())).toBe(true);
-    const sent = importRequests(sandbox).map((r) => r.body.Subscribers[0]!.EmailAddress);
+    const sent = importRequests(t.sandbox).map((r) => r.body.Subscribers[0]!.EmailAddress);
     expect(new Set(sent).size).toBe(sent.length);
     expect(existsSync(`${journalPath()}.lock`)).toBe(false);
   });
@@ -173,11 +168,11 @@ describe('one import holds a journal at a time', () => {
     const lock = `${journalPath()}.lock`;
     const content = `${JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'abc', createdAt: new Date().toISOString() })}\n`;
     writeFileSync(lock, content, { mode: 0o600 });
-    const before = sandbox.requestCount();
+    const before = t.sandbox.requestCount();
     const r = await email();
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`is in use by another import \\(pid ${process.pid}\\)`));
-    expect(sandbox.requestCount()).toBe(before);
+    expect(t.sandbox.requestCount()).toBe(before);
     expect(readFileSync(lock, 'utf8')).toBe(content);
   });
 
@@ -243,11 +238,11 @@ describe('a journal is checked when read', () => {
     await expectResumeRefused(/the journal \S+ is damaged: line 2 is not JSON/);
     // A crash tears only the last line: tolerated.
     writeFileSync(journalPath(), `${text}{"batch":0,"rows":10`);
-    const before = sandbox.requestCount();
+    const before = t.sandbox.requestCount();
     const r = await email(['--resume']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: ROWS, new: ROWS, resumedBatches: 4 });
-    expect(importRequests(sandbox, before)).toHaveLength(1);
+    expect(importRequests(t.sandbox, before)).toHaveLength(1);
     expect(leftOver()).toEqual([]);
   });
 });
@@ -255,7 +250,7 @@ describe('a journal is checked when read', () => {
 describe('--restart discards the journal deliberately', () => {
   it('an unfinished import is started over from the first row, saying so; no journal is left', async () => {
     await leaveJournal();
-    const before = sandbox.requestCount();
+    const before = t.sandbox.requestCount();
     const r = await email(['--restart']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/--restart: discarded the journal \S+ \(4 batches acknowledged\); starting from the first row/);
@@ -263,7 +258,7 @@ describe('--restart discards the journal deliberately', () => {
     expectCountsAddUp(summary);
     expect(summary).toMatchObject({ rows: ROWS, resumed: false });
     expect(summary.new + summary.existing).toBe(ROWS);
-    expect(importRequests(sandbox, before)).toHaveLength(ROWS / BATCH);
+    expect(importRequests(t.sandbox, before)).toHaveLength(ROWS / BATCH);
     expect(leftOver()).toEqual([]);
   });
 
@@ -277,12 +272,12 @@ describe('--restart discards the journal deliberately', () => {
     expect(leftOver()).toEqual([]);
     // A --journal naming some other file by mistake: --restart does not delete it.
     writeFileSync(journalPath(), 'not a journal\n');
-    const before = sandbox.requestCount();
+    const before = t.sandbox.requestCount();
     const refused = await email(['--restart']);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/is not an import journal/);
     expect(readFileSync(journalPath(), 'utf8')).toBe('not a journal\n');
-    expect(sandbox.requestCount()).toBe(before);
+    expect(t.sandbox.requestCount()).toBe(before);
     rmSync(journalPath());
     const again = await email(['--restart']);
     expect(again.code, again.stderr).toBe(0);
@@ -295,11 +290,11 @@ describe('--restart discards the journal deliberately', () => {
     const lock = `${journalPath()}.lock`;
     const content = `${JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'abc', createdAt: new Date().toISOString() })}\n`;
     writeFileSync(lock, content, { mode: 0o600 });
-    const before = sandbox.requestCount();
+    const before = t.sandbox.requestCount();
     const r = await email(['--restart']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`is in use by another import \\(pid ${process.pid}\\)`));
-    expect(sandbox.requestCount()).toBe(before);
+    expect(t.sandbox.requestCount()).toBe(before);
     expect(readFileSync(journalPath()).equals(journal)).toBe(true);
     expect(readFileSync(lock, 'utf8')).toBe(content);
   });
@@ -310,11 +305,11 @@ describe('--restart discards the journal deliberately', () => {
       [['--restart', '--dry-run'], /--dry-run sends nothing and keeps no journal: there is none to --restart/],
     ];
     for (const [more, message] of cases) {
-      const before = sandbox.requestCount();
+      const before = t.sandbox.requestCount();
       const r = await email(more);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(message);
-      expect(sandbox.requestCount()).toBe(before);
+      expect(t.sandbox.requestCount()).toBe(before);
     }
   });
 });
@@ -324,11 +319,9 @@ describe('every batch record is bound to the import that wrote it', () => {
   const forged = (n: number, rows: number, mac: unknown) => ({ batch: n, rows, new: rows, existing: 0, failed: 0, retries: 0, service: [rows, 0, rows], failures: [], mac });
 
   it('records appended for the batches an interrupted import did not send are refused naming the line; nothing is sent or skipped wrongly', async () => {
-    await sandbox.stop();
-    sandbox = await startSandbox({ port: 0, latencyMs: 150 });
-    env = { ...env, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+    await t.restart({ latencyMs: 150 });
     const journaled = () => (existsSync(journalPath()) ? readFileSync(journalPath(), 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
-    const run = startCli(args('--batch-size', '500'), { cwd: dir, env });
+    const run = startCli(args('--batch-size', '500'), { cwd: t.dir, env: t.env });
     for (let i = 0; i < 500 && journaled() < 2; i++) await new Promise((r) => setTimeout(r, 20));
     run.child.kill('SIGINT');
     expect(await run.exited, run.output().stderr).toBe(130);
@@ -340,18 +333,18 @@ describe('every batch record is bound to the import that wrote it', () => {
     // The issue's attack: the batches not sent recorded as acknowledged, 500 rows each, through the last.
     const missing = [...Array(10).keys()].filter((n) => !sent.includes(n));
     writeFileSync(journalPath(), genuine + missing.map((n) => `${JSON.stringify(forged(n, 500, batches.at(-1)!.mac))}\n`).join(''));
-    const r = await expectResumeRefused(new RegExp(`the journal \\S+ .*line ${batches.length + 2}\\b`), {}, sandbox, ['--batch-size', '500']);
+    const r = await expectResumeRefused(new RegExp(`the journal \\S+ .*line ${batches.length + 2}\\b`), {}, t.sandbox, ['--batch-size', '500']);
     expect(r.stderr).toMatch(/--restart/);
     // The genuine journal resumes: every row sent exactly once over both runs, none counted that was not.
     writeFileSync(journalPath(), genuine);
-    const before = sandbox.requestCount();
+    const before = t.sandbox.requestCount();
     const resumed = await email(['--resume', '--batch-size', '500']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const summary = JSON.parse(resumed.stdout);
     expectCountsAddUp(summary);
     expect(summary).toMatchObject({ rows: ROWS, new: ROWS, complete: true, resumedBatches: sent.length });
-    expect(importRequests(sandbox, before)).toHaveLength(missing.length);
-    const addresses = importRequests(sandbox).flatMap((q) => q.body.Subscribers.map((s: { EmailAddress: string }) => s.EmailAddress));
+    expect(importRequests(t.sandbox, before)).toHaveLength(missing.length);
+    const addresses = importRequests(t.sandbox).flatMap((q) => q.body.Subscribers.map((s: { EmailAddress: string }) => s.EmailAddress));
     expect(new Set(addresses).size).toBe(ROWS);
     expect(leftOver()).toEqual([]);
   });

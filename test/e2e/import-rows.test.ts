@@ -4,28 +4,19 @@
 // the import says so before it sends; rows with fewer or more cells than the
 // header are refused alike; columns sent as custom fields are named with what
 // the service does with keys the list does not define.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { expectCountsAddUp, importRequests, tempDir, writeFile } from '../helpers/import-files.js';
+import { describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
+import { spawnCli } from '../helpers/cli.js';
+import { expectCountsAddUp, importRequests, writeFile } from '../helpers/import-files.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
 
-let sandbox: RunningSandbox;
-let dir: string;
-let env: Record<string, string>;
-beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
-});
-afterEach(async () => {
-  await sandbox.stop();
-});
+const t = sandboxPerTest();
 
-const email = (file: string, ...more: string[]) => spawnCli(['subscribers', 'import', file, '--list', LIST, ...more], { cwd: dir, env });
-const storedName = (address: string) => sandbox.state().lists[LIST.toLowerCase()]!.Subscribers[address]?.Name;
-const storedFields = (address: string) => sandbox.state().lists[LIST.toLowerCase()]!.Subscribers[address]?.CustomFields;
+const email = (file: string, ...more: string[]) => spawnCli(['subscribers', 'import', file, '--list', LIST, ...more], { cwd: t.dir, env: t.env });
+const storedName = (address: string) => t.sandbox.state().lists[LIST.toLowerCase()]!.Subscribers[address]?.Name;
+const storedFields = (address: string) => t.sandbox.state().lists[LIST.toLowerCase()]!.Subscribers[address]?.CustomFields;
 /** The messages on stderr, one a line: as --json writes them (one JSON object a line) or as people read them. */
 const messages = (stderr: string) =>
   stderr
@@ -35,7 +26,7 @@ const messages = (stderr: string) =>
 
 /** Three subscribers imported with their names. */
 async function importNamed(): Promise<void> {
-  writeFile(dir, 'named.csv', 'email,name,consent\nann@example.com,Ann Example,yes\nbob@example.com,Bob Example,yes\ncy@example.com,Cy Example,yes\n');
+  writeFile(t.dir, 'named.csv', 'email,name,consent\nann@example.com,Ann Example,yes\nbob@example.com,Bob Example,yes\ncy@example.com,Cy Example,yes\n');
   const r = await email('named.csv', '--json');
   expect(r.code, r.stderr).toBe(0);
   expect(storedName('bob@example.com')).toBe('Bob Example');
@@ -44,8 +35,8 @@ async function importNamed(): Promise<void> {
 describe('names: an import never empties a stored name without saying so', () => {
   it('an address-only file: one line before the first batch says every row empties the stored name, and how to keep names; the service does empty them', async () => {
     await importNamed();
-    writeFile(dir, 'addresses.csv', 'email,consent\nann@example.com,yes\nbob@example.com,yes\ncy@example.com,yes\n');
-    const before = sandbox.requestCount();
+    writeFile(t.dir, 'addresses.csv', 'email,consent\nann@example.com,yes\nbob@example.com,yes\ncy@example.com,yes\n');
+    const before = t.sandbox.requestCount();
     const r = await email('addresses.csv', '--json');
     expect(r.code, r.stderr).toBe(0);
     const lines = messages(r.stderr).filter((l) => /Name/.test(l));
@@ -54,7 +45,7 @@ describe('names: an import never empties a stored name without saying so', () =>
     expect(lines[0]).toMatch(/replaces the name of an existing subscriber/);
     expect(lines[0]).toMatch(/--map "<Column>=Name"/);
     // Sandbox and spec agree: Name is required, and what is sent replaces the stored name.
-    expect(importRequests(sandbox, before)[0]!.body.Subscribers[0]).toMatchObject({ EmailAddress: 'ann@example.com', Name: '' });
+    expect(importRequests(t.sandbox, before)[0]!.body.Subscribers[0]).toMatchObject({ EmailAddress: 'ann@example.com', Name: '' });
     expect(storedName('bob@example.com')).toBe('');
     const summary = JSON.parse(r.stdout);
     expectCountsAddUp(summary);
@@ -63,7 +54,7 @@ describe('names: an import never empties a stored name without saying so', () =>
 
   it('empty name cells: said once, naming the first line, before its batch is sent; the summary counts the rows', async () => {
     await importNamed();
-    writeFile(dir, 'some.csv', 'email,name,consent\nann@example.com,Ann Again,yes\nbob@example.com,,yes\ncy@example.com,  ,yes\n');
+    writeFile(t.dir, 'some.csv', 'email,name,consent\nann@example.com,Ann Again,yes\nbob@example.com,,yes\ncy@example.com,  ,yes\n');
     const r = await email('some.csv');
     expect(r.code, r.stderr).toBe(0);
     const lines = messages(r.stderr).filter((l) => /empty Name/.test(l));
@@ -76,7 +67,7 @@ describe('names: an import never empties a stored name without saying so', () =>
   });
 
   it('--dry-run says it too, and counts the rows', async () => {
-    writeFile(dir, 'addresses.csv', 'email,consent\nann@example.com,yes\nbob@example.com,yes\n');
+    writeFile(t.dir, 'addresses.csv', 'email,consent\nann@example.com,yes\nbob@example.com,yes\n');
     const r = await email('addresses.csv', '--dry-run');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/addresses\.csv has no name column: every row \(up to 2\) would be sent with an empty Name/);
@@ -86,7 +77,7 @@ describe('names: an import never empties a stored name without saying so', () =>
   });
 
   it('a file whose every row has its name says nothing about names', async () => {
-    writeFile(dir, 'named.csv', 'email,name,consent\nann@example.com,Ann,yes\n');
+    writeFile(t.dir, 'named.csv', 'email,name,consent\nann@example.com,Ann,yes\n');
     const r = await email('named.csv', '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/empty Name/);
@@ -97,7 +88,7 @@ describe('names: an import never empties a stored name without saying so', () =>
 describe('rows with fewer or more cells than the header are treated alike', () => {
   it('both are rejected, nothing of them sent, each with a reason naming the counts; --dry-run lists both', async () => {
     await importNamed();
-    writeFile(dir, 'ragged.csv', 'email,name,consent\nann@example.com,yes\nbob@example.com,Bob,yes,surplus\ncy@example.com,Cy,yes\n');
+    writeFile(t.dir, 'ragged.csv', 'email,name,consent\nann@example.com,yes\nbob@example.com,Bob,yes,surplus\ncy@example.com,Cy,yes\n');
     const dry = await email('ragged.csv', '--dry-run', '--json');
     expect(dry.code, dry.stderr).toBe(3);
     const report = JSON.parse(dry.stdout);
@@ -105,13 +96,13 @@ describe('rows with fewer or more cells than the header are treated alike', () =
       expect.objectContaining({ Line: 2, Outcome: 'rejected', Code: 'missing-fields', Message: expect.stringMatching(/the row has 2 fields and the header 3/) }),
       expect.objectContaining({ Line: 3, Outcome: 'rejected', Code: 'extra-fields', Message: expect.stringMatching(/the row has 4 fields and the header 3/) }),
     ]);
-    const before = sandbox.requestCount();
+    const before = t.sandbox.requestCount();
     const r = await email('ragged.csv', '--json');
     expect(r.code, r.stderr).toBe(3);
     const summary = JSON.parse(r.stdout);
     expectCountsAddUp(summary);
     expect(summary).toMatchObject({ rows: 3, existing: 1, rejected: 2 });
-    expect(importRequests(sandbox, before).flatMap((q) => q.body.Subscribers.map((s) => s.EmailAddress))).toEqual(['cy@example.com']);
+    expect(importRequests(t.sandbox, before).flatMap((q) => q.body.Subscribers.map((s) => s.EmailAddress))).toEqual(['cy@example.com']);
     // The short row would have sent Ann's consent as her name, or emptied it: it changed nothing.
     expect(storedName('ann@example.com')).toBe('Ann Example');
   });
@@ -119,7 +110,7 @@ describe('rows with fewer or more cells than the header are treated alike', () =
 
 describe('columns sent as custom fields', () => {
   it('the line before the first batch says the service ignores keys the list does not define, and names customfields create', async () => {
-    writeFile(dir, 'fields.csv', 'email,name,consent,Company,Shoe Size,Plan\nann@example.com,Ann,yes,Acme,42,Gold\n');
+    writeFile(t.dir, 'fields.csv', 'email,name,consent,Company,Shoe Size,Plan\nann@example.com,Ann,yes,Acme,42,Gold\n');
     const r = await email('fields.csv', '--json');
     expect(r.code, r.stderr).toBe(0);
     const lines = messages(r.stderr).filter((l) => /custom field/.test(l));

@@ -8,11 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
+import { spawnCli } from '../helpers/cli.js';
 import { NO_HARD_LINKS, runFaulty, startFaulty, straceWorks } from '../helpers/faults.js';
 import { importRequests, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
 import { post, waitUntil } from '../helpers/webhooks.js';
 
 if (!straceWorks) console.warn('strace is missing or may not trace here: the tests of file systems without hard links are skipped');
@@ -20,44 +21,36 @@ if (!straceWorks) console.warn('strace is missing or may not trace here: the tes
 const LIST = SEED_LIST_IDS.customers;
 
 describe.skipIf(!straceWorks)('an import beside files on a file system without hard links', () => {
-  let sandbox: RunningSandbox;
-  let dir: string;
-  let env: Record<string, string>;
-  beforeEach(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    dir = tempDir();
-    env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
-    writeFile(dir, 'people.csv', peopleCsv(300));
-  });
-  afterEach(async () => {
-    await sandbox.stop();
+  const t = sandboxPerTest();
+  beforeEach(() => {
+    writeFile(t.dir, 'people.csv', peopleCsv(300));
   });
   const args = (...more: string[]) => ['subscribers', 'import', 'people.csv', '--list', LIST, '--batch-size', '100', '--concurrency', '1', '--consent', 'yes', '--json', ...more];
-  const journal = () => join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
+  const journal = () => join(t.dir, `people.csv.${LIST.slice(0, 8)}.import-journal`);
 
   it('imports, with its journal and lock beside the file, and leaves nothing behind', async () => {
-    const r = await runFaulty([NO_HARD_LINKS], args(), { cwd: dir, env });
+    const r = await runFaulty([NO_HARD_LINKS], args(), { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 300, new: 300, failed: 0 });
-    expect(readdirSync(dir)).toEqual(['people.csv']);
+    expect(readdirSync(t.dir)).toEqual(['people.csv']);
   });
 
   it('keeps the journal of a failed batch, resumes from it where a rename over a file is refused too, and writes the failures file 0600', async () => {
-    sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
-    const first = await runFaulty([NO_HARD_LINKS], args('--failures', 'failed.csv'), { cwd: dir, env });
+    t.sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
+    const first = await runFaulty([NO_HARD_LINKS], args('--failures', 'failed.csv'), { cwd: t.dir, env: t.env });
     expect(first.code, first.stderr).toBe(3);
     expect(existsSync(journal())).toBe(true);
-    expect(statSync(join(dir, 'failed.csv')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(t.dir, 'failed.csv')).mode & 0o777).toBe(0o600);
     // The resume writes the journal again over the one there: its first rename is refused. strace counts
     // calls per thread, so file calls go through one thread of the pool for "first" to mean the journal's.
     const resumed = await runFaulty([NO_HARD_LINKS, 'rename,renameat,renameat2:error=EEXIST:when=1'], args('--resume'), {
-      cwd: dir,
-      env: { ...env, UV_THREADPOOL_SIZE: '1' },
+      cwd: t.dir,
+      env: { ...t.env, UV_THREADPOOL_SIZE: '1' },
     });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).not.toMatch(/journal/);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ failed: 0 });
-    expect(readdirSync(dir).sort()).toEqual(['failed.csv', 'people.csv']);
+    expect(readdirSync(t.dir).sort()).toEqual(['failed.csv', 'people.csv']);
   });
 });
 
@@ -77,27 +70,19 @@ function inRename(pid: number | undefined): boolean {
 const x86Linux = process.platform === 'linux' && process.arch === 'x64';
 
 describe.skipIf(!straceWorks || !x86Linux)('the journal lock on a file system without hard links', () => {
-  let sandbox: RunningSandbox;
-  let dir: string;
-  let env: Record<string, string>;
-  beforeEach(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    dir = tempDir();
-    env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
-    writeFile(dir, 'people.csv', peopleCsv(10));
-  });
-  afterEach(async () => {
-    await sandbox.stop();
+  const t = sandboxPerTest();
+  beforeEach(() => {
+    writeFile(t.dir, 'people.csv', peopleCsv(10));
   });
 
   it('a fresh lock moved aside while a stale one is taken over is put back, not dropped', async () => {
-    const lock = join(dir, `people.csv.${LIST.slice(0, 8)}.import-journal.lock`);
+    const lock = join(t.dir, `people.csv.${LIST.slice(0, 8)}.import-journal.lock`);
     const gone = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(lock, `${JSON.stringify({ pid: gone, host: hostname(), nonce: 'stale', createdAt: new Date(0).toISOString() })}\n`, { mode: 0o600 });
     // The import's rename of the stale lock is held back 3 s at its entry: in that window another import
     // (this test, alive) takes the stale lock over, so the rename moves that fresh lock aside instead.
     const argv = ['subscribers', 'import', 'people.csv', '--list', LIST, '--consent', 'yes', '--json'];
-    const run = startFaulty([NO_HARD_LINKS, 'rename,renameat,renameat2:delay_enter=3000000'], argv, { cwd: dir, env });
+    const run = startFaulty([NO_HARD_LINKS, 'rename,renameat,renameat2:delay_enter=3000000'], argv, { cwd: t.dir, env: t.env });
     try {
       await waitUntil(() => inRename(run.emailPid()), 'the import to reach its rename of the stale lock', 20_000);
       const fresh = `${JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'fresh', createdAt: new Date().toISOString() })}\n`;
@@ -108,8 +93,8 @@ describe.skipIf(!straceWorks || !x86Linux)('the journal lock on a file system wi
       expect(run.output().stderr).toMatch(new RegExp(`in use by another import \\(pid ${process.pid}\\)`));
       // The other import's lock is in place again, whole; nothing else is left and nothing was sent.
       expect(readFileSync(lock, 'utf8')).toBe(fresh);
-      expect(readdirSync(dir).sort()).toEqual([basename(lock), 'people.csv'].sort());
-      expect(importRequests(sandbox)).toHaveLength(0);
+      expect(readdirSync(t.dir).sort()).toEqual([basename(lock), 'people.csv'].sort());
+      expect(importRequests(t.sandbox)).toHaveLength(0);
     } finally {
       const pid = run.emailPid();
       if (pid) process.kill(pid, 'SIGKILL');

@@ -2,11 +2,13 @@
 // either spoken to over HTTP by a small client (the sandbox's own tests) or
 // driven by the CLI run in-process against it, with the requests it recorded,
 // so a test can state exactly what went over the wire (or that nothing did).
-// useSandbox() and useCommandSandbox() start one for each test (or once for
-// the file) and stop it after, so no test file repeats that pair of hooks.
+// useSandbox(), useCommandSandbox() and sandboxPerTest() start one for each
+// test (or once for the file) and stop it after, so no test file repeats that
+// pair of hooks.
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { startSandbox, type RecordedRequest, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { runCli, type CliResult, type InProcessOptions } from './cli.js';
+import { runCli, tempConfigDir, type CliResult, type InProcessOptions } from './cli.js';
+import { tempDir } from './import-files.js';
 
 /** Started before each test of the file (`each`, a fresh state every time) or once before all of them (`all`). */
 export type FixtureScope = 'each' | 'all';
@@ -128,6 +130,44 @@ export async function startCommandSandbox(options: SandboxOptions = {}): Promise
 /** startCommandSandbox() started once for the file (or before each test) and stopped after. */
 export function useCommandSandbox(options: OptionsOf<SandboxOptions> = {}, scope: FixtureScope = 'all'): CommandSandbox {
   return useFixture(() => startCommandSandbox(optionsOf(options)), (s) => s.stop(), scope);
+}
+
+/** A test's own sandbox, directory and environment (sandboxPerTest()). */
+export interface TestSandbox {
+  readonly sandbox: RunningSandbox;
+  /** A directory of the test's own: its files are written here and `email` runs here. */
+  readonly dir: string;
+  /** What points `email` at the sandbox: its URL and key, and a config directory of the test's own. */
+  readonly env: Record<string, string>;
+  /** Runs `email <argv>` in-process, in `dir`, against the sandbox. */
+  email(argv: string[], options?: InProcessOptions): Promise<CliResult>;
+  /** Replaces the sandbox with one started with these options (a slow one, say); `env` points at the new one. */
+  restart(options: SandboxOptions): Promise<RunningSandbox>;
+}
+
+class PerTest implements TestSandbox {
+  readonly dir = tempDir();
+  readonly env: Record<string, string>;
+  constructor(public sandbox: RunningSandbox) {
+    this.env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
+  }
+  email(argv: string[], o: InProcessOptions = {}): Promise<CliResult> {
+    return runCli(argv, { cwd: this.dir, ...o, env: { ...this.env, ...o.env } });
+  }
+  async restart(options: SandboxOptions): Promise<RunningSandbox> {
+    await this.sandbox.stop();
+    this.sandbox = await startSandbox({ port: 0, ...options });
+    Object.assign(this.env, { EMAIL_BASE_URL: this.sandbox.url, EMAIL_API_KEY: this.sandbox.apiKey });
+    return this.sandbox;
+  }
+}
+
+/**
+ * A fresh sandbox, directory and config directory for each test, stopped
+ * after it: the setup of tests that run `email` on files they write (imports).
+ */
+export function sandboxPerTest(options: OptionsOf<SandboxOptions> = {}): TestSandbox {
+  return useFixture(async () => new PerTest(await startSandbox({ port: 0, ...optionsOf(options) })), (t) => t.sandbox.stop(), 'each');
 }
 
 /** The one error object `--json` prints on stderr. */

@@ -51,12 +51,8 @@ export default defineCommand({
     if (wasDefault) data.defaultProfile = next;
     await store.write(data);
     const what = `Removed profile "${name}" (${removed.baseUrl ?? 'no base URL'} and its key${from}).`;
-    if (!wasDefault) {
-      ctx.log.info(`${what} The default profile is still "${data.defaultProfile ?? DEFAULT_PROFILE}".`);
-    } else if (next) {
-      ctx.log.info(`${what}\nThe default profile is now "${next}" (${data.profiles[next]!.baseUrl ?? 'no base URL'}); \`email auth switch <profile>\` changes it.`);
-    } else {
-      ctx.log.info(`${what}\nNo profile is left, so there is no default profile: \`email auth login\` stores one, and makes it the default.`);
-    }
+    if (!wasDefault) return { message: `${what} The default profile is still "${data.defaultProfile ?? DEFAULT_PROFILE}".` };
+    if (next) return { message: `${what}\nThe default profile is now "${next}" (${data.profiles[next]!.baseUrl ?? 'no base URL'}); \`email auth switch <profile>\` changes it.` };
+    return { message: `${what}\nNo profile is left, so there is no default profile: \`email auth login\` stores one, and makes it the default.` };
   },
 });

@@ -18,6 +18,6 @@ export default defineCommand({
     }
     data.defaultProfile = name;
     await store.write(data);
-    ctx.log.info(`Default profile is now "${name}".`);
+    return { message: `Default profile is now "${name}".` };
   },
 });

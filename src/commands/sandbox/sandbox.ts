@@ -1,5 +1,5 @@
 // `email sandbox`: the definition; serve.ts starts the local service
-// (src/sandbox, loaded only here) and serves until Ctrl-C.
+// (src/sandbox, loaded only here), which serves until Ctrl-C.
 import { choiceOption, defineCommand, intOption, listOption, numberOption, textOption } from '../define.js';
 
 const options = {
@@ -37,6 +37,6 @@ export default defineCommand({
   ],
   async run(input, ctx) {
     const { sandboxCommand } = await import('./serve.js');
-    return { exitCode: await sandboxCommand(input, ctx) };
+    return sandboxCommand(input, ctx);
   },
 });

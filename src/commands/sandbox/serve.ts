@@ -1,9 +1,11 @@
-// `email sandbox`: starts the local service, prints where it is and what it
-// holds, and serves until Ctrl-C, then stops cleanly (state flushed) with exit 0.
+// `email sandbox`: starts the local service and returns where it is and what
+// it holds as its data; it serves until Ctrl-C (src/output/serving.ts), then
+// stops cleanly (state flushed) with exit 0.
 import { resolve } from 'node:path';
 import type { Report } from '../../output/render.js';
 import { neutralize } from '../../output/sanitize.js';
 import type { Context } from '../../context.js';
+import type { Result } from '../define.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import type { RunningSandbox, SandboxOptions, SandboxWebhookOption } from '../../sandbox/index.js';
@@ -64,7 +66,7 @@ function parseWebhook(spec: string, format: 'json' | 'xml'): SandboxWebhookOptio
   return { listId, url, format };
 }
 
-export async function sandboxCommand(flags: SandboxInput, ctx: Context): Promise<number> {
+export async function sandboxCommand(flags: SandboxInput, ctx: Context): Promise<Result> {
   const options = parseSandboxFlags(flags, ctx.cwd);
   const { startSandbox, StateFileError, DEFAULT_API_KEY } = await import('../../sandbox/index.js');
 
@@ -98,27 +100,26 @@ export async function sandboxCommand(flags: SandboxInput, ctx: Context): Promise
         : 'requests and the API key travel unencrypted (http), so anyone who can reach this port or watch the network can use the sandbox';
     ctx.log.warn(`listening on ${host}, not only on this machine: ${exposure}`);
   }
-  await printReady(ctx, sandbox, options);
-
-  // Serve until Ctrl-C. Registering an interrupt handler replaces the default
-  // exit 130: stopping the sandbox is the expected way to end it.
-  await new Promise<void>((done) => {
-    if (ctx.signal.aborted) return done();
-    ctx.signal.addEventListener('abort', () => done(), { once: true });
-    const unregister = ctx.onInterrupt(() => {
-      unregister();
-      done();
-    });
-  });
-  ctx.log.info('stopping the sandbox…');
-  await sandbox.stop();
-  if (options.statePath) ctx.log.info(`state saved to ${options.statePath}`);
-  return 0;
+  return {
+    ...ready(sandbox, options),
+    done: () => {
+      for (const w of options.webhooks ?? []) ctx.log.info(`webhook: events of list ${w.listId} go to ${w.url} (${w.format})`);
+      ctx.log.info(`\nUse it:  export EMAIL_BASE_URL=${sandbox.url} EMAIL_API_KEY=${sandbox.apiKey}`);
+    },
+    serving: {
+      async stop() {
+        ctx.log.info('stopping the sandbox…');
+        await sandbox.stop();
+      },
+    },
+    message: options.statePath ? `state saved to ${options.statePath}` : undefined,
+  };
 }
 
-async function printReady(ctx: Context, sandbox: RunningSandbox, options: SandboxOptions): Promise<void> {
+/** What the sandbox holds once ready: for scripts exactly one line (CLI.md `sandbox`), so they can read the ids; for people, the same as text and tables. */
+function ready(sandbox: RunningSandbox, options: SandboxOptions): Pick<Result, 'data' | 'view' | 'display'> {
   const seed = sandbox.seed;
-  const ready = {
+  const data = {
     baseUrl: sandbox.url,
     apiKey: sandbox.apiKey,
     lists: seed.lists,
@@ -134,12 +135,8 @@ async function printReady(ctx: Context, sandbox: RunningSandbox, options: Sandbo
     ['Segments', seed.segments],
     ['Smart emails', seed.smartEmails],
   ];
-  // CLI.md `sandbox`: for scripts exactly one line when ready, so they can read the ids; for people, the same as text and tables.
   const forPeople: Report = {
     parts: [{ value: lines.join('\n'), view: { text: true } }, ...sections.map(([title, rows]) => ({ heading: `\n${title}:`, value: rows, empty: '  (none)' }))],
   };
-  await ctx.out.render({ data: ready, view: { compact: true }, display: forPeople });
-  for (const w of options.webhooks ?? []) ctx.log.info(`webhook: events of list ${w.listId} go to ${w.url} (${w.format})`);
-  ctx.log.info(`\nUse it:  export EMAIL_BASE_URL=${sandbox.url} EMAIL_API_KEY=${sandbox.apiKey}`);
-  ctx.log.info('Press Ctrl-C to stop.');
+  return { data, view: { compact: true }, display: forPeople };
 }

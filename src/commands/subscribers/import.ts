@@ -1,8 +1,8 @@
 // email subscribers import <file.csv|-> --list <id>: the definition. The
 // command itself (options checked together, progress, Ctrl-C, the summary and
-// the exit code) is import-run.ts, loaded only when the command runs: it pulls
+// the exit code) is import-session.ts, loaded only when the command runs: it pulls
 // in the whole import pipeline of src/import.
-import { type Input, choiceOption, defineCommand, idOption, intOption, listOption, requiredArg, switchOption, textOption } from '../define.js';
+import { choiceOption, defineCommand, idOption, intOption, listOption, requiredArg, switchOption, textOption } from '../define.js';
 import type { ImportSummary } from '../../import/tally.js';
 import { CONSENT_INVALID } from './codes.js';
 
@@ -49,9 +49,6 @@ const IMPORT_FIELDS = [
   'firstRequest',
 ];
 
-/** What the command's run module receives. */
-export type ImportInput = Input<typeof args, typeof options>;
-
 export default defineCommand({
   name: 'import',
   summary: 'Import subscribers from a CSV file (or - for stdin), in batches, resumably',
@@ -65,7 +62,7 @@ export default defineCommand({
     'email subscribers import people.csv --list <id> --resume',
   ],
   async run(input, ctx) {
-    const { importCommand } = await import('./import-run.js');
+    const { importCommand } = await import('./import-session.js');
     return importCommand(input, ctx);
   },
 });

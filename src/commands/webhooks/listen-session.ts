@@ -1,12 +1,14 @@
 // `email webhooks listen`: a local receiver for the service's deliveries
 // (CLI.md "webhooks"). Answers each delivery as soon as it is read, decoded
 // and (with --save) saved: a delivery answered 200 is on disk, one that could
-// not be saved is answered 500 so the service sends it again. Prints every
-// event (in arrival order) and forwards deliveries afterwards, so neither a
-// slow stdout nor a slow forward target holds up the answer. Runs until Ctrl-C, then finishes what it received and
-// exits 0. When the reader of stdout goes away (`| head`) with nowhere else
-// to put events, it stops accepting deliveries, so the service keeps them for
-// a retry, and exits 0; with --save or --forward-to it keeps serving (CLI.md "broken pipe").
+// not be saved is answered 500 so the service sends it again. Its events are
+// the command's data, records without end that the renderer prints in arrival
+// order, and it forwards deliveries afterwards, so neither a slow stdout nor a
+// slow forward target holds up the answer. Runs until Ctrl-C (src/output/serving.ts), then finishes what it
+// received and exits 0. When the reader of stdout goes away (`| head`) with
+// nowhere else to put events, it stops accepting deliveries, so the service
+// keeps them for a retry, and exits 0; with --save or --forward-to it keeps
+// serving (CLI.md "broken pipe").
 //
 // What it has taken but not yet saved, printed and forwarded is held
 // up to the receiver's bound (src/webhooks/receiver.ts); past it deliveries
@@ -23,8 +25,10 @@ import { isLoopbackHost } from '../../core/loopback.js';
 import { UnsafePathError, writePrivateFile } from '../../core/private-file.js';
 import { sweepTemporaries } from '../../core/private-temporaries.js';
 import { isBrokenPipe } from '../../output/edges.js';
-import type { Column, RecordStream } from '../../output/render.js';
+import type { Column } from '../../output/render.js';
+import type { Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
+import { EventQueue } from '../../webhooks/event-queue.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
 import { DEFAULT_MAX_HELD_BYTES, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
@@ -80,39 +84,12 @@ export function quoted(text: string, max = 40): string {
   return `${neutralize(text.slice(0, end))}… (${text.length} characters)`;
 }
 
-/**
- * Resolves true once `done` settles, or false once `progress()` has not
- * changed for `stallMs`: stdout nobody reads must not hold up the end after a
- * signal (CLI.md "signals"), while one that reads, however slowly, is waited for.
- */
-function settledWhileProgressing(done: Promise<unknown>, progress: () => number, stallMs: number): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    let last = progress();
-    const timer = setInterval(() => {
-      const now = progress();
-      if (now !== last) last = now;
-      else finish(false);
-    }, stallMs);
-    const finish = (settled: boolean) => {
-      clearInterval(timer);
-      resolve(settled);
-    };
-    done.then(
-      () => finish(true),
-      (error: unknown) => {
-        clearInterval(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** Each event as received, with the ListID of its delivery so one line stands on its own (`jq 'select(.ListID == …)'`). */
 function eventRecord(event: WebhookEvent, delivery: WebhookDelivery): WebhookEvent {
   return 'ListID' in event ? event : { ...event, ListID: delivery.ListID };
 }
 
-export async function listenCommand(flags: ListenInput, ctx: Context): Promise<number> {
+export async function listenCommand(flags: ListenInput, ctx: Context): Promise<Result> {
   const shown = eventTypesToShow(flags.events);
   if (!flags.host.trim()) throw new UsageError('--host must not be empty');
   const forwardTo = flags.forwardTo !== undefined ? receiverUrl('--forward-to', flags.forwardTo) : undefined;
@@ -138,19 +115,13 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   const counts = { deliveries: 0, printed: 0, events: 0, rejected: 0, busy: 0, forwarded: 0, forwardFailed: 0, forwardTimedOut: 0, saved: 0, unsaved: 0 };
   // Answering 503 since the last delivery taken: the first refusal of a spell gets a warning, the others a debug line.
   let full = false;
-  // Records stdout has taken: what tells a slow reader from one that never reads.
-  let written = 0;
-  // A write to a pipe nobody reads must not stop the receiver: it waits for 'drain' instead, holding deliveries up to the bound.
-  ctx.io.stdout.writeAsynchronously?.();
-  const printing = new SerialQueue();
   // Saves one at a time, in arrival order: deliveries are then answered and printed in that order too.
   let saving: Promise<unknown> = Promise.resolve();
   const forwarding = new SerialQueue();
   const poster = new PlainPoster();
-  // One stream for the session (one JSON array, one CSV header); each delivery is flushed as it
-  // arrives, which on a terminal draws it as a table of its own (src/output/render.ts flush).
-  // It has no end: the output layer writes it as it comes, never through a pager.
-  const sessionStream: RecordStream = ctx.out.stream({ columns: EVENT_COLUMNS, endless: true });
+  // The session's events, one stream (one JSON array, one CSV header) without end: the renderer
+  // writes them as they come, never through a pager, each delivery shown before the next is waited for.
+  const events = new EventQueue<WebhookEvent>();
 
   const onDelivery = (received: ReceivedDelivery) => {
     const { delivery, seq } = received;
@@ -172,22 +143,11 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
       };
     counts.events += delivery.Events.length;
     ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${quoted(delivery.ListID)}`);
-    printing.push(
-      thenDone(async () => {
-        try {
-          for (const event of delivery.Events) {
-            if (!shown || shown.has(String(event.Type))) await sessionStream.write(eventRecord(event, delivery));
-            written++;
-          }
-          await sessionStream.flush?.();
-        } finally {
-          counts.printed++;
-        }
-      }),
-      (error) => {
-        if (!isBrokenPipe(error)) ctx.log.warn(`printing delivery ${seq}: ${(error as Error).message}`);
-      },
-    );
+    const printed = delivery.Events.filter((event) => !shown || shown.has(String(event.Type))).map((event) => eventRecord(event, delivery));
+    events.push(printed, () => {
+      counts.printed++;
+      sinkDone();
+    });
     if (forwardTo) {
       // In arrival order, one at a time, as the service itself delivers.
       forwarding.push(
@@ -267,58 +227,47 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<n
   }
 
   // Always shown, even with --quiet: with --port 0 it is the only way to learn the port. stdout stays for data.
-  ctx.io.stderr.write(`Listening on ${receiver.url}\n`);
+  ctx.log.always(`Listening on ${receiver.url}`);
   if (!isLoopbackHost(flags.host)) {
     ctx.log.warn(`listening on ${flags.host}, not only on this machine: deliveries carry no signature, so anyone who can reach this port can post events and they will be taken as real ones`);
   }
   if (forwardTo) ctx.log.info(`Forwarding each delivery to ${forwardTo.href}`);
   if (saveDir) ctx.log.info(`Saving each delivery in ${saveDir}`);
-  ctx.log.info('Press Ctrl-C to stop.');
 
-  let unregister: () => void = () => undefined;
   const readerGone = () => isBrokenPipe(ctx.signal.reason);
-  await new Promise<void>((done) => {
-    // A reader of stdout gone stops the listener only when printing was all it did.
-    const onAbort = () => (readerGone() && (saveDir || forwardTo) ? undefined : done());
-    if (ctx.signal.aborted) return onAbort();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    // Stopping the listener is the expected way to end it: exit 0, not 130. The handler goes with the
-    // first signal, so a second one ends the process at once, exit 130 (src/cli.ts), whatever is held.
-    unregister = ctx.onInterrupt(() => {
-      unregister();
-      done();
-    });
-  });
-  unregister();
-
-  const quietly = readerGone() && !saveDir && !forwardTo;
-  if (!quietly) ctx.log.info('stopping…');
-  await receiver.close();
-  // What is held is printed while stdout takes it; a stdout that takes nothing for OUTPUT_GRACE_MS is given up on.
-  const printed = settledWhileProgressing(
-    printing.drained().then(() => sessionStream.end()),
-    () => written,
-    OUTPUT_GRACE_MS,
-  );
-  await printed.catch((error: unknown) => {
-    if (!isBrokenPipe(error)) throw error;
-  });
-  await saving;
-  await forwarding.drained();
-  await poster.close();
-  const parts = [`${counts.deliveries} deliver${counts.deliveries === 1 ? 'y' : 'ies'}`, `${counts.events} event${counts.events === 1 ? '' : 's'}`];
-  if (counts.rejected) parts.push(`${counts.rejected} rejected`);
-  if (counts.busy) parts.push(`${counts.busy} refused with 503 while full`);
-  if (counts.printed < counts.deliveries) parts.push(`${counts.deliveries - counts.printed} not printed: standard output took nothing for ${OUTPUT_GRACE_MS / 1000} s`);
-  if (forwardTo) {
-    parts.push(`${counts.forwarded} forwarded`);
-    if (counts.forwardFailed) parts.push(`${counts.forwardFailed} not accepted by the target`);
-    if (counts.forwardTimedOut) parts.push(`${counts.forwardTimedOut} timed out`);
-  }
-  if (saveDir) parts.push(`${counts.saved} saved`);
-  if (counts.unsaved) parts.push(`${counts.unsaved} not saved (answered 500, to be sent again)`);
-  if (!quietly) ctx.log.info(`received ${parts.join(', ')}`);
-  return 0;
+  // The reader of stdout gone with nowhere else to put events: the end says nothing more.
+  const quietly = () => readerGone() && !saveDir && !forwardTo;
+  const summary = () => {
+    const parts = [`${counts.deliveries} deliver${counts.deliveries === 1 ? 'y' : 'ies'}`, `${counts.events} event${counts.events === 1 ? '' : 's'}`];
+    if (counts.rejected) parts.push(`${counts.rejected} rejected`);
+    if (counts.busy) parts.push(`${counts.busy} refused with 503 while full`);
+    if (counts.printed < counts.deliveries) parts.push(`${counts.deliveries - counts.printed} not printed: standard output took nothing for ${OUTPUT_GRACE_MS / 1000} s`);
+    if (forwardTo) {
+      parts.push(`${counts.forwarded} forwarded`);
+      if (counts.forwardFailed) parts.push(`${counts.forwardFailed} not accepted by the target`);
+      if (counts.forwardTimedOut) parts.push(`${counts.forwardTimedOut} timed out`);
+    }
+    if (saveDir) parts.push(`${counts.saved} saved`);
+    if (counts.unsaved) parts.push(`${counts.unsaved} not saved (answered 500, to be sent again)`);
+    return `received ${parts.join(', ')}`;
+  };
+  return {
+    data: events,
+    view: { columns: EVENT_COLUMNS, endless: true },
+    serving: {
+      // What is held is printed while stdout takes it (src/output/serving.ts); saves and forwards are finished.
+      async stop() {
+        if (!quietly()) ctx.log.info('stopping…');
+        await receiver.close();
+        events.end();
+        await saving;
+        await forwarding.drained();
+        await poster.close();
+      },
+      outlivesStdout: Boolean(saveDir || forwardTo),
+    },
+    message: () => (quietly() ? undefined : summary()),
+  };
 }
 
 /** `--events Subscribe,Update` (CLI.md "webhooks listen"): the types to print, matched in any case; undefined prints all. */

@@ -1,5 +1,5 @@
-// `email webhooks listen`: the definition; the receiver loop is listen-session.ts,
-// loaded when the command runs.
+// `email webhooks listen`: the definition; the receiver is listen-session.ts,
+// loaded when the command runs, whose events are records without end.
 import { defineCommand, intOption, textOption } from '../define.js';
 
 const options = {
@@ -26,6 +26,6 @@ export default defineCommand({
   ],
   async run(input, ctx) {
     const { listenCommand } = await import('./listen-session.js');
-    return { exitCode: await listenCommand(input, ctx) };
+    return listenCommand(input, ctx);
   },
 });

@@ -2,34 +2,26 @@
 // sandbox: the columns sent as custom fields only because nothing maps them
 // (CLI.md "Import input"), with what the service does with keys the list does
 // not define, and the way out.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../../src/sandbox/index.js';
-import { startCommandSandbox, type CommandSandbox } from '../../helpers/sandbox.js';
-import { expectCountsAddUp, tempDir, writeFile } from '../../helpers/import-files.js';
+import { sandboxPerTest } from '../../helpers/sandbox.js';
+import { expectCountsAddUp, writeFile } from '../../helpers/import-files.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
-let s: CommandSandbox;
-let dir: string;
-beforeEach(async () => {
-  s = await startCommandSandbox();
-  dir = tempDir();
-});
-afterEach(async () => {
-  await s.stop();
-});
+const t = sandboxPerTest();
 
 /** A warning as --json prints it on stderr: one JSON object a line (CLI.md "machine mode"). */
 const warningLine = (message: string) => `${JSON.stringify({ type: 'warning', message })}\n`;
 
 async function jsonImport(file: string, ...more: string[]) {
-  const r = await s.email(['subscribers', 'import', file, '--list', LIST, ...more, '--json'], { cwd: dir });
+  const r = await t.email(['subscribers', 'import', file, '--list', LIST, ...more, '--json']);
   expectCountsAddUp(JSON.parse(r.stdout));
   return r;
 }
 
 describe('columns nothing maps', () => {
   it('names once on stderr the columns that become custom fields because nothing maps them, with the way out (issue 17.7)', async () => {
-    writeFile(dir, 'mailchimp.csv', 'Email Address,First Name,Last Name,MEMBER_RATING,LEID,EUID,OPTIN_IP,Consent\nada@example.com,Ada,Lovelace,5,1,2,1.2.3.4,yes\nbob@example.com,Bob,B,2,3,4,,yes\n');
+    writeFile(t.dir, 'mailchimp.csv', 'Email Address,First Name,Last Name,MEMBER_RATING,LEID,EUID,OPTIN_IP,Consent\nada@example.com,Ada,Lovelace,5,1,2,1.2.3.4,yes\nbob@example.com,Bob,B,2,3,4,,yes\n');
     const r = await jsonImport('mailchimp.csv', '--batch-size', '1');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(
@@ -49,7 +41,7 @@ describe('columns nothing maps', () => {
     );
     // A wide file: the list is capped, still one line.
     const vendor = Array.from({ length: 40 }, (_, i) => `V${i + 1}`);
-    writeFile(dir, 'wide.csv', `email,Consent,${vendor.join(',')}\nw@example.com,yes,${vendor.map(() => 'x').join(',')}\n`);
+    writeFile(t.dir, 'wide.csv', `email,Consent,${vendor.join(',')}\nw@example.com,yes,${vendor.map(() => 'x').join(',')}\n`);
     const wide = await jsonImport('wide.csv');
     // The first line names the columns; the second, that a file without a name column empties stored names.
     const [columns, names] = wide.stderr.split('\n');

@@ -18,10 +18,30 @@ import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
 import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
 import type { Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
-import { countFor } from '../../output/numbers.js';
-import { createProgress, progressMode } from '../../output/progress.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
-import type { ImportInput } from './import.js';
+
+/** The command's arguments and flags, as import.ts declares them (typed here so this file imports nothing of it back). */
+export interface ImportInput {
+  file: string;
+  list: string;
+  map: string[];
+  onlyMapped: boolean;
+  consent?: 'yes' | 'no' | 'unchanged';
+  resubscribe: boolean;
+  queueAutoresponders: boolean;
+  restartAutoresponders: boolean;
+  batchSize: number;
+  concurrency: number;
+  delimiter?: string;
+  encoding?: string;
+  multiSeparator?: string;
+  dryRun: boolean;
+  failures?: string;
+  journal?: string;
+  resume: boolean;
+  restart: boolean;
+  progress: boolean;
+}
 
 /** Rows listed on stderr after a real import (Wrangler prints at most 12 row errors); every one is in --failures. */
 const PROBLEMS_SHOWN = 12;
@@ -110,14 +130,7 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
 async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<Result> {
   // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
   const client: ApiClient = await ctx.api(poolFor(options.concurrency));
-  const progress = await createProgress(
-    progressMode({ stderrIsTTY: ctx.io.stderrIsTTY, quiet: ctx.globals.quiet, linesRequested: progressLines, machine: ctx.log.machine }),
-    ctx.io.stderr,
-    `importing ${options.input.name}`,
-    undefined,
-    ctx.log.machine ? (message, fields) => ctx.log.emit('progress', message, fields) : undefined,
-    countFor(ctx.io.stderrIsTTY),
-  );
+  const progress = await ctx.progress(`importing ${options.input.name}`, { lines: progressLines });
   const stop = new AbortController();
   const abandon = new AbortController();
   // The first rows not imported, for stderr: failed and rejected ones before duplicates (which were imported once).
@@ -160,7 +173,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   const { summary } = outcome;
   // The summary (the renderer prints it), then for people the first rows not imported, then what ended the run (import/outcome.ts).
   const said = problemLines([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary);
-  const end = importEnd(outcome, countFor(ctx.io.stderrIsTTY));
+  const end = importEnd(outcome, ctx.log.count);
   if (end.warning) ctx.log.warn(end.warning);
   return { data: summary, display: summaryRecord(summary), view: { columns: summaryColumns(summary), tableOnly: true }, notes: [...said, ...end.notes], error: end.error };
 }
@@ -247,7 +260,7 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
     ],
     footer: 'Dry run: nothing was sent.',
   };
-  return { data: report, error: () => summary && dryRunEnd(summary, countFor(ctx.io.stderrIsTTY)) };
+  return { data: report, error: () => summary && dryRunEnd(summary, ctx.log.count) };
 }
 
 /** Where the delimiter came from, when a `sep=` first line named it. */
@@ -310,7 +323,7 @@ function abbreviateBody(body: unknown): unknown {
 
 // ---- the summary ---------------------------------------------------------------------
 
-// Counts in a message on stderr read as that stream needs them (countFor: grouped at a terminal only);
+// Counts in a message on stderr read as that stream needs them (ctx.log.count: grouped at a terminal only);
 // counts in the summary (stdout) are written through the renderer's style: grouped on a terminal, plain digits in a pipe (CLI.md "numbers").
 type Count = DisplayStyle['count'];
 const counted = (v: unknown, t: DisplayStyle) => (typeof v === 'number' ? t.count(v) : String(v ?? ''));
