@@ -6,15 +6,18 @@
 // because the system resolver may ask a DNS server about it, whose answer
 // could send the key anywhere in clear text. With it, the `lookup` the
 // connections use, which answers `localhost` itself.
-import { lookup as dnsLookup } from 'node:dns';
-import { isIPv4, isIPv6 } from 'node:net';
+// node:net and node:dns are fetched when first needed: core/config.ts imports
+// this module on every command's path, completion scripts included, which load
+// no network module (test/cli.test.ts "startup guard").
+const net = () => process.getBuiltinModule('node:net') as typeof import('node:net');
+const dns = () => process.getBuiltinModule('node:dns') as typeof import('node:dns');
 
 export function isLoopbackHost(host: string): boolean {
   let h = host.trim().toLowerCase();
   if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
   if (h === 'localhost') return true;
-  if (isIPv4(h)) return h.startsWith('127.');
-  if (!isIPv6(h)) return false;
+  if (net().isIPv4(h)) return h.startsWith('127.');
+  if (!net().isIPv6(h)) return false;
   // The URL parser writes an IPv6 address in its one canonical form (::1, ::ffff:7f00:1).
   const canonical = new URL(`http://[${h}]/`).hostname;
   return canonical === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical);
@@ -31,7 +34,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { ad
  */
 export function loopbackAwareLookup(hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void {
   if (hostname.toLowerCase() !== 'localhost') {
-    dnsLookup(hostname, options as never, callback as never);
+    dns().lookup(hostname, options as never, callback as never);
     return;
   }
   const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
