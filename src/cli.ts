@@ -45,19 +45,21 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     const [{ parseInput, parseOptions, parseShape }, { createOutput }, stored] = await Promise.all([
       import('./commands/parse-input.js'),
       import('./output/render.js'),
-      import('./commands/stored-defaults.js'),
+      // A command that prints no JSON (a completion script, login's messages) has no format, pager or
+      // list to take from the profile: the config file is not opened for it.
+      definition.records === false ? undefined : import('./commands/stored-defaults.js'),
     ]);
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
     // The profile's defaults (`email config`), read only for what no flag gave.
-    const defaults = stored.defaultsReader(deps.env, globals.profile);
-    if (!outputGiven(program.opts()) && command.opts().jq === undefined) globals.output = stored.storedOutput(defaults) ?? globals.output;
+    const defaults = stored?.defaultsReader(deps.env, globals.profile);
+    if (stored && defaults && !outputGiven(program.opts()) && command.opts().jq === undefined) globals.output = stored.storedOutput(defaults) ?? globals.output;
     // From here on every stderr line is one JSON object under --json / -o json|ndjson (CLI.md "machine mode").
     if (isMachineFormat(globals.output)) edges.machineStderr();
     formatDecided = true;
-    const { raw, note } = stored.withDefaultList(definition, command.opts(), command.processedArgs, defaults);
+    const { raw, note } = stored && defaults ? stored.withDefaultList(definition, command.opts(), command.processedArgs, defaults) : { raw: command.opts(), note: undefined };
     const input = parseInput(definition, raw, command.processedArgs);
     const shape = await parseShape(definition, command.opts(), globals.output);
-    await edges.usePager({ enabled: globals.pager, env: deps.env, stored: () => stored.storedPager(defaults) });
+    await edges.usePager({ enabled: globals.pager, env: deps.env, stored: () => (stored && defaults ? stored.storedPager(defaults) : undefined) });
     const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
     if (note) ctx.log.emit('notice', note.message, note.fields);
     const result = await definition.run(input, ctx);
