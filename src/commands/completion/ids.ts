@@ -14,7 +14,7 @@ export default defineCommand({
   args: { resource: requiredArg('resource', COMPLETED_IDS.join(', '), { choices: COMPLETED_IDS }) },
   examples: [],
   async run({ resource }, ctx) {
-    const { completedIds } = await import('./ids-run.js');
+    const { completedIds } = await import('./completed-ids.js');
     let text = '';
     try {
       text = await completedIds(resource, ctx);
