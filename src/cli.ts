@@ -4,7 +4,6 @@
 // definitions (src/program.ts), checks the input (src/commands/parse-input.ts),
 // builds the context (src/context.ts), runs the command and prints its data;
 // whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
-import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
@@ -16,7 +15,6 @@ import { exitProcess } from './core/exit-now.js';
 import { InterruptHub, OUTPUT_GRACE_MS } from './core/interrupts.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
-import { FdStdout } from './output/fd-stdout.js';
 import { printError } from './output/error-report.js';
 import { isMachineFormat } from './output/messages.js';
 import { buildProgram, entryNamed, type ActionFactory } from './program.js';
@@ -86,9 +84,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     writeErr: (s: string) => void io.stderr.write(s),
     getOutHelpWidth: () => HELP_WIDTH,
     getErrHelpWidth: () => HELP_WIDTH,
-    // Help is plain text everywhere (it has no styles of its own); commander
-    // would ask process.stdout whether it has colours, building the stream
-    // that main() avoids (src/output/fd-stdout.ts).
+    // Help is plain text everywhere (it has no styles of its own).
     getOutHasColors: () => false,
     getErrHasColors: () => false,
     // Commander's own usage errors: one line, exit 2 (printed by printError below).
@@ -166,7 +162,9 @@ export async function main(): Promise<void> {
     process.exit(1);
   });
   let stderrOpened = false;
-  const stdout = descriptorStdout() ?? process.stdout;
+  // process.stdout writes a pipe or a socket asynchronously (libuv), so a
+  // reader that never reads cannot block the process past a signal.
+  const stdout = process.stdout;
   const code = await run(process.argv.slice(2), {
     // Node creates process.stdin and process.stderr when they are first read,
     // loading net for a pipe or tty for a terminal: only a command that reads
@@ -210,26 +208,9 @@ export async function main(): Promise<void> {
   // Once the command is done nothing else may run: exit as soon as stdout and
   // stderr are flushed. Left to itself the process lingers ~120 ms after
   // undici's pool has closed (measured in bench/startup), a third of a read command's time.
-  const stdoutStream = stdout instanceof FdStdout ? stdout.handedOver : stdout;
-  if (stdoutStream) await Promise.race([flushed(stdoutStream), grace]);
+  await Promise.race([flushed(stdout), grace]);
   if (stderrOpened) await Promise.race([flushed(process.stderr), grace]);
   exitProcess(code);
-}
-
-/**
- * Stdout written to its descriptor (src/output/fd-stdout.ts) when it is a
- * file, a pipe or a socket; a terminal, anything else, and any stdout on
- * Windows (where Node writes to a pipe asynchronously) get process.stdout.
- */
-function descriptorStdout(): FdStdout | undefined {
-  if (process.platform === 'win32') return undefined;
-  try {
-    const st = fstatSync(1);
-    if (st.isFile() || st.isFIFO() || st.isSocket()) return new FdStdout(1, () => process.stdout);
-  } catch {
-    // No stdout at all (closed): process.stdout deals with that as it always has.
-  }
-  return undefined;
 }
 
 /** Resolves once what was written to the stream is out, or at once when its reader is gone. */
