@@ -121,8 +121,8 @@ async function keyring(env: Env): Promise<Keyring> {
  * The module's binary, taken straight from the platform's own package where
  * there is one: @napi-rs/keyring's index.js tries a local file, checks the
  * libc and the binding's version before it gets there, and cost a read
- * 3.1 ms against 0.7 ms for the binary alone (Node 24, median of 5 runs,
- * 2026-11-26). The package is resolved from the module's own place, so any
+ * 3.1 ms against 0.7 ms for the binary alone (Node 24, median of 5 runs).
+ * The package is resolved from the module's own place, so any
  * layout npm or another manager makes is found; anything unexpected (another
  * libc, another platform, a binary that does not load) goes through the
  * module's own loader, which knows them all.
@@ -248,7 +248,7 @@ function firstLine(error: unknown): string {
  * thread loads the HTTP core (src/context.ts starts it on the next turn of
  * the event loop): +8.0 ms over a key in the file on Node 24 against +10.0
  * ms through the entry, 22 +7.4 against +9.5, 26 +6.0 against +9.6 (paired
- * medians, 31 rounds, a quiet machine, 2026-11-26). An entry's constructor
+ * medians, 31 rounds, a quiet machine). An entry's constructor
  * does that work on the main thread, where nothing can overlap it.
  * findCredentialsAsync never prompts to unlock, so when it finds nothing
  * (locked, deleted, an error of any kind) the entry asks, and says why: a
