@@ -167,10 +167,9 @@ export async function main(): Promise<void> {
   const stdout = process.stdout;
   const code = await run(process.argv.slice(2), {
     // Node creates process.stdin and process.stderr when they are first read,
-    // loading net for a pipe or tty for a terminal: only a command that reads
-    // stdin or writes to stderr pays. `email campaigns --help > file` with
-    // stderr a pipe: 0.981-0.987× (medians of 60 paired runs, 2026-11-23);
-    // nothing when stdout is a pipe too, which loads net anyway.
+    // a socket for a pipe, a tty for a terminal: only a command that reads
+    // stdin or writes to stderr pays (a group's help 4-5 % of its CPU time,
+    // bench/README.md; test/cli.test.ts fails when a read builds stderr).
     io: {
       stdout,
       get stderr() {

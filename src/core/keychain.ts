@@ -32,7 +32,7 @@ import { leftRunning } from './exit-now.js';
 
 /**
  * How long a lookup may take. A Secret Service answers one in milliseconds
- * (about 8 ms with the session opened, docs/architecture.md), and one that is
+ * (about 8 ms with the session opened, bench/README.md), and one that is
  * started on demand by D-Bus in well under a second; D-Bus itself gives up
  * only after 25 s, which is what a hung daemon cost before. 5 s is far past
  * any healthy answer and short enough that a user waits for an error, not
@@ -241,7 +241,7 @@ function firstLine(error: unknown): string {
  * Throws KeychainError. A locked keychain shows its own unlock prompt here
  * (a desktop's), and is refused only when that prompt is dismissed.
  *
- * What it costs a read (docs/architecture.md "A key in the keychain"): on
+ * What it costs a read (bench/README.md "A key in the keychain"): on
  * Linux the key is first looked for with findCredentialsAsync, which connects
  * to the bus, opens the Secret Service session (a Diffie-Hellman exchange,
  * about 6 ms) and decrypts the entry all on the thread pool, while the main
