@@ -15,6 +15,7 @@ import { exitProcess } from './core/exit-now.js';
 import { InterruptHub, OUTPUT_GRACE_MS } from './core/interrupts.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
+import { descriptorStdout, FdStdout } from './output/fd-stdout.js';
 import { printError } from './output/error-report.js';
 import { isMachineFormat } from './output/messages.js';
 import { buildProgram, entryNamed, type ActionFactory } from './program.js';
@@ -50,6 +51,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   const clients: ApiClient[] = [];
 
   const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
+    deps.onCommandStart?.();
     const command = actionArgs[actionArgs.length - 1] as Command;
     const [{ parseInput, parseOptions, parseShape }, { createOutput }] = await Promise.all([import('./commands/parse-input.js'), import('./output/render.js')]);
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
@@ -141,9 +143,15 @@ export async function main(): Promise<void> {
     controller.abort(new Error('interrupted'));
   };
   // SIGTERM (a CI job cancelled, `kill`) gets the same orderly stop as Ctrl-C:
-  // journals and sandbox state are saved before the process ends.
-  process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt);
+  // journals and sandbox state are saved before the process ends. Armed as a
+  // command starts: until then (help, a usage error) a signal ends the
+  // process at once, as Node's default, even in a write a full pipe holds.
+  const armSignals = () => {
+    process.on('SIGINT', interrupt);
+    process.on('SIGTERM', interrupt);
+    // From here on stdout is written asynchronously, so a signal can always be taken.
+    if (stdout instanceof FdStdout) stdout.writeAsynchronously();
+  };
   // Writes to a stdout whose reader went away reject with BrokenPipe (src/output/edges.ts).
   // A command may chain writes and await the chain later: such a rejection
   // is not a crash, and run() still ends the command with 0. Any other
@@ -162,9 +170,8 @@ export async function main(): Promise<void> {
     process.exit(1);
   });
   let stderrOpened = false;
-  // process.stdout writes a pipe or a socket asynchronously (libuv), so a
-  // reader that never reads cannot block the process past a signal.
-  const stdout = process.stdout;
+  // Help and usage errors are written to stdout's descriptor (src/output/fd-stdout.ts).
+  const stdout = descriptorStdout(() => process.stdout) ?? process.stdout;
   const code = await run(process.argv.slice(2), {
     // Node creates process.stdin and process.stderr when they are first read,
     // a socket for a pipe, a tty for a terminal: only a command that reads
@@ -201,13 +208,15 @@ export async function main(): Promise<void> {
     },
     heap: () => import('./core/heap.js'),
     exiting: true,
+    onCommandStart: armSignals,
   });
   settled = true;
   process.exitCode = code;
   // Once the command is done nothing else may run: exit as soon as stdout and
   // stderr are flushed. Left to itself the process lingers ~120 ms after
   // undici's pool has closed (measured in bench/startup), a third of a read command's time.
-  await Promise.race([flushed(stdout), grace]);
+  const stdoutStream = stdout instanceof FdStdout ? stdout.handedOver : stdout;
+  if (stdoutStream) await Promise.race([flushed(stdoutStream), grace]);
   if (stderrOpened) await Promise.race([flushed(process.stderr), grace]);
   exitProcess(code);
 }
