@@ -12,14 +12,12 @@
 //
 // Why not ES modules split into chunks: each module costs the ES module
 // loader a resolve, a read and a compile (a read command loaded 24), where
-// one CommonJS bundle is one read and, with the compile cache, no compile.
-// Measured by bench/startup.bench.mjs on 2026-11-23 (Node 20), both builds
-// in one run, each run over `node -e 0`: a group's help 1.43× → 1.20×,
-// `email api …` 2.05× → 1.52×, `--help` 1.16× → 1.06×.
-import { build, transformSync } from 'esbuild';
+// one CommonJS bundle is one read and, with the compile cache, no compile
+// (figures in bench/README.md).
+import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from './third-party-notices.mjs';
 
@@ -33,11 +31,7 @@ rmSync(dist, { recursive: true, force: true });
 // a spinner on a terminal, and undici, which help never needs) and that share
 // nothing with the rest: in bundles of their own, they are not read, compiled
 // or deserialized from the compile cache by commands that do not use them.
-// dist/cli.cjs is 334 KB instead of 980 KB. Measured by bench/startup.bench.mjs
-// against a build with them inside dist/cli.cjs, in the same 31 paired rounds
-// (2026-11-26): `email campaigns --help` took 0.96× (Node 22), 0.95× (24),
-// 0.90× (26) and 0.84× (20) of that build's time; a read 0.99-1.01× on 22-26
-// and 0.91× on 20.
+// dist/cli.cjs is a third of what it would be (figures in bench/README.md).
 // name → the entry of its bundle, and the import that our code reaches it by
 const VENDORED = {
   conf: { entry: 'conf', imported: /^conf$/ },
@@ -88,18 +82,16 @@ const program = await bundle({
   entryPoints: { cli: 'src/cli.ts' },
   sourcemap: 'linked',
   define: { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [...common.plugins, withoutUndiciHttp2(), commanderWithoutChildProcess(), siblingBundles()],
+  plugins: [...common.plugins, siblingBundles()],
 });
 const vendors = await Promise.all(
   Object.entries(VENDORED).map(async ([name, { entry }]) => {
     const built = await bundle({
       ...common,
       entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) },
-      plugins: [...common.plugins, withoutUndiciHttp2(), undiciWithoutNodeAssert()],
-      minify: false,
-      write: false,
+      plugins: [...common.plugins, ...(name === 'undici' ? [withoutUndiciHttp2(), undiciWithoutNodeAssert()] : [])],
     });
-    for (const out of built.outputFiles) writeEagerModules(out.path, out.text, name === 'undici');
+    if (name === 'undici') checkUndiciStandIns(built.metafile);
     return built;
   }),
 );
@@ -116,34 +108,6 @@ const jq = await bundle({
 });
 // docs/reference.md's generator, for scripts/gen-completions.mjs only (not shipped).
 await bundle({ ...common, entryPoints: { reference: 'src/completion/reference.ts' }, format: 'esm', outExtension: {}, minify: false, metafile: false, define: {}, inject: [], plugins: [] });
-
-/**
- * Writes a library's bundle with each CommonJS module it wraps (esbuild's
- * `__commonJS({ "path"(exports, module) {…} })`) turned into a parenthesized
- * function, which V8 compiles eagerly, with the bundle's top level. Node's
- * compile cache holds only what was compiled then (docs/architecture.md
- * "What Node's compile cache does not hold"), so the module bodies that every
- * load of the bundle runs are taken from the cache instead of being compiled
- * on each run. Measured on Node 24, 2026-11-26, 80 paired loads with a warm
- * cache: requiring dist/vendor/undici.cjs took 11.4 ms instead of 14.8 (0.84×),
- * its cache entry growing from 6 KB to 300 KB; in bench/startup.bench.mjs (31
- * paired rounds, both builds) a one-request read took 0.99× (Node 22), 0.955×
- * (24) and 0.995× (26) of its time without, an `api` read 0.96-0.98×.
- * The minifier keeps the parentheses.
- */
-function writeEagerModules(file, code, required) {
-  let wrapped = 0;
-  const eager = code.replace(/^(var [\w$]+ = __commonJS\(\{\n  "[^"\n]+")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (_all, head, params, body) => {
-    wrapped++;
-    return `${head}: (function(${params}) {\n${body}  })\n});`;
-  });
-  // A change in esbuild's output would silently lose this: fail the build instead.
-  if (required && wrapped === 0) throw new Error(`${file}: no CommonJS module wrapper found to compile eagerly (esbuild's output changed?)`);
-  const { code: out, warnings: found } = transformSync(eager, { loader: 'js', minify: common.minify, logLevel: 'warning' });
-  warnings.push(...found);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, out);
-}
 
 /**
  * `import.meta` for code bundled into CommonJS, where esbuild would leave it
@@ -167,8 +131,9 @@ function importMetaOfBundle() {
 
 /**
  * undici's HTTP/2 client requires node:http2 when it is loaded, which every
- * command that talks to the service then paid for, though the pool never
- * enables HTTP/2. A stub takes its place in the bundle (src/core/undici-h2-stub.cjs).
+ * command that talks to the service then paid for (0.87-0.89× of a read's CPU
+ * time with the stub, bench/README.md), though the pool never enables HTTP/2.
+ * A stub takes its place in the bundle (src/core/undici-h2-stub.cjs).
  */
 function withoutUndiciHttp2() {
   return {
@@ -183,8 +148,8 @@ function withoutUndiciHttp2() {
 
 /**
  * undici requires node:assert, whose load builds process.stderr: a stand-in
- * takes its place in undici's bundle (src/core/undici-assert-stub.cjs, with
- * the figure that pays for it).
+ * takes its place in undici's bundle (src/core/undici-assert-stub.cjs says
+ * why it pays).
  */
 function undiciWithoutNodeAssert() {
   return {
@@ -198,19 +163,17 @@ function undiciWithoutNodeAssert() {
 }
 
 /**
- * commander requires node:child_process when it is loaded, for executable
- * subcommands, which email never declares: a stand-in takes its place
- * (src/core/commander-child-process.cjs, with the figure that pays for it).
+ * The stand-ins of undici's bundle, or the build fails: an undici that moved
+ * client-h2.js or stopped requiring node:assert by that name would otherwise
+ * ship without them, and no one would know until a read got slower.
  */
-function commanderWithoutChildProcess() {
-  return {
-    name: 'commander-without-child-process',
-    setup(b) {
-      b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-        /commander[\\/]lib$/.test(args.resolveDir) ? { path: fileURLToPath(new URL('src/core/commander-child-process.cjs', root)) } : undefined,
-      );
-    },
-  };
+function checkUndiciStandIns(metafile) {
+  const inputs = Object.keys(metafile.inputs);
+  for (const stub of ['src/core/undici-h2-stub.cjs', 'src/core/undici-assert-stub.cjs']) {
+    if (!inputs.includes(stub)) throw new Error(`dist/vendor/undici.cjs: ${stub} is not in the bundle (undici's layout changed?)`);
+  }
+  const left = inputs.filter((i) => /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(i));
+  if (left.length > 0) throw new Error(`dist/vendor/undici.cjs: ${left.join(', ')} is bundled, and loads node:http2`);
 }
 
 /** The sandbox and the VENDORED libraries are bundles of their own, required from dist/cli.cjs when a command needs them; jq's is a worker thread's. */

@@ -4,7 +4,6 @@
 // definitions (src/program.ts), checks the input (src/commands/parse-input.ts),
 // builds the context (src/context.ts), runs the command and prints its data;
 // whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
-import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
 import { rememberListsSeen } from './commands/completion/seen-lists.js';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
@@ -17,7 +16,7 @@ import { exitProcess } from './core/exit-now.js';
 import { InterruptHub, OUTPUT_GRACE_MS } from './core/interrupts.js';
 import { Redactor } from './core/redact.js';
 import { createEdges, isBrokenPipe } from './output/edges.js';
-import { FdStdout } from './output/fd-stdout.js';
+import { descriptorStdout, FdStdout } from './output/fd-stdout.js';
 import { printError } from './output/error-report.js';
 import { isMachineFormat } from './output/messages.js';
 import { buildProgram, entryNamed, type ActionFactory } from './program.js';
@@ -41,6 +40,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   let formatDecided = false;
 
   const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
+    deps.onCommandStart?.();
     const command = actionArgs[actionArgs.length - 1] as Command;
     const [{ parseInput, parseOptions, parseShape }, { createOutput }, stored] = await Promise.all([
       import('./commands/parse-input.js'),
@@ -90,9 +90,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     writeErr: (s: string) => void io.stderr.write(s),
     getOutHelpWidth: () => HELP_WIDTH,
     getErrHelpWidth: () => HELP_WIDTH,
-    // Help is plain text everywhere (it has no styles of its own); commander
-    // would ask process.stdout whether it has colours, building the stream
-    // that main() avoids (src/output/fd-stdout.ts).
+    // Help is plain text everywhere (it has no styles of its own).
     getOutHasColors: () => false,
     getErrHasColors: () => false,
     // Commander's own usage errors: one line, exit 2 (printed by printError below).
@@ -166,9 +164,15 @@ export async function main(): Promise<void> {
     controller.abort(new Error('interrupted'));
   };
   // SIGTERM (a CI job cancelled, `kill`) gets the same orderly stop as Ctrl-C:
-  // journals and sandbox state are saved before the process ends.
-  process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt);
+  // journals and sandbox state are saved before the process ends. Armed as a
+  // command starts: until then (help, a usage error) a signal ends the
+  // process at once, as Node's default, even in a write a full pipe holds.
+  const armSignals = () => {
+    process.on('SIGINT', interrupt);
+    process.on('SIGTERM', interrupt);
+    // From here on stdout is written asynchronously, so a signal can always be taken.
+    if (stdout instanceof FdStdout) stdout.writeAsynchronously();
+  };
   // Writes to a stdout whose reader went away reject with BrokenPipe (src/output/edges.ts).
   // A command may chain writes and await the chain later: such a rejection
   // is not a crash, and run() still ends the command with 0. Any other
@@ -187,13 +191,13 @@ export async function main(): Promise<void> {
     process.exit(1);
   });
   let stderrOpened = false;
-  const stdout = descriptorStdout() ?? process.stdout;
+  // Help and usage errors are written to stdout's descriptor (src/output/fd-stdout.ts).
+  const stdout = descriptorStdout(() => process.stdout) ?? process.stdout;
   const code = await run(process.argv.slice(2), {
     // Node creates process.stdin and process.stderr when they are first read,
-    // loading net for a pipe or tty for a terminal: only a command that reads
-    // stdin or writes to stderr pays. `email campaigns --help > file` with
-    // stderr a pipe: 0.981-0.987× (medians of 60 paired runs, 2026-11-23);
-    // nothing when stdout is a pipe too, which loads net anyway.
+    // a socket for a pipe, a tty for a terminal: only a command that reads
+    // stdin or writes to stderr pays (a group's help 4-5 % of its CPU time,
+    // bench/README.md; test/cli.test.ts fails when a read builds stderr).
     io: {
       stdout,
       get stderr() {
@@ -225,6 +229,7 @@ export async function main(): Promise<void> {
     },
     heap: () => import('./core/heap.js'),
     exiting: true,
+    onCommandStart: armSignals,
   });
   settled = true;
   process.exitCode = code;
@@ -235,22 +240,6 @@ export async function main(): Promise<void> {
   if (stdoutStream) await Promise.race([flushed(stdoutStream), grace]);
   if (stderrOpened) await Promise.race([flushed(process.stderr), grace]);
   exitProcess(code);
-}
-
-/**
- * Stdout written to its descriptor (src/output/fd-stdout.ts) when it is a
- * file, a pipe or a socket; a terminal, anything else, and any stdout on
- * Windows (where Node writes to a pipe asynchronously) get process.stdout.
- */
-function descriptorStdout(): FdStdout | undefined {
-  if (process.platform === 'win32') return undefined;
-  try {
-    const st = fstatSync(1);
-    if (st.isFile() || st.isFIFO() || st.isSocket()) return new FdStdout(1, () => process.stdout);
-  } catch {
-    // No stdout at all (closed): process.stdout deals with that as it always has.
-  }
-  return undefined;
 }
 
 /** Resolves once what was written to the stream is out, or at once when its reader is gone. */

@@ -37,6 +37,8 @@ export interface RunDeps {
    * request in flight are left for the exit to close (src/core/http.ts settle()).
    */
   exiting?: boolean;
+  /** Called as a command's action starts, before it does any work (main() arms its signals then). */
+  onCommandStart?: () => void;
 }
 
 /** Options every command has (CLI.md "Global behaviour"). */

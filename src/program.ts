@@ -149,7 +149,7 @@ export function entryNamed(argv: readonly string[]): string | undefined {
  * (plus `help` and `completion`): what a run that argv names it can reach
  * (entryNamed). `email campaigns --help` takes 61 ms against 63 for
  * `email help campaigns`, which builds the whole tree (0.976×, medians of 25
- * paired runs, 2026-11-23). test/program.test.ts checks that every command's
+ * paired runs). test/program.test.ts checks that every command's
  * help and options are the same either way.
  */
 export function buildProgram(action: ActionFactory = () => async () => undefined, fields?: FieldNames, only?: string): Command {

@@ -236,12 +236,10 @@ export class ApiClient {
    * for the other side to finish. Node
    * builds process.stderr when it closes a socket (its net module compares
    * the socket with process.stderr), a socket of its own when stderr is a
-   * pipe. Together with the stand-in for node:assert in
-   * undici's bundle (src/core/undici-assert-stub.cjs)
-   * (either alone leaves stderr to be built by the other), paired with the
-   * build before (31 interleaved rounds, 2026-11-26, medians): a one-request
-   * read took 0.97x its time on Node 24 (0.964x its CPU time), 0.98x on 22,
-   * 0.99x of its CPU time on 26; `email api …` 0.965-0.97x on 24 and 26.
+   * pipe. It pays only together with the stand-in for node:assert in
+   * undici's bundle (src/core/undici-assert-stub.cjs), as either alone leaves
+   * stderr to be built by the other (bench/README.md); test/cli.test.ts fails
+   * when a read builds stderr.
    */
   async settle(): Promise<void> {
     if (!this.poolMade) return;

@@ -32,7 +32,7 @@ import { leftRunning } from './exit-now.js';
 
 /**
  * How long a lookup may take. A Secret Service answers one in milliseconds
- * (about 8 ms with the session opened, docs/architecture.md), and one that is
+ * (about 8 ms with the session opened, bench/README.md), and one that is
  * started on demand by D-Bus in well under a second; D-Bus itself gives up
  * only after 25 s, which is what a hung daemon cost before. 5 s is far past
  * any healthy answer and short enough that a user waits for an error, not
@@ -121,8 +121,8 @@ async function keyring(env: Env): Promise<Keyring> {
  * The module's binary, taken straight from the platform's own package where
  * there is one: @napi-rs/keyring's index.js tries a local file, checks the
  * libc and the binding's version before it gets there, and cost a read
- * 3.1 ms against 0.7 ms for the binary alone (Node 24, median of 5 runs,
- * 2026-11-26). The package is resolved from the module's own place, so any
+ * 3.1 ms against 0.7 ms for the binary alone (Node 24, median of 5 runs).
+ * The package is resolved from the module's own place, so any
  * layout npm or another manager makes is found; anything unexpected (another
  * libc, another platform, a binary that does not load) goes through the
  * module's own loader, which knows them all.
@@ -241,14 +241,14 @@ function firstLine(error: unknown): string {
  * Throws KeychainError. A locked keychain shows its own unlock prompt here
  * (a desktop's), and is refused only when that prompt is dismissed.
  *
- * What it costs a read (docs/architecture.md "A key in the keychain"): on
+ * What it costs a read (bench/README.md "A key in the keychain"): on
  * Linux the key is first looked for with findCredentialsAsync, which connects
  * to the bus, opens the Secret Service session (a Diffie-Hellman exchange,
  * about 6 ms) and decrypts the entry all on the thread pool, while the main
  * thread loads the HTTP core (src/context.ts starts it on the next turn of
  * the event loop): +8.0 ms over a key in the file on Node 24 against +10.0
  * ms through the entry, 22 +7.4 against +9.5, 26 +6.0 against +9.6 (paired
- * medians, 31 rounds, a quiet machine, 2026-11-26). An entry's constructor
+ * medians, 31 rounds, a quiet machine). An entry's constructor
  * does that work on the main thread, where nothing can overlap it.
  * findCredentialsAsync never prompts to unlock, so when it finds nothing
  * (locked, deleted, an error of any kind) the entry asks, and says why: a

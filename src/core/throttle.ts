@@ -17,7 +17,7 @@
 //   to the part of the round that crosses the burst; a window that grew with
 //   each answer instead (TCP's own rule) let the round's successes send more
 //   before its 429s arrived: 6 refusals. The rounds cost the unlimited
-//   `--all` of bench/unsubscribes 1.01× its time (21 paired runs, 2026-11-26).
+//   `--all` of bench/unsubscribes 1.01× its time (21 paired runs).
 //   A round that sent fewer than it could leaves the rest to the next: a walk
 //   sends page 1 alone, and rounds of 1, 4, 8 let a bucket that refills by a
 //   token a round trip take the 4 and refuse 7 of the 8.

@@ -175,7 +175,7 @@ export class AddressSet {
  * out[at], out[at + 1]. ASCII text is read two characters at a time, both
  * folded at once (a SWAR test for A-Z in each 16-bit half): 58-81 ns an
  * address against 85-140 ns one character at a time (medians of three runs of
- * bench/import-micro.bench.mjs, 2026-11-23, a shared 2-core machine), about
+ * bench/import-micro.bench.mjs on a shared 2-core machine), about
  * 30-60 ms of a million-row import's ~4 s. Other text is
  * lower-cased by toLowerCase() first, as the service does; if that leaves it
  * ASCII (the Kelvin sign K becomes k) it is hashed as ASCII text, so equal

@@ -12,6 +12,10 @@
 //   requests in flight stop and no new ones start. src/cli.ts turns that into
 //   exit 0 with nothing printed (CLI.md "broken pipe").
 // - A closed stderr is dropped the same way, without stopping the command.
+// - After a signal, a stdout that takes nothing gets OUTPUT_GRACE_MS; then it
+//   is given up (CLI.md "signals": nothing makes a signal wait, an output
+//   nobody reads included): writers waiting for 'drain' are released, later
+//   writes dropped, and the command ends as interrupted, not as a broken pipe.
 // - Stderr never blocks and never grows past STDERR_QUEUE_BYTES: while that
 //   much waits for a reader that does not read, lines are left out and
 //   counted, and the count is said once there is room (or at the end).
@@ -22,6 +26,7 @@
 // nothing else changed: each format decides what a terminal gets
 // (src/output/render.ts). The pager (CLI.md "pager") belongs here as well.
 import type { Readable } from 'node:stream';
+import { OUTPUT_GRACE_MS } from '../core/interrupts.js';
 import { keyMask } from './key-mask.js';
 import { machineLine, machineLines } from './messages.js';
 import { neutralizeLines } from './sanitize.js';
@@ -70,6 +75,7 @@ interface RawStream extends Writable {
 /** One end of the process: writes go through `filter`; a failed or closed stream swallows what follows. */
 class GuardedStream implements Writable {
   private isClosed = false;
+  private givenUp = false;
   private readonly drainWaiters = new Set<() => void>();
   private stream: RawStream | undefined;
   /** Lines left out while the queue was past the bound, not yet reported. */
@@ -107,9 +113,21 @@ class GuardedStream implements Writable {
     stream.on?.('error', () => this.close());
   }
 
-  /** True once the stream failed (EPIPE, the reader went away): nothing more is written. */
+  /** True once the stream failed (EPIPE, the reader went away) or was given up: nothing more is written. */
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  /** True once giveUp() closed it: its reader may still be there, it took nothing in time. */
+  get givenUpOn(): boolean {
+    return this.givenUp;
+  }
+
+  /** Stops waiting for a reader that takes nothing (after a signal's grace); nothing more is written. */
+  giveUp(): void {
+    if (this.isClosed) return;
+    this.givenUp = true;
+    this.close();
   }
 
   get columns(): number | undefined {
@@ -243,6 +261,14 @@ export function createEdges(io: IO, interrupt?: AbortSignal, redactKeys: (text: 
   const pipe = new AbortController();
   const mask = keyMask(redactKeys);
   const stdout = new GuardedStream(io.stdout, mask.filter, () => pipe.abort(new BrokenPipe()));
+  interrupt?.addEventListener(
+    'abort',
+    () => {
+      // Unref'd: a command that ends sooner does not wait for it.
+      setTimeout(() => stdout.giveUp(), OUTPUT_GRACE_MS).unref?.();
+    },
+    { once: true },
+  );
   // main() gives stderr as a getter, read when first written to: a command
   // that writes nothing there never creates process.stderr.
   const lazyStderr = Object.getOwnPropertyDescriptor(io, 'stderr')?.get !== undefined;
@@ -261,7 +287,7 @@ export function createEdges(io: IO, interrupt?: AbortSignal, redactKeys: (text: 
     stderr,
     signal: interrupt ? AbortSignal.any([interrupt, pipe.signal]) : pipe.signal,
     get stdoutClosed() {
-      return stdout.closed;
+      return stdout.closed && !stdout.givenUpOn;
     },
     async usePager(settings) {
       // The real stream must be a terminal (process.stdout.isTTY); an injected stdout never is paged.

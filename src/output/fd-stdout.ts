@@ -1,20 +1,39 @@
-// Stdout as its file descriptor, when it is a file or a pipe (not a terminal).
-// process.stdout, first read, builds a stream for it: for a pipe a socket,
-// with net and stream loaded and a handle made, which costs a run about as
-// much as Node's own start-up of a few modules. On Linux and macOS Node writes
-// to a file or a pipe synchronously anyway (SyncWriteStream, a blocking pipe),
-// so writing to the descriptor is what process.stdout would do, less the
-// stream. Measured with stdout a pipe, paired with the build before (medians
-// of 25-41 interleaved rounds, 2026-11-26): `email campaigns --help` took
-// 0.91x its time on Node 24 (1.70x -> 1.54x of `node -e 0`), 0.93x on 26,
-// 0.99x on 22; a read, which loads net for undici anyway, 0.99-1.015x.
+// Stdout as its file descriptor, when it is a file, a pipe or a socket (not a
+// terminal), until a command starts. process.stdout, first read, builds a
+// stream for it: for a pipe a socket, with net and stream loaded and a handle
+// made, a large part of a group's help (bench/README.md); help is written
+// synchronously to the descriptor instead, as Node would write a file anyway.
+//
+// A synchronous write to a pipe nobody reads blocks the process, and no
+// signal handler can run meanwhile (CLI.md "signals": nothing makes a signal
+// wait). So main() (src/cli.ts) arms its signal handlers only as a command
+// starts, and at that moment hands this writer over to process.stdout
+// (writeAsynchronously), which writes a pipe or a socket asynchronously:
+// until then a signal takes Node's default action and ends the process even
+// inside a write. test/e2e/stdout-fifo-signal.test.ts holds it to that.
 //
 // A descriptor that would block (EAGAIN: a pipe a parent made non-blocking)
 // hands over to process.stdout for good, from the byte not yet written; a
 // failed write (EPIPE: the reader went away) marks the writer errored, which
 // src/output/edges.ts turns into a closed stdout and a BrokenPipe, as it does
 // for process.stdout.
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
+
+/**
+ * Stdout written to its descriptor when it is a file, a pipe or a socket;
+ * otherwise (a terminal, Windows, where Node writes a pipe synchronously)
+ * undefined, for process.stdout.
+ */
+export function descriptorStdout(open: () => NodeJS.WriteStream): FdStdout | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    const st = fstatSync(1);
+    if (st.isFile() || st.isFIFO() || st.isSocket()) return new FdStdout(1, open);
+  } catch {
+    // No stdout at all (closed): process.stdout deals with that as it always has.
+  }
+  return undefined;
+}
 
 export class FdStdout {
   private stream: NodeJS.WriteStream | undefined;
@@ -57,9 +76,8 @@ export class FdStdout {
   }
 
   /**
-   * Hands over to process.stdout now (src/output/edges.ts Writable): a
-   * blocking write to a pipe nobody reads would stop the whole process, a
-   * receiver included (issue 19.2: `webhooks listen` stopped answering).
+   * Hands over to process.stdout now (src/output/edges.ts Writable), whose
+   * 'drain' tells a writer when a full pipe has room (webhooks listen).
    */
   writeAsynchronously(): void {
     if (!this.stream && !this.failed) this.handOver();

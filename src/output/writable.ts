@@ -9,9 +9,9 @@ export interface Writable {
   readonly closed?: boolean;
   /**
    * From now on a write never blocks the process: a full pipe buffers and
-   * 'drain' tells when it has room (src/output/fd-stdout.ts writes a pipe
-   * synchronously otherwise). For a command that serves others while it
-   * prints (webhooks listen), whose writers wait for 'drain'.
+   * 'drain' tells when it has room. process.stdout already writes a pipe so
+   * on Linux and macOS; a stream that does not may switch here. For a command
+   * that serves others while it prints (webhooks listen).
    */
   writeAsynchronously?(): void;
   /**

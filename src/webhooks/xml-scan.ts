@@ -9,7 +9,7 @@
  * (issue 19). A delivery of 1,000 events (service-spec.md "Events" rule 3)
  * with 30 custom field values each has 97,000 elements; the service shows no
  * limit on custom fields, so the bound leaves room for twice that. At the
- * bound a parse takes 0.4-0.6 s and about 60 MB (measured 2026-11-26, Node 20).
+ * bound a parse takes 0.4-0.6 s and about 60 MB (measured on Node 20).
  */
 export const MAX_XML_ELEMENTS = 200_000;
 /** The sandbox's form nests 6 deep (Webhook, Events, Event, CustomFields, CustomField, Key); a wrapper or two more is still fine. */
