@@ -135,9 +135,12 @@ describe('one import holds a journal at a time', () => {
     // Slow answers and small batches, so the first is surely still running when the second starts.
     await t.restart({ latencyMs: 40 });
     const runs = [startImport(['--batch-size', '100']), startImport(['--batch-size', '100'])];
-    // Some batches journaled; by then the second was refused (before: both were running).
-    for (let i = 0; i < 500 && journaledBatches() < 3; i++) await new Promise((r) => setTimeout(r, 20));
-    const running = runs.filter((run) => run.child.exitCode === null);
+    // Some batches journaled, and one of the two refused and gone (before: both were running). Waiting for
+    // that exit, not only for the batches, keeps the signal off a run that is still being refused.
+    const oneExited = () => runs.some((run) => run.child.exitCode !== null || run.child.signalCode !== null);
+    for (let i = 0; i < 500 && (journaledBatches() < 3 || !oneExited()); i++) await new Promise((r) => setTimeout(r, 20));
+    const running = runs.filter((run) => run.child.exitCode === null && run.child.signalCode === null);
+    expect(running, 'exactly one import still running').toHaveLength(1);
     // The reported case: one is interrupted (and says its journal is saved) while the other goes on.
     running[0]!.child.kill('SIGINT');
     const codes = await Promise.all(runs.map((run) => run.exited));
