@@ -43,7 +43,7 @@ export default defineCommand({
     let rawBody: string | undefined;
     if (input.data !== undefined) {
       const { readJsonArgument } = await import('../../core/json-input.js');
-      const doc = await readJsonArgument(input.data, '-d/--data', ctx.io.stdin, ctx.cwd, ctx.signal);
+      const doc = await readJsonArgument(input.data, '-d/--data', ctx.stdin.stream, ctx.cwd, ctx.signal);
       rawBody = JSON.stringify(doc);
     }
     const method: HttpMethod = input.method ?? (rawBody !== undefined ? 'POST' : 'GET');
