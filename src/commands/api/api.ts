@@ -51,7 +51,7 @@ export default defineCommand({
       if (method !== 'GET') throw new UsageError(`--paginate reads the pages of a GET, not a ${method}`);
       if (Object.keys(query).some((k) => k.toLowerCase() === 'page')) throw new UsageError('--paginate walks every page from the first: leave out the page query parameter');
       const { paginate } = await import('./paginate.js');
-      return paginate(ctx, path, query, input.concurrency);
+      return paginate(ctx, path, query, { concurrency: input.concurrency, limit: input.limit });
     }
     const client = await ctx.api();
     const res = await client.send({
