@@ -1,6 +1,7 @@
-// The one object a command receives, and where it is built: the IO, the
-// environment, the global options, the logger, the renderer, the prompt and
-// the API client (created on first use, so a command that needs no key never
+// The one object a command receives, and where it is built: the IO (the
+// edge's: a command reads only its input facts, stdin and whether it may
+// prompt), the environment, the global options, the logger, the renderer,
+// the prompt and the API client (created on first use, so a command that needs no key never
 // fails for lack of one). Commands touch nothing global: no console,
 // process.env, process.exit or process.stdout outside src/cli.ts and this
 // file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
