@@ -1,9 +1,11 @@
-// The one object a command receives, and where it is built: the IO, the
-// environment, the global options, the logger, the renderer, the prompt and
-// the API client (created on first use, so a command that needs no key never
+// The one object a command receives, and where it is built: the IO (the
+// edge's: a command reads only its input facts, stdin and whether it may
+// prompt), the environment, the global options, the logger, the renderer,
+// the prompt and the API client (created on first use, so a command that needs no key never
 // fails for lack of one). Commands touch nothing global: no console,
 // process.env, process.exit or process.stdout outside src/cli.ts and this
 // file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
+import type { Readable } from 'node:stream';
 import { UsageError } from './core/errors.js';
 import type { HeapTuning } from './core/heap.js';
 import type { ApiClient } from './core/http.js';
@@ -78,8 +80,18 @@ export interface Logger {
   count(n: number): string;
 }
 
+/** Standard input as a command's input (a key, a JSON body, CSV rows): the stream, and whether a person types it (a terminal). */
+export interface StdinInput {
+  readonly stream: Readable;
+  readonly isTTY: boolean;
+}
+
 export interface Context {
+  /** The edge's streams, for the edge and this file: a command reads its input from `stdin` and `interactive` (test/commands/define.test.ts). */
   io: IO;
+  stdin: StdinInput;
+  /** A question may be asked: the prompt reads stdin and writes stderr, so both must be the terminal. */
+  interactive: boolean;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   globals: GlobalOptions;
@@ -102,6 +114,7 @@ export interface Context {
    * objects in machine mode; nothing with --quiet.
    */
   progress(label: string, options: { lines: boolean }): Promise<ProgressReporter>;
+  /** The renderer, for the edge (src/cli.ts): a command returns its data and never reads it, not even for --limit. */
   out: Output;
   prompt: Prompt;
   /**
@@ -192,6 +205,8 @@ export function createContext(
     })());
   return {
     io,
+    stdin: { stream: io.stdin, isTTY: io.stdinIsTTY },
+    interactive: io.stdinIsTTY && io.stderrIsTTY,
     env,
     cwd: deps.cwd,
     globals,

@@ -13,8 +13,7 @@ import { AuthError, UsageError } from '../core/errors.js';
  */
 export async function confirmDestructive(ctx: Context, question: string | (() => Promise<string>), yesFlag: boolean, action: string): Promise<boolean> {
   if (yesFlag) return true;
-  // The prompt reads stdin and writes stderr: both must be the terminal.
-  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
+  if (!ctx.interactive) {
     throw new UsageError(`refusing to ${action} without --yes when not on a terminal`);
   }
   return ctx.prompt.confirm(typeof question === 'string' ? question : await question());

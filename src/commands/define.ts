@@ -123,8 +123,16 @@ export type Args = Record<string, ArgDecl>;
 
 type ValueOf<D> = D extends { readonly __type?: infer T } ? T : never;
 
-/** What `run` receives: every declared argument and option, parsed and checked. */
+/** Every declared argument and option, parsed and checked. */
 export type Input<A extends Args, O extends Options> = { [K in keyof A]: ValueOf<A[K]> } & { [K in keyof O]: ValueOf<O[K]> };
+
+/**
+ * --limit (LIST_OPTIONS) of a list command: an input of its page walk, which
+ * reads no page past it; never set for a command that is not a list.
+ */
+export interface ListInput {
+  readonly limit?: number;
+}
 
 /**
  * What `run` hands back (ENGINEERING.md habit 14): data for the one renderer
@@ -190,7 +198,7 @@ export interface CommandDefinition<A extends Args = Args, O extends Options = Op
    */
   readonly records: RecordsTrait | false;
   /** Parsed, checked input in; its data and how it ended out, for the edge to render (it never prints). */
-  run(input: Input<A, O>, ctx: Context): Promise<Result>;
+  run(input: Input<A, O> & ListInput, ctx: Context): Promise<Result>;
 }
 
 export interface RecordsTrait {

@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { isUuid, isValidEmail } from '../validation/email-address.js';
 import { isHttpUrl } from '../validation/option-checks.js';
 import type { Shape } from '../output/shape.js';
-import { sharedOptions, type AnyCommand, type ArgDecl, type OptionDecl, type Options, type TextCheck } from './define.js';
+import { LIST_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type OptionDecl, type Options, type TextCheck } from './define.js';
 
 /** The name commander stores an option's value under (`--batch-size` → batchSize, `--no-color` → color). */
 function attributeName(flag: string): string {
@@ -30,6 +30,8 @@ export function parseInput(def: AnyCommand, raw: Record<string, unknown>, positi
   args.forEach(([key, decl], index) => {
     out[key] = parseArg(decl, positional[index], raw);
   });
+  // A list's walk stops at --limit: the command passes it on, as it does its other input (the renderer cuts lists that are not walked).
+  if (def.records && def.records.list) out.limit = parseOption(LIST_OPTIONS.limit, raw[attributeName(LIST_OPTIONS.limit.flag)]);
   return out;
 }
 

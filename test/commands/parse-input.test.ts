@@ -45,6 +45,13 @@ describe('declared options', () => {
     expect(refusal(() => parseInput(importCommand, { list: CAMPAIGN, concurrency: '2.5' }, ['x.csv'])).message).toBe('--concurrency must be 1..32 (got "2.5")');
   });
 
+  it('a list command has --limit in its input, for its page walk; other commands have none', () => {
+    expect(parseInput(unsubscribes, { limit: '25' }, [CAMPAIGN]).limit).toBe(25);
+    expect(parseInput(unsubscribes, {}, [CAMPAIGN]).limit).toBeUndefined();
+    expect(refusal(() => parseInput(unsubscribes, { limit: '0' }, [CAMPAIGN])).message).toBe('--limit must be a whole number of at least 1 (got "0")');
+    expect('limit' in parseInput(importCommand, { list: CAMPAIGN, limit: '25' }, ['x.csv'])).toBe(false);
+  });
+
   it('a required id is refused when missing or not a UUID', () => {
     expect(refusal(() => parseInput(importCommand, {}, ['x.csv'])).message).toBe('--list is required');
     expect(refusal(() => parseInput(importCommand, { list: 'newsletter' }, ['x.csv'])).message).toMatch(/^--list must be a UUID such as .* \(got "newsletter"\)$/);

@@ -139,6 +139,14 @@ describe('--limit', () => {
     expect(pages).toEqual([1, 2, 3]);
   });
 
+  it('api --paginate --limit 150 with page size 100 prints 150 records and reads no page past the second', async () => {
+    const r = await counted(['api', `/email/campaigns/${CAMPAIGN}/unsubscribes`, '--query', 'pagesize=100', '--paginate', '--limit', '150', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(150);
+    const pages = r.sent.map((q) => Number(q.query.page ?? 1)).sort((a, b) => a - b);
+    expect(pages).toEqual([1, 2]);
+  });
+
   it('without --all it walks only as far as the limit; on a list it keeps the first n', async () => {
     const r = await counted(['campaigns', 'unsubscribes', CAMPAIGN, '--limit', '3', '--json']);
     expect(r.code, r.stderr).toBe(0);

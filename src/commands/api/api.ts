@@ -43,7 +43,7 @@ export default defineCommand({
     let rawBody: string | undefined;
     if (input.data !== undefined) {
       const { readJsonArgument } = await import('../../core/json-input.js');
-      const doc = await readJsonArgument(input.data, '-d/--data', ctx.io.stdin, ctx.cwd, ctx.signal);
+      const doc = await readJsonArgument(input.data, '-d/--data', ctx.stdin.stream, ctx.cwd, ctx.signal);
       rawBody = JSON.stringify(doc);
     }
     const method: HttpMethod = input.method ?? (rawBody !== undefined ? 'POST' : 'GET');
@@ -51,7 +51,7 @@ export default defineCommand({
       if (method !== 'GET') throw new UsageError(`--paginate reads the pages of a GET, not a ${method}`);
       if (Object.keys(query).some((k) => k.toLowerCase() === 'page')) throw new UsageError('--paginate walks every page from the first: leave out the page query parameter');
       const { paginate } = await import('./paginate.js');
-      return paginate(ctx, path, query, input.concurrency);
+      return paginate(ctx, path, query, { concurrency: input.concurrency, limit: input.limit });
     }
     const client = await ctx.api();
     const res = await client.send({

@@ -11,7 +11,7 @@ import type { QueryValue } from '../../core/http.js';
 import { isPagedEnvelope } from '../../output/shape.js';
 import type { Result } from '../define.js';
 
-export async function paginate(ctx: Context, path: string, query: Record<string, QueryValue[]>, concurrency: number): Promise<Result> {
+export async function paginate(ctx: Context, path: string, query: Record<string, QueryValue[]>, { concurrency, limit }: { concurrency: number; limit?: number }): Promise<Result> {
   const client = await ctx.api();
   const count = (value: unknown) => (typeof value === 'number' ? value : Number(value ?? 0) || 0);
   const walk = await client.paginate<unknown, unknown>({
@@ -22,7 +22,7 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
     pageCount: (p) => (isPagedEnvelope(p) ? count(p.NumberOfPages) : 1),
     totalRecords: (p) => (isPagedEnvelope(p) ? count(p.TotalNumberOfRecords) : 0),
     concurrency,
-    limit: ctx.out.limit,
+    limit,
     signal: ctx.signal,
     onRunaway: (stop) =>
       ctx.log.warn(`the service kept reporting more pages (${stop.pageCount} at page ${stop.pageNumber}): stopped after ${stop.recordsRead} records, twice the ${stop.firstTotal} that page 1 reported`),

@@ -43,8 +43,8 @@ export default defineCommand({
     let apiKey: string;
     if (input.withKey) {
       // A key is a few dozen characters: an endless stdin (`--with-key < /dev/zero`) is refused, not kept.
-      apiKey = (await readText(ctx.io.stdin, { maxBytes: 64 * 1024, limit: '64 KiB, far more than any key', name: 'the key on stdin', signal: ctx.signal })).trim();
-    } else if (ctx.io.stdinIsTTY) {
+      apiKey = (await readText(ctx.stdin.stream, { maxBytes: 64 * 1024, limit: '64 KiB, far more than any key', name: 'the key on stdin', signal: ctx.signal })).trim();
+    } else if (ctx.stdin.isTTY) {
       apiKey = await ctx.prompt.secret(`API key for ${baseUrl}: `);
     } else {
       throw new UsageError('no terminal to prompt for the key: pipe it in with --with-key');

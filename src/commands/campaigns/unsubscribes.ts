@@ -62,11 +62,11 @@ export default defineCommand({
       orderdirection: input.orderDirection,
     };
     if (input.all && query.page !== undefined) throw new UsageError('--all walks every page from the first: leave out --page');
-    const limit = ctx.out.limit;
+    const limit = input.limit;
     // --limit without --page walks too, as far as the limit needs (CLI.md `--limit`), at a page size that fits it.
     const walking = input.all || (limit !== undefined && query.page === undefined);
     const pagesize = walking ? (query.pagesize ?? (limit !== undefined ? Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, limit)) : MAX_PAGE_SIZE)) : query.pagesize;
-    return walkResult(ctx, input.campaign, { ...query, pagesize }, walking ? undefined : { asked: query.page }, input.concurrency);
+    return walkResult(ctx, input.campaign, { ...query, pagesize }, walking ? undefined : { asked: query.page }, { concurrency: input.concurrency, limit });
   },
 });
 
@@ -83,7 +83,13 @@ const GC_EVERY_PAGES = 4;
  * page number as the user typed it) or walks them all: the records as they
  * come, for the renderer; the paging facts go to stderr once they are out.
  */
-async function walkResult(ctx: Context, campaignId: string, query: UnsubscribesQuery, one: { asked?: number } | undefined, concurrency: number): Promise<Result> {
+async function walkResult(
+  ctx: Context,
+  campaignId: string,
+  query: UnsubscribesQuery,
+  one: { asked?: number } | undefined,
+  { concurrency, limit }: { concurrency: number; limit?: number },
+): Promise<Result> {
   const [{ getUnsubscribesPage }, client, heap, { toInt }] = await Promise.all([
     import('../../api/campaigns.js'),
     ctx.api(),
@@ -97,7 +103,7 @@ async function walkResult(ctx: Context, campaignId: string, query: UnsubscribesQ
     pageCount: (p) => toInt(p.NumberOfPages),
     totalRecords: (p) => toInt(p.TotalNumberOfRecords),
     concurrency,
-    limit: ctx.out.limit,
+    limit,
     page: one ? (one.asked ?? 1) : undefined,
     key: recordKey,
     signal: ctx.signal,

@@ -31,7 +31,7 @@ export default defineCommand({
     let body: Record<string, unknown>;
     if (fromFile !== undefined) {
       if (groups.length) throw new UsageError('give the rules with --group or in --from-file, not both');
-      const doc = await readJsonArgument(fromFile, '--from-file', ctx.io.stdin, ctx.cwd, ctx.signal);
+      const doc = await readJsonArgument(fromFile, '--from-file', ctx.stdin.stream, ctx.cwd, ctx.signal);
       if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
         throw new UsageError('--from-file must hold one JSON object: {"Title": "…", "RuleGroups": [{"Rules": [{"RuleType": "…", "Clause": "…"}]}]}');
       }

@@ -96,7 +96,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
 
 export async function importCommand(opts: ImportInput, ctx: Context): Promise<Result> {
   const parsed = parseOptions(opts, ctx);
-  if (parsed.file === '-' && ctx.io.stdinIsTTY) {
+  if (parsed.file === '-' && ctx.stdin.isTTY) {
     // Otherwise a terminal just waits, and looks stuck.
     ctx.log.info('Reading CSV from standard input: paste or type the rows, then press Ctrl-D on a new line (Ctrl-Z, then Enter, on Windows). Ctrl-C stops.');
   }
@@ -106,7 +106,7 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
     throw new UsageError(`${journalOption} needs --journal <file> when the CSV comes from a pipe (${parsed.file}): no journal is kept beside a pipe`);
   }
   // ctx.signal: Ctrl-C while a pipe is copied ends the copy at once (CLI.md "signals").
-  const input = await openInput(parsed.file, ctx.cwd, ctx.io.stdin, parsed.encoding, ctx.signal);
+  const input = await openInput(parsed.file, ctx.cwd, ctx.stdin.stream, parsed.encoding, ctx.signal);
   try {
     const journalPath = parsed.options.dryRun
       ? undefined
