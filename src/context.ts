@@ -87,8 +87,7 @@ export interface StdinInput {
 }
 
 export interface Context {
-  /** The edge's streams, for the edge and this file: a command reads its input from `stdin` and `interactive` (test/commands/define.test.ts). */
-  io: IO;
+  /** What a command reads as input: the edge's streams are not on the context (test/commands/define.test.ts). */
   stdin: StdinInput;
   /** A question may be asked: the prompt reads stdin and writes stderr, so both must be the terminal. */
   interactive: boolean;
@@ -204,7 +203,6 @@ export function createContext(
       return makeClient(creds.baseUrl, creds.apiKey, options?.connections, creds.baseUrlSource);
     })());
   return {
-    io,
     stdin: { stream: io.stdin, isTTY: io.stdinIsTTY },
     interactive: io.stdinIsTTY && io.stderrIsTTY,
     env,
