@@ -45,7 +45,7 @@ describe('email config', () => {
     const dir = tempConfigDir();
     const env = { EMAIL_CONFIG_DIR: dir };
     const cases: [string[], RegExp][] = [
-      [['config', 'set', 'colour', 'red'], /unknown setting "colour"; settings: list, output, pager$/m],
+      [['config', 'set', 'colour', 'red'], /<key> must be one of list, output, pager \(got "colour"\)$/m],
       [['config', 'set', 'list', 'newsletter'], /list must be a list id \(a UUID\)/],
       [['config', 'set', 'output', 'yaml'], /output must be one of table, json, ndjson, csv/],
       [['config', 'set', 'pager', '  '], /pager must be a command/],
