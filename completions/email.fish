@@ -715,7 +715,7 @@ complete -c email -n '__email_at \'webhooks trigger\'' -l to -x -d 'receiver URL
 complete -c email -n '__email_at \'webhooks trigger\'' -l type -x -a 'Subscribe Update Deactivate' -d 'event type (default: Subscribe)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l count -x -d 'number of events (default: 1)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l format -x -a 'json xml' -d 'body format (default: json)'
-complete -c email -n '__email_at \'webhooks trigger\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'ListID to put in the deliveries (default: a random id)'
+complete -c email -n '__email_at \'webhooks trigger\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'ListID to put in the deliveries (default: the profile\'s default list, else a random id)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l batch-size -x -d 'events per request (the service sends at most 1000) (default: 1000)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l interval -x -d 'wait between requests (the service waits 10000) (default: 0)'
 complete -c email -n '__email_at \'webhooks trigger\'' -l fields -x -a 'request events status elapsedMs error' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
