@@ -314,6 +314,9 @@ _email_positional() {
     'campaigns open') echo ids:campaign ;;
     'transactional get') echo ids:smart-email ;;
     'webhooks replay') echo file ;;
+    'config get') echo 'choices:list output pager' ;;
+    'config set') echo 'choices:list output pager' ;;
+    'config unset') echo 'choices:list output pager' ;;
     completion) echo 'choices:bash zsh fish' ;;
   esac
 }

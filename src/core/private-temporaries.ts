@@ -8,7 +8,10 @@
 // seen from another machine or pid namespace sharing the folder may look
 // gone). A name without a pid (an earlier version's) must have been
 // untouched for a day. The config store's own temporary files beside
-// config.json are swept the same way, by age. Anything else is left alone.
+// config.json are swept the same way, by age, and so are the files moved
+// aside to be removed (a journal lock's takeover), by their pid and age.
+// Anything else is left alone.
+import { randomBytes } from 'node:crypto';
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -51,6 +54,31 @@ export function sweepTemporaries(dir: string, isTarget: (name: string) => boolea
  */
 export function sweepConfigTemporaries(dir: string, fileName: string, now = Date.now()): Promise<void> {
   return sweep(dir, now, (name) => (name.startsWith(`${fileName}.tmp-`) && /^\d{10}[0-9a-f]{6}$/.test(name.slice(fileName.length + 5)) ? STALE_MS : undefined));
+}
+
+/**
+ * Where to move `path` aside before removing it: `<path>.<pid>.<16 hex>.stale`,
+ * named after this process so that sweepMovedAside() can tell one a killed
+ * run left between the move and the removal.
+ */
+export function asideName(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(8).toString('hex')}.stale`;
+}
+
+/**
+ * Removes the abandoned files in `dir` that asideName() named for `fileName`,
+ * by the rules of sweepTemporaries(); the rename keeps the file's own time, so
+ * the pid is what protects a move in progress. Earlier versions named them
+ * `<fileName>.<16 hex>.stale`. Never fails.
+ */
+export function sweepMovedAside(dir: string, fileName: string, now = Date.now()): Promise<void> {
+  return sweep(dir, now, (name) => {
+    if (!name.startsWith(`${fileName}.`)) return undefined;
+    const rest = name.slice(fileName.length + 1);
+    if (/^[0-9a-f]{16}\.stale$/.test(rest)) return STALE_WITHOUT_PID_MS;
+    const withPid = /^([1-9][0-9]{0,9})\.[0-9a-f]{16}\.stale$/.exec(rest);
+    return withPid && processGone(Number(withPid[1])) ? STALE_MS : undefined;
+  });
 }
 
 /** Removes the regular files of this user in `dir` that `staleAfter` names, untouched for that many ms. */

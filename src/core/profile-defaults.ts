@@ -37,17 +37,6 @@ export function defaultProblem(key: DefaultKey | 'listName', value: string): str
   }
 }
 
-export function isDefaultKey(key: string): key is DefaultKey {
-  return (DEFAULT_KEYS as readonly string[]).includes(key);
-}
-
-/** The key as the user gave it, checked: exit 2 naming the known ones. */
-export function checkDefaultKey(key: string): DefaultKey {
-  const lower = key.toLowerCase();
-  if (isDefaultKey(lower)) return lower;
-  throw new UsageError(`unknown setting "${key}"; settings: ${DEFAULT_KEYS.join(', ')}`);
-}
-
 /** The value as stored: a list id lower-cased with its dashes, a format in lower case, a pager as given (trimmed). Exit 2 when it does not fit. */
 export function normalizeDefault(key: DefaultKey, value: string): string {
   const problem = defaultProblem(key, value);

@@ -10,15 +10,19 @@
 // lock whose process is gone (a SIGKILL, a power cut) is taken over, with a
 // line saying so: it is first moved aside under a random name and read again,
 // so that of two imports taking over the same stale lock at once only one
-// gets it, and a fresh lock moved aside by mistake is put back. The lock is
-// removed at the end whatever happens: by the import as it ends, and by an
-// exit hook if the process leaves another way.
+// gets it, and a fresh lock moved aside by mistake is put back. A lock left
+// aside by a takeover killed before removing it is swept by the next import
+// (core/private-temporaries.ts). The lock is removed at the end whatever
+// happens: by the import as it ends, and by an exit hook if the process
+// leaves another way.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { basename, dirname } from 'node:path';
 import { hinted, UsageError } from '../core/errors.js';
 import { readRegularFile, UnsafePathError, writePrivateFile } from '../core/private-file.js';
+import { asideName, sweepMovedAside } from '../core/private-temporaries.js';
 
 interface LockOwner {
   pid: number;
@@ -43,6 +47,7 @@ export class JournalLock {
     const path = `${journalPath}.lock`;
     const owner: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), createdAt: new Date().toISOString() };
     const content = `${JSON.stringify(owner)}\n`;
+    await sweepMovedAside(dirname(path), basename(path));
     // A few rounds: a lock can vanish, or be taken over, between two looks.
     for (let round = 0; round < 5; round++) {
       try {
@@ -55,7 +60,7 @@ export class JournalLock {
       if (holder === undefined) continue; // released meanwhile
       if (holder.host !== owner.host || isRunning(holder.pid)) throw inUse(journalPath, path, holder);
       // The holder is gone: move its lock aside, and make sure it is the lock judged stale that was moved.
-      const aside = `${path}.${randomBytes(8).toString('hex')}.stale`;
+      const aside = asideName(path);
       try {
         await rename(path, aside);
       } catch (err) {

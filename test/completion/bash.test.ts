@@ -27,6 +27,10 @@ describe('bash', () => {
     expect(complete(`email subscribers import ${here}bash.te`)).toEqual([`${here}bash.test.ts`]);
   });
 
+  it("offers the profile's settings as the key of config get, set and unset", () => {
+    for (const verb of ['get', 'set', 'unset']) expect(complete(`email config ${verb} `), verb).toEqual(['list', 'output', 'pager']);
+  });
+
   it('does not take an option value for a subcommand', () => {
     // "--list sent": sent is the value of --list, not `campaigns sent`
     expect(complete('email subscribers history --list sent --em')).toEqual(['--email']);

@@ -6,10 +6,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { humanStderr, machineLines, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { useCleanups } from '../helpers/cleanups.js';
+import { startScriptedReceiver } from '../helpers/webhooks.js';
+import { decodeDelivery } from '../../src/webhooks/decode.js';
 
 const LIST = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
 const SEGMENT = '5e000000-0000-4000-8000-000000000001';
+const cleanups = useCleanups();
 
 describe('email config', () => {
   it('set, get, list and unset a profile\'s defaults, stored in the profile in effect', async () => {
@@ -45,7 +49,7 @@ describe('email config', () => {
     const dir = tempConfigDir();
     const env = { EMAIL_CONFIG_DIR: dir };
     const cases: [string[], RegExp][] = [
-      [['config', 'set', 'colour', 'red'], /unknown setting "colour"; settings: list, output, pager$/m],
+      [['config', 'set', 'colour', 'red'], /<key> must be one of list, output, pager \(got "colour"\)$/m],
       [['config', 'set', 'list', 'newsletter'], /list must be a list id \(a UUID\)/],
       [['config', 'set', 'output', 'yaml'], /output must be one of table, json, ndjson, csv/],
       [['config', 'set', 'pager', '  '], /pager must be a command/],
@@ -124,6 +128,28 @@ describe('the profile\'s default list', () => {
     expect(given.stderr).not.toContain('default list');
     const segment = await spawnCli([...base, '--name', 'Segment campaign', '--segment', SEGMENT, '--json'], { env });
     expect(segment.stderr).not.toContain('default list');
+  });
+
+  it('webhooks trigger puts the default list in its deliveries, a random id only without one, and its help says both', async () => {
+    const help = await spawnCli(['webhooks', 'trigger', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain("--list <id> ListID to put in the deliveries (default: the profile's default list, else a random id)");
+    const receiver = await startScriptedReceiver(cleanups);
+    const listIds = () => receiver.requests.splice(0).map((req) => decodeDelivery(req.body, req.contentType).delivery.ListID);
+    const env = { EMAIL_CONFIG_DIR: tempConfigDir() };
+    const trigger = (...more: string[]) => spawnCli(['webhooks', 'trigger', '--to', receiver.url, ...more], { env });
+    expect((await trigger()).code).toBe(0);
+    const random = listIds();
+    expect(random).toHaveLength(1);
+    expect(random[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(random[0]).not.toBe(LIST);
+    expect((await spawnCli(['config', 'set', 'list', LIST, '--name', 'Newsletter'], { env })).code).toBe(0);
+    const stored = await trigger();
+    expect(stored.code, stored.stderr).toBe(0);
+    expect(listIds()).toEqual([LIST]);
+    expect(stored.stderr).toContain(`on Newsletter (${LIST}, the profile's default list)`);
+    const given = await trigger('--list', OTHER);
+    expect(listIds()).toEqual([OTHER]);
+    expect(given.stderr).not.toContain('default list');
   });
 
   it('a stored output format is used when neither -o nor --json is given, machine mode included; a flag wins', async () => {

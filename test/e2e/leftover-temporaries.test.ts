@@ -66,6 +66,41 @@ describe('an import removes the temporary files a killed import left beside its 
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('the user\'s own\n');
   });
+
+  it('removes the stale locks a killed takeover moved aside, only under its lock\'s own names', async () => {
+    const lock = `people.csv.${LIST.slice(0, 8)}.import-journal.lock`;
+    const TWO_DAYS_AGO = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    const stale = [
+      plant(dir, `${lock}.${gone}.0123456789abcdef.stale`),
+      // An earlier version's name, without the pid of the import that moved it: a day untouched.
+      plant(dir, `${lock}.fedcba9876543210.stale`, TWO_DAYS_AGO),
+    ];
+    const kept = [
+      // Its process runs (this one): a takeover in progress.
+      plant(dir, `${lock}.${process.pid}.1111111111111111.stale`),
+      // Fresh: an import on another machine sharing the folder may be taking over.
+      plant(dir, `${lock}.${gone}.2222222222222222.stale`, new Date()),
+      plant(dir, `${lock}.3333333333333333.stale`),
+      // Not our names: the user's files, or another journal's lock.
+      plant(dir, `${lock}.notes.stale`),
+      plant(dir, `other.csv.import-journal.lock.${gone}.4444444444444444.stale`),
+      plant(dir, `${lock}.${gone}.5555555555555555.stale.bak`),
+    ];
+    const target = plant(dir, 'target.txt', HOUR_AGO, 'the user\'s own\n');
+    const link = join(dir, `${lock}.${gone}.6666666666666666.stale`);
+    symlinkSync(target, link);
+    const folder = join(dir, `${lock}.${gone}.7777777777777777.stale`);
+    mkdirSync(folder);
+    utimesSync(folder, HOUR_AGO, HOUR_AGO);
+    const env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir() };
+    const r = await spawnCli(['subscribers', 'import', 'people.csv', '--list', LIST, '--consent', 'yes', '--json'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    for (const path of stale) expect(existsSync(path), path).toBe(false);
+    for (const path of kept) expect(readFileSync(path, 'utf8'), path).toBe('half-written\n');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('the user\'s own\n');
+    expect(lstatSync(folder).isDirectory()).toBe(true);
+  });
 });
 
 describe('webhooks listen --save removes the temporary files a killed listener left in its folder', () => {

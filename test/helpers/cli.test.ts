@@ -1,7 +1,13 @@
 // A subprocess test needs the built program: without it the test fails and
-// says how to build, never skips.
+// says how to build, never skips. Its runs keep their caches out of the
+// developer's home.
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireBuild } from './cli.js';
+import { userCacheDir } from '../../src/core/id-cache.js';
+import { SEED_LIST_IDS, startSandbox } from '../../src/sandbox/index.js';
+import { requireBuild, spawnCli } from './cli.js';
 
 describe('requireBuild', () => {
   it('fails naming npm run build when the build is missing', () => {
@@ -10,5 +16,32 @@ describe('requireBuild', () => {
 
   it('passes when the build is there (npm test builds first)', () => {
     expect(() => requireBuild()).not.toThrow();
+  });
+});
+
+describe('spawnCli', () => {
+  it("remembers the lists a run used in a cache of the tests' own, never in the real ~/.cache/email-cli/completion", async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      const env = { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
+      const started = Date.now() - 1000;
+      const add = ['subscribers', 'add', '--list', SEED_LIST_IDS.customers, '--email', 'cache@example.com', '--name', 'Cache', '--consent', 'yes'];
+      const r = await spawnCli(add, { env });
+      expect(r.code, r.stderr).toBe(0);
+      // Remembered: the next run offers the list, from the same private cache.
+      expect((await spawnCli(['__ids', 'list'], { env })).stdout.trim().split('\n')).toContain(SEED_LIST_IDS.customers);
+      // The file such a run writes, learnt from a run given a cache home of its own.
+      const elsewhere = mkdtempSync(join(tmpdir(), 'email-test-xdg-'));
+      expect((await spawnCli(add, { env: { ...env, XDG_CACHE_HOME: elsewhere } })).code).toBe(0);
+      const [file, ...more] = readdirSync(join(elsewhere, 'email-cli', 'completion'));
+      expect(file).toBeDefined();
+      expect(more).toEqual([]);
+      // Not in the developer's cache (an older file of the same name is another run's, on the same port long ago).
+      const real = join(userCacheDir(process.env)!, 'completion', file!);
+      const written = statSync(real, { throwIfNoEntry: false });
+      expect(written && written.mtimeMs >= started, real).toBeFalsy();
+    } finally {
+      await sandbox.stop();
+    }
   });
 });

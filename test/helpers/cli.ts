@@ -35,7 +35,12 @@ export function tempConfigDir(): string {
 }
 
 let cacheDir: string | undefined;
-/** One cache directory for the in-process runs of a test file. */
+/**
+ * One cache directory for the runs of a test process, in-process and
+ * subprocess: completion remembers lists there (src/core/id-cache.ts), never
+ * in the developer's. bin/email keeps Node's compile cache there too, so only
+ * the first subprocess run of the process compiles the program from source.
+ */
 function testCacheDir(): string {
   return (cacheDir ??= mkdtempSync(join(tmpdir(), 'email-test-cache-')));
 }
@@ -99,8 +104,9 @@ const SESSION_BUS = ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR'];
 /**
  * Starts `bin/email <argv>` (the built bundle: `npm test` builds first) with
  * the test's environment: the developer's own EMAIL_* settings and session
- * bus never leak in, retries wait 5 ms, and a config directory of its own
- * unless one is given.
+ * bus never leak in, retries wait 5 ms, and a config directory and a cache
+ * home (testCacheDir, or under the HOME the test gives) of its own unless the
+ * test gives one.
  */
 export function startCli(argv: string[], options: Omit<SpawnOptions, 'timeoutMs'> = {}): RunningCli {
   requireBuild();
@@ -112,6 +118,11 @@ export function startCli(argv: string[], options: Omit<SpawnOptions, 'timeoutMs'
     if (v !== undefined) env[k] = v;
   }
   if (!options.env || !('EMAIL_CONFIG_DIR' in options.env)) env.EMAIL_CONFIG_DIR = tempConfigDir();
+  // A HOME given (and no XDG_CACHE_HOME) is where the test wants the caches: the developer's XDG_CACHE_HOME goes.
+  if (!options.env || !('XDG_CACHE_HOME' in options.env)) {
+    if (options.env && 'HOME' in options.env) delete env.XDG_CACHE_HOME;
+    else env.XDG_CACHE_HOME = testCacheDir();
+  }
   const child = spawn(process.execPath, [BIN, ...argv], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -28,6 +28,8 @@ export const CASES: [typed: string, completed: string][] = [
   ['email customfields create --type MultiSelectM', 'MultiSelectMany'],
   ['email webhooks trigger --to http://127.0.0.1:3000/h --type Deac', 'Deactivate'],
   ['email completion fi', 'fish'],
+  ['email config set ou', 'output'],
+  ['email config unset pa', 'pager'],
 ];
 
 /** Issue 13.13: profile names are completed from the config (`email __profiles`, the real binary on PATH). */

@@ -12,19 +12,19 @@ export default defineCommand({
     'argument), -o or --json, EMAIL_PAGER or PAGER (and --no-pager). The service has no read of a\n' +
     "list's name: give it with --name, and commands that use the default list say it.",
   args: {
-    key: requiredArg('key', `the setting: ${DEFAULT_KEYS.join(', ')}`),
+    key: requiredArg('key', 'the setting', { choices: DEFAULT_KEYS }),
     value: requiredArg('value', 'its value: a list id; a format (table, json, ndjson, csv); a pager command, or none'),
   },
   options: { name: textOption('--name', '<name>', "the default list's name, shown when a command uses it", { check: 'nonblank' }) },
   records: { fields: ['Profile', 'Key', 'Value', 'Name'] },
   examples: ['email config set list <id> --name Newsletter', 'email config set output json --profile ci', 'email config set pager "less -S"'],
-  async run({ key, value, name: listName }, ctx) {
-    const [{ checkDefaultKey, defaultProblem, normalizeDefault }, { profileInEffect }, { hinted, UsageError }] = await Promise.all([
+  // The key's declared choices: parsing has matched it, in any case, to one of DEFAULT_KEYS.
+  async run({ key: setting, value, name: listName }, ctx) {
+    const [{ defaultProblem, normalizeDefault }, { profileInEffect }, { hinted, UsageError }] = await Promise.all([
       import('../../core/profile-defaults.js'),
       import('./profile.js'),
       import('../../core/errors.js'),
     ]);
-    const setting = checkDefaultKey(key);
     if (listName !== undefined && setting !== 'list') throw new UsageError('--name names a list: it goes with `config set list <id>`');
     const stored = normalizeDefault(setting, value);
     const nameProblem = listName === undefined ? undefined : defaultProblem('listName', listName);

@@ -5,12 +5,12 @@ import { DEFAULT_KEYS } from '../../core/profile-defaults.js';
 export default defineCommand({
   name: 'unset',
   summary: 'Forget one of the profile\'s defaults',
-  args: { key: requiredArg('key', `the setting: ${DEFAULT_KEYS.join(', ')}`) },
+  args: { key: requiredArg('key', 'the setting', { choices: DEFAULT_KEYS }) },
   records: { fields: ['Profile', 'Key', 'Value'] },
   examples: ['email config unset list'],
-  async run({ key }, ctx) {
-    const [{ checkDefaultKey }, { profileInEffect }] = await Promise.all([import('../../core/profile-defaults.js'), import('./profile.js')]);
-    const setting = checkDefaultKey(key);
+  // The key's declared choices: parsing has matched it, in any case, to one of DEFAULT_KEYS.
+  async run({ key: setting }, ctx) {
+    const { profileInEffect } = await import('./profile.js');
     const { store, data, name } = await profileInEffect(ctx);
     const profile = data.profiles[name];
     const unset = { Profile: name, Key: setting, Value: null };

@@ -10,7 +10,7 @@ const options = {
   type: choiceOption('--type', '<type>', 'event type', WEBHOOK_EVENT_TYPES, { default: 'Subscribe' }),
   count: intOption('--count', '<n>', 'number of events', { min: 1, max: 10_000_000, default: 1 }),
   format: choiceOption('--format', '<format>', 'body format', ['json', 'xml'], { default: 'json' }),
-  list: textOption('--list', '<id>', 'ListID to put in the deliveries (default: a random id)', { check: 'uuid', complete: 'list' }),
+  list: textOption('--list', '<id>', "ListID to put in the deliveries (default: the profile's default list, else a random id)", { check: 'uuid', complete: 'list' }),
   // service-spec.md "Webhooks": at most 1000 events a delivery.
   batchSize: intOption('--batch-size', '<n>', 'events per request (the service sends at most 1000)', { min: 1, max: 1000, default: 1000 }),
   interval: intOption('--interval', '<ms>', 'wait between requests (the service waits 10000)', { min: 0, max: 3_600_000, default: 0 }),
