@@ -82,7 +82,7 @@ const program = await bundle({
   entryPoints: { cli: 'src/cli.ts' },
   sourcemap: 'linked',
   define: { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [...common.plugins, siblingBundles()],
+  plugins: [...common.plugins, commanderWithoutChildProcess(), siblingBundles()],
 });
 const vendors = await Promise.all(
   Object.entries(VENDORED).map(async ([name, { entry }]) => {
@@ -157,6 +157,17 @@ function undiciWithoutNodeAssert() {
     setup(b) {
       b.onResolve({ filter: /^node:assert$/ }, (args) =>
         /undici[\\/]lib([\\/]|$)/.test(args.resolveDir) ? { path: fileURLToPath(new URL('src/core/undici-assert-stub.cjs', root)) } : undefined,
+      );
+    },
+  };
+}
+
+function commanderWithoutChildProcess() {
+  return {
+    name: 'commander-without-child-process',
+    setup(b) {
+      b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        /commander[\\/]lib$/.test(args.resolveDir) ? { path: fileURLToPath(new URL('src/core/commander-child-process.cjs', root)) } : undefined,
       );
     },
   };

@@ -203,8 +203,19 @@ export function createContext(
       return makeClient(creds.baseUrl, creds.apiKey, options?.connections, creds.baseUrlSource);
     })());
   return {
-    stdin: { stream: io.stdin, isTTY: io.stdinIsTTY },
-    interactive: io.stdinIsTTY && io.stderrIsTTY,
+    // Getters: Node builds process.stdin and process.stderr when first read,
+    // which only a command that reads stdin or asks a question should pay for.
+    stdin: {
+      get stream() {
+        return io.stdin;
+      },
+      get isTTY() {
+        return io.stdinIsTTY;
+      },
+    },
+    get interactive() {
+      return io.stdinIsTTY && io.stderrIsTTY;
+    },
     env,
     cwd: deps.cwd,
     globals,

@@ -28,7 +28,7 @@ export function descriptorStdout(open: () => NodeJS.WriteStream): FdStdout | und
   if (process.platform === 'win32') return undefined;
   try {
     const st = fstatSync(1);
-    if (st.isFile() || st.isFIFO() || st.isSocket()) return new FdStdout(1, open);
+    if (st.isFile() || st.isFIFO() || st.isSocket()) return new FdStdout(1, open, !st.isFile());
   } catch {
     // No stdout at all (closed): process.stdout deals with that as it always has.
   }
@@ -46,6 +46,8 @@ export class FdStdout {
     private readonly fd: number,
     /** The stream to hand over to (process.stdout), built only then. */
     private readonly open: () => NodeJS.WriteStream,
+    /** A pipe or a socket, whose reader may never read; a file always takes a write. */
+    private readonly mayBlock = true,
   ) {}
 
   /** The stream handed over to, if it came to that. */
@@ -77,10 +79,11 @@ export class FdStdout {
 
   /**
    * Hands over to process.stdout now (src/output/edges.ts Writable), whose
-   * 'drain' tells a writer when a full pipe has room (webhooks listen).
+   * 'drain' tells a writer when a full pipe has room (webhooks listen); a
+   * file stays written to its descriptor, which never waits for a reader.
    */
   writeAsynchronously(): void {
-    if (!this.stream && !this.failed) this.handOver();
+    if (this.mayBlock && !this.stream && !this.failed) this.handOver();
   }
 
   once(event: 'drain', listener: () => void): this {
