@@ -47,8 +47,8 @@ async function countingService(): Promise<{ url: string; requests(): number }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests };
 }
 
-/** The commands whose output has no JSON at all: a completion script, the login and profile messages. */
-const WITHOUT_JSON = ['auth login', 'auth logout', 'auth switch', '__profiles', 'completion'];
+/** The commands whose output has no JSON at all: a completion script, the ids and profile names it asks for, the login and profile messages. */
+const WITHOUT_JSON = ['auth login', 'auth logout', 'auth switch', '__ids', '__profiles', 'completion'];
 
 describe('--jq and --fields on every command that prints JSON', () => {
   it('the commands without them are exactly the ones that print no JSON', () => {
