@@ -95,8 +95,11 @@ async function sweep(dir: string, now: number, staleAfter: (name: string) => num
   }
 }
 
-/** Whether no process has this pid here (EPERM: one exists, another user's). */
-function processGone(pid: number): boolean {
+/**
+ * Whether no process has this pid here (EPERM: one exists, another user's):
+ * the one test of a pid a file names, for what it may sweep or take over.
+ */
+export function processGone(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);

@@ -22,7 +22,7 @@ import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { hinted, UsageError } from '../core/errors.js';
 import { readRegularFile, UnsafePathError, writePrivateFile } from '../core/private-file.js';
-import { asideName, sweepMovedAside } from '../core/private-temporaries.js';
+import { asideName, processGone, sweepMovedAside } from '../core/private-temporaries.js';
 
 interface LockOwner {
   pid: number;
@@ -58,7 +58,7 @@ export class JournalLock {
       }
       const holder = await readOwner(journalPath, path);
       if (holder === undefined) continue; // released meanwhile
-      if (holder.host !== owner.host || isRunning(holder.pid)) throw inUse(journalPath, path, holder);
+      if (holder.host !== owner.host || !processGone(holder.pid)) throw inUse(journalPath, path, holder);
       // The holder is gone: move its lock aside, and make sure it is the lock judged stale that was moved.
       const aside = asideName(path);
       try {
@@ -93,17 +93,6 @@ export class JournalLock {
     } catch {
       // Gone already, or not ours: nothing to remove.
     }
-  }
-}
-
-/** Whether a process of this host is running (EPERM: it runs, as another user). */
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

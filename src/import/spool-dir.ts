@@ -8,6 +8,7 @@
 import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processGone } from '../core/private-temporaries.js';
 
 const PREFIX = 'email-import-';
 const NAME = /^email-import-([1-9][0-9]{0,9})-[A-Za-z0-9]{6}$/;
@@ -45,15 +46,4 @@ async function removeIfStale(path: string, now: number): Promise<void> {
   }
   for (const entry of entries) await rm(join(path, entry), { force: true });
   await rmdir(path);
-}
-
-/** Whether no process has this pid (EPERM: one exists, another user's). */
-function processGone(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { onTerminal, recorder, shellQuote as quote } from '../helpers/terminal.js';
 import { post, waitUntil } from '../helpers/webhooks.js';
 
 const CAMPAIGN = 'c0000000-0000-4000-8000-000000000001';
@@ -18,43 +19,13 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** Runs `email <argv>` on a 20-row pty; `tail` is shell text after the command (e.g. `| cat`). Returns what the terminal showed and the exit code. */
-function onTerminal(argv: string[], env: Record<string, string>, tail = ''): Promise<{ screen: string; code: number }> {
-  const command = `stty rows 20 cols 100; ${quote(process.execPath)} ${quote(BIN)} ${argv.map(quote).join(' ')} ${tail}; echo "rc=$?"`;
-  return new Promise((resolve, reject) => {
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'PAGER' && k !== 'NO_COLOR' && k !== 'FORCE_COLOR'));
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { ...inherited, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_RETRY_BASE_MS: '5', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    // Decoded as a stream: a character cut between two chunks would otherwise become two U+FFFD.
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (d) => (screen += d));
-    child.stderr.on('data', (d) => (screen += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      const m = /rc=(\d+)/.exec(screen);
-      resolve({ screen, code: m ? Number(m[1]) : -1 });
-    });
-    child.stdin.end();
-  });
-}
-
-function recorder() {
-  const file = join(mkdtempSync(join(tmpdir(), 'email-pager-')), 'paged.txt');
-  return { file, command: `cat > ${quote(file)}` };
-}
 
 const TALL = ['campaigns', 'unsubscribes', CAMPAIGN, '--page-size', '50'];
 
 describe('pager', () => {
   it('output taller than the terminal goes through EMAIL_PAGER', async () => {
     const rec = recorder();
-    const r = await onTerminal(TALL, { EMAIL_PAGER: rec.command });
+    const r = await onTerminal(sandbox, TALL, { EMAIL_PAGER: rec.command });
     expect(r.code, r.screen).toBe(0);
     const paged = readFileSync(rec.file, 'utf8');
     // The whole table: 50 records (a value wider than its column wraps onto a second line), a header and three rules.
@@ -65,7 +36,7 @@ describe('pager', () => {
 
   it('PAGER is used when EMAIL_PAGER is not set', async () => {
     const rec = recorder();
-    const r = await onTerminal(TALL, { PAGER: rec.command });
+    const r = await onTerminal(sandbox, TALL, { PAGER: rec.command });
     expect(r.code).toBe(0);
     expect(existsSync(rec.file)).toBe(true);
   });
@@ -78,7 +49,7 @@ describe('pager', () => {
       [['campaigns', 'sent'], {}, ''],
     ] as [string[], Record<string, string>, string][]) {
       const rec = recorder();
-      const r = await onTerminal(argv, { PAGER: rec.command, ...env }, tail);
+      const r = await onTerminal(sandbox, argv, { PAGER: rec.command, ...env }, tail);
       expect(r.code, `${argv.join(' ')} ${tail}`).toBe(0);
       expect(existsSync(rec.file), `${argv.join(' ')} ${JSON.stringify(env)} ${tail}`).toBe(false);
       expect(r.screen).toMatch(/@example|Welcome/);
@@ -89,7 +60,7 @@ describe('pager', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'email-pager-')), 'first-lines.txt');
     const before = sandbox.requestCount();
     // 250 pages of 10; the pager reads five lines and quits, as q in less.
-    const r = await onTerminal(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '10'], { EMAIL_PAGER: `head -n 5 > ${quote(file)}` });
+    const r = await onTerminal(sandbox, ['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '10'], { EMAIL_PAGER: `head -n 5 > ${quote(file)}` });
     expect(r.code, r.screen).toBe(0);
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(6);
     expect(r.screen).not.toMatch(/error|Error|at .*\.js/);
@@ -100,22 +71,22 @@ describe('pager', () => {
   const rows = (screen: string) => screen.match(/^│ \S+@\S+ /gm)?.length ?? 0;
 
   it('a pager that cannot start (not found: exit 127): the output on the terminal, a warning naming it, exit 0', async () => {
-    const r = await onTerminal(TALL, { EMAIL_PAGER: 'nosuchpager-i19' });
+    const r = await onTerminal(sandbox, TALL, { EMAIL_PAGER: 'nosuchpager-i19' });
     expect(r.code, r.screen).toBe(0);
     expect(rows(r.screen), r.screen).toBe(50);
     expect(r.screen).toMatch(/^warning: the pager "nosuchpager-i19" could not start \(exit 127\)/m);
   });
 
   it('a pager that exits non-zero without reading (EMAIL_PAGER=false): the output on the terminal, a warning naming it', async () => {
-    const r = await onTerminal(TALL, { EMAIL_PAGER: 'false' });
+    const r = await onTerminal(sandbox, TALL, { EMAIL_PAGER: 'false' });
     expect(r.code, r.screen).toBe(0);
     expect(rows(r.screen), r.screen).toBe(50);
     expect(r.screen).toMatch(/^warning: the pager "false" exited with 1 before reading the output/m);
   });
 
   it('a streamed listing (--all) whose pager cannot start is shown whole, once', async () => {
-    const whole = await onTerminal(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '100', '--no-pager'], {});
-    const r = await onTerminal(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '100'], { EMAIL_PAGER: 'nosuchpager-i19' });
+    const whole = await onTerminal(sandbox, ['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '100', '--no-pager'], {});
+    const r = await onTerminal(sandbox, ['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--page-size', '100'], { EMAIL_PAGER: 'nosuchpager-i19' });
     expect(r.code, r.screen.slice(-500)).toBe(0);
     expect(rows(whole.screen)).toBeGreaterThan(1000);
     expect(rows(r.screen)).toBe(rows(whole.screen));
