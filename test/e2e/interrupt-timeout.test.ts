@@ -23,9 +23,10 @@ describe('a request that never answers', () => {
     expect(server.calls).toHaveLength(4); // a read is retried after a timeout: 1 + 3
   });
 
-  it('Ctrl-C aborts it and exits 130', async () => {
+  /** Runs `email <argv>` against the hanging server and presses Ctrl-C once its request is in. */
+  async function interruptedWhileHanging(argv: string[]): Promise<{ code: unknown; stderr: string }> {
     server.reply({ hang: true });
-    const child = spawn(process.execPath, [BIN, 'api', '/email/clients/scheduled'], {
+    const child = spawn(process.execPath, [BIN, ...argv], {
       env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k-12345678' },
     });
     let stderr = '';
@@ -33,20 +34,17 @@ describe('a request that never answers', () => {
     while (server.calls.length === 0) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child.on('close', resolve));
+    return { code, stderr };
+  }
+
+  it('Ctrl-C aborts it and exits 130', async () => {
+    const { code, stderr } = await interruptedWhileHanging(['api', '/email/clients/scheduled']);
     expect(code).toBe(130);
     expect(stderr).toBe('error: interrupted\n');
   });
 
   it('Ctrl-C while auth status checks the key exits 130, not as a check that failed', async () => {
-    server.reply({ hang: true });
-    const child = spawn(process.execPath, [BIN, 'auth', 'status'], {
-      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k-12345678' },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    while (server.calls.length === 0) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGINT');
-    const code = await new Promise((resolve) => child.on('close', resolve));
+    const { code, stderr } = await interruptedWhileHanging(['auth', 'status']);
     expect(code).toBe(130);
     expect(stderr).toBe('error: interrupted\n');
   });

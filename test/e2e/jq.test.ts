@@ -150,9 +150,10 @@ describe('--jq checks the expression before anything is sent', () => {
 });
 
 describe('--all with an expression that needs every record (CLI.md "--all")', () => {
-  it('against a service claiming 10^10 records: ends with an error naming `.[]` and --limit, memory bounded', async () => {
+  /** A service claiming 10^10 records, 1,000 a page, on every page asked for. */
+  const endlessService = () => {
     const page = Array.from({ length: 1000 }, (_, i) => record(i));
-    const service = await startService((url) => ({
+    return startService((url) => ({
       Results: page,
       ResultsOrderedBy: 'date',
       OrderDirection: 'asc',
@@ -162,6 +163,10 @@ describe('--all with an expression that needs every record (CLI.md "--all")', ()
       TotalNumberOfRecords: 1e10,
       NumberOfPages: 1e7,
     }));
+  };
+
+  it('against a service claiming 10^10 records: ends with an error naming `.[]` and --limit, memory bounded', async () => {
+    const service = await endlessService();
     const run = start(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--jq', 'length'], service.url, 120_000);
     const { code } = await run.exit;
     expect(code, run.stderr()).toBe(1);
@@ -172,17 +177,7 @@ describe('--all with an expression that needs every record (CLI.md "--all")', ()
     if (peak !== undefined) expect(peak).toBeLessThan(1024);
   }, 150_000);
   it('in machine mode the walk limit ends stderr with an error object of a limit\'s kind, not usage (issue 27.11)', async () => {
-    const page = Array.from({ length: 1000 }, (_, i) => record(i));
-    const service = await startService((url) => ({
-      Results: page,
-      ResultsOrderedBy: 'date',
-      OrderDirection: 'asc',
-      PageNumber: Number(url.searchParams.get('page') ?? 1),
-      PageSize: 1000,
-      RecordsOnThisPage: 1000,
-      TotalNumberOfRecords: 1e10,
-      NumberOfPages: 1e7,
-    }));
+    const service = await endlessService();
     const run = start(['campaigns', 'unsubscribes', CAMPAIGN, '--all', '--jq', 'length', '--json'], service.url, 120_000);
     const { code } = await run.exit;
     expect(code, run.stderr()).toBe(1);
