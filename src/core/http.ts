@@ -87,7 +87,7 @@ export interface RequestOptions<T> {
  * either way, so it is never repeated (CLI.md "lenient reading").
  */
 export type WriteAnswer<T> =
-  | { fits: true; data: T }
+  | { fits: true; data: T; headers: RawResponse['headers'] }
   | { fits: false; data: unknown; text: string; problem: string };
 
 /** A request as the layers carry it: its options and the path with the base path and query. */
@@ -168,7 +168,7 @@ export class ApiClient {
   async write<T>(opts: RequestOptions<T> & { schema: ResponseSchema<T> }): Promise<WriteAnswer<T>> {
     const res = await this.send(opts);
     const parsed = opts.schema.safeParse(res.data);
-    if (parsed.success) return { fits: true, data: parsed.data };
+    if (parsed.success) return { fits: true, data: parsed.data, headers: res.headers };
     const problem = this.redactor.redact(describeIssue(parsed.error.issues[0], res.data));
     this.debug(`  answer does not fit: ${problem}`);
     return { fits: false, data: res.data, text: res.text, problem };

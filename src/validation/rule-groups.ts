@@ -25,17 +25,17 @@ const OR = ' OR ';
  * service-spec.md "Segment" rule 3), so a rule of one word is refused here
  * rather than by the service with 277.
  */
-export function parseRuleGroup(text: string, flag = '--group'): RuleGroup {
+export function parseRuleGroup(text: string, flag = '--group', warn?: (line: string) => void): RuleGroup {
   if (text.trim() === '') throw new UsageError(`${flag} is empty: give rules like "EmailAddress CONTAINS @example.com"`, RULES_UNPARSABLE);
-  const rules = text.split(OR).map((raw, index) => parseRule(raw, index, text, flag));
+  const rules = text.split(OR).map((raw, index) => parseRule(raw, index, text, flag, warn));
   return { Rules: rules };
 }
 
-export function parseRuleGroups(texts: readonly string[] | undefined, flag = '--group'): RuleGroup[] {
-  return (texts ?? []).map((t) => parseRuleGroup(t, flag));
+export function parseRuleGroups(texts: readonly string[] | undefined, flag = '--group', warn?: (line: string) => void): RuleGroup[] {
+  return (texts ?? []).map((t) => parseRuleGroup(t, flag, warn));
 }
 
-function parseRule(raw: string, index: number, group: string, flag: string): Rule {
+function parseRule(raw: string, index: number, group: string, flag: string, warn?: (line: string) => void): Rule {
   const rule = raw.trim();
   const where = `${flag} "${group}", rule ${index + 1}`;
   if (rule === '') throw new UsageError(`${where} is empty (rules are joined by " OR ")`, RULES_UNPARSABLE);
@@ -53,15 +53,11 @@ function parseRule(raw: string, index: number, group: string, flag: string): Rul
   if (Clause === '') {
     throw new UsageError(`${where}: "${rule}" has no clause; write the RuleType, a space, then the clause, e.g. "EmailAddress CONTAINS @example.com"`, RULES_UNPARSABLE);
   }
-  // " or " in any case other than OR, followed by what reads as a rule (a RuleType then a verb in
-  // capitals, or a [field key]), is a mistyped OR: sent as it is, it would become part of the clause
-  // and the segment would quietly match nobody. "or" inside a value ("salt or pepper") is kept.
-  const joined = /\s(or)\s+(\[[^\]]+\]|[A-Za-z]\w*\s+[A-Z]{2,}\b)/i.exec(Clause);
+  // Split only on " OR " (CLI.md "segments"): a value may hold " or " ("Black or White Ltd"). One that
+  // reads like a second rule (a RuleType and a verb, or a [field key]) is said, and sent as typed.
+  const joined = /\s([oO][rR])\s+(\[[^\]]+\]|[A-Za-z]\w*\s+[A-Z]{2,}\b)/.exec(Clause);
   if (joined && joined[1] !== 'OR') {
-    throw new UsageError(
-      `${where}: "${rule}" joins two rules with "${joined[1]}"; did you mean OR? Rules are joined by " OR " in capitals, e.g. "EmailAddress CONTAINS @a.com OR EmailAddress CONTAINS @b.com"`,
-      RULES_UNPARSABLE,
-    );
+    warn?.(`${where}: "${rule}" holds "${joined[1]}" before what reads as a rule; sent as one clause; rules are joined by " OR " in capitals`);
   }
   return { RuleType, Clause };
 }

@@ -82,8 +82,18 @@ describe('segments create', () => {
     expect(r.sent[0]!.body).toEqual({ Title: 'Named or planless', RuleGroups: [{ Rules: [{ RuleType: 'Name', Clause: 'PROVIDED' }, { RuleType: '[Plan]', Clause: 'NOT_PROVIDED' }] }] });
   });
 
-  it('refuses a lowercase or between two rules with 277, sending nothing (did you mean OR?)', async () => {
-    await s.expectRefused(['segments', 'create', '--list', LIST, '--title', 'AB', '--group', 'EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com'], 277, /did you mean OR\?/);
+  it('sends a lowercase or between two rules as one clause, as typed, and says that rules are joined by OR', async () => {
+    const r = await s.emailSent(['segments', 'create', '--list', LIST, '--title', 'AB', '--group', 'EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com']);
+    expect(r.sent).toHaveLength(1);
+    expect((r.sent[0]!.body as { RuleGroups: unknown }).RuleGroups).toEqual([{ Rules: [{ RuleType: 'EmailAddress', Clause: 'CONTAINS @a.com or EmailAddress CONTAINS @b.com' }] }]);
+    expect(r.stderr).toMatch(/warning: --group .* sent as one clause; rules are joined by " OR " in capitals/);
+  });
+
+  it('keeps " or " inside a value: one rule, no warning', async () => {
+    const r = await s.emailSent(['segments', 'create', '--list', LIST, '--title', 'Colours', '--group', '[Company] EQUALS Black or White Ltd']);
+    expect(r.sent).toHaveLength(1);
+    expect((r.sent[0]!.body as { RuleGroups: unknown }).RuleGroups).toEqual([{ Rules: [{ RuleType: '[Company]', Clause: 'EQUALS Black or White Ltd' }] }]);
+    expect(r.stderr).not.toMatch(/sent as one clause/);
   });
 
   it('refuses a missing or blank title with 273', async () => {

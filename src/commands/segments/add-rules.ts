@@ -15,7 +15,7 @@ export default defineCommand({
     if (groups.length !== 1) {
       throw new UsageError('add-rules adds one rule group a call: give --group once (join alternatives with " OR " inside it)');
     }
-    const group = parseRuleGroup(groups[0]!);
+    const group = parseRuleGroup(groups[0]!, '--group', ctx.log.warn);
     const res = await addRuleGroup(await ctx.api(), segmentId, group);
     return {
       // The service's answer; when it has none, the group added.

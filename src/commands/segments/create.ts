@@ -42,7 +42,7 @@ export default defineCommand({
       checkRuleGroupsShape(body.RuleGroups, '--from-file');
     } else {
       body = { Title: requireText(title, '--title', TITLE_EMPTY, 'the segment title, unique within the list') };
-      const ruleGroups = parseRuleGroups(groups);
+      const ruleGroups = parseRuleGroups(groups, '--group', ctx.log.warn);
       // "RuleGroups … Optional on create": left out rather than sent empty.
       if (ruleGroups.length) body.RuleGroups = ruleGroups;
     }

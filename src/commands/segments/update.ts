@@ -24,7 +24,7 @@ export default defineCommand({
     ]);
     const Title = requireText(title, '--title', TITLE_EMPTY, 'the segment title (the update call always sets it)');
     // "When RuleGroups is present, all existing rules are deleted before the new ones are parsed; when absent, existing rules remain."
-    const RuleGroups = groups.length ? parseRuleGroups(groups) : undefined;
+    const RuleGroups = groups.length ? parseRuleGroups(groups, '--group', ctx.log.warn) : undefined;
     const body = RuleGroups ? { Title, RuleGroups } : { Title };
     const res = await updateSegment(await ctx.api(), segmentId, body);
     return {
