@@ -56,9 +56,9 @@ function __email_value_options
         case 'segments get'
             printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout
         case 'segments update'
-            printf '%s\n' --segment --title --group --fields --jq --profile --base-url -o --output --timeout
+            printf '%s\n' --segment --title --group --from-file --fields --jq --profile --base-url -o --output --timeout
         case 'segments add-rules'
-            printf '%s\n' --segment --group --fields --jq --profile --base-url -o --output --timeout
+            printf '%s\n' --segment --group --from-file --fields --jq --profile --base-url -o --output --timeout
         case 'segments clear-rules'
             printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns create'
@@ -383,7 +383,7 @@ complete -c email -n '__email_at segments' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments create\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'list id'
 complete -c email -n '__email_at \'segments create\'' -l title -x -d 'segment title (required; unique within the list)'
 complete -c email -n '__email_at \'segments create\'' -l group -x -d 'a rule group: rules joined by " OR ", each "RuleType Clause"; repeat to AND groups'
-complete -c email -n '__email_at \'segments create\'' -l from-file -x -d 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline'
+complete -c email -n '__email_at \'segments create\'' -l from-file -x -d 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline (what `segments get --json` prints is taken)'
 complete -c email -n '__email_at \'segments create\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'segments create\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments create\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -414,6 +414,7 @@ complete -c email -n '__email_at \'segments get\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments update\'' -l segment -x -d 'segment id (or as the first argument)'
 complete -c email -n '__email_at \'segments update\'' -l title -x -d 'segment title (required: the update always sets it)'
 complete -c email -n '__email_at \'segments update\'' -l group -x -d 'a rule group: rules joined by " OR ", each "RuleType Clause"; repeat to AND groups; replaces every existing rule'
+complete -c email -n '__email_at \'segments update\'' -l from-file -x -d 'the request body {Title, RuleGroups}; with RuleGroups it replaces every rule as JSON: @file, @- for stdin, or inline (what `segments get --json` prints is taken)'
 complete -c email -n '__email_at \'segments update\'' -l fields -x -a 'SegmentID Title RuleGroups RuleGroups.Rules RuleGroups.Rules.RuleType RuleGroups.Rules.Clause' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'segments update\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments update\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -429,6 +430,7 @@ complete -c email -n '__email_at \'segments update\'' -l no-pager -d 'never page
 complete -c email -n '__email_at \'segments update\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments add-rules\'' -l segment -x -d 'segment id (or as the first argument)'
 complete -c email -n '__email_at \'segments add-rules\'' -l group -x -d 'rules joined by " OR ", each "RuleType Clause"'
+complete -c email -n '__email_at \'segments add-rules\'' -l from-file -x -d 'the group {Rules: [{RuleType, Clause}]} as JSON: @file, @- for stdin, or inline (what `segments get --json` prints is taken)'
 complete -c email -n '__email_at \'segments add-rules\'' -l fields -x -a 'SegmentID RuleGroup RuleGroup.Rules RuleGroup.Rules.RuleType RuleGroup.Rules.Clause' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'segments add-rules\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments add-rules\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'

@@ -113,6 +113,35 @@ describe('segments create', () => {
     await s.expectRefused(['segments', 'create', '--list', LIST, '--from-file', '{"Title": "T",}'], undefined, /not valid JSON \(line 1, column 15/);
   });
 
+  it('refuses an unknown key in --from-file, naming it and the nearest known one, and sends nothing', async () => {
+    const r = await s.expectRefused(['segments', 'create', '--list', LIST, '--from-file', '{"Title": "T", "RuleGroup": [{"Rules": [{"RuleType": "EmailAddress", "Clause": "CONTAINS @a.com"}]}]}'], undefined, /--from-file: unknown key "RuleGroup" \(did you mean "RuleGroups"\?\)/);
+    expect(r.stderr).toMatch(/Title, RuleGroups/);
+    await s.expectRefused(['segments', 'create', '--list', LIST, '--from-file', '{"Title": "T", "RuleGroups": [{"Rules": [{"RuleType": "EmailAddress", "Clase": "CONTAINS @a.com"}]}]}'], undefined, /RuleGroups\[0\]\.Rules\[0\]: unknown key "Clase" \(did you mean "Clause"\?\)/);
+  });
+
+  it('takes what segments get --json printed: the read-only fields are left out, with one notice naming them', async () => {
+    const got = await s.email(['segments', 'get', SEED_SEGMENT_IDS.newsletterPro, '--json']);
+    expect(got.code, got.stderr).toBe(0);
+    const doc = JSON.parse(got.stdout);
+    expect(doc).toHaveProperty('ActiveSubscribers');
+    const r = await s.emailSent(['segments', 'create', '--list', LIST, '--from-file', '@-', '--title', 'Copy'], { stdin: got.stdout });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(r.sent[0]!.body as object).sort()).toEqual(['RuleGroups', 'Title']);
+    expect(r.stderr).toMatch(/--from-file: left out ActiveSubscribers, ListID, SegmentID \(read-only: the service assigns them\)/);
+  });
+
+  it('update and add-rules take --from-file too', async () => {
+    const id = await createSegment('Editable', 'EmailAddress CONTAINS @a.com');
+    const up = await s.emailSent(['segments', 'update', id, '--from-file', '{"Title": "Edited", "RuleGroups": [{"Rules": [{"RuleType": "EmailAddress", "Clause": "CONTAINS @b.com"}]}]}']);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.sent[0]).toMatchObject({ method: 'PUT', path: `/email/segments/${id}` });
+    expect(up.sent[0]!.body).toEqual({ Title: 'Edited', RuleGroups: [{ Rules: [{ RuleType: 'EmailAddress', Clause: 'CONTAINS @b.com' }] }] });
+    const add = await s.emailSent(['segments', 'add-rules', id, '--from-file', '{"Rules": [{"RuleType": "DateSubscribed", "Clause": "AFTER 2024/01/01"}]}']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.sent[0]!.body).toEqual({ Rules: [{ RuleType: 'DateSubscribed', Clause: 'AFTER 2024/01/01' }] });
+    await s.expectRefused(['segments', 'add-rules', id, '--from-file', '{"Rule": []}'], undefined, /unknown key "Rule" \(did you mean "Rules"\?\)/);
+  });
+
   it('refuses --group together with --from-file', async () => {
     await s.expectRefused(['segments', 'create', '--list', LIST, '--from-file', '{"Title": "T"}', '--group', 'EmailAddress CONTAINS x'], undefined, /not both/);
   });
