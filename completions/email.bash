@@ -59,7 +59,7 @@ _email_options() {
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'webhooks replay') printf '%s\n' --to --interval --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    api) printf '%s\n' -X --method -d --data --query --paginate --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    api) printf '%s\n' -X --method -d --data -f --raw-field -F --field -H --header -i --include --query --paginate --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     config) printf '%s\n' -h --help ;;
     'config get') printf '%s\n' --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'config set') printf '%s\n' --name --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
@@ -105,7 +105,7 @@ _email_value_options() {
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --fields --jq --profile --base-url -o --output --timeout ;;
     'webhooks replay') printf '%s\n' --to --interval --fields --jq --profile --base-url -o --output --timeout ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url -o --output --timeout ;;
-    api) printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
+    api) printf '%s\n' -X --method -d --data -f --raw-field -F --field -H --header --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'config get') printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;
     'config set') printf '%s\n' --name --fields --jq --profile --base-url -o --output --timeout ;;
     'config unset') printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;

@@ -92,7 +92,7 @@ function __email_value_options
         case 'webhooks trigger'
             printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url -o --output --timeout
         case api
-            printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
+            printf '%s\n' -X --method -d --data -f --raw-field -F --field -H --header --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
         case 'config get'
             printf '%s\n' --fields --jq --profile --base-url -o --output --timeout
         case 'config set'
@@ -735,6 +735,10 @@ complete -c email -n '__email_at \'webhooks trigger\'' -l no-pager -d 'never pag
 complete -c email -n '__email_at \'webhooks trigger\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at api' -s X -l method -x -a 'GET POST PUT DELETE PATCH' -d 'HTTP method (default: GET, or POST with --data)'
 complete -c email -n '__email_at api' -s d -l data -x -d 'request body: JSON, @file, or @- for stdin'
+complete -c email -n '__email_at api' -s f -l raw-field -x -d 'a text field of the JSON body, as typed (repeat; with -X GET, of the query)'
+complete -c email -n '__email_at api' -s F -l field -x -d 'a typed field: true, false, null and numbers as JSON, @file for a file\'s text; key[] adds to an array (repeat)'
+complete -c email -n '__email_at api' -s H -l header -x -d 'a request header (repeat); not Authorization'
+complete -c email -n '__email_at api' -s i -l include -d 'print the status line and the response headers before the body'
 complete -c email -n '__email_at api' -l query -x -d 'query parameter (repeat)'
 complete -c email -n '__email_at api' -l paginate -d 'GET every page of a paged answer (Results, PageNumber, NumberOfPages) and print all Results as one JSON array'
 complete -c email -n '__email_at api' -l concurrency -x -d 'pages in flight at once with --paginate (default: 8)'
