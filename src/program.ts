@@ -103,7 +103,19 @@ function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fie
       cmd.addOption(option);
     }
   }
-  for (const decl of Object.values((def.options ?? {}) as Record<string, OptionDecl>)) cmd.addOption(commanderOption(decl));
+  const options = Object.values((def.options ?? {}) as Record<string, OptionDecl>);
+  for (const decl of options) cmd.addOption(commanderOption(decl));
+  // An option typed by the service's own name for it (--date) suggests the flag that sends it (--since).
+  const renamed = new Map(options.filter((o) => o.serviceName).map((o) => [`--${o.serviceName}`, o.flag]));
+  if (renamed.size) {
+    // commander's own refusal (typed here: it is not in its declarations) for every other flag.
+    const refusing = cmd as unknown as { unknownOption(flag: string): never };
+    const unknownOption = refusing.unknownOption.bind(cmd);
+    refusing.unknownOption = (flag: string) => {
+      if (!renamed.has(flag)) return unknownOption(flag);
+      return cmd.error(`error: unknown option '${flag}'\n(Did you mean ${renamed.get(flag)}?)`, { exitCode: 2, code: 'commander.unknownOption' });
+    };
+  }
   for (const decl of Object.values(sharedOptions(def))) {
     const option = commanderOption(decl);
     // Completion scripts offer the record's field names (they are loaded from its schema only to generate them).
