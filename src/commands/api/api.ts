@@ -29,7 +29,7 @@ export default defineCommand({
     'email api -X POST /email/segments/<list-id> -d \'{"Title":"VIPs"}\'',
     'email api -X PUT "/email/subscribers/<list-id>?email=ada@example.com" -d @body.json',
     'email api /email/campaigns/<id>/unsubscribes --query pagesize=1000 --paginate -o ndjson',
-    'email api /email/subscribers/<list-id> -f EmailAddress=ada@example.com -f Name=Ada -F ConsentToTrack=Yes -i',
+    'email api /email/segments/<list-id> -f Title=VIPs -i',
   ],
   async run(input, ctx) {
     // The path below the base URL, with or without its leading slash (gh api takes both); a whole URL is not a path.
