@@ -37,8 +37,8 @@ _email_options() {
     segments) printf '%s\n' -h --help ;;
     'segments create') printf '%s\n' --list --title --group --from-file --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'segments get') printf '%s\n' --segment --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'segments update') printf '%s\n' --segment --title --group --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'segments add-rules') printf '%s\n' --segment --group --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'segments update') printf '%s\n' --segment --title --group --from-file --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'segments add-rules') printf '%s\n' --segment --group --from-file --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'segments clear-rules') printf '%s\n' --segment -y --yes --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     campaigns) printf '%s\n' -h --help ;;
     'campaigns create') printf '%s\n' --name --subject --from-name --from-email --reply-to --html-url --text-url --list --segment --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
@@ -59,7 +59,7 @@ _email_options() {
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'webhooks replay') printf '%s\n' --to --interval --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    api) printf '%s\n' -X --method -d --data --query --paginate --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    api) printf '%s\n' -X --method -d --data -f --raw-field -F --field -H --header -i --include --query --paginate --concurrency --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     config) printf '%s\n' -h --help ;;
     'config get') printf '%s\n' --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'config set') printf '%s\n' --name --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
@@ -87,8 +87,8 @@ _email_value_options() {
     'customfields create') printf '%s\n' --list --name --type --option --fields --jq --profile --base-url -o --output --timeout ;;
     'segments create') printf '%s\n' --list --title --group --from-file --fields --jq --profile --base-url -o --output --timeout ;;
     'segments get') printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout ;;
-    'segments update') printf '%s\n' --segment --title --group --fields --jq --profile --base-url -o --output --timeout ;;
-    'segments add-rules') printf '%s\n' --segment --group --fields --jq --profile --base-url -o --output --timeout ;;
+    'segments update') printf '%s\n' --segment --title --group --from-file --fields --jq --profile --base-url -o --output --timeout ;;
+    'segments add-rules') printf '%s\n' --segment --group --from-file --fields --jq --profile --base-url -o --output --timeout ;;
     'segments clear-rules') printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout ;;
     'campaigns create') printf '%s\n' --name --subject --from-name --from-email --reply-to --html-url --text-url --list --segment --fields --jq --profile --base-url -o --output --timeout ;;
     'campaigns preview') printf '%s\n' --campaign --to --fields --jq --profile --base-url -o --output --timeout ;;
@@ -105,7 +105,7 @@ _email_value_options() {
     'webhooks listen') printf '%s\n' --port --host --forward-to --save --events --fields --jq --profile --base-url -o --output --timeout ;;
     'webhooks replay') printf '%s\n' --to --interval --fields --jq --profile --base-url -o --output --timeout ;;
     'webhooks trigger') printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url -o --output --timeout ;;
-    api) printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
+    api) printf '%s\n' -X --method -d --data -f --raw-field -F --field -H --header --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout ;;
     'config get') printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;
     'config set') printf '%s\n' --name --fields --jq --profile --base-url -o --output --timeout ;;
     'config unset') printf '%s\n' --fields --jq --profile --base-url -o --output --timeout ;;

@@ -56,9 +56,9 @@ function __email_value_options
         case 'segments get'
             printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout
         case 'segments update'
-            printf '%s\n' --segment --title --group --fields --jq --profile --base-url -o --output --timeout
+            printf '%s\n' --segment --title --group --from-file --fields --jq --profile --base-url -o --output --timeout
         case 'segments add-rules'
-            printf '%s\n' --segment --group --fields --jq --profile --base-url -o --output --timeout
+            printf '%s\n' --segment --group --from-file --fields --jq --profile --base-url -o --output --timeout
         case 'segments clear-rules'
             printf '%s\n' --segment --fields --jq --profile --base-url -o --output --timeout
         case 'campaigns create'
@@ -92,7 +92,7 @@ function __email_value_options
         case 'webhooks trigger'
             printf '%s\n' --to --type --count --format --list --batch-size --interval --fields --jq --profile --base-url -o --output --timeout
         case api
-            printf '%s\n' -X --method -d --data --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
+            printf '%s\n' -X --method -d --data -f --raw-field -F --field -H --header --query --concurrency --fields --jq --limit --profile --base-url -o --output --timeout
         case 'config get'
             printf '%s\n' --fields --jq --profile --base-url -o --output --timeout
         case 'config set'
@@ -383,7 +383,7 @@ complete -c email -n '__email_at segments' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments create\'' -l list -x -a '(command email __ids list (__email_globals) 2>/dev/null)' -d 'list id'
 complete -c email -n '__email_at \'segments create\'' -l title -x -d 'segment title (required; unique within the list)'
 complete -c email -n '__email_at \'segments create\'' -l group -x -d 'a rule group: rules joined by " OR ", each "RuleType Clause"; repeat to AND groups'
-complete -c email -n '__email_at \'segments create\'' -l from-file -x -d 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline'
+complete -c email -n '__email_at \'segments create\'' -l from-file -x -d 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline (what `segments get --json` prints is taken)'
 complete -c email -n '__email_at \'segments create\'' -l fields -x -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'segments create\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments create\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -414,6 +414,7 @@ complete -c email -n '__email_at \'segments get\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments update\'' -l segment -x -d 'segment id (or as the first argument)'
 complete -c email -n '__email_at \'segments update\'' -l title -x -d 'segment title (required: the update always sets it)'
 complete -c email -n '__email_at \'segments update\'' -l group -x -d 'a rule group: rules joined by " OR ", each "RuleType Clause"; repeat to AND groups; replaces every existing rule'
+complete -c email -n '__email_at \'segments update\'' -l from-file -x -d 'the request body {Title, RuleGroups}; with RuleGroups it replaces every rule as JSON: @file, @- for stdin, or inline (what `segments get --json` prints is taken)'
 complete -c email -n '__email_at \'segments update\'' -l fields -x -a 'SegmentID Title RuleGroups RuleGroups.Rules RuleGroups.Rules.RuleType RuleGroups.Rules.Clause' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'segments update\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments update\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -429,6 +430,7 @@ complete -c email -n '__email_at \'segments update\'' -l no-pager -d 'never page
 complete -c email -n '__email_at \'segments update\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at \'segments add-rules\'' -l segment -x -d 'segment id (or as the first argument)'
 complete -c email -n '__email_at \'segments add-rules\'' -l group -x -d 'rules joined by " OR ", each "RuleType Clause"'
+complete -c email -n '__email_at \'segments add-rules\'' -l from-file -x -d 'the group {Rules: [{RuleType, Clause}]} as JSON: @file, @- for stdin, or inline (what `segments get --json` prints is taken)'
 complete -c email -n '__email_at \'segments add-rules\'' -l fields -x -a 'SegmentID RuleGroup RuleGroup.Rules RuleGroup.Rules.RuleType RuleGroup.Rules.Clause' -d 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'
 complete -c email -n '__email_at \'segments add-rules\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'segments add-rules\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
@@ -733,6 +735,10 @@ complete -c email -n '__email_at \'webhooks trigger\'' -l no-pager -d 'never pag
 complete -c email -n '__email_at \'webhooks trigger\'' -s h -l help -d 'show help'
 complete -c email -n '__email_at api' -s X -l method -x -a 'GET POST PUT DELETE PATCH' -d 'HTTP method (default: GET, or POST with --data)'
 complete -c email -n '__email_at api' -s d -l data -x -d 'request body: JSON, @file, or @- for stdin'
+complete -c email -n '__email_at api' -s f -l raw-field -x -d 'a text field of the JSON body, as typed (repeat; with -X GET, of the query)'
+complete -c email -n '__email_at api' -s F -l field -x -d 'a typed field: true, false, null and numbers as JSON, @file for a file\'s text; key[] adds to an array (repeat)'
+complete -c email -n '__email_at api' -s H -l header -x -d 'a request header (repeat); not Authorization'
+complete -c email -n '__email_at api' -s i -l include -d 'print the status line and the response headers before the body'
 complete -c email -n '__email_at api' -l query -x -d 'query parameter (repeat)'
 complete -c email -n '__email_at api' -l paginate -d 'GET every page of a paged answer (Results, PageNumber, NumberOfPages) and print all Results as one JSON array'
 complete -c email -n '__email_at api' -l concurrency -x -d 'pages in flight at once with --paginate (default: 8)'

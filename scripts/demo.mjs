@@ -25,12 +25,15 @@ const color = process.env.FORCE_COLOR !== undefined ? !['0', 'false'].includes(p
 const say = (text) => process.stdout.write(color ? `\n\x1b[1m${text}\x1b[0m\n` : `\n${text}\n`);
 
 say('1. Starting the sandbox: email sandbox --port 0 --json');
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+// With --json the sandbox's notices are JSON lines for scripts: kept, and shown only if it fails.
+const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+let sandboxSaid = '';
+sandbox.stderr.on('data', (chunk) => (sandboxSaid += chunk));
 const sandboxExited = new Promise((resolve) => sandbox.on('close', resolve));
 const ready = await new Promise((resolve, reject) => {
   const lines = createInterface({ input: sandbox.stdout });
   lines.once('line', (line) => resolve(JSON.parse(line)));
-  sandbox.once('close', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready`)));
+  sandbox.once('close', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready:\n${sandboxSaid}`)));
 });
 const list = ready.lists[0];
 process.stdout.write(`   listening on ${ready.baseUrl}; importing into list "${list.Name}" (${list.ListID})\n`);

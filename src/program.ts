@@ -10,6 +10,7 @@ import { completionCommand } from './completion/command.js';
 import { COMMANDS } from './commands/index.js';
 import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
+import { nearNames } from './core/edit-distance.js';
 import { EXIT_CODE_MEANINGS } from './core/errors.js';
 import { CLI_VERSION } from './core/version.js';
 import { HELP_TOPICS, helpTopicsBlock, isHelpTopic } from './help/topic-list.js';
@@ -102,7 +103,19 @@ function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fie
       cmd.addOption(option);
     }
   }
-  for (const decl of Object.values((def.options ?? {}) as Record<string, OptionDecl>)) cmd.addOption(commanderOption(decl));
+  const options = Object.values((def.options ?? {}) as Record<string, OptionDecl>);
+  for (const decl of options) cmd.addOption(commanderOption(decl));
+  // An option typed by the service's own name for it (--date) suggests the flag that sends it (--since).
+  const renamed = new Map(options.filter((o) => o.serviceName).map((o) => [`--${o.serviceName}`, o.flag]));
+  if (renamed.size) {
+    // commander's own refusal (typed here: it is not in its declarations) for every other flag.
+    const refusing = cmd as unknown as { unknownOption(flag: string): never };
+    const unknownOption = refusing.unknownOption.bind(cmd);
+    refusing.unknownOption = (flag: string) => {
+      if (!renamed.has(flag)) return unknownOption(flag);
+      return cmd.error(`error: unknown option '${flag}'\n(Did you mean ${renamed.get(flag)}?)`, { exitCode: 2, code: 'commander.unknownOption' });
+    };
+  }
   for (const decl of Object.values(sharedOptions(def))) {
     const option = commanderOption(decl);
     // Completion scripts offer the record's field names (they are loaded from its schema only to generate them).
@@ -213,7 +226,7 @@ function addHelpCommand(program: Command): void {
         if (!next) {
           const topics = i === 0 ? Object.keys(HELP_TOPICS) : [];
           const names = [...cmd.commands.map((c) => c.name()).filter((n) => n !== 'help'), ...topics];
-          const near = names.filter((n) => editDistance(n, word) <= Math.max(1, Math.floor(n.length / 3)));
+          const near = nearNames(word, names);
           const path = words.slice(0, i + 1).join(' ');
           const what = i === 0 ? 'command or help topic' : 'command';
           const listed = topics.length ? `\nHelp topics: ${topics.join(', ')}` : '';
@@ -223,18 +236,4 @@ function addHelpCommand(program: Command): void {
       }
       cmd.outputHelp();
     });
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }

@@ -19,11 +19,17 @@ import { startListen, startScriptedReceiver, type ScriptedReceiver } from './hel
 const NOT_RUN: Record<string, string> = {
   'email auth login --base-url https://api.example.com': 'checks the key against a remote host (tests talk to loopback only)',
   'email sandbox': 'starts the sandbox itself on the fixed port 4010 and runs until Ctrl-C',
+  'email sandbox --port 0 --json &': 'starts the sandbox itself in the background',
+  'email auth login --profile staging --base-url https://staging.example.com': 'checks the key against a remote host (tests talk to loopback only)',
+  'email sandbox --webhook 11111111-1111-4111-8111-111111111111=http://127.0.0.1:4020/hooks --webhook-interval 1000 &': 'starts the sandbox itself in the background',
   'email sandbox --port 0 --state sandbox.json --json': 'starts the sandbox itself and runs until Ctrl-C',
   'email sandbox --rate-limit 5 --fail-rate 0.1 --latency 200': 'starts the sandbox itself on the fixed port 4010 and runs until Ctrl-C',
   'email sandbox --webhook 11111111-1111-4111-8111-111111111111=http://127.0.0.1:4020/hooks --webhook-interval 1000':
     'starts the sandbox itself on the fixed port 4010 and runs until Ctrl-C',
 };
+
+/** Guide lines whose work is done on stderr or in a file: an empty stdout is what they show. */
+const PRINTS_NOTHING = /^email (auth (switch|logout)|config (set|unset)|subscribers import|webhooks (listen|trigger|replay))\b/;
 
 /** Exit codes other than 0 that an example documents. */
 const EXPECTED_CODE: [RegExp, number[]][] = [
@@ -70,8 +76,8 @@ async function collectExamples(): Promise<Example[]> {
   return examples;
 }
 
-/** Guides whose `email …` lines in ```sh blocks run here too (issue 11: the scripting page's worked examples). */
-const GUIDES = ['docs/scripting.md'];
+/** Guides whose `email …` lines in ```sh blocks run here too: the README and every page of docs/ (reference.md is the help's own examples). */
+const GUIDES = ['README.md', ...readdirSync(new URL('../docs/', import.meta.url)).filter((f) => f.endsWith('.md') && f !== 'reference.md').map((f) => `docs/${f}`)];
 
 function collectGuideExamples(): Example[] {
   const examples: Example[] = [];
@@ -79,7 +85,7 @@ function collectGuideExamples(): Example[] {
     const text = readFileSync(new URL(`../${guide}`, import.meta.url), 'utf8');
     for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
       for (const raw of block[1]!.split('\n')) {
-        const line = raw.trim().replace(/^\$ /, '');
+        const line = raw.trim().replace(/^\$ /, '').replace(/\s+# .*$/, '');
         if (line.startsWith('email ')) examples.push({ command: guide, line });
       }
     }
@@ -106,6 +112,9 @@ function shellWords(line: string): string[] {
     } else if (/\s/.test(ch)) {
       if (word !== undefined) words.push(word);
       word = undefined;
+    } else if (ch === '#' && word === undefined) {
+      // a comment, to the end of the line
+      break;
     } else if (ch === '<' && /^<[a-z-]+>/.test(line.slice(i))) {
       // a gh-style placeholder such as <id>, not a redirect
       const placeholder = /^<[a-z-]+>/.exec(line.slice(i))![0];
@@ -153,7 +162,7 @@ let examples: Example[];
 
 beforeAll(async () => {
   receiver = await startScriptedReceiver();
-  examples = [...(await collectExamples()), ...collectGuideExamples()];
+  examples = await collectExamples();
 }, 120_000);
 afterAll(async () => {
   await receiver.close();
@@ -165,7 +174,8 @@ describe('help examples', () => {
     const withExamples = new Set(all.map((e) => e.command));
     const leaves = commandPaths().filter((p) => p.length > 0 && !commandPaths().some((q) => q.length === p.length + 1 && q.join(' ').startsWith(`${p.join(' ')} `)));
     for (const leaf of leaves) expect(withExamples, leaf.join(' ')).toContain(leaf.join(' '));
-    for (const line of Object.keys(NOT_RUN)) expect(all.map((e) => e.line), line).toContain(line);
+    const documented = [...all, ...collectGuideExamples()].map((e) => e.line);
+    for (const line of Object.keys(NOT_RUN)) expect(documented, line).toContain(line);
   }, 120_000);
 
   it('the scripting guide has worked examples of --fields, --jq, --limit, the pager and api --paginate', () => {
@@ -173,23 +183,36 @@ describe('help examples', () => {
     for (const needle of ['--fields', '--jq', '--limit', '--no-pager', '--paginate']) expect(lines.some((l) => l.includes(needle)), needle).toBe(true);
   });
 
-  it('runs every documented example against the sandbox with a documented exit code', async () => {
+  it('runs every example of the help against the sandbox with a documented exit code', async () => {
     const failures: string[] = [];
     for (const example of examples) {
       if (NOT_RUN[example.line]) continue;
-      const outcome = await runExample(example.line);
-      const allowed = EXPECTED_CODE.find(([re]) => re.test(example.line))?.[1] ?? [0];
-      // A guide's example shows output: an empty answer would show nothing.
-      if (GUIDES.includes(example.command) && outcome.code === 0 && outcome.stdout.trim() === '' && !/>/.test(example.line)) {
-        failures.push(`${example.line}\n    ran: email ${outcome.argv.join(' ')}\n    printed nothing`);
-      }
-      if (!allowed.includes(outcome.code)) {
-        failures.push(`${example.line}\n    ran: email ${outcome.argv.join(' ')}\n    exit ${outcome.code}: ${outcome.stderr.trim().split('\n').slice(0, 3).join(' | ')}`);
-      }
+      const failure = await tryExample(example);
+      if (failure) failures.push(failure);
     }
     expect(failures, `examples that failed:\n${failures.join('\n')}`).toEqual([]);
   }, 300_000);
 });
+
+describe('the README and the guides: every email line of a sh block runs', () => {
+  it.each(collectGuideExamples().filter((e) => !NOT_RUN[e.line]).map((e) => [`${e.command}: ${e.line}`, e] as const))('%s', async (_, example) => {
+    expect(await tryExample(example)).toBeUndefined();
+  });
+});
+
+/** Runs an example; what went wrong, or undefined. */
+async function tryExample(example: Example): Promise<string | undefined> {
+  const outcome = await runExample(example.line);
+  const allowed = EXPECTED_CODE.find(([re]) => re.test(example.line))?.[1] ?? [0];
+  // A guide's example shows output: an empty answer would show nothing.
+  if (GUIDES.includes(example.command) && outcome.code === 0 && outcome.stdout.trim() === '' && !/>/.test(example.line) && !PRINTS_NOTHING.test(example.line)) {
+    return `${example.line}\n    ran: email ${outcome.argv.join(' ')}\n    printed nothing`;
+  }
+  if (!allowed.includes(outcome.code)) {
+    return `${example.line}\n    ran: email ${outcome.argv.join(' ')}\n    exit ${outcome.code}: ${outcome.stderr.trim().split('\n').slice(0, 3).join(' | ')}`;
+  }
+  return undefined;
+}
 
 async function runExample(line: string): Promise<{ code: number; stdout: string; stderr: string; argv: string[] }> {
   const sandbox = await startSandbox({ port: 0 });
@@ -199,7 +222,7 @@ async function runExample(line: string): Promise<{ code: number; stdout: string;
     writeFixtures(cwd);
     const configDir = join(cwd, '.config');
     const store = await openConfig({ EMAIL_CONFIG_DIR: configDir });
-    await store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, staging: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } });
+    await store.write({ defaultProfile: 'default', profiles: { default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, defaults: { list: seed.lists[0]!.ListID, listName: seed.lists[0]!.Name } }, staging: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } });
 
     const sent = seed.campaigns.find((c) => /sent/i.test(c.Status)) ?? seed.campaigns[0]!;
     const scheduled = seed.campaigns.find((c) => /scheduled/i.test(c.Status)) ?? sent;
@@ -218,7 +241,7 @@ async function runExample(line: string): Promise<{ code: number; stdout: string;
         let out = w.replaceAll(USER_RECEIVER, receiver.url).replaceAll('<list-id>', seed.lists[0]!.ListID);
         if (out.includes('<id>')) {
           // A flag names the kind of id; a positional id (`email segments get <id>`) is the group's own resource.
-          const kind = flag?.startsWith('--') ? flag : `--${{ segments: 'segment', transactional: 'smart-email', campaigns: 'campaign' }[words[0] ?? ''] ?? ''}`;
+          const kind = flag?.startsWith('--') ? flag : flag === 'list' ? '--list' : `--${{ segments: 'segment', transactional: 'smart-email', campaigns: 'campaign' }[words[0] ?? ''] ?? ''}`;
           const id =
             kind === '--list'
               ? seed.lists[0]!.ListID

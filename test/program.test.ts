@@ -29,6 +29,12 @@ describe('email help', () => {
     expect(deeper.stderr).toBe("error: unknown command 'campaigns sumary'\n(Did you mean summary?)\n");
   });
 
+  it('an option named as the service names its query suggests the flag that sends it (--date is --since)', async () => {
+    const r = await runCli(['campaigns', 'unsubscribes', '11111111-1111-4111-8111-111111111111', '--date', '2024-01-01']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: unknown option '--date'\n(Did you mean --since?)\n");
+  });
+
   it('lists a command with its one-line summary in its group, the longer description only in its own help', async () => {
     const root = await runCli(['--help']);
     expect(root.stdout).toMatch(/^ {2}doctor \[options\] {2,}Check configuration, permissions, reachability, key\n {25}validity and clock skew\n {2}completion/m);

@@ -40,6 +40,8 @@ interface DeclBase<T> {
   /** The service's error code for a refused value (service-spec.md "Error codes"). */
   readonly code?: number;
   readonly hidden?: boolean;
+  /** The service's name for what this option sends, where it differs (`date` for --since): a user typing it is pointed here. */
+  readonly serviceName?: string;
   /** Phantom: the type `run` receives for this option. */
   readonly __type?: T;
 }

@@ -42,6 +42,7 @@ export function errorForAnswer(method: string, path: string, res: AnswerBody, re
     resultData,
     method,
     path,
+    answer: { status: res.status, headers: res.headers, data: body },
   };
   if (res.status === 401 || res.status === 403) return new AuthError(init);
   return new ApiError(init);

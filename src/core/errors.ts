@@ -58,6 +58,8 @@ export interface ApiErrorInit {
   path: string;
   /** Milliseconds the service asked us to wait (429). */
   retryAfterMs?: number;
+  /** The answer as received, for a command that prints it (`email api`, as `gh api`). */
+  answer?: { status: number; headers: Record<string, string | string[] | undefined>; data: unknown };
 }
 
 /** The service answered with an error status. */
@@ -69,9 +71,11 @@ export class ApiError extends CliError {
   readonly method: string;
   readonly path: string;
   readonly retryAfterMs?: number;
+  readonly answer?: ApiErrorInit['answer'];
   constructor(init: ApiErrorInit) {
     super(init.message);
     this.name = 'ApiError';
+    this.answer = init.answer;
     this.status = init.status;
     this.code = init.code;
     this.resultData = init.resultData;

@@ -64,6 +64,8 @@ export interface RequestOptions<T> {
   path: string;
   query?: Record<string, QueryValue | QueryValue[]>;
   body?: unknown;
+  /** Request headers of the caller's own (`email api -H`); the Authorization header is always the client's. */
+  headers?: Record<string, string>;
   /** A raw body sent as is (email api -d; import batches as UTF-8 bytes); `body` is JSON-encoded instead. */
   rawBody?: string | Uint8Array;
   schema?: ResponseSchema<T>;
@@ -87,7 +89,7 @@ export interface RequestOptions<T> {
  * either way, so it is never repeated (CLI.md "lenient reading").
  */
 export type WriteAnswer<T> =
-  | { fits: true; data: T }
+  | { fits: true; data: T; headers: RawResponse['headers'] }
   | { fits: false; data: unknown; text: string; problem: string };
 
 /** A request as the layers carry it: its options and the path with the base path and query. */
@@ -168,7 +170,7 @@ export class ApiClient {
   async write<T>(opts: RequestOptions<T> & { schema: ResponseSchema<T> }): Promise<WriteAnswer<T>> {
     const res = await this.send(opts);
     const parsed = opts.schema.safeParse(res.data);
-    if (parsed.success) return { fits: true, data: parsed.data };
+    if (parsed.success) return { fits: true, data: parsed.data, headers: res.headers };
     const problem = this.redactor.redact(describeIssue(parsed.error.issues[0], res.data));
     this.debug(`  answer does not fit: ${problem}`);
     return { fits: false, data: res.data, text: res.text, problem };
@@ -255,14 +257,15 @@ export class ApiClient {
   private async once(opts: RequestOptions<unknown>, path: string): Promise<RawResponse> {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.options.apiKey}`,
       'user-agent': this.userAgent,
       accept: 'application/json',
+      ...opts.headers,
+      authorization: `Bearer ${this.options.apiKey}`,
     };
     let body: string | Uint8Array | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
 
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
@@ -286,6 +289,7 @@ export class ApiClient {
       const text = await this.readBody(res, opts.method, opts.path);
       const elapsed = Math.round(performance.now() - started);
       this.debug(`< ${res.statusCode} ${opts.method} ${traced} ${elapsed}ms`);
+      if (this.options.debug) for (const [name, value] of Object.entries(res.headers)) this.debug(`< ${name}: ${String(value)}`);
       return { status: res.statusCode, headers: res.headers, data: parseBody(text), text };
     } catch (err) {
       if (err instanceof CliError && !(err instanceof NetworkError)) throw err;

@@ -20,6 +20,18 @@ export async function readText(stream: Readable, options: { maxBytes: number; li
 
 /** Reads the flag's value as JSON text, @file or @-, and parses it; errors name the flag and the position. */
 export async function readJsonArgument(value: string, flag: string, stdin: Readable, cwd: string, signal?: AbortSignal): Promise<unknown> {
+  const { text, source } = await readArgumentText(value, flag, stdin, cwd, signal);
+  const clean = text.replace(/^\uFEFF/, '');
+  try {
+    return JSON.parse(clean);
+  } catch {
+    const where = source === flag ? flag : `${flag}: ${source}`;
+    throw new UsageError(`${where} is not valid JSON (${describeJsonError(clean)})`);
+  }
+}
+
+/** A flag's value as text: itself, the file after @, or stdin for @-; `source` names where it came from. */
+export async function readArgumentText(value: string, flag: string, stdin: Readable, cwd: string, signal?: AbortSignal): Promise<{ text: string; source: string }> {
   let text: string;
   let source: string;
   const limit = '8 MiB';
@@ -40,13 +52,7 @@ export async function readJsonArgument(value: string, flag: string, stdin: Reada
     text = value;
     source = flag;
   }
-  const clean = text.replace(/^\uFEFF/, '');
-  try {
-    return JSON.parse(clean);
-  } catch {
-    const where = source === flag ? flag : `${flag}: ${source}`;
-    throw new UsageError(`${where} is not valid JSON (${describeJsonError(clean)})`);
-  }
+  return { text, source };
 }
 
 /**

@@ -22,7 +22,7 @@ export interface View {
   text?: boolean;
   /** The data are checks ({check, status, detail, hint}: `email doctor`): people read one line per check, its status coloured (src/output/checks.ts). */
   checks?: boolean;
-  /** The data is text with no other form (a completion script): written as it is, in every format, never neutralised. */
+  /** The data is text with no other form (a completion script, `api -i`): written as it is in every format; at a terminal its controls are shown as escapes. */
   raw?: boolean;
   /** Records without end, until the user stops the command (webhooks listen): written as they come, never held for a pager (src/output/pager.ts). */
   endless?: boolean;

@@ -100,7 +100,8 @@ class Renderer implements Output {
   async render(result: Rendered): Promise<void> {
     const { data, view } = result;
     if (data === undefined) return;
-    if (view?.raw && typeof data === 'string') return this.write(data);
+    // Text with no other form: at a terminal its controls are shown, not obeyed (CLI.md "untrusted text").
+    if (view?.raw && typeof data === 'string') return this.write(this.o.isTTY ? neutralizeLines(data) : data);
     // --jq and --fields work on the value --json prints: a report's is gathered first.
     if (isReport(data)) return this.o.shape ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';

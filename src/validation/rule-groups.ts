@@ -2,6 +2,7 @@
 // rules joined by " OR ", each rule being the RuleType, a space, then the
 // Clause; repeated --group flags are ANDed. The result is the RuleGroups shape
 // of service-spec.md "Segment": [{Rules: [{RuleType, Clause}]}].
+import { nearNames } from '../core/edit-distance.js';
 import { UsageError } from '../core/errors.js';
 
 export interface Rule {
@@ -25,17 +26,17 @@ const OR = ' OR ';
  * service-spec.md "Segment" rule 3), so a rule of one word is refused here
  * rather than by the service with 277.
  */
-export function parseRuleGroup(text: string, flag = '--group'): RuleGroup {
+export function parseRuleGroup(text: string, flag = '--group', warn?: (line: string) => void): RuleGroup {
   if (text.trim() === '') throw new UsageError(`${flag} is empty: give rules like "EmailAddress CONTAINS @example.com"`, RULES_UNPARSABLE);
-  const rules = text.split(OR).map((raw, index) => parseRule(raw, index, text, flag));
+  const rules = text.split(OR).map((raw, index) => parseRule(raw, index, text, flag, warn));
   return { Rules: rules };
 }
 
-export function parseRuleGroups(texts: readonly string[] | undefined, flag = '--group'): RuleGroup[] {
-  return (texts ?? []).map((t) => parseRuleGroup(t, flag));
+export function parseRuleGroups(texts: readonly string[] | undefined, flag = '--group', warn?: (line: string) => void): RuleGroup[] {
+  return (texts ?? []).map((t) => parseRuleGroup(t, flag, warn));
 }
 
-function parseRule(raw: string, index: number, group: string, flag: string): Rule {
+function parseRule(raw: string, index: number, group: string, flag: string, warn?: (line: string) => void): Rule {
   const rule = raw.trim();
   const where = `${flag} "${group}", rule ${index + 1}`;
   if (rule === '') throw new UsageError(`${where} is empty (rules are joined by " OR ")`, RULES_UNPARSABLE);
@@ -53,15 +54,11 @@ function parseRule(raw: string, index: number, group: string, flag: string): Rul
   if (Clause === '') {
     throw new UsageError(`${where}: "${rule}" has no clause; write the RuleType, a space, then the clause, e.g. "EmailAddress CONTAINS @example.com"`, RULES_UNPARSABLE);
   }
-  // " or " in any case other than OR, followed by what reads as a rule (a RuleType then a verb in
-  // capitals, or a [field key]), is a mistyped OR: sent as it is, it would become part of the clause
-  // and the segment would quietly match nobody. "or" inside a value ("salt or pepper") is kept.
-  const joined = /\s(or)\s+(\[[^\]]+\]|[A-Za-z]\w*\s+[A-Z]{2,}\b)/i.exec(Clause);
+  // Split only on " OR " (CLI.md "segments"): a value may hold " or " ("Black or White Ltd"). One that
+  // reads like a second rule (a RuleType and a verb, or a [field key]) is said, and sent as typed.
+  const joined = /\s([oO][rR])\s+(\[[^\]]+\]|[A-Za-z]\w*\s+[A-Z]{2,}\b)/.exec(Clause);
   if (joined && joined[1] !== 'OR') {
-    throw new UsageError(
-      `${where}: "${rule}" joins two rules with "${joined[1]}"; did you mean OR? Rules are joined by " OR " in capitals, e.g. "EmailAddress CONTAINS @a.com OR EmailAddress CONTAINS @b.com"`,
-      RULES_UNPARSABLE,
-    );
+    warn?.(`${where}: "${rule}" holds "${joined[1]}" before what reads as a rule; sent as one clause; rules are joined by " OR " in capitals`);
   }
   return { RuleType, Clause };
 }
@@ -78,23 +75,67 @@ export function describeRuleGroup(group: unknown): string {
     .join(OR);
 }
 
+const SEGMENT_KEYS = ['Title', 'RuleGroups'];
+const GROUP_KEYS = ['Rules'];
+const RULE_KEYS = ['RuleType', 'Clause'];
+/** service-spec.md "Segment": fields the service assigns, as `segments get --json` prints them. */
+const READ_ONLY_KEYS = ['ActiveSubscribers', 'ListID', 'SegmentID'];
+
+/**
+ * A `--from-file` body of the segments commands, read strictly: a whole segment
+ * (create, update) or one rule group (add-rules). A key the spec does not name
+ * is refused with the nearest known one, since the service would ignore it (a
+ * misspelt "RuleGroup" makes a segment without rules, which holds everybody);
+ * the read-only fields of a `get --json` are left out with one notice.
+ */
+export function segmentBodyFromFile(doc: unknown, kind: 'segment' | 'group', warn: (line: string) => void): Record<string, unknown> {
+  const example = kind === 'segment' ? '{"Title": "…", "RuleGroups": [{"Rules": [{"RuleType": "…", "Clause": "…"}]}]}' : '{"Rules": [{"RuleType": "…", "Clause": "…"}]}';
+  if (!isObject(doc)) throw new UsageError(`--from-file must hold one JSON object: ${example}`);
+  const dropped = Object.keys(doc).filter((k) => READ_ONLY_KEYS.includes(k)).sort();
+  if (dropped.length) warn(`--from-file: left out ${dropped.join(', ')} (read-only: the service assigns them)`);
+  const body = Object.fromEntries(Object.entries(doc).filter(([k]) => !READ_ONLY_KEYS.includes(k)));
+  if (kind === 'segment') {
+    refuseUnknownKeys(body, SEGMENT_KEYS, '');
+    checkRuleGroupsShape(body.RuleGroups, '--from-file');
+  } else {
+    refuseUnknownKeys(body, GROUP_KEYS, '');
+    checkRuleGroupsShape([body], '--from-file', '');
+  }
+  return body;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+function refuseUnknownKeys(doc: Record<string, unknown>, known: readonly string[], where: string): void {
+  const unknown = Object.keys(doc).find((k) => !known.includes(k));
+  if (unknown === undefined) return;
+  const near = nearNames(unknown, known);
+  throw new UsageError(`--from-file: ${where ? `${where}: ` : ''}unknown key "${unknown}"${near.length ? ` (did you mean "${near[0]}"?)` : ''}; the keys are ${known.join(', ')}`);
+}
+
 /**
  * Checks the RuleGroups of a body read with --from-file against the shape of
  * service-spec.md "Segment", so a malformed file is refused before sending.
+ * `path` names the groups in messages (empty for add-rules' one group).
  */
-export function checkRuleGroupsShape(value: unknown, source: string): void {
+export function checkRuleGroupsShape(value: unknown, source: string, path = 'RuleGroups'): void {
   if (value === undefined || value === null) return;
   const fail = (what: string): never => {
-    throw new UsageError(`${source}: RuleGroups ${what}; expected [{"Rules": [{"RuleType": "…", "Clause": "…"}]}]`, RULES_UNPARSABLE);
+    throw new UsageError(`${source}: ${path || 'the group'} ${what}; expected ${path ? '[{"Rules": [{"RuleType": "…", "Clause": "…"}]}]' : '{"Rules": [{"RuleType": "…", "Clause": "…"}]}'}`, RULES_UNPARSABLE);
   };
   if (!Array.isArray(value)) fail('is not an array');
   (value as unknown[]).forEach((group, g) => {
-    const rules = group && typeof group === 'object' && !Array.isArray(group) ? (group as { Rules?: unknown }).Rules : undefined;
-    if (!Array.isArray(rules) || rules.length === 0) fail(`[${g}] has no Rules array`);
+    const at = path ? `${path}[${g}]` : '';
+    if (isObject(group)) refuseUnknownKeys(group, GROUP_KEYS, at);
+    const rules = isObject(group) ? group.Rules : undefined;
+    if (!Array.isArray(rules) || rules.length === 0) fail(`${path ? `[${g}] ` : ''}has no Rules array`);
     (rules as unknown[]).forEach((rule, r) => {
-      const { RuleType, Clause } = (rule && typeof rule === 'object' ? rule : {}) as { RuleType?: unknown; Clause?: unknown };
+      if (isObject(rule)) refuseUnknownKeys(rule, RULE_KEYS, `${at ? `${at}.` : ''}Rules[${r}]`);
+      const { RuleType, Clause } = (isObject(rule) ? rule : {}) as { RuleType?: unknown; Clause?: unknown };
       if (typeof RuleType !== 'string' || RuleType.trim() === '' || typeof Clause !== 'string' || Clause.trim() === '') {
-        fail(`[${g}].Rules[${r}] needs a non-empty RuleType and Clause`);
+        fail(`${path ? `[${g}].` : ''}Rules[${r}] needs a non-empty RuleType and Clause`);
       }
     });
   });

@@ -3,7 +3,7 @@
 // comes (src/webhooks/sent-requests.ts makes the records). Plain values in,
 // so the commands' definitions load this only when they run.
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readNamedInput } from '../core/bounded-read.js';
 import { CliError, UsageError } from '../core/errors.js';
 import { batchesOf } from './batches.js';
@@ -12,7 +12,7 @@ import { encodeDelivery } from './encode.js';
 import { CONTENT_TYPES, type WebhookEventType } from './events.js';
 import { PlainPoster, postBody } from './post.js';
 import { DEFAULT_MAX_BODY_BYTES } from './receiver.js';
-import { contentTypeForFile } from './saved-deliveries.js';
+import { contentTypeForFile, isSavedDeliveryName } from './saved-deliveries.js';
 import { pause, type Sent } from './sent-requests.js';
 import { syntheticEvents } from './synthetic.js';
 
@@ -74,7 +74,7 @@ export interface SavedDelivery {
 export async function planReplay(names: string[], cwd: string, signal: AbortSignal): Promise<SavedDelivery[]> {
   if (names.length === 0) throw new UsageError('name at least one saved delivery file');
   const plan: SavedDelivery[] = [];
-  for (const file of names) {
+  for (const file of await withFolders(names, cwd)) {
     const path = resolve(cwd, file);
     const { data: body, regularFile } = await readSaved(file, path, signal);
     let decoded;
@@ -92,6 +92,23 @@ export async function planReplay(names: string[], cwd: string, signal: AbortSign
     });
   }
   return plan;
+}
+
+/** The files named, a folder standing for the deliveries `listen --save` wrote in it, in arrival order. */
+async function withFolders(names: string[], cwd: string): Promise<string[]> {
+  const { readdir, stat } = await import('node:fs/promises');
+  const files: string[] = [];
+  for (const name of names) {
+    const isFolder = await stat(resolve(cwd, name)).then((s) => s.isDirectory(), () => false);
+    if (!isFolder) {
+      files.push(name);
+      continue;
+    }
+    const saved = (await readdir(resolve(cwd, name))).filter(isSavedDeliveryName).sort();
+    if (saved.length === 0) throw new UsageError(`${name} holds no saved delivery (delivery-….json or .xml, as \`webhooks listen --save\` names them)`);
+    files.push(...saved.map((f) => join(name, f)));
+  }
+  return files;
 }
 
 /** The saved deliveries sent again, untouched, one request per file in the order given. */

@@ -31,7 +31,7 @@ function createArgs(overrides: Record<string, string | string[] | undefined> = {
 }
 
 describe('campaigns create', () => {
-  it('POSTs the draft campaign with the service field names; the answer names no campaign id, so stdout stays empty and one line says how to find it (issue 20.8)', async () => {
+  it('POSTs the draft campaign with the service field names and prints the new id the sandbox sends in its header', async () => {
     const r = await s.emailSent(createArgs({ '--name': 'June news', '--text-url': 'https://content.example.com/june.txt', '--list': [SEED_LIST_IDS.newsletter, SEED_LIST_IDS.customers] }));
     expect(r.code, r.stderr).toBe(0);
     expect(r.sent).toHaveLength(1);
@@ -46,17 +46,40 @@ describe('campaigns create', () => {
       TextUrl: 'https://content.example.com/june.txt',
       ListIDs: [SEED_LIST_IDS.newsletter, SEED_LIST_IDS.customers],
     });
-    // The spec's answer keys the targets: printing a list id would pass for the campaign's in `id=$(…)`.
-    expect(r.stdout).toBe('');
-    const lines = r.stderr.trimEnd().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^warning: draft campaign "June news" created for 2 lists, but the service's answer carries no campaign id/);
-    expect(lines[0]).toContain(`email campaigns scheduled --jq '.[] | select(.Name == "June news") | .CampaignID'`);
-    // The same line with --quiet: it is the one thing a script needs to know.
-    const quiet = await s.email([...createArgs({ '--name': 'June news 2' }), '-q']);
-    expect(quiet.code, quiet.stderr).toBe(0);
-    expect(quiet.stdout).toBe('');
-    expect(quiet.stderr).toMatch(/^warning: draft campaign "June news 2" created for 1 list, but the service's answer carries no campaign id/);
+    const id = r.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(s.sandbox.state().campaigns[id]).toMatchObject({ Name: 'June news', Status: 'Draft' });
+    // The id is usable next: the draft takes a preview.
+    const preview = await s.email(['campaigns', 'preview', id, '--to', 'ada@example.com']);
+    expect(preview.code, preview.stderr).toBe(0);
+  });
+
+  it('an answer that carries no id (the spec keys it by target) prints none on stdout and says so, without pointing to scheduled campaigns', async () => {
+    const server = await startScriptedServer();
+    try {
+      server.reply({ status: 201, body: { [SEED_LIST_IDS.newsletter]: '' } });
+      const r = await runCli(createArgs({ '--name': 'June news' }), { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k' } });
+      expect(r.code, r.stderr).toBe(0);
+      // A list id would pass for the campaign's in `id=$(…)`.
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^warning: draft campaign "June news" created for 1 list, but the service's answer carries no campaign id/);
+      expect(lines[0]).not.toContain('campaigns scheduled');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends personalised from and reply-to addresses (tags with fallbacks) as typed: the service owns 322-326', async () => {
+    const r = await s.emailSent(createArgs({ '--from-email': '[Sender,fallback=news@acme.example.com]', '--reply-to': '[AccountManager,fallback=help@acme.example.com]' }));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.sent[0]!.body).toMatchObject({ FromEmail: '[Sender,fallback=news@acme.example.com]', ReplyTo: '[AccountManager,fallback=help@acme.example.com]' });
+    // A tag without its fallback is the service's to refuse, with its own code.
+    const missing = await s.emailSent(createArgs({ '--from-email': '[Sender]' }));
+    expect(missing.code).toBe(1);
+    expect(missing.sent).toHaveLength(1);
+    expect(missing.stderr).toMatch(/^error 323: /);
   });
 
   it('sends SegmentIDs without ListIDs for --segment, and prints the service answer unchanged with --json', async () => {

@@ -82,8 +82,18 @@ describe('segments create', () => {
     expect(r.sent[0]!.body).toEqual({ Title: 'Named or planless', RuleGroups: [{ Rules: [{ RuleType: 'Name', Clause: 'PROVIDED' }, { RuleType: '[Plan]', Clause: 'NOT_PROVIDED' }] }] });
   });
 
-  it('refuses a lowercase or between two rules with 277, sending nothing (did you mean OR?)', async () => {
-    await s.expectRefused(['segments', 'create', '--list', LIST, '--title', 'AB', '--group', 'EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com'], 277, /did you mean OR\?/);
+  it('sends a lowercase or between two rules as one clause, as typed, and says that rules are joined by OR', async () => {
+    const r = await s.emailSent(['segments', 'create', '--list', LIST, '--title', 'AB', '--group', 'EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com']);
+    expect(r.sent).toHaveLength(1);
+    expect((r.sent[0]!.body as { RuleGroups: unknown }).RuleGroups).toEqual([{ Rules: [{ RuleType: 'EmailAddress', Clause: 'CONTAINS @a.com or EmailAddress CONTAINS @b.com' }] }]);
+    expect(r.stderr).toMatch(/warning: --group .* sent as one clause; rules are joined by " OR " in capitals/);
+  });
+
+  it('keeps " or " inside a value: one rule, no warning', async () => {
+    const r = await s.emailSent(['segments', 'create', '--list', LIST, '--title', 'Colours', '--group', '[Company] EQUALS Black or White Ltd']);
+    expect(r.sent).toHaveLength(1);
+    expect((r.sent[0]!.body as { RuleGroups: unknown }).RuleGroups).toEqual([{ Rules: [{ RuleType: '[Company]', Clause: 'EQUALS Black or White Ltd' }] }]);
+    expect(r.stderr).not.toMatch(/sent as one clause/);
   });
 
   it('refuses a missing or blank title with 273', async () => {
@@ -101,6 +111,35 @@ describe('segments create', () => {
   it('refuses RuleGroups of the wrong shape in --from-file with 277, and invalid JSON', async () => {
     await s.expectRefused(['segments', 'create', '--list', LIST, '--from-file', '{"Title": "T", "RuleGroups": [{"Rules": [{"RuleType": "EmailAddress"}]}]}'], 277, /Rules\[0\] needs a non-empty RuleType and Clause/);
     await s.expectRefused(['segments', 'create', '--list', LIST, '--from-file', '{"Title": "T",}'], undefined, /not valid JSON \(line 1, column 15/);
+  });
+
+  it('refuses an unknown key in --from-file, naming it and the nearest known one, and sends nothing', async () => {
+    const r = await s.expectRefused(['segments', 'create', '--list', LIST, '--from-file', '{"Title": "T", "RuleGroup": [{"Rules": [{"RuleType": "EmailAddress", "Clause": "CONTAINS @a.com"}]}]}'], undefined, /--from-file: unknown key "RuleGroup" \(did you mean "RuleGroups"\?\)/);
+    expect(r.stderr).toMatch(/Title, RuleGroups/);
+    await s.expectRefused(['segments', 'create', '--list', LIST, '--from-file', '{"Title": "T", "RuleGroups": [{"Rules": [{"RuleType": "EmailAddress", "Clase": "CONTAINS @a.com"}]}]}'], undefined, /RuleGroups\[0\]\.Rules\[0\]: unknown key "Clase" \(did you mean "Clause"\?\)/);
+  });
+
+  it('takes what segments get --json printed: the read-only fields are left out, with one notice naming them', async () => {
+    const got = await s.email(['segments', 'get', SEED_SEGMENT_IDS.newsletterPro, '--json']);
+    expect(got.code, got.stderr).toBe(0);
+    const doc = JSON.parse(got.stdout);
+    expect(doc).toHaveProperty('ActiveSubscribers');
+    const r = await s.emailSent(['segments', 'create', '--list', LIST, '--from-file', '@-', '--title', 'Copy'], { stdin: got.stdout });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(r.sent[0]!.body as object).sort()).toEqual(['RuleGroups', 'Title']);
+    expect(r.stderr).toMatch(/--from-file: left out ActiveSubscribers, ListID, SegmentID \(read-only: the service assigns them\)/);
+  });
+
+  it('update and add-rules take --from-file too', async () => {
+    const id = await createSegment('Editable', 'EmailAddress CONTAINS @a.com');
+    const up = await s.emailSent(['segments', 'update', id, '--from-file', '{"Title": "Edited", "RuleGroups": [{"Rules": [{"RuleType": "EmailAddress", "Clause": "CONTAINS @b.com"}]}]}']);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.sent[0]).toMatchObject({ method: 'PUT', path: `/email/segments/${id}` });
+    expect(up.sent[0]!.body).toEqual({ Title: 'Edited', RuleGroups: [{ Rules: [{ RuleType: 'EmailAddress', Clause: 'CONTAINS @b.com' }] }] });
+    const add = await s.emailSent(['segments', 'add-rules', id, '--from-file', '{"Rules": [{"RuleType": "DateSubscribed", "Clause": "AFTER 2024/01/01"}]}']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.sent[0]!.body).toEqual({ Rules: [{ RuleType: 'DateSubscribed', Clause: 'AFTER 2024/01/01' }] });
+    await s.expectRefused(['segments', 'add-rules', id, '--from-file', '{"Rule": []}'], undefined, /unknown key "Rule" \(did you mean "Rules"\?\)/);
   });
 
   it('refuses --group together with --from-file', async () => {

@@ -57,8 +57,8 @@ describe('transactional get', () => {
     expect(r.stdout).not.toContain(json.Properties.Content.Html.slice(0, 20));
   });
 
-  it('refuses an id that is not a GUID with 925', async () => {
-    await s.expectRefused(['transactional', 'get', '--smart-email', 'password-reset'], 925, /--smart-email must be a UUID/);
+  it('refuses an id that is not a GUID with 926, the code the spec lists for this call (925 is the statistics\' own)', async () => {
+    await s.expectRefused(['transactional', 'get', '--smart-email', 'password-reset'], 926, /--smart-email must be a UUID/);
   });
 
   it('surfaces 926 for a smart email that does not exist', async () => {

@@ -22,6 +22,8 @@ describe('npm run demo', () => {
     expect(r.stdout).toContain('Line,Outcome,Code,Message');
     expect(r.stdout).not.toContain('\x1b');
     expect(r.stderr).not.toContain('\x1b');
+    // A newcomer reads sentences: the sandbox's machine-mode lines stay out of the demo.
+    expect(r.stdout + r.stderr).not.toMatch(/^\{"type":/m);
     // What the import says it did not import agrees with the failures file the demo shows (issue 17.4).
     const listed = r.stdout
       .split('Line,Outcome,Code,Message')[1]!

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { spawnCli } from '../helpers/cli.js';
-import { startScriptedServer } from '../helpers/scripted-server.js';
+import { serve } from '../helpers/scripted-server.js';
 import { waitUntil } from '../helpers/webhooks.js';
 
 const SENT = 'c0000000-0000-4000-8000-000000000002';
@@ -38,6 +38,15 @@ async function opened(record: string): Promise<string[]> {
   return readFileSync(record, 'utf8').trimEnd().split('\n');
 }
 
+/** A service whose one sent campaign has `url` for its web version (and nothing scheduled). */
+function serveSentCampaign(url: string) {
+  return serve((call) => {
+    if (call.url.startsWith('/email/clients/scheduled')) return { status: 200, body: [] };
+    if (call.url.startsWith('/email/clients/campaigns')) return { status: 200, body: [{ CampaignID: SENT, Name: 'Sent', WebVersionURL: url }] };
+    return undefined;
+  });
+}
+
 const env = (extra: Record<string, string | undefined>) => ({ EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey, ...extra });
 
 describe('opening a record\'s page', () => {
@@ -48,6 +57,13 @@ describe('opening a record\'s page', () => {
     expect(await opened(b.record)).toEqual(['--new-window', `https://campaigns.sandbox.invalid/web/${SENT}`]);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`https://campaigns.sandbox.invalid/web/${SENT}`);
+  });
+
+  it('campaigns summary --web on a scheduled campaign opens its preview, as campaigns open does', async () => {
+    const b = fakeBrowser();
+    const r = await spawnCli(['campaigns', 'summary', SCHEDULED, '--web'], { env: env({ BROWSER: b.browser }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await opened(b.record)).toEqual(['--new-window', `https://campaigns.sandbox.invalid/preview/${SCHEDULED}`]);
   });
 
   it('transactional get --web opens Properties.HtmlPreviewUrl', async () => {
@@ -84,10 +100,9 @@ describe('opening a record\'s page', () => {
   });
 
   it('a page URL that is not http(s) is refused (exit 1), naming the field, and nothing is opened', async () => {
-    const server = await startScriptedServer();
+    const server = await serveSentCampaign('file:///etc/passwd');
     try {
       const b = fakeBrowser();
-      server.reply({ status: 200, body: { Recipients: 10, WebVersionURL: 'file:///etc/passwd', WebVersionTextURL: 'x', WorldviewURL: 'y' } });
       const r = await spawnCli(['campaigns', 'summary', SENT, '--web'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k', BROWSER: b.browser } });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/WebVersionURL.*http/);
@@ -99,12 +114,11 @@ describe('opening a record\'s page', () => {
   });
 
   it('a URL with shell metacharacters reaches the browser as one argument, run by no shell', async () => {
-    const server = await startScriptedServer();
+    const dir = mkdtempSync(join(tmpdir(), 'email-inject-'));
+    const url = `https://pages.example/a?x=$(touch ${dir}/pwned)&y=\`touch ${dir}/pwned2\`;b`;
+    const server = await serveSentCampaign(url);
     try {
       const b = fakeBrowser();
-      const dir = mkdtempSync(join(tmpdir(), 'email-inject-'));
-      const url = `https://pages.example/a?x=$(touch ${dir}/pwned)&y=\`touch ${dir}/pwned2\`;b`;
-      server.reply({ status: 200, body: { Recipients: 10, WebVersionURL: url } });
       const r = await spawnCli(['campaigns', 'summary', SENT, '--web'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: 'k', BROWSER: b.browser } });
       expect(r.code, r.stderr).toBe(0);
       const argv = await opened(b.record);

@@ -16,6 +16,7 @@ const CAMPAIGN = 'c0000000-0000-4000-8000-000000000001';
 const MISSING = '00000000-0000-4000-8000-000000000009';
 const GUIDE = readFileSync(new URL('../../docs/scripting.md', import.meta.url), 'utf8');
 const RECIPES = [...GUIDE.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 let sandbox: RunningSandbox;
 let bin: string;
@@ -34,6 +35,7 @@ function filled(recipe: string, campaign = CAMPAIGN): string {
   return recipe
     .replaceAll('transactional get <id>', `transactional get ${SEED_SMART_EMAIL_IDS.passwordReset}`)
     .replaceAll('--list <id>', `--list ${SEED_LIST_IDS.newsletter}`)
+    .replaceAll('<list-id>', SEED_LIST_IDS.newsletter)
     .replaceAll('--email <addr>', '--email ada@example.com')
     .replaceAll('<id>', campaign);
 }
@@ -42,7 +44,7 @@ function filled(recipe: string, campaign = CAMPAIGN): string {
  * Runs a recipe with bash (errexit, pipefail) in a fresh directory holding
  * people.csv, one row of which is refused. Asynchronously: the sandbox answers from this process.
  */
-async function runRecipe(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runRecipe(script: string): Promise<{ code: number; stdout: string; stderr: string; cwd: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'email-recipe-'));
   writeFileSync(join(cwd, 'people.csv'), `${peopleCsv(3).trimEnd()}\nnot-an-address,Broken,X,yes\n`);
   const child = spawn('bash', ['-eo', 'pipefail', '-c', script], {
@@ -58,7 +60,7 @@ async function runRecipe(script: string): Promise<{ code: number; stdout: string
     child.on('error', reject);
     child.on('close', (c) => resolve(c ?? -1));
   });
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, cwd };
 }
 
 describe('docs/scripting.md recipes, run whole by a shell', () => {
@@ -94,5 +96,23 @@ describe('docs/scripting.md recipes, run whole by a shell', () => {
     const r = await runRecipe(filled(recipe));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\d+ records from \d+ pages\n$/);
+  });
+});
+
+describe("the README's CI gate", () => {
+  // The lines after its "# a CI gate" comment, as a CI job runs them (bash -e: a non-zero exit fails the job).
+  const gate = /# a CI gate[^\n]*\n(?:#[^\n]*\n)*(email [^\n]+)\n/.exec(README)?.[1];
+
+  it('fails the job on any row not imported: a rejected row is enough', async () => {
+    expect(gate).toBeDefined();
+    const r = await runRecipe(filled(gate!));
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/1 of 4 rows not imported \(1 rejected before sending\)/);
+  });
+
+  it('passes when every row was imported', async () => {
+    const r = await runRecipe(`head -4 people.csv > clean.csv\n${filled(gate!).replace('people.csv', 'clean.csv')}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(r.cwd, 'import-summary.json'), 'utf8'))).toMatchObject({ rows: 3, rejected: 0, failed: 0 });
   });
 });

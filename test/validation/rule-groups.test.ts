@@ -62,18 +62,16 @@ describe('--group parsing', () => {
     expect(() => checkRuleGroupsShape([{ Rules: [{ RuleType: 'A', Clause: '' }] }], 'f')).toThrow(/\[0\]\.Rules\[0\]/);
   });
 
-  it('refuses a lowercase or that joins two rules (277, did you mean OR?), and keeps "or" inside a value', () => {
-    for (const text of ['EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com', 'DateSubscribed AFTER 2024/01/01 or [Favourite colour] EQUALS Blue', 'EmailAddress CONTAINS @a.com Or Name EQUALS Ada']) {
-      let caught: unknown;
-      try {
-        parseRuleGroup(text);
-      } catch (err) {
-        caught = err;
-      }
-      expect(caught, text).toBeInstanceOf(UsageError);
-      expect((caught as UsageError).code).toBe(277);
-      expect((caught as Error).message).toMatch(/did you mean OR\?/);
-    }
+  it('splits a group only on " OR ": a value holding " or " is one clause, sent as typed', () => {
+    expect(parseRuleGroup('[Company] EQUALS Black or White Ltd')).toEqual({ Rules: [{ RuleType: '[Company]', Clause: 'EQUALS Black or White Ltd' }] });
     expect(parseRuleGroup('Name CONTAINS salt or pepper')).toEqual({ Rules: [{ RuleType: 'Name', Clause: 'CONTAINS salt or pepper' }] });
+  });
+
+  it('says when a lowercase or looks like it joins two rules, and still sends the clause as typed', () => {
+    const said: string[] = [];
+    const group = parseRuleGroup('EmailAddress CONTAINS @a.com or EmailAddress CONTAINS @b.com', '--group', (line) => said.push(line));
+    expect(group).toEqual({ Rules: [{ RuleType: 'EmailAddress', Clause: 'CONTAINS @a.com or EmailAddress CONTAINS @b.com' }] });
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/sent as one clause; rules are joined by " OR " in capitals/);
   });
 });

@@ -1,10 +1,9 @@
 // email campaigns create: POST /email/campaigns (service-spec.md "Create draft
 // campaign"). Every check the request alone allows runs first, with the
 // service's codes. The new campaign's id is printed when the answer carries
-// it (a bare JSON string, the real service); the spec's answer (the target
-// ids as keys) carries none, which one line says. Any
-// other 2xx answer is printed as received with a warning, never re-sent
-// (CLI.md "lenient reading").
+// it (a bare JSON string, the real service, or the sandbox's header); else one
+// line says so. Any other 2xx answer is printed as received with a warning,
+// never re-sent (CLI.md "lenient reading").
 //
 // Options that the service's rules make compulsory are checked by
 // draftCampaignFrom (not declared required) so a missing one is refused with
@@ -41,30 +40,28 @@ export default defineCommand({
     const answer = await createDraftCampaign(await ctx.api(), draft);
     const what = `campaign "${draft.Name}"`;
     if (!answer.fits) return createdResult(ctx, answer.data, undefined, what, answer.problem);
-    if (typeof answer.data === 'string') {
+    // The real service answers the bare id; the sandbox keeps the spec's body and sends the id in a header.
+    const id = typeof answer.data === 'string' ? answer.data : headerValue(answer.headers[CREATED_CAMPAIGN_HEADER]);
+    if (id) {
       ctx.log.info(`Created draft campaign "${draft.Name}".`);
-      return createdResult(ctx, answer.data, answer.data, what);
+      return createdResult(ctx, answer.data, id, what);
     }
-    // The spec's answer: the targets' ids as keys, not the campaign's. CLI.md
-    // ("A creation prints the new object's id…; when the service's answer
-    // carries none, the command says so and how to find it"): stdout gets no
-    // id (a list id would pass for the campaign's in `id=$(…)`), and one line
-    // on stderr, shown even with --quiet since a script needs it, says where
-    // the id can be found. service-spec.md lists scheduled and sent
-    // campaigns, never drafts.
+    // CLI.md: "when the service's answer carries none, the command says so and how to find it": stdout
+    // gets no id (a list id would pass for the campaign's in `id=$(…)`); the line shows even with --quiet.
     const targets = Object.keys(answer.data).length;
     const kind = draft.SegmentIDs ? 'segment' : 'list';
     ctx.log.warn(
       `draft campaign "${draft.Name}" created for ${targets} ${kind}${targets === 1 ? '' : 's'}, but the service's answer carries no campaign id; ` +
-        `find the draft by its name in the web app, or once it is scheduled: ${scheduledIdCommand(draft.Name)}`,
+        `find the draft by its name in the service's web app (no endpoint lists drafts)`,
     );
     // Scripts get the service's answer as received; people, the line above.
     return { data: answer.data, action: true };
   },
 });
 
-/** The command that prints a scheduled campaign's id by its name, quoted for a POSIX shell. */
-function scheduledIdCommand(name: string): string {
-  const jq = `.[] | select(.Name == ${JSON.stringify(name)}) | .CampaignID`;
-  return `email campaigns scheduled --jq '${jq.replace(/'/g, `'\\''`)}'`;
+/** The header the sandbox names a new draft in (docs/sandbox-campaigns.md), as undici gives headers: lower case. */
+const CREATED_CAMPAIGN_HEADER = 'x-sandbox-campaign-id';
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
 }

@@ -3,7 +3,8 @@
 // one's preview (PreviewURL). service-spec.md gives those URLs in the sent and
 // scheduled lists only, so both are read; a draft has neither.
 import { CliError, ExitCode, hinted } from '../../core/errors.js';
-import { defineCommand, idArg } from '../define.js';
+import type { Context } from '../../context.js';
+import { defineCommand, idArg, type Result } from '../define.js';
 
 /** A draft (or a campaign the service does not list): nothing to open; the service refused nothing, but nothing was done. */
 class NoPageError extends CliError {
@@ -17,26 +18,29 @@ export default defineCommand({
   args: { campaign: idArg('campaign', 'campaign id') },
   records: { fields: ['URL'] },
   examples: ['email campaigns open <id>'],
-  async run({ campaign }, ctx) {
-    const [{ listScheduledCampaigns, listSentCampaigns, getCampaignSummary }, { sameId }, { openPage }] = await Promise.all([
-      import('../../api/campaigns.js'),
-      import('../confirm.js'),
-      import('../web.js'),
-    ]);
-    const api = await ctx.api();
-    const [scheduled, sent] = await Promise.all([listScheduledCampaigns(api), listSentCampaigns(api)]);
-    const planned = scheduled.find((c) => sameId(c.CampaignID, campaign));
-    if (planned) return openPage(ctx, planned.PreviewURL, 'PreviewURL', 'GET /email/clients/scheduled');
-    const done = sent.campaigns.find((c) => sameId(c.CampaignID, campaign));
-    if (done) return openPage(ctx, done.WebVersionURL, 'WebVersionURL', 'GET /email/clients/campaigns');
-    // The service paged the sent list: an older sent campaign is on a later page; its summary carries the same URL.
-    if (sent.paging && sent.paging.numberOfPages > sent.paging.pageNumber) {
-      const summary = await getCampaignSummary(api, campaign);
-      return openPage(ctx, summary.WebVersionURL, 'WebVersionURL', `GET /email/campaigns/${campaign}/summary`);
-    }
-    throw hinted(
-      new NoPageError(`campaign ${campaign} is neither sent nor scheduled: a draft has no page to open`),
-      '`email campaigns sent` and `email campaigns scheduled` list the campaigns that have one.',
-    );
-  },
+  run: ({ campaign }, ctx) => openCampaignPage(ctx, campaign),
 });
+
+/** A sent campaign's web version or a scheduled one's preview: `campaigns open`, and `summary --web`. */
+export async function openCampaignPage(ctx: Context, campaign: string): Promise<Result> {
+  const [{ listScheduledCampaigns, listSentCampaigns, getCampaignSummary }, { sameId }, { openPage }] = await Promise.all([
+    import('../../api/campaigns.js'),
+    import('../confirm.js'),
+    import('../web.js'),
+  ]);
+  const api = await ctx.api();
+  const [scheduled, sent] = await Promise.all([listScheduledCampaigns(api), listSentCampaigns(api)]);
+  const planned = scheduled.find((c) => sameId(c.CampaignID, campaign));
+  if (planned) return openPage(ctx, planned.PreviewURL, 'PreviewURL', 'GET /email/clients/scheduled');
+  const done = sent.campaigns.find((c) => sameId(c.CampaignID, campaign));
+  if (done) return openPage(ctx, done.WebVersionURL, 'WebVersionURL', 'GET /email/clients/campaigns');
+  // The service paged the sent list: an older sent campaign is on a later page; its summary carries the same URL.
+  if (sent.paging && sent.paging.numberOfPages > sent.paging.pageNumber) {
+    const summary = await getCampaignSummary(api, campaign);
+    return openPage(ctx, summary.WebVersionURL, 'WebVersionURL', `GET /email/campaigns/${campaign}/summary`);
+  }
+  throw hinted(
+    new NoPageError(`campaign ${campaign} is neither sent nor scheduled: a draft has no page to open`),
+    '`email campaigns sent` and `email campaigns scheduled` list the campaigns that have one.',
+  );
+}

@@ -75,12 +75,10 @@ export default defineCommand({
   options: { web: WEB_OPTION },
   examples: ['email campaigns summary <id>', 'email campaigns summary --campaign <id> --json', 'email campaigns summary <id> --web'],
   async run({ campaign, web }, ctx) {
+    // The campaign's page, as `campaigns open` finds it: a scheduled campaign has a preview but no summary.
+    if (web) return (await import('./open.js')).openCampaignPage(ctx, campaign);
     const { getCampaignSummary } = await import('../../api/campaigns.js');
     const summary = await getCampaignSummary(await ctx.api(), campaign);
-    if (web) {
-      const { openPage } = await import('../web.js');
-      return openPage(ctx, summary.WebVersionURL, 'WebVersionURL', `GET /email/campaigns/${campaign}/summary`);
-    }
     return { data: summary, view: { columns: COLUMNS, tableOnly: true } };
   },
 });

@@ -38,7 +38,7 @@ export default defineCommand({
   records: { schema: async () => (await import('../../schemas/campaigns.js')).unsubscriberRecord, list: true },
   args: { campaign: idArg('campaign', 'campaign id') },
   options: {
-    since: textOption('--since', '<"YYYY-MM-DD HH:MM">', 'only unsubscribes on or after this moment (a day YYYY-MM-DD, or ISO YYYY-MM-DDTHH:MM, in the account time zone)'),
+    since: textOption('--since', '<"YYYY-MM-DD HH:MM">', 'only unsubscribes on or after this moment (a day YYYY-MM-DD, or ISO YYYY-MM-DDTHH:MM, in the account time zone)', { serviceName: 'date' }),
     // service-spec.md "Campaign unsubscribers": page invalid 800, pagesize 10..1000 otherwise 801, orderfield 802, orderdirection 803.
     page: intOption('--page', '<n>', 'page number (from 1)', { min: 1, max: 2_147_483_647, code: 800 }),
     pageSize: intOption('--page-size', '<n>', `records per page (10..1000; with --all, default ${MAX_PAGE_SIZE})`, { min: 10, max: MAX_PAGE_SIZE, code: 801 }),

@@ -2,6 +2,7 @@
 // "Create segment"); prints the new segment id.
 import { UsageError } from '../../core/errors.js';
 import { defineCommand, idOption, listOption, textOption } from '../define.js';
+import { fromFileOption, readSegmentFile } from './from-file.js';
 import { RULE_GROUP_HELP, TITLE_EMPTY } from './codes.js';
 
 export default defineCommand({
@@ -11,7 +12,7 @@ export default defineCommand({
     list: idOption('--list', 'list id'),
     title: textOption('--title', '<t>', 'segment title (required; unique within the list)'),
     group: listOption('--group', '<rules>', RULE_GROUP_HELP),
-    fromFile: textOption('--from-file', '<json>', 'the request body {Title, RuleGroups} as JSON: @file, @- for stdin, or inline'),
+    fromFile: fromFileOption('the request body {Title, RuleGroups}'),
   },
   // Prints the new segment's id.
   records: { fields: [] },
@@ -21,9 +22,8 @@ export default defineCommand({
     'email segments create --list <id> --from-file @segment.json',
   ],
   async run({ list: listId, group: groups, title, fromFile }, ctx) {
-    const [{ createSegment }, { readJsonArgument }, { createdResult }, { requireText }, { checkRuleGroupsShape, parseRuleGroups }] = await Promise.all([
+    const [{ createSegment }, { createdResult }, { requireText }, { parseRuleGroups }] = await Promise.all([
       import('../../api/segments.js'),
-      import('../../core/json-input.js'),
       import('../created-id.js'),
       import('../../validation/option-checks.js'),
       import('../../validation/rule-groups.js'),
@@ -31,18 +31,13 @@ export default defineCommand({
     let body: Record<string, unknown>;
     if (fromFile !== undefined) {
       if (groups.length) throw new UsageError('give the rules with --group or in --from-file, not both');
-      const doc = await readJsonArgument(fromFile, '--from-file', ctx.stdin.stream, ctx.cwd, ctx.signal);
-      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
-        throw new UsageError('--from-file must hold one JSON object: {"Title": "…", "RuleGroups": [{"Rules": [{"RuleType": "…", "Clause": "…"}]}]}');
-      }
       // The file is the request body as the service takes it; --title, if given, names the segment instead.
-      body = { ...(doc as Record<string, unknown>) };
+      body = await readSegmentFile(fromFile, 'segment', ctx);
       if (title !== undefined) body.Title = title;
       requireText(typeof body.Title === 'string' ? body.Title : undefined, '--title (or Title in --from-file)', TITLE_EMPTY, 'the segment title, unique within the list');
-      checkRuleGroupsShape(body.RuleGroups, '--from-file');
     } else {
       body = { Title: requireText(title, '--title', TITLE_EMPTY, 'the segment title, unique within the list') };
-      const ruleGroups = parseRuleGroups(groups);
+      const ruleGroups = parseRuleGroups(groups, '--group', ctx.log.warn);
       // "RuleGroups … Optional on create": left out rather than sent empty.
       if (ruleGroups.length) body.RuleGroups = ruleGroups;
     }

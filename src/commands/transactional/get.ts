@@ -2,9 +2,10 @@
 // (service-spec.md "Smart email details"). The table leaves out the HTML and
 // text bodies (long); JSON carries everything.
 import type { Column } from '../../output/render.js';
-import { INVALID_SMART_EMAIL_ID } from '../../api/enums.js';
 import { defineCommand, idArg } from '../define.js';
 import { WEB_OPTION } from '../web.js';
+
+const SMART_EMAIL_NOT_FOUND = 926;
 
 const COLUMNS: Column[] = [
   { key: 'SmartEmailID', header: 'ID' },
@@ -29,8 +30,9 @@ export default defineCommand({
   name: 'get',
   summary: 'Show the details of a smart email',
   records: { schema: async () => (await import('../../schemas/transactional.js')).smartEmailDetails },
-  // service-spec.md "Transactional": the smart email id must be a valid GUID, else 925.
-  args: { smartEmail: idArg('smart-email', 'smart email id', { code: INVALID_SMART_EMAIL_ID }) },
+  // service-spec.md "Smart email details" lists 926 (not found) for this call, not the statistics' 925:
+  // an id that is not a GUID cannot be found either.
+  args: { smartEmail: idArg('smart-email', 'smart email id', { code: SMART_EMAIL_NOT_FOUND }) },
   options: { web: WEB_OPTION },
   examples: ['email transactional get <id>', 'email transactional get --smart-email <id> --json', 'email transactional get <id> --web'],
   async run({ smartEmail, web }, ctx) {

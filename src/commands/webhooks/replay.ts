@@ -4,7 +4,7 @@
 // (src/webhooks/send-deliveries.ts). Every file is checked before anything is sent.
 import { defineCommand, intOption, textOption, variadicArg } from '../define.js';
 
-const args = { savedFile: variadicArg('saved-file', 'files written by `webhooks listen --save`', { complete: 'file' }) };
+const args = { savedFile: variadicArg('saved-file', 'files written by `webhooks listen --save`, or the folder holding them', { complete: 'file' }) };
 const options = {
   to: textOption('--to', '<url>', 'receiver URL', { required: true, what: 'the receiver URL' }),
   interval: intOption('--interval', '<ms>', 'wait between requests (the service waits 10000)', { min: 0, max: 3_600_000, default: 0 }),
@@ -16,7 +16,7 @@ export default defineCommand({
   args,
   options,
   records: { fields: ['file', 'events', 'status', 'elapsedMs', 'error'] },
-  examples: ['email webhooks replay deliveries/*.json --to http://localhost:3000/hooks'],
+  examples: ['email webhooks replay deliveries/ --to http://localhost:3000/hooks', 'email webhooks replay deliveries/*.json --to http://localhost:3000/hooks'],
   async run(input, ctx) {
     const [{ receiverUrl }, { planReplay, sendSaved }, { RequestTally, requestColumns }] = await Promise.all([
       import('../../webhooks/post.js'),

@@ -33,6 +33,24 @@ describe('webhooks replay', () => {
     ]);
   });
 
+  it('takes the folder listen --save wrote: its saved deliveries in arrival order, other files left alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'email-replay-dir-'));
+    const l = await startListen(['--save', dir, '-q']);
+    await runCli(['webhooks', 'trigger', '--to', l.url, '--count', '3', '--format', 'xml', '--list', LIST]);
+    await runCli(['webhooks', 'trigger', '--to', l.url, '--count', '2', '--list', LIST]);
+    await l.stop();
+    writeFileSync(join(dir, 'notes.txt'), 'not a delivery');
+    const r = await startScriptedReceiver(cleanups);
+    const result = await runCli(['webhooks', 'replay', dir, '--to', r.url, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(r.requests.map((q) => q.contentType)).toEqual(['application/xml', 'application/json']);
+    expect(JSON.parse(result.stdout).map((x: { events: number }) => x.events)).toEqual([3, 2]);
+    const empty = mkdtempSync(join(tmpdir(), 'email-replay-empty-'));
+    const none = await runCli(['webhooks', 'replay', empty, '--to', r.url]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/holds no saved delivery/);
+  });
+
   it('refuses a missing or malformed file with exit 2 before sending anything', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'email-replay-bad-'));
     const good = join(dir, 'good.json');
