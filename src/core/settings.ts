@@ -5,7 +5,7 @@
 // effect. The base URL: --base-url, else env EMAIL_BASE_URL, else the profile
 // in effect. The profile in effect: --profile, else env EMAIL_PROFILE, else
 // the stored default (else the one named "default").
-import { checkBaseUrl, configDir, configFilePath, DEFAULT_PROFILE, keyStoreOf, openConfig, readConfigFile, readProfileKey, type ConfigData, type KeyStore } from './config.js';
+import { checkBaseUrl, DEFAULT_PROFILE, keyStoreOf, openConfig, readConfig, readProfileKey, type ConfigData, type KeyStore } from './config.js';
 import type { ProfileDefaults } from './profile-defaults.js';
 import { AuthError, CliError, hinted, Interrupted, UsageError } from './errors.js';
 
@@ -186,7 +186,7 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
  * variable always wins, so the caller asks only after finding neither.
  */
 export function profileDefaults(input: Pick<ResolveInput, 'env' | 'profileFlag'>): { profile: string; defaults: ProfileDefaults } {
-  const data = readConfigFile(configFilePath(configDir(input.env)));
+  const { data } = readConfig(input.env);
   const { name } = chooseProfile(input, data);
   return { profile: name, defaults: data.profiles[name]?.defaults ?? {} };
 }

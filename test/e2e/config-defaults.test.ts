@@ -72,6 +72,17 @@ describe('email config', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/profiles\.default\.defaults\.list/);
   });
+
+  it('a stored format that is not one says what it got once', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { defaults: { output: 'yaml', pager: ' ' } } } }), { mode: 0o600 });
+    const r = await spawnCli(['config', 'list'], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/profiles\.default\.defaults\.output: output must be one of table, json, ndjson, csv, got "yaml"$/m);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { defaults: { pager: ' ' } } } }), { mode: 0o600 });
+    const pager = await spawnCli(['config', 'list'], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(pager.stderr).toMatch(/profiles\.default\.defaults\.pager: pager must be a command \(e\.g\. "less -R"\), or none to turn paging off, got " "$/m);
+  });
 });
 
 describe('the profile\'s default list', () => {
