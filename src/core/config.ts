@@ -275,6 +275,20 @@ export function checkBaseUrl(raw: string, insecureHttp: boolean, source = '--bas
 }
 
 /**
+ * A base URL as the same service whatever its spelling (host case, default
+ * port, trailing slash): what a stored key is bound to. Text that is no URL
+ * stays as given, trimmed.
+ */
+export function sameServiceUrl(raw: string): string {
+  try {
+    const url = new URL(raw.trim());
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return raw.trim();
+  }
+}
+
+/**
  * A host and port typed without a scheme (`127.0.0.1:4010`, `localhost:4010`,
  * which the URL parser reads as the scheme "localhost:"): the scheme to add,
  * http:// for a loopback host (the sandbox), else https://, and the URL that
