@@ -7,6 +7,7 @@ import { LIST_OPTIONS, RECORD_OPTIONS } from '../commands/define.js';
 import { GLOBAL_OPTIONS } from '../commands/globals.js';
 import importCommand from '../commands/subscribers/import.js';
 import { ENVIRONMENT } from '../core/environment.js';
+import { RESOLVER_HEADING, RESOLVER_RULES } from '../core/resolver-rules.js';
 import { EXIT_CODE_MEANINGS } from '../core/errors.js';
 import { FAILURE_COLUMNS } from '../import/mapping.js';
 import { HELP_TOPICS, type HelpTopic } from './topic-list.js';
@@ -42,7 +43,8 @@ function page(topic: HelpTopic, sections: string[]): string {
 
 function environment(): string {
   const entries = ENVIRONMENT.map((v) => [`  ${v.name}`, fill(v.does, '      '), ...(v.precedence ? [fill(`Precedence: ${v.precedence}`, '      ')] : [])].join('\n'));
-  return page('environment', [fill('A flag on the command line always wins over a variable, and a variable over the profile in the config file. The tool reads no other variable.'), ...entries]);
+  const rules = RESOLVER_RULES.map((r) => `${fill(r.says, '    ').replace(/^ {4}/, '  - ')}`).join('\n');
+  return page('environment', [`${RESOLVER_HEADING}\n${rules}`, fill('The variables (the tool reads no other):'), ...entries]);
 }
 
 function exitCodes(): string {
