@@ -1,7 +1,7 @@
 // Which profile, key and base URL are in effect, and where each came from
 // (CLI.md "credentials"). The one resolver: every command's client, completion
 // and `email doctor` read the same answer, and `email help environment` prints
-// its rules (RESOLVER_RULES in src/core/environment.ts, tested against it).
+// its rules (src/core/resolver-rules.ts, tested against it through bin/email).
 import { checkBaseUrl, DEFAULT_PROFILE, keyStoreOf, openConfig, readConfig, readProfileKey, sameServiceUrl, type ConfigData, type KeyStore, type Profile } from './config.js';
 import type { ProfileDefaults } from './profile-defaults.js';
 import { AuthError, CliError, hinted, Interrupted, UsageError } from './errors.js';
@@ -155,8 +155,8 @@ function keyBinding(name: string, profile: Profile, baseUrl: Setting<string> | u
 /**
  * A profile named by --profile or EMAIL_PROFILE that is not stored, when
  * something was to come from it: a usage error naming the stored ones (exit
- * 2, as `auth switch` says it), not "no API key". A missing default profile
- * is left to the "no API key" error, whose hint is to log in.
+ * 2, as `auth switch` says it), or exit 4 with the login when none is stored.
+ * A missing default profile is left to the "no API key" error, whose hint is to log in.
  */
 export function unknownProfileError(settings: ResolvedSettings): CliError | undefined {
   const { profile } = settings;
