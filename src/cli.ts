@@ -51,10 +51,12 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     ]);
     const globals = resolveGlobals(parseOptions(GLOBAL_OPTIONS, program.opts()) as ParsedGlobals, guarded);
     // The profile's defaults (`email config`), read only for what no flag gave.
-    const defaults = stored?.defaultsReader(deps.env, globals.profile);
-    if (stored && defaults && !outputGiven(program.opts()) && command.opts().jq === undefined) globals.output = stored.storedOutput(defaults) ?? globals.output;
-    // From here on every stderr line is one JSON object under --json / -o json|ndjson (CLI.md "machine mode").
-    if (isMachineFormat(globals.output)) edges.machineStderr();
+    const defaults = stored?.defaultsReader(deps.env, globals.profile, globals.baseUrl);
+    const typed = outputGiven(program.opts());
+    if (stored && defaults && !typed && command.opts().jq === undefined) globals.output = stored.storedOutput(defaults) ?? globals.output;
+    // From here on every stderr line is one JSON object under --json / -o json|ndjson (CLI.md "machine mode");
+    // a stored format sets stdout's only, so at a terminal messages stay words.
+    if (isMachineFormat(globals.output) && (typed || !io.stderrIsTTY)) edges.machineStderr();
     formatDecided = true;
     const { raw, note } = stored && defaults ? stored.withDefaultList(definition, command.opts(), command.processedArgs, defaults) : { raw: command.opts(), note: undefined };
     const input = parseInput(definition, raw, command.processedArgs);
@@ -107,13 +109,13 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   } catch (err) {
     // The global options commander has read so far (it reads them before it
     // refuses an unknown option) decide the error's form.
-    const { json, output, debug, profile } = program.opts();
+    const { json, output, debug, profile, baseUrl } = program.opts();
     const context = { aborted: deps.signal?.aborted ?? false, debug: debug === true };
     // An error before the command ran (a bad option): -o ndjson too, and a
-    // stored format as if typed, make stderr NDJSON, ending with the error
+    // stored format off a terminal, make stderr NDJSON, ending with the error
     // object (CLI.md "machine mode"). Help and --version, with nothing to report, read no config.
     if (!formatDecided && describeError(err, context)) {
-      const format = json === true ? 'json' : (output ?? (await storedFormat(deps.env, profile)));
+      const format = json === true ? 'json' : (output ?? (io.stderrIsTTY ? undefined : await storedFormat(deps.env, profile, baseUrl)));
       if (isMachineFormat(String(format ?? '').toLowerCase())) edges.machineStderr();
     }
     // What stdout holds for the pager comes before the error line, as it was written.
@@ -136,9 +138,10 @@ function outputGiven(opts: Record<string, unknown>): boolean {
 }
 
 /** The profile's stored format, for an error that came before the command ran (a bad option, say). */
-async function storedFormat(env: RunDeps['env'], profile: unknown): Promise<string | undefined> {
+async function storedFormat(env: RunDeps['env'], profile: unknown, baseUrl: unknown): Promise<string | undefined> {
   const { defaultsReader, storedOutput } = await import('./commands/stored-defaults.js');
-  return storedOutput(defaultsReader(env, typeof profile === 'string' ? profile : undefined));
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return storedOutput(defaultsReader(env, text(profile), text(baseUrl)));
 }
 
 function* allCommands(cmd: import('commander').Command): Generator<import('commander').Command> {

@@ -161,7 +161,7 @@ export function createContext(
     // Read when a message is made: stderr is built only by a command that writes to it (src/cli.ts main()).
     count: (n) => countFor(io.stderrIsTTY)(n),
   };
-  const makeClient = async (baseUrl: string, apiKey: string, connections?: number, baseUrlSource?: string): Promise<ApiClient> => {
+  const makeClient = async (baseUrl: string, apiKey: string, connections?: number, baseUrlSource?: string, refusedKeyHint?: string): Promise<ApiClient> => {
     const { ApiClient } = await import('./core/http.js');
     redactor.add(apiKey);
     const client = new ApiClient({
@@ -175,6 +175,7 @@ export function createContext(
       retry: retryOverrides(env),
       connections,
       baseUrlSource,
+      refusedKeyHint,
     });
     onClient(client);
     return client;
@@ -187,7 +188,7 @@ export function createContext(
       // itself; a key in the keychain is being read on the thread pool by then
       // (src/core/keychain.ts), and the two overlap.
       setImmediate(() => void import('./core/http.js'));
-      const { resolveCredentials } = await import('./core/settings.js');
+      const { refusedKeyHint, resolveCredentials } = await import('./core/settings.js');
       const creds = await resolveCredentials({
         env,
         profileFlag: globals.profile,
@@ -200,7 +201,7 @@ export function createContext(
       const source = keySource.kind === 'env' ? 'env EMAIL_API_KEY' : `profile "${keySource.profile}" (${keySource.store === 'keychain' ? 'in the keychain' : keySource.path})`;
       log.debug(`key from ${source}; base URL ${creds.baseUrl} from ${creds.baseUrlSource}`);
       for (const note of creds.notes) log.debug(note);
-      return makeClient(creds.baseUrl, creds.apiKey, options?.connections, creds.baseUrlSource);
+      return makeClient(creds.baseUrl, creds.apiKey, options?.connections, creds.baseUrlSource, refusedKeyHint(keySource));
     })());
   return {
     // Getters: Node builds process.stdin and process.stderr when first read,

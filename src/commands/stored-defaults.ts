@@ -17,12 +17,12 @@ export interface StoredDefaults {
 /** The profile's defaults, read on first call; a config file that cannot be read throws (exit 2) at each call. */
 export type DefaultsReader = () => StoredDefaults;
 
-export function defaultsReader(env: Readonly<Record<string, string | undefined>>, profileFlag: string | undefined): DefaultsReader {
+export function defaultsReader(env: Readonly<Record<string, string | undefined>>, profileFlag: string | undefined, baseUrlFlag: string | undefined): DefaultsReader {
   let read: { value: StoredDefaults } | { error: unknown } | undefined;
   return () => {
     if (!read) {
       try {
-        read = { value: profileDefaults({ env, profileFlag }) };
+        read = { value: profileDefaults({ env, profileFlag, baseUrlFlag }) };
       } catch (error) {
         read = { error };
       }

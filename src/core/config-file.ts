@@ -17,7 +17,7 @@ const FIX_HINT = 'Fix the file, or move it away and run `email auth login` again
 
 const text = z.string({ error: 'expected a string' });
 /** A stored default, held to the rule `email config set` applies. */
-const defaultValue = (key: 'list' | 'listName' | 'output' | 'pager') => z.optional(text.check(z.refine((v) => defaultProblem(key, v) === undefined, { error: (issue) => defaultProblem(key, String(issue.input)) ?? 'invalid' })));
+const defaultValue = (key: 'list' | 'listName' | 'output' | 'pager') => z.optional(text.check(z.refine((v) => defaultProblem(key, v) === undefined, { error: (issue) => defaultProblem(key, String(issue.input), false) ?? 'invalid' })));
 const defaultsShape = z.looseObject(
   { list: defaultValue('list'), listName: defaultValue('listName'), output: defaultValue('output'), pager: defaultValue('pager') },
   { error: 'expected an object (list, listName, output, pager)' },
@@ -51,7 +51,12 @@ function kindOf(info: Stats): string {
   return 'not a file';
 }
 
-/** Refused unread: anything at `path` but a regular file (a link to one included). Undefined when there is nothing there. */
+/**
+ * Refused unread: anything at `path` but a regular file (a link to one
+ * included), and, as ssh judges its config, a file of another user (root
+ * aside) or one others can write to: they could name the base URL the key
+ * goes to, or a pager to run. Undefined when there is nothing there.
+ */
 export function configFileProblem(path: string): UsageError | undefined {
   let info: Stats;
   try {
@@ -60,8 +65,19 @@ export function configFileProblem(path: string): UsageError | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return cannotRead(path, err);
   }
-  if (info.isFile()) return undefined;
-  return notRegular(path, kindOf(info));
+  if (!info.isFile()) return notRegular(path, kindOf(info));
+  if (process.platform === 'win32') return undefined;
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid !== undefined && info.uid !== uid && info.uid !== 0) {
+    return hinted(new UsageError(`the config file ${path} belongs to user ${info.uid}, not to you: refusing to use it`), `Run the tool as the user who logged in, or move the file away and run \`email auth login\` again.`);
+  }
+  if (info.mode & 0o022) {
+    return hinted(
+      new UsageError(`the config file ${path} is 0${(info.mode & 0o777).toString(8)}: other users can write to it, so they could change where the key goes; refusing to use it`),
+      `chmod 600 '${path}'`,
+    );
+  }
+  return undefined;
 }
 
 function notRegular(path: string, kind: string): UsageError {

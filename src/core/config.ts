@@ -141,7 +141,7 @@ export function configDirProblem(dir: string): ConfigDirProblem | undefined {
   // Owned by you or by root, as ssh accepts.
   if (uid !== undefined && target.uid !== uid && target.uid !== 0) {
     return {
-      message: `${described} belongs to user ${target.uid}, not to you: refusing to keep keys there`,
+      message: `${described} belongs to user ${target.uid}, not to you: refusing to use it`,
       hint: isLink ? `remove the link (rm '${dir}'), or point EMAIL_CONFIG_DIR at a private directory of yours` : 'point EMAIL_CONFIG_DIR at a private directory of yours',
     };
   }
@@ -176,6 +176,18 @@ export interface ConfigStore {
   write(data: ConfigData): Promise<void>;
 }
 
+/**
+ * The one reader of the config, for every command, completion and doctor: a
+ * directory or file the tool refuses (configDirProblem, configFileProblem)
+ * is an error and supplies nothing at all, no key and no stored default.
+ */
+export function readConfig(env: Readonly<Record<string, string | undefined>>): { path: string; dir: string; data: ConfigData } {
+  const dir = configDir(env);
+  refuseUnsafeDir(dir);
+  const path = configFilePath(dir);
+  return { path, dir, data: readConfigFile(path) };
+}
+
 /** Opens the config store: the directory is checked now; nothing is created until write(). */
 export async function openConfig(env: Readonly<Record<string, string | undefined>>): Promise<ConfigStore> {
   const dir = configDir(env);
@@ -184,7 +196,7 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
   return {
     path,
     dir,
-    read: () => readConfigFile(path),
+    read: () => readConfig(env).data,
     write: async (data) => {
       try {
         // Only a directory the tool creates gets its mode from the tool.
@@ -225,9 +237,10 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
 /**
  * Reads the config file without conf (which would write its defaults): a
  * missing file is an empty store; anything but a regular file of the
- * expected shape is a UsageError (src/core/config-file.ts).
+ * expected shape is a UsageError (src/core/config-file.ts). Only through
+ * readConfig(), which judges the directory first.
  */
-export function readConfigFile(path: string): ConfigData {
+function readConfigFile(path: string): ConfigData {
   const text = readConfigText(path);
   if (text === undefined) return emptyConfig();
   const raw = parseConfigText(path, text);
@@ -259,6 +272,20 @@ export function checkBaseUrl(raw: string, insecureHttp: boolean, source = '--bas
   }
   if (url.search || url.hash) throw new UsageError(`base URL from ${source} must not have a query or fragment`);
   return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * A base URL as the same service whatever its spelling (host case, default
+ * port, trailing slash): what a stored key is bound to. Text that is no URL
+ * stays as given, trimmed.
+ */
+export function sameServiceUrl(raw: string): string {
+  try {
+    const url = new URL(raw.trim());
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return raw.trim();
+  }
 }
 
 /**

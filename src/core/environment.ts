@@ -1,7 +1,8 @@
 // Every environment variable the tool reads, with what it does and what wins
 // over what: one list, printed by `email help environment` and checked by
 // test/help/environment.test.ts against the names the source reads, so a
-// variable cannot be read without being listed here.
+// variable cannot be read without being listed here. How the key, the base
+// URL and the profile are chosen is src/core/resolver-rules.ts.
 
 export interface EnvironmentVariable {
   readonly name: string;
@@ -14,15 +15,15 @@ export interface EnvironmentVariable {
 export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'EMAIL_API_KEY',
-    does: 'The API key. Used only together with EMAIL_BASE_URL; neither half alone is used, and the config is then not opened at all.',
-    precedence: 'EMAIL_API_KEY + EMAIL_BASE_URL, then the profile named by --profile or EMAIL_PROFILE, then the default profile.',
+    does: "The API key, alone or with EMAIL_BASE_URL; alone, it goes to the base URL of the profile in effect (--base-url, or EMAIL_BASE_URL, sends it elsewhere). The keychain is then not opened.",
+    precedence: 'It wins over the key of every profile, even one named by --profile or EMAIL_PROFILE.',
   },
   {
     name: 'EMAIL_BASE_URL',
-    does: "The service's base URL, with EMAIL_API_KEY (https:// unless loopback).",
+    does: "The service's base URL (https:// unless loopback). With a profile's stored key and no EMAIL_API_KEY it must be the profile's own base URL (else exit 2); naming another service, it also turns off the profile's stored defaults.",
     precedence: '--base-url wins over it; it wins over the profile.',
   },
-  { name: 'EMAIL_PROFILE', does: 'The profile to use when no --profile is given.', precedence: '--profile wins over it; it wins over the default profile.' },
+  { name: 'EMAIL_PROFILE', does: 'The profile to use when no --profile is given.', precedence: '--profile wins over it; it wins over the default profile; EMAIL_API_KEY wins over its key.' },
   {
     name: 'EMAIL_CONFIG_DIR',
     does: 'The directory of the config file (and of keys kept there), instead of the user config directory. Tests, CI and a second setup use it.',

@@ -53,6 +53,8 @@ export interface ApiClientOptions {
   maxBodyBytes?: number;
   /** Where the base URL came from (`env EMAIL_BASE_URL`, `profile "staging"`), named when nothing answers there. */
   baseUrlSource?: string;
+  /** What to do about a 401, naming where the key came from (src/core/settings.ts refusedKeyHint). */
+  refusedKeyHint?: string;
   /** Aborts every request (Ctrl-C). */
   signal?: AbortSignal;
   now?: () => number;
@@ -196,6 +198,7 @@ export class ApiClient {
       if (res.status >= 400) {
         const error = errorForAnswer(r.method, r.path, res, redact);
         if (res.status === 404) error.hint = baseUrlPrefixHint(this.options.baseUrl, r.path, this.options.baseUrlSource);
+        if (res.status === 401 && this.options.refusedKeyHint) error.hint = this.options.refusedKeyHint;
         return error;
       }
       this.debug(`  ${res.status} is a redirect: not followed, not retried`);

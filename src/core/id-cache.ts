@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { configDir, configFilePath, readConfigFile } from './config.js';
+import { readConfig } from './config.js';
 import { readRegularFile, writePrivateFile } from './private-file.js';
 import { chooseProfile } from './settings.js';
 
@@ -53,7 +53,7 @@ export function cacheIdentity(env: Env, profileFlag?: string, baseUrlFlag?: stri
     let raw = baseUrlFlag || env.EMAIL_BASE_URL;
     let profile = '';
     if (!env.EMAIL_API_KEY || !raw) {
-      const data = readConfigFile(configFilePath(configDir(env)));
+      const { data } = readConfig(env);
       const chosen = chooseProfile({ env, profileFlag }, data);
       if (!env.EMAIL_API_KEY) profile = chosen.name;
       raw ||= data.profiles[chosen.name]?.baseUrl;

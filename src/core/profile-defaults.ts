@@ -22,18 +22,22 @@ export const MAX_LIST_NAME = 200;
 
 const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
 
-/** Why `value` cannot be the `key` default, or undefined when it can. */
-export function defaultProblem(key: DefaultKey | 'listName', value: string): string | undefined {
+/**
+ * Why `value` cannot be the `key` default, or undefined when it can; `shown`:
+ * with what was given (the config file's reader names it itself).
+ */
+export function defaultProblem(key: DefaultKey | 'listName', value: string, shown = true): string | undefined {
+  const got = shown ? `, got "${value}"` : '';
   switch (key) {
     case 'list':
-      return UUID.test(value.trim()) ? undefined : `list must be a list id (a UUID), got "${value}"`;
+      return UUID.test(value.trim()) ? undefined : `list must be a list id (a UUID)${got}`;
     case 'listName':
       if (value.trim() === '') return "the list's name must not be blank";
       return value.length > MAX_LIST_NAME ? `the list's name must be at most ${MAX_LIST_NAME} characters` : undefined;
     case 'output':
-      return (OUTPUT_FORMAT_NAMES as readonly string[]).includes(value.trim().toLowerCase()) ? undefined : `output must be one of ${OUTPUT_FORMAT_NAMES.join(', ')}, got "${value}"`;
+      return (OUTPUT_FORMAT_NAMES as readonly string[]).includes(value.trim().toLowerCase()) ? undefined : `output must be one of ${OUTPUT_FORMAT_NAMES.join(', ')}${got}`;
     case 'pager':
-      return value.trim() === '' ? 'pager must be a command (e.g. "less -R"), or none to turn paging off; got nothing' : undefined;
+      return value.trim() === '' ? `pager must be a command (e.g. "less -R"), or none to turn paging off${shown ? '; got nothing' : ''}` : undefined;
   }
 }
 

@@ -1,11 +1,8 @@
 // Which profile, key and base URL are in effect, and where each came from
-// (CLI.md "credentials"). The one resolver: every command's client and
-// `email doctor` read the same answer, so doctor can never name a base URL
-// the commands do not use. The key: env EMAIL_API_KEY, else the profile in
-// effect. The base URL: --base-url, else env EMAIL_BASE_URL, else the profile
-// in effect. The profile in effect: --profile, else env EMAIL_PROFILE, else
-// the stored default (else the one named "default").
-import { checkBaseUrl, configDir, configFilePath, DEFAULT_PROFILE, keyStoreOf, openConfig, readConfigFile, readProfileKey, type ConfigData, type KeyStore } from './config.js';
+// (CLI.md "credentials"). The one resolver: every command's client, completion
+// and `email doctor` read the same answer, and `email help environment` prints
+// its rules (src/core/resolver-rules.ts, tested against it through bin/email).
+import { checkBaseUrl, DEFAULT_PROFILE, keyStoreOf, openConfig, readConfig, readProfileKey, sameServiceUrl, type ConfigData, type KeyStore, type Profile } from './config.js';
 import type { ProfileDefaults } from './profile-defaults.js';
 import { AuthError, CliError, hinted, Interrupted, UsageError } from './errors.js';
 
@@ -53,11 +50,13 @@ export interface ResolveInput {
 }
 
 export interface ResolvedSettings {
-  /** The profile in effect, whether it is stored, and whether anything was taken from it. */
-  profile: Setting<string> & { chosenBy: ProfileChoice; exists: boolean; known: string[]; consulted: boolean };
+  /** The profile in effect, whether it is stored (and where its key is), and whether anything was taken from it. */
+  profile: Setting<string> & { chosenBy: ProfileChoice; exists: boolean; known: string[]; consulted: boolean; keyStore?: KeyStore; baseUrl?: string };
   apiKey?: Setting<string> & { store?: KeyStore };
   /** Why the profile's key could not be had (a keychain that is locked or gone). */
   keyProblem?: CliError;
+  /** The profile's key is stored for another base URL than the one in effect: it is not read, and not sent. */
+  keyBound?: UsageError;
   /** As given, not yet checked: checkBaseUrl() judges it. */
   baseUrl?: Setting<string>;
   configPath?: string;
@@ -87,22 +86,36 @@ export async function resolveSettings(input: ResolveInput, config?: { path: stri
   const keyFromProfile = !env.EMAIL_API_KEY;
   const urlFromProfile = !input.baseUrlFlag && !env.EMAIL_BASE_URL;
   const consulted = keyFromProfile || urlFromProfile;
-  // With both halves from the environment the config is not even opened: CI with a broken or foreign config still runs.
-  const store = consulted ? (config ?? (await openConfig(env))) : undefined;
+  // With both halves from the environment no key or base URL comes from the config, and it is not opened here:
+  // CI with a broken or foreign config still runs. (Doctor gives what it read, to say what is overridden.)
+  const store = config ?? (consulted ? await openConfig(env) : undefined);
   const data = store && ('read' in store ? store.read() : store.data);
   const chosen = chooseProfile(input, data ?? {});
   const profile = data?.profiles[chosen.name];
   const settings: ResolvedSettings = {
-    profile: { value: chosen.name, origin: profileOrigin(chosen.chosenBy), chosenBy: chosen.chosenBy, exists: !!profile, known: Object.keys(data?.profiles ?? {}), consulted },
+    profile: {
+      value: chosen.name,
+      origin: profileOrigin(chosen.chosenBy),
+      chosenBy: chosen.chosenBy,
+      exists: !!profile,
+      known: Object.keys(data?.profiles ?? {}),
+      consulted,
+      keyStore: keyStoreOf(profile),
+      baseUrl: profile?.baseUrl,
+    },
     configPath: store?.path,
     notes: [],
   };
   const fromProfile: Origin = { kind: 'profile', profile: chosen.name };
+  if (input.baseUrlFlag) settings.baseUrl = { value: input.baseUrlFlag, origin: { kind: 'flag', name: '--base-url' } };
+  else if (env.EMAIL_BASE_URL) settings.baseUrl = { value: env.EMAIL_BASE_URL, origin: { kind: 'env', name: 'EMAIL_BASE_URL' } };
+  else if (profile?.baseUrl) settings.baseUrl = { value: profile.baseUrl, origin: fromProfile };
   if (env.EMAIL_API_KEY) {
     settings.apiKey = { value: env.EMAIL_API_KEY, origin: { kind: 'env', name: 'EMAIL_API_KEY' } };
   } else if (profile) {
+    settings.keyBound = keyBinding(chosen.name, profile, settings.baseUrl);
     try {
-      const key = await readProfileKey(env, chosen.name, profile, input.signal);
+      const key = settings.keyBound ? undefined : await readProfileKey(env, chosen.name, profile, input.signal);
       if (key) settings.apiKey = { value: key, origin: fromProfile, store: keyStoreOf(profile) };
     } catch (error) {
       // An interruption is not a problem of the key: the command ends.
@@ -110,9 +123,6 @@ export async function resolveSettings(input: ResolveInput, config?: { path: stri
       settings.keyProblem = error;
     }
   }
-  if (input.baseUrlFlag) settings.baseUrl = { value: input.baseUrlFlag, origin: { kind: 'flag', name: '--base-url' } };
-  else if (env.EMAIL_BASE_URL) settings.baseUrl = { value: env.EMAIL_BASE_URL, origin: { kind: 'env', name: 'EMAIL_BASE_URL' } };
-  else if (profile?.baseUrl) settings.baseUrl = { value: profile.baseUrl, origin: fromProfile };
   if (env.EMAIL_API_KEY && settings.baseUrl?.origin.kind === 'profile') {
     settings.notes.push(`EMAIL_API_KEY is set without EMAIL_BASE_URL: the key from the environment, the base URL from profile "${chosen.name}"`);
   } else if (!consulted && chosen.chosenBy !== 'default') {
@@ -122,19 +132,43 @@ export async function resolveSettings(input: ResolveInput, config?: { path: stri
 }
 
 /**
+ * A stored key goes only to the base URL it was stored with (CLI.md
+ * "credentials"): a --base-url or EMAIL_BASE_URL naming another service,
+ * with no EMAIL_API_KEY, is refused (exit 2), before the key is even read.
+ */
+function keyBinding(name: string, profile: Profile, baseUrl: Setting<string> | undefined): UsageError | undefined {
+  if (!keyStoreOf(profile) || !baseUrl || baseUrl.origin.kind === 'profile') return undefined;
+  if (profile.baseUrl && sameServiceUrl(profile.baseUrl) === sameServiceUrl(baseUrl.value)) return undefined;
+  const given = `${baseUrl.value} (from ${describeOrigin(baseUrl.origin)})`;
+  const login = `email auth login${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`}`;
+  const message = profile.baseUrl
+    ? `profile "${name}"'s key was stored for ${profile.baseUrl}, not for ${given}: refusing to send it there`
+    : `profile "${name}"'s key has no base URL stored with it: refusing to send it to ${given}`;
+  return hinted(
+    new UsageError(message),
+    profile.baseUrl
+      ? `A stored key goes only to its own base URL. For another service, log in there under another profile (\`email auth login --profile <name> --base-url <url>\`), or give its key in EMAIL_API_KEY.`
+      : `Store it with its base URL: \`${login} --base-url <url>\`.`,
+  );
+}
+
+/**
  * A profile named by --profile or EMAIL_PROFILE that is not stored, when
  * something was to come from it: a usage error naming the stored ones (exit
- * 2, as `auth switch` says it), not "no API key". A missing default profile
- * is left to the "no API key" error, whose hint is to log in.
+ * 2, as `auth switch` says it), or exit 4 with the login when none is stored.
+ * A missing default profile is left to the "no API key" error, whose hint is to log in.
  */
-export function unknownProfileError(settings: ResolvedSettings): UsageError | undefined {
+export function unknownProfileError(settings: ResolvedSettings): CliError | undefined {
   const { profile } = settings;
   if (profile.exists || !profile.consulted || profile.chosenBy === 'default') return undefined;
   const login = `email auth login --profile ${profile.value}`;
   const named = `no profile named "${profile.value}" (${profileChoiceWords(profile.chosenBy)})`;
-  return profile.known.length
-    ? hinted(new UsageError(`${named}; profiles: ${profile.known.join(', ')}`), `Name one of these, or store this one with \`${login}\`.`)
-    : hinted(new UsageError(`${named}, and no profile is stored`), `Store it with \`${login}\`.`);
+  if (profile.known.length) return hinted(new UsageError(`${named}; profiles: ${profile.known.join(', ')}`), `Name one of these, or store this one with \`${login}\`.`);
+  // Nothing stored at all is no typo: no key configured (exit 4), with the login that fixes it.
+  return hinted(
+    new AuthError({ status: 0, method: '', path: '', message: `${named}, and no profile is stored` }),
+    `Log in with \`${login} --base-url <url>\`, or set EMAIL_API_KEY and EMAIL_BASE_URL.`,
+  );
 }
 
 export type KeySource =
@@ -156,6 +190,7 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
   const { profile, apiKey } = settings;
   const unknown = unknownProfileError(settings);
   if (unknown) throw unknown;
+  if (settings.keyBound) throw settings.keyBound;
   if (settings.keyProblem) throw settings.keyProblem;
   if (!apiKey) {
     const err = new AuthError({ status: 0, method: '', path: '', message: `no API key for profile "${profile.value}" (${profileChoiceWords(profile.chosenBy)})` });
@@ -166,10 +201,7 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
     throw new UsageError('no base URL: pass --base-url <url>, set EMAIL_BASE_URL, or store one with `email auth login --base-url <url>`');
   }
   const baseUrlSource = describeOrigin(settings.baseUrl.origin);
-  const keySource: KeySource =
-    apiKey.origin.kind === 'env'
-      ? { kind: 'env', detail: 'EMAIL_API_KEY' }
-      : { kind: 'profile', profile: profile.value, chosenBy: profile.chosenBy, path: settings.configPath ?? '', store: apiKey.store ?? 'file' };
+  const keySource = keySourceOf(settings, apiKey);
   return {
     apiKey: apiKey.value,
     baseUrl: checkBaseUrl(settings.baseUrl.value, input.insecureHttp, baseUrlSource),
@@ -180,13 +212,49 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
   };
 }
 
+/** Where the key in effect came from, as messages and hints name it. */
+export function keySourceOf(settings: ResolvedSettings, apiKey: NonNullable<ResolvedSettings['apiKey']>): KeySource {
+  const { profile } = settings;
+  return apiKey.origin.kind === 'env'
+    ? { kind: 'env', detail: 'EMAIL_API_KEY' }
+    : { kind: 'profile', profile: profile.value, chosenBy: profile.chosenBy, path: settings.configPath ?? '', store: apiKey.store ?? 'file' };
+}
+
+/**
+ * The hint of a 401, naming where the refused key came from: the variable
+ * wins over every profile, so `auth status` would not show the key at fault.
+ */
+export function refusedKeyHint(source: KeySource): string {
+  if (source.kind === 'env') return 'The key from EMAIL_API_KEY was refused: check the variable (it wins over every profile), or unset it to use the key `email auth login` stored.';
+  const flag = source.profile === DEFAULT_PROFILE ? '' : ` --profile ${source.profile}`;
+  return `The key of profile "${source.profile}" was refused. Check it with \`email auth status${flag}\`, or store a new one with \`email auth login${flag}\`.`;
+}
+
+/**
+ * Why a profile's stored defaults do not apply, or undefined when they do:
+ * they belong to the profile's service (CLI.md "email config"), so a base URL
+ * named by --base-url or EMAIL_BASE_URL that is not the profile's takes none.
+ */
+export function defaultsWithheld(baseUrl: Setting<string> | undefined, profileBaseUrl: string | undefined): string | undefined {
+  if (!baseUrl || baseUrl.origin.kind === 'profile') return undefined;
+  if (profileBaseUrl && sameServiceUrl(profileBaseUrl) === sameServiceUrl(baseUrl.value)) return undefined;
+  return `not used: the base URL in effect (${describeOrigin(baseUrl.origin)}) is not the profile's${profileBaseUrl ? ` (${profileBaseUrl})` : ''}`;
+}
+
 /**
  * The stored defaults (`email config`) of the profile in effect, read only
  * when a command needs one it was not given: a flag or an environment
- * variable always wins, so the caller asks only after finding neither.
+ * variable always wins, so the caller asks only after finding neither. None
+ * when the service in use is not the profile's.
  */
-export function profileDefaults(input: Pick<ResolveInput, 'env' | 'profileFlag'>): { profile: string; defaults: ProfileDefaults } {
-  const data = readConfigFile(configFilePath(configDir(input.env)));
+export function profileDefaults(input: Pick<ResolveInput, 'env' | 'profileFlag' | 'baseUrlFlag'>): { profile: string; defaults: ProfileDefaults; withheld?: string } {
+  const { data } = readConfig(input.env);
   const { name } = chooseProfile(input, data);
-  return { profile: name, defaults: data.profiles[name]?.defaults ?? {} };
+  const baseUrl: Setting<string> | undefined = input.baseUrlFlag
+    ? { value: input.baseUrlFlag, origin: { kind: 'flag', name: '--base-url' } }
+    : input.env.EMAIL_BASE_URL
+      ? { value: input.env.EMAIL_BASE_URL, origin: { kind: 'env', name: 'EMAIL_BASE_URL' } }
+      : undefined;
+  const withheld = defaultsWithheld(baseUrl, data.profiles[name]?.baseUrl);
+  return { profile: name, defaults: withheld ? {} : (data.profiles[name]?.defaults ?? {}), ...(withheld ? { withheld } : {}) };
 }

@@ -9,6 +9,7 @@ import type { Command, Help, Option } from 'commander';
 import type { AnyCommand } from '../commands/define.js';
 import { COMMANDS } from '../commands/index.js';
 import { ENVIRONMENT } from '../core/environment.js';
+import { RESOLVER_HEADING, RESOLVER_RULES } from '../core/resolver-rules.js';
 import { EXIT_CODE_MEANINGS } from '../core/errors.js';
 import { CLI_VERSION } from '../core/version.js';
 import { buildProgram } from '../program.js';
@@ -104,6 +105,7 @@ function rootPage(program: Command, pages: readonly ManPage[]): ManPage {
   lines.push('.SH COMMANDS', ...items(leaves.map((p) => [`email ${p.path.join(' ')}`, p.summary])));
   lines.push('.SH GLOBAL OPTIONS', '.PP', 'Before or after any command.', ...optionItems(help, help.visibleOptions(program)));
   lines.push('.SH HELP TOPICS', '.PP', roff('Printed by `email help <topic>`.'), ...items(Object.entries(HELP_TOPICS)));
+  lines.push('.SH CREDENTIALS', '.PP', roff(RESOLVER_HEADING), ...RESOLVER_RULES.flatMap((r) => ['.IP \\(bu 2', roff(r.says)]));
   lines.push('.SH ENVIRONMENT', ...items(ENVIRONMENT.map((v) => [v.name, v.precedence ? `${v.does} Precedence: ${v.precedence}` : v.does])));
   lines.push('.SH EXIT STATUS', ...items(EXIT_CODE_MEANINGS.map(([code, meaning]) => [String(code), meaning])));
   lines.push('.SH SEE ALSO', ...pages.map((p, i) => `.BR ${roff(pageName(p.path))} (1)${i < pages.length - 1 ? ',' : ''}`));

@@ -7,6 +7,7 @@ import { LIST_OPTIONS, RECORD_OPTIONS } from '../commands/define.js';
 import { GLOBAL_OPTIONS } from '../commands/globals.js';
 import importCommand from '../commands/subscribers/import.js';
 import { ENVIRONMENT } from '../core/environment.js';
+import { RESOLVER_HEADING, RESOLVER_RULES } from '../core/resolver-rules.js';
 import { EXIT_CODE_MEANINGS } from '../core/errors.js';
 import { FAILURE_COLUMNS } from '../import/mapping.js';
 import { HELP_TOPICS, type HelpTopic } from './topic-list.js';
@@ -42,7 +43,8 @@ function page(topic: HelpTopic, sections: string[]): string {
 
 function environment(): string {
   const entries = ENVIRONMENT.map((v) => [`  ${v.name}`, fill(v.does, '      '), ...(v.precedence ? [fill(`Precedence: ${v.precedence}`, '      ')] : [])].join('\n'));
-  return page('environment', [fill('A flag on the command line always wins over a variable, and a variable over the profile in the config file. The tool reads no other variable.'), ...entries]);
+  const rules = RESOLVER_RULES.map((r) => `${fill(r.says, '    ').replace(/^ {4}/, '  - ')}`).join('\n');
+  return page('environment', [`${RESOLVER_HEADING}\n${rules}`, fill('The variables (the tool reads no other):'), ...entries]);
 }
 
 function exitCodes(): string {
@@ -57,7 +59,7 @@ function formatting(): string {
   const { output, json, quiet } = GLOBAL_OPTIONS;
   return page('formatting', [
     [option(output), option(json), option(quiet)].join('\n'),
-    fill('table is a bordered table on a terminal and plain tab-separated lines, without colour or borders, in a pipe or a file, so cut and awk work. json is the service\'s own data with its field names, unchanged: a list or paged command prints one JSON array of records whatever its paging flags; ndjson prints one record a line; csv has a header line and is safe to open in a spreadsheet. Without -o or --json (or --jq), the profile\'s stored format is used (`email config set output json`), machine mode included.'),
+    fill('table is a bordered table on a terminal and plain tab-separated lines, without colour or borders, in a pipe or a file, so cut and awk work. json is the service\'s own data with its field names, unchanged: a list or paged command prints one JSON array of records whatever its paging flags; ndjson prints one record a line; csv has a header line and is safe to open in a spreadsheet. Without -o or --json (or --jq), the profile\'s stored format is used (`email config set output json`) when the service in use is the profile\'s; it sets stdout\'s format only, so at a terminal messages on stderr stay words (off a terminal a stored json or ndjson makes stderr NDJSON, as -o would).'),
     [option(RECORD_OPTIONS.fields), option(RECORD_OPTIONS.jq), option(LIST_OPTIONS.limit)].join('\n'),
     fill('--fields keeps these fields, in this order, in every format; names are matched without regard to case, and an unknown one is exit 2 listing the known ones, before anything is sent. --jq uses the real jq language; a malformed expression is exit 2 before anything is sent. --limit requests no page past the one that reaches n.'),
     fill('Machine mode: under --json, -o json or -o ndjson, stderr is NDJSON too: every notice, warning and progress line is one JSON object with a type and a message, and when the command fails (exit 1, 2, 3, 4 or 130) the error object is the last line, so `2>err.json; jq -s last err.json` always works.'),

@@ -53,13 +53,15 @@ describe('credential resolution', () => {
     expect(staging).toMatchObject({ apiKey: 'env-key-9999', baseUrl: 'https://staging.example.com', baseUrlSource: 'profile "staging"' });
   });
 
-  it('EMAIL_BASE_URL alone: the base URL from the environment (over the profile\'s), the key from the profile in effect', async () => {
+  it('EMAIL_BASE_URL alone: the profile\'s key only when it names the profile\'s own service; another is refused, naming both', async () => {
     const d = await seeded();
-    const c = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_BASE_URL: 'https://env.example.com' }, insecureHttp: false });
-    expect(c).toMatchObject({ apiKey: 'prod-key-1234', keySource: { kind: 'profile', profile: 'prod' }, baseUrl: 'https://env.example.com', baseUrlSource: 'env EMAIL_BASE_URL' });
-    // --base-url still comes first.
-    const flag = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_BASE_URL: 'https://env.example.com' }, baseUrlFlag: 'https://flag.example.com', insecureHttp: false });
-    expect(flag).toMatchObject({ baseUrl: 'https://flag.example.com', baseUrlSource: '--base-url' });
+    const c = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_BASE_URL: 'https://PROD.example.com:443/' }, insecureHttp: false });
+    expect(c).toMatchObject({ apiKey: 'prod-key-1234', keySource: { kind: 'profile', profile: 'prod' }, baseUrlSource: 'env EMAIL_BASE_URL' });
+    for (const input of [{ env: { EMAIL_CONFIG_DIR: d, EMAIL_BASE_URL: 'https://env.example.com' } }, { env: { EMAIL_CONFIG_DIR: d, EMAIL_BASE_URL: 'https://prod.example.com' }, baseUrlFlag: 'https://flag.example.com' }]) {
+      const err = await resolveCredentials({ ...input, insecureHttp: false }).catch((e: unknown) => e as any);
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err.message).toMatch(/^profile "prod"'s key was stored for https:\/\/prod\.example\.com, not for https:\/\/(env|flag)\.example\.com \(from (env EMAIL_BASE_URL|--base-url)\): refusing to send it there$/);
+    }
   });
 
   it('EMAIL_API_KEY alone with no profile: no base URL, naming EMAIL_BASE_URL', async () => {
@@ -78,10 +80,10 @@ describe('credential resolution', () => {
     expect(byDefault).toMatchObject({ apiKey: 'prod-key-1234', baseUrl: 'https://prod.example.com', keySource: { chosenBy: 'default' } });
   });
 
-  it('lets --base-url override the profile', async () => {
+  it('--base-url overrides the profile\'s base URL with the key from EMAIL_API_KEY', async () => {
     const d = await seeded();
-    const c = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d }, baseUrlFlag: 'http://127.0.0.1:4010', insecureHttp: false });
-    expect(c).toMatchObject({ baseUrl: 'http://127.0.0.1:4010', baseUrlSource: '--base-url', apiKey: 'prod-key-1234' });
+    const c = await resolveCredentials({ env: { EMAIL_CONFIG_DIR: d, EMAIL_API_KEY: 'env-key-9999' }, baseUrlFlag: 'http://127.0.0.1:4010', insecureHttp: false });
+    expect(c).toMatchObject({ baseUrl: 'http://127.0.0.1:4010', baseUrlSource: '--base-url', apiKey: 'env-key-9999' });
   });
 
   it('fails as an auth problem when no key is configured, with a hint', async () => {
@@ -102,13 +104,14 @@ describe('every setting with its origin (the one resolver of the commands and do
   // [what is set, env, flags, profile in effect (its origin), key origin, base URL and its origin]
   const cases: [string, Record<string, string>, { profileFlag?: string; baseUrlFlag?: string }, string, string, string | undefined, string | undefined][] = [
     ['nothing set', {}, {}, 'prod (the default profile)', 'profile "prod"', 'https://prod.example.com', 'profile "prod"'],
-    ['EMAIL_BASE_URL over the profile\'s', { EMAIL_BASE_URL: 'https://env.example.com' }, {}, 'prod (the default profile)', 'profile "prod"', 'https://env.example.com', 'env EMAIL_BASE_URL'],
+    // Another service than the profile's: its stored key is not even read (keyBound).
+    ['EMAIL_BASE_URL over the profile\'s', { EMAIL_BASE_URL: 'https://env.example.com' }, {}, 'prod (the default profile)', 'none', 'https://env.example.com', 'env EMAIL_BASE_URL'],
     ['a profile without a key, and EMAIL_BASE_URL', { EMAIL_BASE_URL: 'https://env.example.com' }, { profileFlag: 'bare' }, 'bare (--profile)', 'none', 'https://env.example.com', 'env EMAIL_BASE_URL'],
     ['a profile without a key', { EMAIL_PROFILE: 'bare' }, {}, 'bare (env EMAIL_PROFILE)', 'none', 'https://bare.example.com', 'profile "bare"'],
     ['EMAIL_API_KEY alone', { EMAIL_API_KEY: 'env-key-9999', EMAIL_PROFILE: 'bare' }, {}, 'bare (env EMAIL_PROFILE)', 'env EMAIL_API_KEY', 'https://bare.example.com', 'profile "bare"'],
     // Both from the environment: the config is not read, so the stored default is not known either.
     ['both variables', { EMAIL_API_KEY: 'env-key-9999', EMAIL_BASE_URL: 'https://env.example.com' }, {}, 'default (the default profile)', 'env EMAIL_API_KEY', 'https://env.example.com', 'env EMAIL_BASE_URL'],
-    ['--base-url over EMAIL_BASE_URL', { EMAIL_BASE_URL: 'https://env.example.com' }, { baseUrlFlag: 'https://flag.example.com' }, 'prod (the default profile)', 'profile "prod"', 'https://flag.example.com', '--base-url'],
+    ['--base-url over EMAIL_BASE_URL', { EMAIL_BASE_URL: 'https://env.example.com' }, { baseUrlFlag: 'https://flag.example.com' }, 'prod (the default profile)', 'none', 'https://flag.example.com', '--base-url'],
     ['an unknown profile', { EMAIL_PROFILE: 'nope' }, {}, 'nope (env EMAIL_PROFILE)', 'none', undefined, undefined],
   ];
   for (const [what, env, flags, profile, keyOrigin, baseUrl, baseUrlOrigin] of cases) {

@@ -1,6 +1,7 @@
 // The id cache of completion (src/core/id-cache.ts): whose ids a file holds
 // must be what a command would use, by the one resolver's rules
 // (src/core/settings.ts), without reading the key.
+import { chmodSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/core/config.js';
 import { cacheIdentity } from '../../src/core/id-cache.js';
@@ -35,5 +36,13 @@ describe('cacheIdentity', () => {
   it('is none without a base URL, or with a config it cannot read', () => {
     expect(cacheIdentity({ EMAIL_CONFIG_DIR: tempConfigDir() })).toBeUndefined();
     expect(cacheIdentity({ EMAIL_CONFIG_DIR: '/dev/null/nowhere', EMAIL_PROFILE: 'x' })).toBeUndefined();
+  });
+
+  it.skipIf(process.platform === 'win32')('is none with a config directory the commands refuse (others can write to it)', async () => {
+    const dir = tempConfigDir();
+    await (await openConfig({ EMAIL_CONFIG_DIR: dir })).write({ defaultProfile: 'prod', profiles: { prod: { baseUrl: 'https://a.example.com', apiKey: 'k1' } } });
+    expect(cacheIdentity({ EMAIL_CONFIG_DIR: dir })).toBeDefined();
+    chmodSync(dir, 0o777);
+    expect(cacheIdentity({ EMAIL_CONFIG_DIR: dir })).toBeUndefined();
   });
 });

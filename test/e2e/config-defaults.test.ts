@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { humanStderr, machineLines, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { humanStderr, machineLines, serviceDir, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { useCleanups } from '../helpers/cleanups.js';
 import { startScriptedReceiver } from '../helpers/webhooks.js';
 import { decodeDelivery } from '../../src/webhooks/decode.js';
@@ -72,6 +72,17 @@ describe('email config', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/profiles\.default\.defaults\.list/);
   });
+
+  it('a stored format that is not one says what it got once', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { defaults: { output: 'yaml', pager: ' ' } } } }), { mode: 0o600 });
+    const r = await spawnCli(['config', 'list'], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/profiles\.default\.defaults\.output: output must be one of table, json, ndjson, csv, got "yaml"$/m);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { defaults: { pager: ' ' } } } }), { mode: 0o600 });
+    const pager = await spawnCli(['config', 'list'], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(pager.stderr).toMatch(/profiles\.default\.defaults\.pager: pager must be a command \(e\.g\. "less -R"\), or none to turn paging off, got " "$/m);
+  });
 });
 
 describe('the profile\'s default list', () => {
@@ -82,7 +93,7 @@ describe('the profile\'s default list', () => {
   afterAll(() => sandbox.stop());
 
   it('a command without --list acts on the default list and names it on stderr; --list wins', async () => {
-    const dir = tempConfigDir();
+    const dir = await serviceDir(sandbox.url);
     const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
     const missing = await spawnCli(['subscribers', 'add', '--email', 'ada@example.com', '--name', 'Ada', '--consent', 'yes'], { env });
     expect(missing.code).toBe(2);
@@ -99,7 +110,7 @@ describe('the profile\'s default list', () => {
   });
 
   it('names the default list by the name stored with it, in words that fit the command', async () => {
-    const dir = tempConfigDir();
+    const dir = await serviceDir(sandbox.url);
     const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
     expect((await spawnCli(['config', 'set', 'list', LIST, '--name', 'Newsletter'], { env })).code).toBe(0);
     const added = await spawnCli(['subscribers', 'add', '--email', 'cy@example.com', '--name', 'Cy', '--consent', 'yes'], { env });
@@ -113,7 +124,7 @@ describe('the profile\'s default list', () => {
   });
 
   it('campaigns create targets the default list when given neither --list nor --segment', async () => {
-    const dir = tempConfigDir();
+    const dir = await serviceDir(sandbox.url);
     const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
     expect((await spawnCli(['config', 'set', 'list', OTHER, '--name', 'Customers'], { env })).code).toBe(0);
     const base = ['campaigns', 'create', '--subject', 'News', '--from-name', 'Ada', '--from-email', 'ada@example.com', '--reply-to', 'ada@example.com', '--html-url', 'https://example.com/a.html'];
@@ -153,7 +164,7 @@ describe('the profile\'s default list', () => {
   });
 
   it('a stored output format is used when neither -o nor --json is given, machine mode included; a flag wins', async () => {
-    const dir = tempConfigDir();
+    const dir = await serviceDir(sandbox.url);
     const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
     expect((await spawnCli(['config', 'set', 'output', 'json'], { env })).code).toBe(0);
     const json = await spawnCli(['campaigns', 'sent'], { env });
@@ -176,8 +187,32 @@ describe('the profile\'s default list', () => {
     expect(jq.stdout).toMatch(/^\d+\n$/);
   });
 
+  it('defaults stay with their service: a script naming another service by EMAIL_BASE_URL + EMAIL_API_KEY gets none of them', async () => {
+    const other = await startSandbox({ port: 0 });
+    try {
+      const away = { EMAIL_BASE_URL: other.url, EMAIL_API_KEY: other.apiKey };
+      // A profile of this sandbox, and a profile with defaults but no service at all.
+      for (const dir of [await serviceDir(sandbox.url), tempConfigDir()]) {
+        for (const [key, value] of [['list', LIST], ['output', 'json']]) expect((await spawnCli(['config', 'set', key!, value!], { env: { EMAIL_CONFIG_DIR: dir } })).code).toBe(0);
+        other.clearRequests();
+        const add = await spawnCli(['subscribers', 'add', '--email', 'ada@example.com', '--name', 'Ada', '--consent', 'yes'], { env: { EMAIL_CONFIG_DIR: dir, ...away } });
+        expect(add.code, add.stderr).toBe(2);
+        expect(add.stderr).toMatch(/--list is required/);
+        expect(other.requestCount()).toBe(0);
+        const sent = await spawnCli(['campaigns', 'sent'], { env: { EMAIL_CONFIG_DIR: dir, ...away } });
+        expect(sent.code, sent.stderr).toBe(0);
+        expect(sent.stdout.trimStart().startsWith('[')).toBe(false);
+        const doctor = await spawnCli(['doctor', '--json'], { env: { EMAIL_CONFIG_DIR: dir, ...away } });
+        const check = (JSON.parse(doctor.stdout) as { check: string; detail: string }[]).find((c) => c.check === 'defaults');
+        expect(check?.detail).toMatch(/not used: the base URL in effect \(env EMAIL_BASE_URL\) is not the profile's/);
+      }
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('auth status and doctor show the profile\'s defaults', async () => {
-    const dir = tempConfigDir();
+    const dir = await serviceDir(sandbox.url);
     const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
     expect((await spawnCli(['config', 'set', 'list', LIST, '--name', 'Newsletter'], { env })).code).toBe(0);
     expect((await spawnCli(['config', 'set', 'pager', 'less -R'], { env })).code).toBe(0);

@@ -38,14 +38,14 @@ const checksOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as C
 const usedBaseUrl = (stderr: string) => /base URL (\S+) from (.+)$/m.exec(stderr)?.slice(1, 3);
 
 describe('doctor and the commands resolve settings alike', () => {
-  it('a profile with a base URL and EMAIL_BASE_URL set: doctor names the environment\'s URL, as the command uses it, and says so', async () => {
-    const dir = await configWith({ default: { baseUrl: DEAD_URL, apiKey: sandbox.apiKey } });
-    const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url };
+  it('a profile with a key, and both variables set: doctor names the environment\'s URL, as the command uses it, and warns of the stored key overridden', async () => {
+    const dir = await configWith({ default: { baseUrl: DEAD_URL, apiKey: 'stored-key-0000' } });
+    const env = { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey };
     const doctor = await spawnCli(['doctor', '--json'], { env });
     expect(doctor.code, doctor.stderr).toBe(0);
     const checks = checksOf(doctor.stdout);
     expect(checks['base URL']).toMatchObject({ status: 'ok', detail: `${sandbox.url} (from env EMAIL_BASE_URL)` });
-    expect(checks.profile!.detail).toContain('"default" (the default profile)');
+    expect(checks.profile).toMatchObject({ status: 'warn', detail: expect.stringContaining('from env EMAIL_API_KEY, not the key stored for "default" (the default profile)') });
     const command = await spawnCli(['api', '/email/clients/scheduled', '--debug'], { env });
     expect(command.code, command.stderr).toBe(0);
     expect(usedBaseUrl(command.stderr)).toEqual([sandbox.url, 'env EMAIL_BASE_URL']);
@@ -75,9 +75,31 @@ describe('doctor and the commands resolve settings alike', () => {
 
   it('--base-url over everything: doctor says it came from the flag', async () => {
     const dir = await configWith({ default: { baseUrl: DEAD_URL, apiKey: sandbox.apiKey } });
-    const doctor = await spawnCli(['doctor', '--json', '--base-url', sandbox.url], { env: { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: DEAD_URL } });
+    const doctor = await spawnCli(['doctor', '--json', '--base-url', sandbox.url], { env: { EMAIL_CONFIG_DIR: dir, EMAIL_BASE_URL: DEAD_URL, EMAIL_API_KEY: sandbox.apiKey } });
     expect(doctor.code, doctor.stdout).toBe(0);
     expect(checksOf(doctor.stdout)['base URL']).toMatchObject({ status: 'ok', detail: `${sandbox.url} (from --base-url)` });
+  });
+});
+
+describe('where the key came from, said where it matters', () => {
+  it('EMAIL_API_KEY alone over a profile\'s stored key: doctor warns, and a 401 hint names the variable, not auth status', async () => {
+    const dir = await configWith({ default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
+    const env = { EMAIL_CONFIG_DIR: dir, EMAIL_API_KEY: 'wrong-key-0000' };
+    const doctor = await spawnCli(['doctor', '--json'], { env });
+    const checks = checksOf(doctor.stdout);
+    expect(checks.profile).toMatchObject({ status: 'warn', hint: 'unset EMAIL_API_KEY to use the key of profile "default"' });
+    expect(checks['api key']!.hint).toMatch(/EMAIL_API_KEY was refused/);
+    const r = await spawnCli(['campaigns', 'sent'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^hint: The key from EMAIL_API_KEY was refused/m);
+    expect(r.stderr).not.toContain('auth status');
+  });
+
+  it('a stored key refused: the hint names its profile and `auth status`', async () => {
+    const dir = await configWith({ ops: { baseUrl: sandbox.url, apiKey: 'wrong-key-0000' } }, 'ops');
+    const r = await spawnCli(['campaigns', 'sent'], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('hint: The key of profile "ops" was refused. Check it with `email auth status --profile ops`');
   });
 });
 
@@ -98,6 +120,85 @@ describe('a profile name that does not exist', () => {
       expect(status.stderr).toMatch(/^warning: no profile named "nope" \((named by EMAIL_PROFILE|given with --profile)\); profiles: default, staging$/m);
       const doctor = await spawnCli(['doctor', '--json', ...argv], { env: { EMAIL_CONFIG_DIR: dir, ...env } });
       expect(checksOf(doctor.stdout).profile).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^no profile named "nope" .*; profiles: default, staging$/) });
+    });
+  }
+});
+
+describe('a stored key never leaves its base URL', () => {
+  let other: RunningSandbox;
+  beforeAll(async () => {
+    other = await startSandbox({ port: 0 });
+  });
+  afterAll(() => other.stop());
+
+  it('a --base-url or EMAIL_BASE_URL of another service with a stored key is exit 2 naming both, and nothing reaches it', async () => {
+    const dir = await configWith({ default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
+    other.clearRequests();
+    for (const [argv, env, source] of [
+      [['--base-url', other.url], {}, '--base-url'],
+      [[], { EMAIL_BASE_URL: other.url }, 'env EMAIL_BASE_URL'],
+    ] as const) {
+      const r = await spawnCli(['campaigns', 'sent', ...argv], { env: { EMAIL_CONFIG_DIR: dir, ...env } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`error: profile "default"'s key was stored for ${sandbox.url}, not for ${other.url} (from ${source}): refusing to send it there`);
+      expect(r.stderr).toMatch(/^hint: .*EMAIL_API_KEY/m);
+    }
+    expect(other.requestCount()).toBe(0);
+  });
+
+  it('the same service spelled another way is the same (a trailing slash, the host in capitals)', async () => {
+    const dir = await configWith({ default: { baseUrl: `${sandbox.url}/`, apiKey: sandbox.apiKey } });
+    const r = await spawnCli(['campaigns', 'sent', '--base-url', sandbox.url.replace('http:', 'HTTP:')], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    for (const [stored, given] of [['http://LOCALHOST:9/', 'http://localhost:9'], ['http://127.0.0.1:80', 'http://127.0.0.1/']]) {
+      const same = await configWith({ default: { baseUrl: stored, apiKey: 'k' } });
+      const sent = await spawnCli(['campaigns', 'sent', '--base-url', given], { env: { EMAIL_CONFIG_DIR: same } });
+      // Same service: the key goes (and nothing answers there), not exit 2.
+      expect(sent.code, `${stored} ${given}: ${sent.stderr}`).toBe(1);
+    }
+  });
+
+  it('a key given in EMAIL_API_KEY goes where the user says', async () => {
+    const dir = await configWith({ default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
+    other.clearRequests();
+    const r = await spawnCli(['campaigns', 'sent', '--base-url', other.url], { env: { EMAIL_CONFIG_DIR: dir, EMAIL_API_KEY: other.apiKey } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(other.requestCount()).toBeGreaterThan(0);
+  });
+
+  it('doctor fails the base URL check with the same words and sends the key nowhere', async () => {
+    const dir = await configWith({ default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
+    other.clearRequests();
+    const doctor = await spawnCli(['doctor', '--json', '--base-url', other.url], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(doctor.code).toBe(1);
+    expect(checksOf(doctor.stdout)['base URL']).toMatchObject({ status: 'fail', detail: expect.stringContaining('refusing to send it there') });
+    expect(other.requestCount()).toBe(0);
+  });
+
+  it('completion (__ids, run on TAB) never uses a base URL typed on the line: it asks the profile\'s own', async () => {
+    const dir = await configWith({ default: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
+    other.clearRequests();
+    const r = await spawnCli(['__ids', 'campaign', '--base-url', other.url], { env: { EMAIL_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^[0-9a-f-]{36}\t/m);
+    expect(other.requestCount()).toBe(0);
+  });
+});
+
+describe('a profile named when none is stored', () => {
+  for (const [how, argv, env] of [
+    ['EMAIL_PROFILE', [], { EMAIL_PROFILE: 'nope' }],
+    ['--profile', ['--profile', 'nope'], {}],
+  ] as const) {
+    it(`by ${how}: exit 4 with the login hint (no key configured), and doctor says the same`, async () => {
+      const dir = tempConfigDir();
+      const r = await spawnCli(['api', '/email/clients/scheduled', ...argv], { env: { EMAIL_CONFIG_DIR: dir, ...env } });
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).toMatch(/^error: no profile named "nope" \((named by EMAIL_PROFILE|given with --profile)\), and no profile is stored$/m);
+      expect(r.stderr).toMatch(/^hint: .*`email auth login --profile nope --base-url <url>`/m);
+      const doctor = await spawnCli(['doctor', '--json', ...argv], { env: { EMAIL_CONFIG_DIR: dir, ...env } });
+      expect(doctor.code).toBe(4);
+      expect(checksOf(doctor.stdout).profile).toMatchObject({ status: 'fail', detail: expect.stringMatching(/no profile is stored/) });
     });
   }
 });

@@ -130,7 +130,7 @@ describe('authentication', () => {
     const r = await spawnCli(['api', '/email/clients/scheduled', '--debug'], { env: { ...env, EMAIL_API_KEY: key } });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: .*\(HTTP 401\)$/m);
-    expect(r.stderr).toContain('hint: The key was refused');
+    expect(r.stderr).toContain('hint: The key from EMAIL_API_KEY was refused');
     expect(r.stderr).toContain('Bearer ***');
     expect(r.stdout + r.stderr).not.toContain(key);
   });

@@ -34,6 +34,18 @@ export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'email-test-config-'));
 }
 
+/**
+ * A config directory whose default profile belongs to the service at `baseUrl`
+ * (no key stored): its stored defaults apply when EMAIL_BASE_URL names that
+ * service, as they would after `auth login` there (CLI.md "email config").
+ */
+export async function serviceDir(baseUrl: string): Promise<string> {
+  const dir = tempConfigDir();
+  const { openConfig } = await import('../../src/core/config.js');
+  await (await openConfig({ EMAIL_CONFIG_DIR: dir })).write({ defaultProfile: 'default', profiles: { default: { baseUrl } } });
+  return dir;
+}
+
 let cacheDir: string | undefined;
 /**
  * One cache directory for the runs of a test process, in-process and

@@ -21,7 +21,8 @@ const MAX_NAME_CHARS = 80;
 export async function completedIds(resource: CompletedId, ctx: Context): Promise<string> {
   const { cacheIdentity, IdCache, isCompletableId } = await import('../../core/id-cache.js');
   const lines = (entries: readonly CompletedEntry[]) => linesOf(entries, isCompletableId);
-  const identity = cacheIdentity(ctx.env, ctx.globals.profile, ctx.globals.baseUrl);
+  // A TAB runs this before the user presses Enter: a --base-url typed (or pasted) on the line is never used.
+  const identity = cacheIdentity(ctx.env, ctx.globals.profile);
   if (!identity) return '';
   const cache = await IdCache.open(ctx.env, identity);
   if (resource === 'list') return lines(cache?.lists() ?? []);
@@ -46,7 +47,7 @@ async function ask(resource: Exclude<CompletedId, 'list'>, ctx: Context): Promis
     const { resolveCredentials } = await import('../../core/settings.js');
     const { globals, env } = ctx;
     // The key is read only now, with the deadline: a keychain that hangs costs the budget, no more.
-    const creds = await resolveCredentials({ env, profileFlag: globals.profile, baseUrlFlag: globals.baseUrl, insecureHttp: globals.insecureHttp, signal: deadline });
+    const creds = await resolveCredentials({ env, profileFlag: globals.profile, insecureHttp: globals.insecureHttp, signal: deadline });
     client = await ctx.apiWith(creds);
     return resource === 'campaign' ? campaigns(client) : smartEmails(client);
   })();

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { checkResult as result, NETWORK_STEP_TIMEOUT_MS, probeDns, probeTcp, probeTls, type CheckResult } from '../../core/probes.js';
 import type { RawResponse } from '../../core/http.js';
-import { resolveSettings, type ResolvedSettings } from '../../core/settings.js';
+import { keySourceOf, refusedKeyHint, resolveSettings, type ResolvedSettings } from '../../core/settings.js';
 import { inspectConfig, type ConfigInspection } from './config-file.js';
 import { checkApiKey } from './key-check.js';
 import { checkClock, checkNode } from './runtime.js';
@@ -96,7 +96,8 @@ const VALIDATORS: Validator[] = [
       return result('api key', 'fail', 'no key to check', 'run `email auth login`, or set EMAIL_API_KEY');
     }
     if (statusOf(f, 'tcp') !== 'ok' || statusOf(f, 'tls') === 'fail') return result('api key', 'skip', 'the service is not reachable');
-    const key = await checkApiKey(f.ctx, f.url.toString().replace(/\/+$/, ''), apiKey);
+    const hint = refusedKeyHint(keySourceOf(f.settings!, f.settings!.apiKey!));
+    const key = await checkApiKey(f.ctx, f.url.toString().replace(/\/+$/, ''), apiKey, hint);
     f.authProblem ||= key.authProblem;
     if (key.response) f.answer = { response: key.response, sentAt: key.sentAt, answeredAt: key.answeredAt };
     return key.result;

@@ -1,7 +1,7 @@
 // The config file check of `email doctor` (CLI.md "config location"): the
 // file and directory modes, the owner, and whether it reads; read with the
 // same reader as every command, without opening the store.
-import { configDir, configDirProblem, configFilePath, keyStoreOf, readConfigFile, type ConfigData } from '../../core/config.js';
+import { configDir, configFilePath, keyStoreOf, readConfig, type ConfigData } from '../../core/config.js';
 import { lstatSync, statSync } from 'node:fs';
 import { CliError } from '../../core/errors.js';
 import { checkResult as result, type CheckResult, type CheckStatus } from '../../core/probes.js';
@@ -19,22 +19,17 @@ export interface ConfigInspection {
 export function inspectConfig(env: Readonly<Record<string, string | undefined>>): ConfigInspection {
   const dir = configDir(env);
   const path = configFilePath(dir);
-  const empty: ConfigData = { profiles: {} };
-  // A directory the commands refuse (others can write to it, someone else's, a link to nothing) fails here with the same words.
-  const refused = configDirProblem(dir);
-  if (refused) return { result: result('config file', 'fail', refused.message, refused.hint), path };
-  const dirStat = statOrUndefined(dir);
-  if (!dirStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), path, data: empty };
-  // Not followed: a link there (to nothing, even) is refused by the reader below, as by every command.
-  const fileStat = statOrUndefined(path, lstatSync);
-  if (!fileStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), path, data: empty };
+  // What the commands refuse (a directory or file others can write to, someone else's, a link) fails here with the same words.
   let data: ConfigData;
   try {
-    data = readConfigFile(path);
+    data = readConfig(env).data;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     return { result: result('config file', 'fail', error.message, error.hint ?? 'fix the file, or move it away and run `email auth login` again'), path };
   }
+  const dirStat = statOrUndefined(dir);
+  const fileStat = statOrUndefined(path, lstatSync);
+  if (!dirStat || !fileStat) return { result: result('config file', 'ok', `none yet (${path}); nothing stored`), path, data };
   const posix = process.platform !== 'win32';
   const problems: string[] = [];
   const hints: string[] = [];

@@ -10,6 +10,8 @@ export async function checkApiKey(
   ctx: Context,
   baseUrl: string,
   apiKey: string,
+  /** What to do about a 401, naming where the key came from. */
+  refusedHint: string,
 ): Promise<{ result: CheckResult; authProblem: boolean; response?: RawResponse; sentAt: number; answeredAt: number }> {
   const sentAt = ctx.now().getTime();
   const started = performance.now();
@@ -27,7 +29,7 @@ export async function checkApiKey(
   } catch (error) {
     const answeredAt = ctx.now().getTime();
     if (error instanceof AuthError) {
-      const hint = error.status === 403 ? 'the account is suspended or out of credits; check it in the web app' : 'store a valid key with `email auth login` (or fix EMAIL_API_KEY)';
+      const hint = error.status === 403 ? 'the account is suspended or out of credits; check it in the web app' : refusedHint;
       return { result: result('api key', 'fail', `refused (${error.status}): ${error.message}`, hint), authProblem: true, sentAt, answeredAt };
     }
     if (error instanceof RedirectError) {

@@ -2,10 +2,11 @@
 // which key and which base URL, each with where it came from, as the one
 // resolver the commands use (src/core/settings.ts) answers it.
 import { checkBaseUrl, DEFAULT_PROFILE, type ConfigData } from '../../core/config.js';
+import { AuthError } from '../../core/errors.js';
 import { describeDefaults } from '../../core/profile-defaults.js';
 import { checkResult as result, type CheckResult } from '../../core/probes.js';
 import { maskKey } from '../../core/redact.js';
-import { describeOrigin, unknownProfileError, type ResolvedSettings } from '../../core/settings.js';
+import { defaultsWithheld, describeOrigin, unknownProfileError, type ResolvedSettings } from '../../core/settings.js';
 
 /** Why this profile is in effect, as the profile line says it. */
 function why(settings: ResolvedSettings): string {
@@ -16,13 +17,25 @@ function why(settings: ResolvedSettings): string {
 export function checkProfile(settings: ResolvedSettings, configPath: string): { result: CheckResult; authProblem: boolean } {
   const { profile, apiKey } = settings;
   const unknown = unknownProfileError(settings);
-  if (unknown) return { result: result('profile', 'fail', unknown.message, unknown.hint), authProblem: false };
+  if (unknown) return { result: result('profile', 'fail', unknown.message, unknown.hint), authProblem: unknown instanceof AuthError };
   if (apiKey?.origin.kind === 'env') {
     const key = `key ${maskKey(apiKey.value)} from env EMAIL_API_KEY`;
-    if (settings.baseUrl?.origin.kind === 'profile') return { result: result('profile', 'ok', `${key}; the base URL from "${profile.value}" (${why(settings)})`), authProblem: false };
+    const base = settings.baseUrl?.origin.kind === 'profile' ? `; the base URL from "${profile.value}" (${why(settings)})` : '';
+    // The variable wins over a stored key, whether EMAIL_BASE_URL is set or not: worth a warning either way.
+    if (profile.keyStore) {
+      return {
+        result: result('profile', 'warn', `${key}, not the key stored for "${profile.value}" (${why(settings)})${base}`, `unset EMAIL_API_KEY to use the key of profile "${profile.value}"`),
+        authProblem: false,
+      };
+    }
+    if (base) return { result: result('profile', 'ok', `${key}${base}`), authProblem: false };
     if (profile.chosenBy === 'default') return { result: result('profile', 'ok', `${key} (profiles are not used)`), authProblem: false };
     const ignored = describeOrigin(profile.origin);
     return { result: result('profile', 'warn', `${key}; ${ignored} is ignored while it is set`, `unset EMAIL_API_KEY to use the profile named by ${ignored}`), authProblem: false };
+  }
+  if (settings.keyBound) {
+    const where = profile.keyStore === 'keychain' ? 'in the keychain' : `in ${configPath}`;
+    return { result: result('profile', 'ok', `"${profile.value}" (${why(settings)}), key ${where}, stored for ${profile.baseUrl ?? 'no base URL'}`), authProblem: false };
   }
   if (settings.keyProblem) return { result: result('profile', 'fail', `"${profile.value}" (${why(settings)}): ${settings.keyProblem.message}`, settings.keyProblem.hint), authProblem: true };
   if (apiKey) {
@@ -48,6 +61,7 @@ export function checkBaseUrlSetting(settings: ResolvedSettings, insecureHttp: bo
     return { result: result('base URL', 'fail', 'none configured', 'pass --base-url <url>, set EMAIL_BASE_URL, or store one with `email auth login --base-url <url>`') };
   }
   const source = describeOrigin(settings.baseUrl.origin);
+  if (settings.keyBound) return { result: result('base URL', 'fail', settings.keyBound.message, settings.keyBound.hint) };
   try {
     const value = checkBaseUrl(settings.baseUrl.value, insecureHttp, source);
     return { result: result('base URL', 'ok', `${value} (from ${source})`), url: new URL(value) };
@@ -65,5 +79,7 @@ export function checkDefaults(settings: ResolvedSettings, data: ConfigData | und
   const name = settings.profile.value;
   const pagerVariable = env.EMAIL_PAGER !== undefined ? 'EMAIL_PAGER' : env.PAGER !== undefined ? 'PAGER' : undefined;
   const words = describeDefaults(data.profiles[name]?.defaults ?? {}, pagerVariable ? { pager: `(${pagerVariable} wins over it)` } : {});
-  return result('defaults', 'ok', words ? `profile "${name}": ${words}` : `none stored for profile "${name}" (\`email config set\` stores them)`);
+  if (!words) return result('defaults', 'ok', `none stored for profile "${name}" (\`email config set\` stores them)`);
+  const withheld = defaultsWithheld(settings.baseUrl, data.profiles[name]?.baseUrl);
+  return result('defaults', 'ok', `profile "${name}": ${words}${withheld ? `; ${withheld}` : ''}`);
 }
