@@ -47,6 +47,19 @@ export function profileConfig(): { configDir: string; env: NodeJS.ProcessEnv } {
   return { configDir, env };
 }
 
+/**
+ * A config holding one profile whose name is a command substitution that
+ * would create `marker` if a shell ever expanded it (issue 33.4): the name
+ * must be offered as text and never run.
+ */
+export function hostileProfileConfig(): { env: NodeJS.ProcessEnv; name: string; marker: string } {
+  const { configDir, env } = profileConfig();
+  const marker = join(configDir, 'ran');
+  const name = `$(touch ${marker})`;
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ defaultProfile: name, profiles: { [name]: { baseUrl: 'https://a.example.com', apiKey: 'k-11111111' } } }), { mode: 0o600 });
+  return { env, name, marker };
+}
+
 type Env = NodeJS.ProcessEnv;
 type ShellRun = [file: string, args: string[]];
 const execFileAsync = promisify(execFile);
