@@ -132,3 +132,26 @@ export async function zshCompleteAllAsync(lines: string[], env?: Env): Promise<s
   const [file, args] = zshRun(lines);
   return zshLines((await execFileAsync(file, args, { encoding: 'utf8', env, timeout: 30_000 })).stdout);
 }
+
+/**
+ * What zsh lists for a typed line (list-choices, as a second TAB shows it):
+ * each candidate with its description, `id  -- name`, one a line. The line
+ * is then killed and a marker printed, which ends the read.
+ */
+export async function zshListAsync(typed: string, env?: Env): Promise<string[]> {
+  const harness = `
+zmodload zsh/zpty
+zpty z 'TERM=dumb zsh -f -i'
+zpty -w z 'autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; bindkey -e; bindkey "^D" list-choices'
+zpty -w -n z "$1"$'\\x04'
+zpty -w -n z $'\\x15'"print 'LISTED''_END'"$'\\n'
+zpty -r z out '*LISTED_END*'
+print -r -- "$out"
+zpty -d z
+`;
+  const { stdout } = await execFileAsync('zsh', ['-f', '-c', harness, 'zsh', typed], { encoding: 'utf8', env, timeout: 30_000 });
+  return stdout
+    .split(/\r?\n|\r/)
+    .map((l) => l.trimEnd())
+    .filter((l) => / -- /.test(l));
+}
