@@ -135,17 +135,18 @@ export async function zshCompleteAllAsync(lines: string[], env?: Env): Promise<s
 
 /**
  * What zsh lists for a typed line (list-choices, as a second TAB shows it):
- * each candidate with its description, `id  -- name`, one a line. The line
- * is then killed and a marker printed, which ends the read.
+ * each candidate with its description, `id  -- name`, one a line. Each key
+ * waits for the prompt: typed ahead, ^D would reach the terminal's line
+ * discipline (end of file), not zle.
  */
 export async function zshListAsync(typed: string, env?: Env): Promise<string[]> {
   const harness = `
 zmodload zsh/zpty
 zpty z 'TERM=dumb zsh -f -i'
-zpty -w z 'autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; bindkey -e; bindkey "^D" list-choices'
+zpty -w z "autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; bindkey -e; bindkey '^D' list-choices; PS1='READ''Y> '"
+zpty -r z out '*READY> *'
 zpty -w -n z "$1"$'\\x04'
-zpty -w -n z $'\\x15'"print 'LISTED''_END'"$'\\n'
-zpty -r z out '*LISTED_END*'
+zpty -r z out '*READY> *'
 print -r -- "$out"
 zpty -d z
 `;
