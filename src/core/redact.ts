@@ -83,8 +83,12 @@ function runPattern(run: string, min: number): RegExp {
   return new RegExp(`${chars.slice(0, min).map(base64Char).join('')}${rest}`, 'g');
 }
 
-/** What a base64 text is made of, and its padding: a run found is masked with the whole text around it. */
-const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+/**
+ * What a base64 text around a run found is masked with: letters, digits,
+ * `+`, `-`, `_`. Not `/`, which would take a URL's path with it; what is left
+ * past one is the text's own, not the key's.
+ */
+const BASE64_CHAR = /[A-Za-z0-9+_-]/;
 
 /** `text` with each match of `run` masked together with the base64 text it stands in (up to the last mask). */
 function maskBase64Text(text: string, run: RegExp): string {
