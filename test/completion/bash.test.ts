@@ -32,6 +32,13 @@ describe('bash', () => {
     for (const verb of ['get', 'set', 'unset']) expect(complete(`email config ${verb} `), verb).toEqual(['list', 'output', 'pager']);
   });
 
+  it('offers the help topics and the commands after `email help`, and a group\'s commands after it', () => {
+    const offered = complete('email help ');
+    for (const word of ['environment', 'exit-codes', 'formatting', 'import', 'campaigns', 'subscribers', 'auth', 'doctor', 'completion']) expect(offered, word).toContain(word);
+    expect(offered).not.toContain('help');
+    expect(complete('email help campaigns ').sort()).toEqual(['create', 'open', 'preview', 'scheduled', 'sent', 'summary', 'unschedule', 'unsubscribes']);
+  });
+
   it('does not take an option value for a subcommand', () => {
     // "--list sent": sent is the value of --list, not `campaigns sent`
     expect(complete('email subscribers history --list sent --em')).toEqual(['--email']);

@@ -30,6 +30,10 @@ export const CASES: [typed: string, completed: string][] = [
   ['email completion fi', 'fish'],
   ['email config set ou', 'output'],
   ['email config unset pa', 'pager'],
+  // `email help` takes a command path or a topic (issue 35).
+  ['email help envi', 'environment'],
+  ['email help camp', 'campaigns'],
+  ['email help campaigns unsc', 'unschedule'],
 ];
 
 /** Issue 13.13: profile names are completed from the config (`email __profiles`, the real binary on PATH). */
