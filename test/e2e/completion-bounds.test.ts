@@ -131,6 +131,22 @@ describe('names that hold the key (CLI.md "secrets")', () => {
     expect(pieces((await ids(cache)).stdout)).toEqual([]);
   });
 
+  it("a list's name from `subscribers lists` is masked before it is kept for --list <TAB>", async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'email-completion-bounds-'));
+    const lists = JSON.stringify(names.map((name, i) => ({ ListID: uuid(100 + i), ListName: name, SubscriberState: 'Active' })));
+    const listing = await serve((call) => (call.url.startsWith('/email/clients/listsforemail') ? { status: 200, body: lists } : undefined));
+    try {
+      const run = startCli(['subscribers', 'lists', '--email', 'ada@example.com', '--json'], { env: { ...env(cache), EMAIL_BASE_URL: listing.url } });
+      expect(await run.exited, run.output().stderr).toBe(0);
+    } finally {
+      await listing.close();
+    }
+    const [file] = cacheFiles(cache);
+    const text = readFileSync(file!, 'utf8');
+    expect(JSON.parse(text).lists).toHaveLength(names.length);
+    expect(pieces(text)).toEqual([]);
+  });
+
   it.skipIf(!installed('fish'))('fish shows them masked', async () => {
     sent = campaigns(names.length, (i) => names[i]!);
     const shown = await fishCompleteDescribedAsync('email campaigns summary ', shellEnv());
