@@ -142,8 +142,9 @@ export class Redactor {
 
   /**
    * The text with every known key masked, in every form keyForms() names and
-   * inside longer base64 (innerForms()), and nothing else changed: for data on stdout, where a word "Bearer" is the
-   * user's own text. A key stands as a token, so JSON stays JSON.
+   * inside longer base64 (innerForms()), and nothing else changed: for data
+   * on stdout, where a word "Bearer" is the user's own text. A key stands as
+   * a token, so JSON stays JSON.
    */
   redactKeys(text: string): string {
     let out = text;

@@ -54,13 +54,12 @@ async function ask(resource: Exclude<CompletedId, 'list'>, ctx: Context): Promis
     // The key is read only now, with the deadline: a keychain that hangs costs the budget, no more.
     const creds = await resolveCredentials({ env, profileFlag: globals.profile, baseUrlFlag: globals.baseUrl, insecureHttp: globals.insecureHttp, signal: deadline });
     const { AnswerTooLargeError } = await import('../../core/errors.js');
-    client = await ctx.apiWith(creds, { maxBodyBytes: MAX_ANSWER_BYTES });
-    const asked = client;
-    const entries = await (resource === 'campaign' ? campaigns(asked) : smartEmails(asked)).catch((error: unknown) => {
+    const api = (client = await ctx.apiWith(creds, { maxBodyBytes: MAX_ANSWER_BYTES }));
+    const entries = await (resource === 'campaign' ? campaigns(api) : smartEmails(api)).catch((error: unknown) => {
       if (error instanceof AnswerTooLargeError) return [];
       throw error;
     });
-    return { entries, mask: (text: string) => asked.redact(text) };
+    return { entries, mask: (text: string) => api.redact(text) };
   })();
   const timedOut = new Promise<undefined>((resolve) => deadline.addEventListener('abort', () => resolve(undefined), { once: true }));
   try {
