@@ -15,6 +15,16 @@ _email_subcommands() {
     transactional) printf '%s\n' list get stats ;;
     webhooks) printf '%s\n' listen replay trigger ;;
     config) printf '%s\n' get set unset list ;;
+    help) printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api config sandbox doctor completion environment exit-codes formatting import ;;
+    'help auth') printf '%s\n' login logout status switch ;;
+    'help subscribers') printf '%s\n' add update import history lists ;;
+    'help customfields') printf '%s\n' create ;;
+    'help segments') printf '%s\n' create get update add-rules clear-rules ;;
+    'help campaigns') printf '%s\n' create preview unschedule unsubscribes summary open scheduled sent ;;
+    'help templates') printf '%s\n' create ;;
+    'help transactional') printf '%s\n' list get stats ;;
+    'help webhooks') printf '%s\n' listen replay trigger ;;
+    'help config') printf '%s\n' get set unset list ;;
   esac
 }
 
@@ -69,6 +79,57 @@ _email_options() {
     doctor) printf '%s\n' --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     completion) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     help) printf '%s\n' --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'help auth') printf '%s\n'  ;;
+    'help auth login') printf '%s\n'  ;;
+    'help auth logout') printf '%s\n'  ;;
+    'help auth status') printf '%s\n'  ;;
+    'help auth switch') printf '%s\n'  ;;
+    'help subscribers') printf '%s\n'  ;;
+    'help subscribers add') printf '%s\n'  ;;
+    'help subscribers update') printf '%s\n'  ;;
+    'help subscribers import') printf '%s\n'  ;;
+    'help subscribers history') printf '%s\n'  ;;
+    'help subscribers lists') printf '%s\n'  ;;
+    'help customfields') printf '%s\n'  ;;
+    'help customfields create') printf '%s\n'  ;;
+    'help segments') printf '%s\n'  ;;
+    'help segments create') printf '%s\n'  ;;
+    'help segments get') printf '%s\n'  ;;
+    'help segments update') printf '%s\n'  ;;
+    'help segments add-rules') printf '%s\n'  ;;
+    'help segments clear-rules') printf '%s\n'  ;;
+    'help campaigns') printf '%s\n'  ;;
+    'help campaigns create') printf '%s\n'  ;;
+    'help campaigns preview') printf '%s\n'  ;;
+    'help campaigns unschedule') printf '%s\n'  ;;
+    'help campaigns unsubscribes') printf '%s\n'  ;;
+    'help campaigns summary') printf '%s\n'  ;;
+    'help campaigns open') printf '%s\n'  ;;
+    'help campaigns scheduled') printf '%s\n'  ;;
+    'help campaigns sent') printf '%s\n'  ;;
+    'help templates') printf '%s\n'  ;;
+    'help templates create') printf '%s\n'  ;;
+    'help transactional') printf '%s\n'  ;;
+    'help transactional list') printf '%s\n'  ;;
+    'help transactional get') printf '%s\n'  ;;
+    'help transactional stats') printf '%s\n'  ;;
+    'help webhooks') printf '%s\n'  ;;
+    'help webhooks listen') printf '%s\n'  ;;
+    'help webhooks replay') printf '%s\n'  ;;
+    'help webhooks trigger') printf '%s\n'  ;;
+    'help api') printf '%s\n'  ;;
+    'help config') printf '%s\n'  ;;
+    'help config get') printf '%s\n'  ;;
+    'help config set') printf '%s\n'  ;;
+    'help config unset') printf '%s\n'  ;;
+    'help config list') printf '%s\n'  ;;
+    'help sandbox') printf '%s\n'  ;;
+    'help doctor') printf '%s\n'  ;;
+    'help completion') printf '%s\n'  ;;
+    'help environment') printf '%s\n'  ;;
+    'help exit-codes') printf '%s\n'  ;;
+    'help formatting') printf '%s\n'  ;;
+    'help import') printf '%s\n'  ;;
   esac
 }
 
@@ -321,20 +382,28 @@ _email_positional() {
   esac
 }
 
+# Offers each line of stdin that starts with the word typed, as text: matched
+# here and quoted for the line (printf %q), never handed to compgen -W, which
+# expands each word it is given ($(…) in a profile name would run).
+_email_offer() {
+  local cur="$1" word quoted
+  while IFS= read -r word; do
+    [[ -n "$word" && "$word" == "$cur"* ]] || continue
+    printf -v quoted '%q' "$word"
+    COMPREPLY+=("$quoted")
+  done
+}
+
 _email_complete_value() {
   local how="$1" cur="$2"
   case "$how" in
-    choices:*) COMPREPLY=($(compgen -W "${how#choices:}" -- "$cur")) ;;
+    choices:*) local -a words; read -ra words <<< "${how#choices:}"; _email_offer "$cur" < <(printf '%s\n' "${words[@]}") ;;
     file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
-    profile) COMPREPLY=($(compgen -W "$(command email __profiles 2>/dev/null)" -- "$cur")) ;;
+    profile) _email_offer "$cur" < <(command email __profiles 2>/dev/null) ;;
     # Ids from the service (`email __ids`: an id, a tab, its name; bash shows ids alone), for
-    # the profile and base URL typed on the line. Matched here, not by compgen -W, which would expand them.
-    ids:*)
-      local id name
-      while IFS=$'\t' read -r id name; do
-        [[ -n "$id" && "$id" == "$cur"* ]] && COMPREPLY+=("$id")
-      done < <(command email __ids "${how#ids:}" "${_email_globals[@]}" 2>/dev/null) ;;
+    # the profile and base URL typed on the line.
+    ids:*) _email_offer "$cur" < <(command email __ids "${how#ids:}" "${_email_globals[@]}" 2>/dev/null | cut -f1) ;;
     *) COMPREPLY=() ;;
   esac
 }
@@ -377,13 +446,13 @@ _email() {
   fi
 
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_email_options "$path")" -- "$cur"))
+    _email_offer "$cur" < <(_email_options "$path")
     return 0
   fi
   local subcommands
   subcommands="$(_email_subcommands "$path")"
   if [[ -n "$subcommands" ]]; then
-    COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
+    _email_offer "$cur" <<< "$subcommands"
     return 0
   fi
   _email_complete_value "$(_email_positional "$path")" "$cur"

@@ -24,6 +24,26 @@ function __email_subcommands
             printf '%s\n' listen replay trigger
         case config
             printf '%s\n' get set unset list
+        case help
+            printf '%s\n' auth subscribers customfields segments campaigns templates transactional webhooks api config sandbox doctor completion environment exit-codes formatting import
+        case 'help auth'
+            printf '%s\n' login logout status switch
+        case 'help subscribers'
+            printf '%s\n' add update import history lists
+        case 'help customfields'
+            printf '%s\n' create
+        case 'help segments'
+            printf '%s\n' create get update add-rules clear-rules
+        case 'help campaigns'
+            printf '%s\n' create preview unschedule unsubscribes summary open scheduled sent
+        case 'help templates'
+            printf '%s\n' create
+        case 'help transactional'
+            printf '%s\n' list get stats
+        case 'help webhooks'
+            printf '%s\n' listen replay trigger
+        case 'help config'
+            printf '%s\n' get set unset list
     end
 end
 
@@ -868,6 +888,23 @@ complete -c email -n '__email_at completion' -l no-color -d 'disable colour (als
 complete -c email -n '__email_at completion' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at completion' -s h -l help -d 'show help'
 complete -c email -n '__email_at completion' -a 'bash zsh fish'
+complete -c email -n '__email_at help' -a auth -d 'Manage profiles and API keys'
+complete -c email -n '__email_at help' -a subscribers -d 'Add, update, import and inspect subscribers'
+complete -c email -n '__email_at help' -a customfields -d 'Manage custom fields of a list'
+complete -c email -n '__email_at help' -a segments -d 'Create and change segments of a list'
+complete -c email -n '__email_at help' -a campaigns -d 'Create, preview, unschedule and report on campaigns'
+complete -c email -n '__email_at help' -a templates -d 'Register campaign templates'
+complete -c email -n '__email_at help' -a transactional -d 'Inspect smart transactional emails and their statistics'
+complete -c email -n '__email_at help' -a webhooks -d 'Receive, trigger and replay the service\'s webhook deliveries'
+complete -c email -n '__email_at help' -a api -d 'Make a raw authenticated request to any path of the service'
+complete -c email -n '__email_at help' -a config -d 'Per-profile defaults: the default --list, output format and pager'
+complete -c email -n '__email_at help' -a sandbox -d 'Run a local, stateful implementation of the service (for trying the tool, rehearsing imports and CI)'
+complete -c email -n '__email_at help' -a doctor -d 'Check configuration, permissions, reachability, key validity and clock skew'
+complete -c email -n '__email_at help' -a completion -d 'Print the shell completion script'
+complete -c email -n '__email_at help' -a environment -d 'every environment variable the tool reads, and their precedence'
+complete -c email -n '__email_at help' -a exit-codes -d 'what each exit code means'
+complete -c email -n '__email_at help' -a formatting -d 'output formats, --fields, --jq, --limit, machine mode on stderr'
+complete -c email -n '__email_at help' -a import -d 'importing: columns, encodings, dates, consent, journals, failures'
 complete -c email -n '__email_at help' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at help' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at help' -l insecure-http -d 'allow plain http:// to a non-loopback host'
@@ -879,3 +916,37 @@ complete -c email -n '__email_at help' -l timeout -x -d 'per-request timeout in 
 complete -c email -n '__email_at help' -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c email -n '__email_at help' -l no-pager -d 'never page output on a terminal (also EMAIL_PAGER=cat)'
 complete -c email -n '__email_at help' -s h -l help -d 'show help'
+complete -c email -n '__email_at \'help auth\'' -a login -d 'Store an API key for a profile, in the operating system\'s keychain where there is one (prompted without echo, or read from stdin with --with-key)'
+complete -c email -n '__email_at \'help auth\'' -a logout -d 'Remove a profile (its base URL, and its key from the keychain or the config file), and say which profile is the default after'
+complete -c email -n '__email_at \'help auth\'' -a status -d 'Show every profile with its base URL, masked key and where the key is stored, its stored defaults, and check the key in effect'
+complete -c email -n '__email_at \'help auth\'' -a switch -d 'Set the default profile'
+complete -c email -n '__email_at \'help subscribers\'' -a add -d 'Add a subscriber to a list (an existing address is updated)'
+complete -c email -n '__email_at \'help subscribers\'' -a update -d 'Update a subscriber\'s address, name, custom fields or consent'
+complete -c email -n '__email_at \'help subscribers\'' -a import -d 'Import subscribers from a CSV file (or - for stdin), in batches, resumably'
+complete -c email -n '__email_at \'help subscribers\'' -a history -d 'Show a subscriber\'s campaign history on a list'
+complete -c email -n '__email_at \'help subscribers\'' -a lists -d 'Show the lists an address is on, with its state on each'
+complete -c email -n '__email_at \'help customfields\'' -a create -d 'Create a custom field on a list and print its key'
+complete -c email -n '__email_at \'help segments\'' -a create -d 'Create a segment and print its id'
+complete -c email -n '__email_at \'help segments\'' -a get -d 'Show a segment with its rule groups and active subscriber count'
+complete -c email -n '__email_at \'help segments\'' -a update -d 'Rename a segment; with --group, replace ALL of its rules (without --group, rules are kept)'
+complete -c email -n '__email_at \'help segments\'' -a add-rules -d 'Add one rule group (one more AND requirement) to a segment'
+complete -c email -n '__email_at \'help segments\'' -a clear-rules -d 'Remove every rule of a segment, leaving it blank'
+complete -c email -n '__email_at \'help campaigns\'' -a create -d 'Create a draft campaign for lists or segments'
+complete -c email -n '__email_at \'help campaigns\'' -a preview -d 'Send a preview of a campaign to up to 15 addresses (never repeated automatically)'
+complete -c email -n '__email_at \'help campaigns\'' -a unschedule -d 'Return a scheduled campaign to drafts, cancelling its sending'
+complete -c email -n '__email_at \'help campaigns\'' -a unsubscribes -d 'List the addresses that unsubscribed through a campaign'
+complete -c email -n '__email_at \'help campaigns\'' -a summary -d 'Show the summary of a sent campaign'
+complete -c email -n '__email_at \'help campaigns\'' -a open -d 'Open a campaign\'s page in the browser (its web version once sent, its preview while scheduled)'
+complete -c email -n '__email_at \'help campaigns\'' -a scheduled -d 'List scheduled campaigns'
+complete -c email -n '__email_at \'help campaigns\'' -a sent -d 'List sent campaigns'
+complete -c email -n '__email_at \'help templates\'' -a create -d 'Register a template from an HTML page URL and a ZIP URL, and print its id'
+complete -c email -n '__email_at \'help transactional\'' -a list -d 'List smart emails'
+complete -c email -n '__email_at \'help transactional\'' -a get -d 'Show the details of a smart email'
+complete -c email -n '__email_at \'help transactional\'' -a stats -d 'Show delivery and engagement statistics of transactional email'
+complete -c email -n '__email_at \'help webhooks\'' -a listen -d 'Run a local receiver for webhook deliveries and print each event'
+complete -c email -n '__email_at \'help webhooks\'' -a replay -d 'Send saved deliveries again'
+complete -c email -n '__email_at \'help webhooks\'' -a trigger -d 'Send realistic synthetic deliveries to a receiver, batched like the service'
+complete -c email -n '__email_at \'help config\'' -a get -d 'Print one of the profile\'s defaults'
+complete -c email -n '__email_at \'help config\'' -a set -d 'Store a default for the profile (list, output, pager)'
+complete -c email -n '__email_at \'help config\'' -a unset -d 'Forget one of the profile\'s defaults'
+complete -c email -n '__email_at \'help config\'' -a list -d 'List the profile\'s stored defaults'

@@ -73,7 +73,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
       await ctx.out.render(result);
       result.done?.();
       // Lists a command used at the service are offered by `--list <TAB>` later.
-      if (clients.length) await rememberListsSeen(definition, input as Record<string, unknown>, result.data, ctx);
+      if (clients.length) await rememberListsSeen(definition, input as Record<string, unknown>, result.data, ctx, (text) => redactor.redactKeys(text));
     }
     const message = typeof result.message === 'function' ? result.message() : result.message;
     if (message) ctx.log.info(message);

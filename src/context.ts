@@ -121,8 +121,8 @@ export interface Context {
    * `connections` sizes its keep-alive pool (core/pool.ts: DEFAULT_CONNECTIONS, or poolFor(concurrency)); the first call decides.
    */
   api(options?: { connections?: number }): Promise<ApiClient>;
-  /** A client for explicit credentials (auth login/status, doctor), with the same debug, timeouts and abort. */
-  apiWith(credentials: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
+  /** A client for explicit credentials (auth login/status, doctor), with the same debug, timeouts and abort; `maxBodyBytes` for a smaller answer cap (completion). */
+  apiWith(credentials: { baseUrl: string; apiKey: string }, options?: { maxBodyBytes?: number }): Promise<ApiClient>;
   now(): Date;
   /**
    * Process-wide heap tuning (V8 flags, forced collections: src/core/heap.ts),
@@ -161,7 +161,7 @@ export function createContext(
     // Read when a message is made: stderr is built only by a command that writes to it (src/cli.ts main()).
     count: (n) => countFor(io.stderrIsTTY)(n),
   };
-  const makeClient = async (baseUrl: string, apiKey: string, connections?: number, baseUrlSource?: string, refusedKeyHint?: string): Promise<ApiClient> => {
+  const makeClient = async (baseUrl: string, apiKey: string, connections?: number, baseUrlSource?: string, refusedKeyHint?: string, maxBodyBytes?: number): Promise<ApiClient> => {
     const { ApiClient } = await import('./core/http.js');
     redactor.add(apiKey);
     const client = new ApiClient({
@@ -176,6 +176,7 @@ export function createContext(
       connections,
       baseUrlSource,
       refusedKeyHint,
+      maxBodyBytes,
     });
     onClient(client);
     return client;
@@ -232,7 +233,7 @@ export function createContext(
     out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns, signal, note: log.info }),
     prompt: deps.prompt ?? noPrompt,
     api,
-    apiWith: ({ baseUrl, apiKey }) => makeClient(baseUrl, apiKey),
+    apiWith: ({ baseUrl, apiKey }, options) => makeClient(baseUrl, apiKey, undefined, undefined, undefined, options?.maxBodyBytes),
     now: deps.now ?? (() => new Date()),
     heap: deps.heap,
   };

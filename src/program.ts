@@ -191,7 +191,8 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
     // A group called without a subcommand prints its help (commander does so
     // for a group without an action), like gh; an unknown subcommand is
     // named, with a suggestion.
-    const group = program.command(entry.name).description(entry.summary);
+    // Without commander's own `help [command]` line: `email help <group> <command>` is the one help command (gh lists commands, then options).
+    const group = program.command(entry.name).description(entry.summary).helpCommand(false);
     for (const def of entry.commands) addCommand(group, def, action, fields);
   }
   addCommand(program, completionCommand((withFields) => buildProgram(undefined, withFields), COMMANDS), action);

@@ -69,6 +69,33 @@ describe('help as gh reads', () => {
   });
 });
 
+describe('help lists what the tool has (issue 35)', () => {
+  it("no group's help lists commander's own help command: `email help <group> <command>` is the way", async () => {
+    for (const group of COMMANDS.filter((entry) => 'commands' in entry)) {
+      const text = (await runCli([group.name, '--help'])).stdout;
+      expect(text, group.name).not.toMatch(/^ {2}help \[command\]/m);
+      expect(text, group.name).not.toContain('display help for command');
+    }
+  });
+
+  it('a description wraps as one paragraph: no line of it is broken where the source broke it', async () => {
+    const text = (await runCli(['config', 'set', '--help'], { columns: 80 })).stdout;
+    const paragraph = text.split('\n\n')[2]!;
+    expect(paragraph.replace(/\n/g, ' ')).toBe('A flag or an environment variable always wins over a stored default: --list given (or the id as the argument), -o or --json, EMAIL_PAGER or PAGER (and --no-pager). The service has no read of a list\'s name: give it with --name, and commands that use the default list say it.');
+    // Each line but the last is filled: the next word would not have fitted.
+    const lines = paragraph.split('\n');
+    for (const [i, line] of lines.slice(0, -1).entries()) expect(line.length + 1 + lines[i + 1]!.split(' ')[0]!.length, line).toBeGreaterThan(80);
+  });
+
+  it("no command's description carries a line break inside a paragraph (help wraps it; a break there cuts a line short)", () => {
+    for (const entry of COMMANDS) {
+      for (const def of 'commands' in entry ? entry.commands : [entry]) {
+        expect(def.description ?? '', `${entry.name} ${def.name}`).not.toMatch(/[^\n]\n(?!\n)/);
+      }
+    }
+  });
+});
+
 describe('one list of values in help and in errors', () => {
   it('--encoding: the help names the encodings its refusal names (issue 13.10)', async () => {
     const help = (await runCli(['subscribers', 'import', '--help'])).stdout.replace(/\s+/g, ' ');

@@ -27,6 +27,9 @@ export async function openPage(ctx: Context, value: unknown, field: string, requ
     const detail = value === undefined || value === null || value === '' ? `${field}: no page URL in the answer` : `${field}: expected an http(s) URL, got ${quoted(value)}; it is not opened`;
     throw new UnexpectedResponseError(method, path, detail);
   }
+  // A browser's command line shows in `ps` to every user: a URL that holds the key (in any form the masking knows) is never put there.
+  const masked = (await ctx.api()).redact(url);
+  if (masked !== url) return { data: { URL: masked }, display: masked, message: "Not opened in a browser: the page's URL holds your API key, which the browser's command line would show to other users of this machine (ps); it is printed with the key masked." };
   const outcome = await openInBrowser(url, ctx.env);
   if (outcome.opened) return { data: { URL: url }, action: true, message: `Opening ${url} in your browser.` };
   // The URL alone on stdout, so `$(…)` and a terminal's link both work; why it was not opened on stderr.

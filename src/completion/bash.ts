@@ -58,20 +58,28 @@ ${positionalRows.join('\n')}
   esac
 }
 
+# Offers each line of stdin that starts with the word typed, as text: matched
+# here and quoted for the line (printf %q), never handed to compgen -W, which
+# expands each word it is given ($(…) in a profile name would run).
+_email_offer() {
+  local cur="$1" word quoted
+  while IFS= read -r word; do
+    [[ -n "$word" && "$word" == "$cur"* ]] || continue
+    printf -v quoted '%q' "$word"
+    COMPREPLY+=("$quoted")
+  done
+}
+
 _email_complete_value() {
   local how="$1" cur="$2"
   case "$how" in
-    choices:*) COMPREPLY=($(compgen -W "\${how#choices:}" -- "$cur")) ;;
+    choices:*) local -a words; read -ra words <<< "\${how#choices:}"; _email_offer "$cur" < <(printf '%s\\n' "\${words[@]}") ;;
     file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
-    profile) COMPREPLY=($(compgen -W "$(command email __profiles 2>/dev/null)" -- "$cur")) ;;
+    profile) _email_offer "$cur" < <(command email __profiles 2>/dev/null) ;;
     # Ids from the service (\`email __ids\`: an id, a tab, its name; bash shows ids alone), for
-    # the profile and base URL typed on the line. Matched here, not by compgen -W, which would expand them.
-    ids:*)
-      local id name
-      while IFS=$'\\t' read -r id name; do
-        [[ -n "$id" && "$id" == "$cur"* ]] && COMPREPLY+=("$id")
-      done < <(command email __ids "\${how#ids:}" "\${_email_globals[@]}" 2>/dev/null) ;;
+    # the profile and base URL typed on the line.
+    ids:*) _email_offer "$cur" < <(command email __ids "\${how#ids:}" "\${_email_globals[@]}" 2>/dev/null | cut -f1) ;;
     *) COMPREPLY=() ;;
   esac
 }
@@ -114,13 +122,13 @@ _email() {
   fi
 
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_email_options "$path")" -- "$cur"))
+    _email_offer "$cur" < <(_email_options "$path")
     return 0
   fi
   local subcommands
   subcommands="$(_email_subcommands "$path")"
   if [[ -n "$subcommands" ]]; then
-    COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
+    _email_offer "$cur" <<< "$subcommands"
     return 0
   fi
   _email_complete_value "$(_email_positional "$path")" "$cur"

@@ -4,6 +4,7 @@
 // or argument accepts (commander's choices, e.g. --output, --order-field, --type).
 import type { Argument, Command, Option } from 'commander';
 import { COMPLETED_IDS, type CompletedId } from '../commands/define.js';
+import { HELP_TOPICS } from '../help/topic-list.js';
 
 /**
  * What a value is completed with. `profile`: the stored profile names, which
@@ -34,7 +35,21 @@ export interface CommandSpec {
 const HELP: OptionSpec = { short: '-h', long: '--help', description: 'show help' };
 
 export function commandTree(program: Command): CommandSpec {
-  return walk(program, [], program.options.filter((o) => !o.hidden && o.long !== '--version').map(optionSpec));
+  const tree = walk(program, [], program.options.filter((o) => !o.hidden && o.long !== '--version').map(optionSpec));
+  // `email help <command…>` takes a command path, or a topic: its words complete as those of the commands do.
+  const help = tree.subcommands.find((c) => c.name === 'help');
+  if (help) {
+    const topics = Object.entries(HELP_TOPICS).map(([name, description]): CommandSpec => ({ path: ['help', name], name, description, subcommands: [], options: [] }));
+    help.subcommands = [...tree.subcommands.filter((c) => c !== help).map((c) => helpPath(c, ['help'])), ...topics];
+    help.positional = undefined;
+  }
+  return tree;
+}
+
+/** A command as a word after `email help`: its name and its commands, no options. */
+function helpPath(spec: CommandSpec, at: string[]): CommandSpec {
+  const path = [...at, spec.name];
+  return { path, name: spec.name, description: spec.description, subcommands: spec.subcommands.map((s) => helpPath(s, path)), options: [] };
 }
 
 /** `globals`: the program's options, which commander accepts after any subcommand too; leaves offer them. */

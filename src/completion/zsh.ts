@@ -8,8 +8,8 @@ export function zshScript(tree: CommandSpec): string {
   const lines = (rows: [string, string[]][]) =>
     rows.map(([k, items]) => `    ${zshWord(k)})\n${items.map((i) => `      print -r -- ${zshWord(i)}`).join('\n')}\n      ;;`).join('\n');
 
-  const subcommandRows = commands.filter((c) => c.subcommands.length).map((c): [string, string[]] => [key(c), c.subcommands.map((s) => `${s.name}:${s.description}`)]);
-  const optionRows = commands.map((c): [string, string[]] => [key(c), c.options.flatMap((o) => optionNames(o).map((n) => `${n.replace(/:/g, '\\:')}:${o.description}`))]);
+  const subcommandRows = commands.filter((c) => c.subcommands.length).map((c): [string, string[]] => [key(c), c.subcommands.map((s) => `${s.name}:${described(s.description)}`)]);
+  const optionRows = commands.map((c): [string, string[]] => [key(c), c.options.flatMap((o) => optionNames(o).map((n) => `${n.replace(/:/g, '\\:')}:${described(o.description)}`))]);
   const valueOptionRows = commands
     .map((c): [string, string[]] => [key(c), c.options.filter((o) => o.value).flatMap(optionNames)])
     .filter(([, v]) => v.length);
@@ -68,6 +68,8 @@ _email_complete_value() {
     ids:*)
       local -a ids
       ids=(\${(f)"$(command email __ids \${1#ids:} "\${_email_globals[@]}" 2>/dev/null)"})
+      # _describe reads a backslash as an escape: doubled, each one shows.
+      ids=("\${(@)ids//\\\\/\\\\\\\\}")
       ids=("\${(@)ids/$'\\t'/:}")
       _describe -t ids "\${1#ids:} id" ids ;;
   esac
@@ -135,4 +137,9 @@ function kindWord(kind: ValueKind): string {
 
 function zshWord(text: string): string {
   return /^[A-Za-z0-9_@%+=,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A description as _describe shows it: a backslash there escapes the next character, so each is doubled. */
+function described(text: string): string {
+  return text.replace(/\\/g, '\\\\');
 }

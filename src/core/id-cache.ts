@@ -33,7 +33,14 @@ export const ANSWER_TTL_MS = 60_000;
 const MAX_LISTS = 200;
 /** A list used again is written again (to move it up) at most this often: a read need not write each time. */
 const RECENCY_STEP_MS = 60 * 60_000;
-/** A cache file larger than this is not ours to read (answers hold a few hundred ids). */
+/** Ids kept of an answer, and offered: a menu, not the whole account. */
+export const MAX_IDS = 1_000;
+/** Longest name kept: what a menu shows of it. */
+export const MAX_NAME_CHARS = 80;
+/**
+ * A cache file larger than this is not ours to read, and is not read at all:
+ * what this module writes stays far under it (MAX_IDS names of MAX_NAME_CHARS).
+ */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -88,8 +95,8 @@ export class IdCache {
     const empty: Stored = { ...identity, answers: {}, lists: [] };
     let stored: Stored | undefined;
     try {
-      const bytes = await readRegularFile(path);
-      if (bytes && bytes.length <= MAX_FILE_BYTES) stored = parseStored(JSON.parse(bytes.toString('utf8')));
+      const bytes = await readRegularFile(path, MAX_FILE_BYTES);
+      if (bytes) stored = parseStored(JSON.parse(bytes.toString('utf8')));
     } catch {
       // A damaged or foreign file is as good as none; the next write replaces it.
     }
@@ -104,8 +111,9 @@ export class IdCache {
     return answer.entries;
   }
 
+  /** Keeps an answer as keptEntries() made it (its first MAX_IDS ids, names masked and cut). */
   setAnswer(kind: string, entries: readonly CompletedEntry[], now: number): void {
-    this.data.answers[kind] = { at: now, entries: entries.filter((e) => isCompletableId(e.id)) };
+    this.data.answers[kind] = { at: now, entries: entries.filter((e) => isCompletableId(e.id)).slice(0, MAX_IDS) };
   }
 
   /** The lists remembered, the most recently used first. */
@@ -114,10 +122,11 @@ export class IdCache {
   }
 
   /** Remembers lists used now; true when anything is worth writing (a new list or name, or one not moved up for a while). */
-  rememberLists(entries: readonly CompletedEntry[], now: number): boolean {
+  rememberLists(entries: readonly CompletedEntry[], now: number, mask: (text: string) => string): boolean {
     let changed = false;
-    for (const entry of entries) {
-      if (!isCompletableId(entry.id)) continue;
+    for (const given of entries) {
+      if (!isCompletableId(given.id)) continue;
+      const entry = keptEntry(given, mask);
       const id = entry.id.toLowerCase();
       const known = this.data.lists.find((l) => l.id === id);
       const name = entry.name ?? known?.name;
@@ -135,12 +144,31 @@ export class IdCache {
   }
 }
 
+/**
+ * The first MAX_IDS completable ids of an answer, as they are kept and
+ * offered. `mask` hides the key in every form (the service's text may echo
+ * it): a name is masked, then cut, so no cut leaves a piece of a form the
+ * mask would have known.
+ */
+export function keptEntries(entries: readonly CompletedEntry[], mask: (text: string) => string): CompletedEntry[] {
+  const kept: CompletedEntry[] = [];
+  for (const entry of entries) {
+    if (kept.length >= MAX_IDS) break;
+    if (isCompletableId(entry.id)) kept.push(keptEntry(entry, mask));
+  }
+  return kept;
+}
+
+function keptEntry({ id, name }: CompletedEntry, mask: (text: string) => string): CompletedEntry {
+  return name === undefined ? { id } : { id, name: Array.from(mask(name)).slice(0, MAX_NAME_CHARS).join('') };
+}
+
 function parseStored(value: unknown): Stored | undefined {
   if (!isRecord(value) || typeof value.profile !== 'string' || typeof value.baseUrl !== 'string') return undefined;
   const answers: Stored['answers'] = {};
   if (isRecord(value.answers)) {
     for (const [kind, answer] of Object.entries(value.answers)) {
-      if (isRecord(answer) && typeof answer.at === 'number' && Array.isArray(answer.entries)) answers[kind] = { at: answer.at, entries: answer.entries.flatMap(entryOf) };
+      if (isRecord(answer) && typeof answer.at === 'number' && Array.isArray(answer.entries)) answers[kind] = { at: answer.at, entries: answer.entries.slice(0, MAX_IDS).flatMap(entryOf) };
     }
   }
   const lists = Array.isArray(value.lists) ? value.lists.flatMap((l) => (isRecord(l) && typeof l.at === 'number' ? entryOf(l).map((e) => ({ ...e, at: l.at as number })) : [])) : [];

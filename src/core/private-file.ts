@@ -238,8 +238,11 @@ export async function writePrivateFile(path: string, data: string | Uint8Array, 
 /**
  * Reads a file without following a link at its path; undefined when there is
  * none. Throws UnsafePathError for a link or anything but a regular file.
+ * With `maxBytes`, a file larger than that throws before a byte is read (its
+ * size is asked of the open descriptor), and a file growing past it meanwhile
+ * is read no further.
  */
-export async function readRegularFile(path: string): Promise<Buffer | undefined> {
+export async function readRegularFile(path: string, maxBytes?: number): Promise<Buffer | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
@@ -253,7 +256,17 @@ export async function readRegularFile(path: string): Promise<Buffer | undefined>
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new UnsafePathError(path, 'is not a regular file');
-    return await handle.readFile();
+    if (maxBytes === undefined) return await handle.readFile();
+    if (info.size > maxBytes) throw new Error(`${path} is larger than ${maxBytes} bytes: not read`);
+    // One byte past the size asked tells a file that grew since: read no further.
+    const buffer = Buffer.alloc(info.size + 1);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) return buffer.subarray(0, size);
+      size += bytesRead;
+      if (size > info.size) throw new Error(`${path} grew while it was read: not read`);
+    }
   } finally {
     await handle.close();
   }

@@ -53,16 +53,86 @@ function keyForms(secret: string): { patterns: RegExp[]; needles: string[] } {
   return { patterns, needles };
 }
 
+/**
+ * The key's base64 inside a longer base64 text (`Basic base64(key:x)`, an
+ * echoed header encoded whole): its characters there depend on where the key
+ * starts in the text, modulo 3. For each of the three offsets, the run of
+ * base64 characters that only the key's bytes decide; the one or two at each
+ * end that mix in their neighbours' bits are left out.
+ */
+function innerBase64Runs(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  return [0, 1, 2].map((offset) => {
+    const text = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    return text.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+  });
+}
+
+/** A base64 character as standard, URL-safe or URL-encoded base64 writes it. */
+function base64Char(c: string): string {
+  if (c === '+') return '(?:[+-]|%2[Bb])';
+  if (c === '/') return '(?:[/_]|%2[Ff])';
+  return c;
+}
+
+/** The run whole, or cut at its end down to `min` characters (a name cut short), in any of the alphabets. */
+function runPattern(run: string, min: number): RegExp {
+  const chars = Array.from(run);
+  let rest = '';
+  for (let i = chars.length - 1; i >= min; i--) rest = `(?:${base64Char(chars[i]!)}${rest})?`;
+  return new RegExp(`${chars.slice(0, min).map(base64Char).join('')}${rest}`, 'g');
+}
+
+/**
+ * What a base64 text around a run found is masked with: letters, digits,
+ * `+`, `-`, `_`. Not `/`, which would take a URL's path with it; what is left
+ * past one is the text's own, not the key's.
+ */
+const BASE64_CHAR = /[A-Za-z0-9+_-]/;
+
+/** `text` with each match of `run` masked together with the base64 text it stands in (up to the last mask). */
+function maskBase64Text(text: string, run: RegExp): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(run)) {
+    let start = match.index;
+    let end = start + match[0].length;
+    if (start < last) continue;
+    while (start > last && BASE64_CHAR.test(text[start - 1]!)) start--;
+    while (end < text.length && BASE64_CHAR.test(text[end]!)) end++;
+    for (let pad = 0; pad < 2 && text[end] === '='; pad++) end++;
+    out += `${text.slice(last, start)}${MASK}`;
+    last = end;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** The key's base64 at the three offsets, whole or cut down to `minBytes` of the key; the texts a quick test looks for. */
+function innerForms(secret: string, minBytes: number): { runs: RegExp[]; needles: string[] } {
+  const runs: RegExp[] = [];
+  const needles: string[] = [];
+  innerBase64Runs(secret).forEach((run, offset) => {
+    const min = Math.floor(((offset + minBytes) * 8) / 6) - Math.ceil((offset * 8) / 6);
+    runs.push(runPattern(run, min));
+    const head = run.slice(0, min);
+    needles.push(head, head.replace(/\+/g, '-').replace(/\//g, '_'), encodeURIComponent(head));
+  });
+  return { runs, needles: [...new Set(needles)] };
+}
+
 /** A Bearer value (an Authorization header's), known or not; "Bearer" as a word of its own. */
 const BEARER = new RegExp(String.raw`(?<!${WORD_CHAR})(Bearer\s+)(?!\*\*\*)[^\s"',;]+`, 'giu');
 
 export class Redactor {
-  private readonly secrets: { secret: string; needles: string[]; patterns: RegExp[] }[] = [];
+  private readonly secrets: { secret: string; needles: string[]; patterns: RegExp[]; inner: { runs: RegExp[]; needles: string[] } }[] = [];
 
   add(secret: string | undefined): void {
     // Very short values would mask innocent text; keys are long.
     if (!secret || secret.length < 4 || this.secrets.some((s) => s.secret === secret)) return;
-    this.secrets.push({ secret, ...keyForms(secret) });
+    // Inside longer base64 only from 8 characters on: a shorter key's few base64 characters would be found in innocent text.
+    const minBytes = Math.min(CUT_KEY_MIN, Buffer.byteLength(secret) - 1);
+    const inner = Array.from(secret).length >= CUT_KEY_FLOOR ? innerForms(secret, minBytes) : { runs: [], needles: [] };
+    this.secrets.push({ secret, ...keyForms(secret), inner });
   }
 
   /** The text with every Bearer value and every key masked, each as a whole token (CLI.md "secrets"). */
@@ -71,16 +141,17 @@ export class Redactor {
   }
 
   /**
-   * The text with every known key masked, in every form keyForms() names, and
-   * nothing else changed: for data on stdout, where a word "Bearer" is the
-   * user's own text. A key stands as a token, so JSON stays JSON.
+   * The text with every known key masked, in every form keyForms() names and
+   * inside longer base64 (innerForms()), and nothing else changed: for data
+   * on stdout, where a word "Bearer" is the user's own text. A key stands as
+   * a token, so JSON stays JSON.
    */
   redactKeys(text: string): string {
     let out = text;
-    for (const { needles, patterns } of this.secrets) {
+    for (const { needles, patterns, inner } of this.secrets) {
       // The quick test first: most text holds no key at all.
-      if (!needles.some((needle) => out.includes(needle))) continue;
-      for (const pattern of patterns) out = out.replace(pattern, MASK);
+      if (needles.some((needle) => out.includes(needle))) for (const pattern of patterns) out = out.replace(pattern, MASK);
+      if (inner.needles.some((needle) => out.includes(needle))) for (const run of inner.runs) out = maskBase64Text(out, run);
     }
     return out;
   }

@@ -36,3 +36,30 @@ describe('masking a short key (CLI.md "secrets")', () => {
     expect(r.stderr).toContain('key *** refused (see https://example.com/?key=***&x=1)');
   });
 });
+
+describe('the key inside a longer base64 text (CLI.md "secrets", issue 33.6)', () => {
+  const KEY = 'sk_live_4f9a2c7e1b8d3f6a0c5e9b2d7f1a4c8e';
+  const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+  const basic = b64(`${KEY}:x`);
+  const header = b64(`Authorization: Bearer ${KEY}`);
+
+  it('is masked in an error on stderr, text and JSON', async () => {
+    for (const json of [false, true]) {
+      const server = await answering(`rejected Basic ${basic}; saw ${header}`);
+      const r = await spawnCli(['campaigns', 'summary', CAMPAIGN, ...(json ? ['--json'] : [])], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: KEY } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('rejected Basic ***; saw ***');
+      expect(r.stderr).not.toContain(basic.slice(8, 30));
+      expect(r.stderr).not.toContain(header.slice(32, 54));
+    }
+  });
+
+  it('is masked in 2xx data on stdout', async () => {
+    const server = await startScriptedServer();
+    cleanups.push(() => server.close());
+    server.reply({ status: 200, body: [{ CampaignID: CAMPAIGN, Name: `Basic ${basic}`, Subject: header }] });
+    const r = await spawnCli(['api', '/email/clients/scheduled'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: KEY } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ CampaignID: CAMPAIGN, Name: 'Basic ***', Subject: '***' }]);
+  });
+});

@@ -130,4 +130,30 @@ describe('opening a record\'s page', () => {
       await server.close();
     }
   });
+
+  it('a URL that holds the key, in any form, is never handed to the browser: printed masked, and why (issue 33.6)', async () => {
+    const key = 'sk_live_4f9a2c7e1b8d3f6a0c5e9b2d7f1a4c8e';
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+    const urls = [
+      `https://pages.example/web?key=${key}`,
+      `https://pages.example/web?t=${encodeURIComponent(b64(key))}`,
+      `https://pages.example/web/${b64(`user:${key}`).replace(/=+$/, '').replace(/\//g, '_').replace(/\+/g, '-')}/view`,
+      `https://pages.example/web?auth=${encodeURIComponent(`Basic ${b64(`${key}:x`)}`)}`,
+    ];
+    for (const url of urls) {
+      const server = await serveSentCampaign(url);
+      try {
+        const b = fakeBrowser();
+        const r = await spawnCli(['campaigns', 'summary', SENT, '--web'], { env: { EMAIL_BASE_URL: server.url, EMAIL_API_KEY: key, BROWSER: b.browser } });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout, url).toMatch(/^https:\/\/pages\.example\/web.*\*\*\*/);
+        expect(r.stderr).toMatch(/not opened in a browser: the page's URL holds your API key/i);
+        // A browser started would have written its argv by now.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(existsSync(b.record), url).toBe(false);
+      } finally {
+        await server.close();
+      }
+    }
+  });
 });

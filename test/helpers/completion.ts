@@ -30,6 +30,10 @@ export const CASES: [typed: string, completed: string][] = [
   ['email completion fi', 'fish'],
   ['email config set ou', 'output'],
   ['email config unset pa', 'pager'],
+  // `email help` takes a command path or a topic (issue 35).
+  ['email help envi', 'environment'],
+  ['email help camp', 'campaigns'],
+  ['email help campaigns unsc', 'unschedule'],
 ];
 
 /** Issue 13.13: profile names are completed from the config (`email __profiles`, the real binary on PATH). */
@@ -45,6 +49,19 @@ export function profileConfig(): { configDir: string; env: NodeJS.ProcessEnv } {
   writeFileSync(join(configDir, 'config.json'), JSON.stringify({ defaultProfile: 'prod', profiles: { prod: { baseUrl: 'https://a.example.com', apiKey: 'k-11111111' }, staging: { baseUrl: 'https://b.example.com', apiKey: 'k-22222222' } } }), { mode: 0o600 });
   const env = { ...process.env, EMAIL_CONFIG_DIR: configDir, PATH: `${fileURLToPath(new URL('../../bin', import.meta.url))}:${process.env.PATH}` };
   return { configDir, env };
+}
+
+/**
+ * A config holding one profile whose name is a command substitution that
+ * would create `marker` if a shell ever expanded it (issue 33.4): the name
+ * must be offered as text and never run.
+ */
+export function hostileProfileConfig(): { env: NodeJS.ProcessEnv; name: string; marker: string } {
+  const { configDir, env } = profileConfig();
+  const marker = join(configDir, 'ran');
+  const name = `$(touch ${marker})`;
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ defaultProfile: name, profiles: { [name]: { baseUrl: 'https://a.example.com', apiKey: 'k-11111111' } } }), { mode: 0o600 });
+  return { env, name, marker };
 }
 
 type Env = NodeJS.ProcessEnv;
@@ -118,4 +135,28 @@ export function zshCompleteAll(lines: string[], env?: Env): string[] {
 export async function zshCompleteAllAsync(lines: string[], env?: Env): Promise<string[]> {
   const [file, args] = zshRun(lines);
   return zshLines((await execFileAsync(file, args, { encoding: 'utf8', env, timeout: 30_000 })).stdout);
+}
+
+/**
+ * What zsh lists for a typed line (list-choices, as a second TAB shows it):
+ * each candidate with its description, `id  -- name`, one a line. Each key
+ * waits for the prompt: typed ahead, ^D would reach the terminal's line
+ * discipline (end of file), not zle.
+ */
+export async function zshListAsync(typed: string, env?: Env): Promise<string[]> {
+  const harness = `
+zmodload zsh/zpty
+zpty z 'TERM=dumb zsh -f -i'
+zpty -w z "autoload -Uz compinit; compinit -u -D; source ${scriptPath('zsh')}; bindkey -e; bindkey '^D' list-choices; PS1='READ''Y> '"
+zpty -r z out '*READY> *'
+zpty -w -n z "$1"$'\\x04'
+zpty -r z out '*READY> *'
+print -r -- "$out"
+zpty -d z
+`;
+  const { stdout } = await execFileAsync('zsh', ['-f', '-c', harness, 'zsh', typed], { encoding: 'utf8', env, timeout: 30_000 });
+  return stdout
+    .split(/\r?\n|\r/)
+    .map((l) => l.trimEnd())
+    .filter((l) => / -- /.test(l));
 }

@@ -15,12 +15,12 @@ import type { CompletedId } from '../define.js';
 const COMPLETION_BUDGET_MS = 1_350;
 /** What is left to ask in, at the least (a process slow to start, a run in a test's process). */
 const MIN_ASK_MS = 500;
-/** Longest description shown: a name, not a paragraph. */
-const MAX_NAME_CHARS = 80;
+/** Largest answer read for completion: past it nothing is offered (a menu of an account that large would be a guess). */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export async function completedIds(resource: CompletedId, ctx: Context): Promise<string> {
-  const { cacheIdentity, IdCache, isCompletableId } = await import('../../core/id-cache.js');
-  const lines = (entries: readonly CompletedEntry[]) => linesOf(entries, isCompletableId);
+  const { cacheIdentity, IdCache, isCompletableId, keptEntries, MAX_IDS, MAX_NAME_CHARS } = await import('../../core/id-cache.js');
+  const lines = (entries: readonly CompletedEntry[]) => linesOf(entries.slice(0, MAX_IDS), isCompletableId, MAX_NAME_CHARS);
   // A TAB runs this before the user presses Enter: a --base-url typed (or pasted) on the line is never used.
   const identity = cacheIdentity(ctx.env, ctx.globals.profile);
   if (!identity) return '';
@@ -29,8 +29,9 @@ export async function completedIds(resource: CompletedId, ctx: Context): Promise
   const now = ctx.now().getTime();
   const cached = cache?.answer(resource, now);
   if (cached) return lines(cached);
-  const entries = await ask(resource, ctx);
-  if (!entries) return '';
+  const answer = await ask(resource, ctx);
+  if (!answer) return '';
+  const entries = keptEntries(answer.entries, answer.mask);
   if (cache) {
     cache.setAnswer(resource, entries, now);
     await cache.save().catch(() => undefined);
@@ -38,8 +39,13 @@ export async function completedIds(resource: CompletedId, ctx: Context): Promise
   return lines(entries);
 }
 
-/** The service's ids, or undefined when it did not answer them all in time (a partial answer is not cached). */
-async function ask(resource: Exclude<CompletedId, 'list'>, ctx: Context): Promise<CompletedEntry[] | undefined> {
+/**
+ * The service's ids, with the mask of the key they were asked with; none
+ * when the answer is over MAX_ANSWER_BYTES (kept as such: the next TAB does
+ * not ask again); undefined when it did not answer them all in time (a
+ * partial answer is not cached).
+ */
+async function ask(resource: Exclude<CompletedId, 'list'>, ctx: Context): Promise<{ entries: CompletedEntry[]; mask: (text: string) => string } | undefined> {
   // performance.now() counts from the start of the process.
   const deadline = AbortSignal.timeout(Math.round(Math.max(MIN_ASK_MS, COMPLETION_BUDGET_MS - performance.now())));
   let client: ApiClient | undefined;
@@ -48,8 +54,13 @@ async function ask(resource: Exclude<CompletedId, 'list'>, ctx: Context): Promis
     const { globals, env } = ctx;
     // The key is read only now, with the deadline: a keychain that hangs costs the budget, no more.
     const creds = await resolveCredentials({ env, profileFlag: globals.profile, insecureHttp: globals.insecureHttp, signal: deadline });
-    client = await ctx.apiWith(creds);
-    return resource === 'campaign' ? campaigns(client) : smartEmails(client);
+    const { AnswerTooLargeError } = await import('../../core/errors.js');
+    const api = (client = await ctx.apiWith(creds, { maxBodyBytes: MAX_ANSWER_BYTES }));
+    const entries = await (resource === 'campaign' ? campaigns(api) : smartEmails(api)).catch((error: unknown) => {
+      if (error instanceof AnswerTooLargeError) return [];
+      throw error;
+    });
+    return { entries, mask: (text: string) => api.redact(text) };
   })();
   const timedOut = new Promise<undefined>((resolve) => deadline.addEventListener('abort', () => resolve(undefined), { once: true }));
   try {
@@ -82,13 +93,13 @@ function entry(id: string, name: string | null | undefined): CompletedEntry {
  * word it would expand); names are the service's text, so controls show as
  * escapes (src/output/sanitize.ts), and a tab or line break cannot split a line.
  */
-function linesOf(entries: readonly CompletedEntry[], isCompletableId: (id: string) => boolean): string {
+function linesOf(entries: readonly CompletedEntry[], isCompletableId: (id: string) => boolean, maxNameChars: number): string {
   const seen = new Set<string>();
   let out = '';
   for (const { id, name } of entries) {
     if (!isCompletableId(id) || seen.has(id.toLowerCase())) continue;
     seen.add(id.toLowerCase());
-    const shown = name ? neutralize(name).trim().slice(0, MAX_NAME_CHARS) : '';
+    const shown = name ? neutralize(name).trim().slice(0, maxNameChars) : '';
     out += shown ? `${id}\t${shown}\n` : `${id}\n`;
   }
   return out;

@@ -32,14 +32,15 @@ export function listsSeen(definition: AnyCommand, input: Record<string, unknown>
   return seen;
 }
 
-export async function rememberListsSeen(definition: AnyCommand, input: Record<string, unknown>, data: unknown, ctx: Context): Promise<void> {
+/** `mask` hides the key in every form (src/core/redact.ts): a list's name is the service's text, kept in a file. */
+export async function rememberListsSeen(definition: AnyCommand, input: Record<string, unknown>, data: unknown, ctx: Context, mask: (text: string) => string): Promise<void> {
   const seen = listsSeen(definition, input, data);
   if (!seen.length) return;
   try {
     const { cacheIdentity, IdCache } = await import('../../core/id-cache.js');
     const identity = cacheIdentity(ctx.env, ctx.globals.profile, ctx.globals.baseUrl);
     const cache = identity && (await IdCache.open(ctx.env, identity));
-    if (cache?.rememberLists(seen, ctx.now().getTime())) await cache.save();
+    if (cache?.rememberLists(seen, ctx.now().getTime(), mask)) await cache.save();
   } catch (error) {
     ctx.log.debug(`lists not remembered for completion: ${error instanceof Error ? error.message : String(error)}`);
   }

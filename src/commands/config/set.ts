@@ -8,8 +8,8 @@ export default defineCommand({
   name: 'set',
   summary: 'Store a default for the profile (list, output, pager)',
   description:
-    'A flag or an environment variable always wins over a stored default: --list given (or the id as the\n' +
-    'argument), -o or --json, EMAIL_PAGER or PAGER (and --no-pager). The service has no read of a\n' +
+    'A flag or an environment variable always wins over a stored default: --list given (or the id as the ' +
+    'argument), -o or --json, EMAIL_PAGER or PAGER (and --no-pager). The service has no read of a ' +
     "list's name: give it with --name, and commands that use the default list say it.",
   args: {
     key: requiredArg('key', 'the setting', { choices: DEFAULT_KEYS }),

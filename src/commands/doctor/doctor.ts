@@ -9,7 +9,7 @@ export default defineCommand({
   name: 'doctor',
   summary: 'Check configuration, permissions, reachability, key validity and clock skew',
   description:
-    'Each check prints ok, warn, fail or skip (not run because an earlier check failed), with a hint\nwhere there is something to do. Exits 1 when a check fails, 4 when the key is missing or refused.\nThe last line shows the profile\'s stored defaults (`email config`).',
+    'Each check prints ok, warn, fail or skip (not run because an earlier check failed), with a hint where there is something to do. Exits 1 when a check fails, 4 when the key is missing or refused. The last line shows the profile\'s stored defaults (`email config`).',
   records: { fields: ['check', 'status', 'detail', 'hint'] },
   examples: ['email doctor', 'email doctor --profile staging --json'],
   async run(_input, ctx) {

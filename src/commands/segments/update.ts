@@ -11,7 +11,7 @@ export default defineCommand({
   name: 'update',
   summary: 'Rename a segment; with --group, replace ALL of its rules (without --group, rules are kept)',
   description:
-    'Giving --group replaces all existing rules of the segment by the groups given.\nLeaving --group out keeps the rules as they are. To remove every rule, use\n`email segments clear-rules`; to add a group, `email segments add-rules`.',
+    'Giving --group replaces all existing rules of the segment by the groups given. Leaving --group out keeps the rules as they are. To remove every rule, use `email segments clear-rules`; to add a group, `email segments add-rules`.',
   args: { segment: idArg('segment', 'segment id') },
   options: {
     title: textOption('--title', '<t>', 'segment title (required: the update always sets it)'),
