@@ -67,7 +67,10 @@ function finishedOutcome(summary: ImportSummary, count: Count): CliError | undef
   const rows = notImported === summary.rows ? `${count(notImported)} ${notImported === 1 ? 'row' : 'rows'}` : `${count(notImported)} of ${count(summary.rows)} rows`;
   const parts: string[] = [];
   if (summary.failed) parts.push(`${count(summary.failed)} failed at the service`);
-  if (summary.rejected) parts.push(`${count(summary.rejected)} rejected before sending`);
+  if (summary.rejected) {
+    const skipped = summary.skipped ? ` (${summary.skipped === summary.rejected ? 'all' : count(summary.skipped)} skipped: the file marks them unsubscribed or without permission; --include-unsubscribed sends them)` : '';
+    parts.push(`${count(summary.rejected)} rejected before sending${skipped}`);
+  }
   // The failures file also lists the duplicates: named, so this line and the file agree (CLI.md "Import guarantees").
   const also = summary.duplicates ? `, which also lists ${plural(summary.duplicates, 'duplicate', count)} (imported once, from an earlier row)` : '';
   const where = summary.failuresFile ? `: see ${summary.failuresFile}${also}` : '';
