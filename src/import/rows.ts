@@ -135,7 +135,7 @@ export class RowBuilder {
       if (cell !== undefined && cell !== '') {
         const parsed = readConsent(cell);
         if (parsed === null) {
-          return this.refuse(String(SubscriberCode.consentInvalid), `ConsentToTrack "${cell}" is not yes, no or unchanged`);
+          return this.refuse(String(SubscriberCode.consentInvalid), `ConsentToTrack "${cell}" is not Yes, No or Unchanged`);
         }
         if (parsed !== undefined) consent = parsed;
       }
