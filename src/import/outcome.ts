@@ -85,9 +85,10 @@ function finishedOutcome(summary: ImportSummary, count: Count): CliError | undef
 /** As the import would end: 3 when some rows would be sent and some not, 2 when none would be. */
 export function dryRunEnd(summary: ImportSummary, count: Count): CliError | undefined {
   if (summary.rejected === 0) return undefined;
+  const skipped = summary.skipped ? ` (${summary.skipped === summary.rejected ? 'all' : count(summary.skipped)} skipped: the file marks them; --include-unsubscribed sends them)` : '';
   const rows = `${count(summary.rejected)} of ${count(summary.rows)} rows`;
-  if ((summary.wouldSend ?? 0) > 0) return new PartialFailure(`${rows} would be rejected before sending; the others would be sent`);
-  return new UsageError(`${rows} would be rejected before sending: none would be sent`);
+  if ((summary.wouldSend ?? 0) > 0) return new PartialFailure(`${rows} would be rejected before sending${skipped}; the others would be sent`);
+  return new UsageError(`${rows} would be rejected before sending${skipped}: none would be sent`);
 }
 
 export const plural = (n: number, word: string, count: Count) => `${count(n)} ${n === 1 ? word : `${word}s`}`;
