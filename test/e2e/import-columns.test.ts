@@ -98,6 +98,11 @@ describe('status and permission columns: rows the file marks are not sent', () =
     expect(r.code, r.stderr).toBe(2);
     expect(sent()).toHaveLength(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1, rejected: 1, skipped: 1 });
+    expect(JSON.parse(r.stdout).codes).toEqual({ 'no-permission': 1 });
+    // The flag sends it, as it sends the rows a status column marks.
+    const anyway = await email('failed.csv', '--consent', 'yes', '--include-unsubscribed', '--json');
+    expect(anyway.code, anyway.stderr).toBe(0);
+    expect(sent().map((s) => s.EmailAddress)).toEqual(['bob@example.com']);
   });
 
   it('beehiiv: status inactive and unsubscribed_at keep rows back; active rows are sent', async () => {
