@@ -27,14 +27,13 @@ import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { EmptyNames, noNameColumnNotice } from './names.js';
 import type { ImportOutcome } from './outcome.js';
-import { prescan, statusNotice } from './prescan.js';
+import { readMeaning } from './prescan.js';
 import { RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
 import { checkRows, formBatches, readRecords, type ReadingState } from './stages.js';
-import { findStatusColumns, type StatusColumn } from './status-columns.js';
+import type { StatusColumn } from './status-columns.js';
 import { Tally, type ImportProgress, type ImportSummary, type RowProblem } from './tally.js';
-import { duplicateHeaders } from './vendor-columns.js';
 
 export type { ImportSummary, RowProblem } from './tally.js';
 export type { ImportOutcome } from './outcome.js';
@@ -122,17 +121,10 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         'Give --consent yes|no|unchanged for every row, or name the column with --map "<Column>=ConsentToTrack". Nothing was sent.',
       );
     }
-    const twice = duplicateHeaders(plan, input.name);
-    // Status and consent values are read before anything is sent: one the import cannot read stops it here.
-    const found = findStatusColumns(plan);
-    const statusColumns = o.includeUnsubscribed ? [] : found;
-    const scan = statusColumns.length > 0 || plan.consentColumn >= 0 ? await prescan(input, shape, plan, statusColumns) : undefined;
-    hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header, statusColumns: found });
-    if (twice) hooks.onNotice?.(twice);
-    for (const count of scan?.status ?? []) hooks.onNotice?.(statusNotice(count, scan!.rows, o.dryRun));
-    if (o.includeUnsubscribed) {
-      for (const c of found) hooks.onNotice?.(`${c.format} recognised: column "${c.header}" is not read (--include-unsubscribed): every row is sent whatever it says`);
-    }
+    // What the file's columns mean, read before anything is sent: a value the import cannot read stops it here.
+    const meaning = await readMeaning(input, shape, plan, o);
+    hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header, statusColumns: meaning.found });
+    for (const notice of meaning.notices) hooks.onNotice?.(notice);
     const unmapped = unmappedColumnsNotice(plan, o.listId);
     if (unmapped) hooks.onNotice?.(unmapped);
     const nameless = noNameColumnNotice(plan, input.name, o.dryRun, shape.rowsEstimate);
@@ -153,7 +145,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth);
     // The client's flow control, shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
     const throttle = hooks.client && !o.dryRun ? await hooks.client.flow(o.concurrency) : undefined;
-    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle, statusColumns);
+    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle, meaning.statusColumns);
     await run.read();
   } catch (err) {
     rows.close();

@@ -8,8 +8,8 @@ import { unescapeCells } from '../output/sanitize.js';
 import type { ImportInput } from './input.js';
 import type { MappingPlan } from './mapping.js';
 import { RowSource, type TextShape } from './source.js';
-import { readableValues, readStatus, type StatusCode, type StatusColumn } from './status-columns.js';
-import { CONSENT_VALUES, readConsent } from './vendor-columns.js';
+import { findStatusColumns, readableValues, readStatus, type StatusCode, type StatusColumn } from './status-columns.js';
+import { CONSENT_VALUES, duplicateHeaders, readConsent } from './vendor-columns.js';
 
 /** Unreadable values named in a refusal, at most. */
 const SHOWN_VALUES = 5;
@@ -32,7 +32,35 @@ export interface Prescan {
   rows: number;
 }
 
-export async function prescan(input: ImportInput, shape: TextShape, plan: MappingPlan, columns: StatusColumn[]): Promise<Prescan> {
+/**
+ * What the import knows of the file's columns before the first batch: the
+ * status columns found (`found`) and those that keep rows back
+ * (`statusColumns`: none with --include-unsubscribed), and the lines to say
+ * (duplicate headers, one per status column). Throws UsageError (exit 2) for
+ * a file that cannot be imported as it is.
+ */
+export async function readMeaning(
+  input: ImportInput,
+  shape: TextShape,
+  plan: MappingPlan,
+  o: { includeUnsubscribed?: boolean; dryRun: boolean },
+): Promise<{ found: StatusColumn[]; statusColumns: StatusColumn[]; notices: string[] }> {
+  const notices: string[] = [];
+  const twice = duplicateHeaders(plan, input.name);
+  if (twice) notices.push(twice);
+  const found = findStatusColumns(plan);
+  const statusColumns = o.includeUnsubscribed ? [] : found;
+  if (statusColumns.length > 0 || plan.consentColumn >= 0) {
+    const scan = await prescan(input, shape, plan, statusColumns);
+    for (const count of scan.status) notices.push(statusNotice(count, scan.rows, o.dryRun));
+  }
+  if (o.includeUnsubscribed) {
+    for (const c of found) notices.push(`${c.format} recognised: column "${c.header}" is not read (--include-unsubscribed): every row is sent whatever it says`);
+  }
+  return { found, statusColumns, notices };
+}
+
+async function prescan(input: ImportInput, shape: TextShape, plan: MappingPlan, columns: StatusColumn[]): Promise<Prescan> {
   const status = columns.map((column) => ({ column, marked: {} as Partial<Record<StatusCode, number>>, rows: 0, bad: { values: [], rows: 0 } as Unreadable }));
   const consent: Unreadable = { values: [], rows: 0 };
   const consentColumn = plan.consentColumn;
@@ -94,7 +122,7 @@ function described(bad: Unreadable): string {
 }
 
 /** The line per status column before the first batch (and in a dry run): the export, the column, the rows it keeps back, the flag. */
-export function statusNotice(count: StatusCount, total: number, dryRun: boolean): string {
+function statusNotice(count: StatusCount, total: number, dryRun: boolean): string {
   const { column, marked, rows } = count;
   const what = (Object.entries(marked) as [StatusCode, number][]).map(([code, n]) => `${n} ${code === 'no-permission' ? 'without marketing permission' : code}`).join(', ');
   if (rows === 0) return `${column.format} recognised: column "${column.header}" decides which rows are sent; it marks none of the ${total} rows`;
