@@ -52,7 +52,9 @@ const RULES = new Map<string, Rule>([
   ),
   ...['subscribed', 'issubscribed', 'emailsubscribed'].map((h) => [h, { reading: 'optin', code: 'unsubscribed', format: 'subscribed flag' }] as const),
   ['unsubscribedfromallemail', { reading: 'optout', code: 'unsubscribed', format: HUBSPOT }],
-  ...['unsubscribed', 'isunsubscribed', 'optout', 'optedout', 'emailoptout', 'emailoptedout', 'hasoptedout', 'donotemail', 'emaildisabled'].map(
+  // Substack's email_list.*.csv: email,active_subscription,expiry,plan,email_disabled,created_at,…
+  ['emaildisabled', { reading: 'optout', code: 'unsubscribed', format: 'Substack export' }],
+  ...['unsubscribed', 'isunsubscribed', 'optout', 'optedout', 'emailoptout', 'emailoptedout', 'hasoptedout', 'donotemail'].map(
     (h) => [h, { reading: 'optout', code: 'unsubscribed', format: 'unsubscribed flag' }] as const,
   ),
   ...['bounced', 'isbounced', 'hardbounced'].map((h) => [h, { reading: 'optout', code: 'bounced', format: 'bounced flag' }] as const),

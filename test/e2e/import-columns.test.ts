@@ -117,6 +117,20 @@ describe('status and permission columns: rows the file marks are not sent', () =
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, new: 1, rejected: 2, skipped: 2 });
   });
 
+  it("Substack's email list: email_disabled true keeps the row back", async () => {
+    writeFile(
+      t.dir,
+      'email_list.pub.csv',
+      'email,active_subscription,expiry,plan,email_disabled,created_at,first_payment_at\n' +
+        'ann@example.com,false,,other,false,2025-01-01T00:00:00.000Z,\nbob@example.com,true,2026-01-01,monthly,true,2025-01-01T00:00:00.000Z,2025-02-01T00:00:00.000Z\n',
+    );
+    const r = await email('email_list.pub.csv', '--consent', 'yes', '--only-mapped', '--json');
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/Substack export recognised/);
+    expect(sent().map((s) => s.EmailAddress)).toEqual(['ann@example.com']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, new: 1, rejected: 1, skipped: 1, codes: { unsubscribed: 1 } });
+  });
+
   it('HubSpot: Unsubscribed from all email and Marketing contact status', async () => {
     writeFile(
       t.dir,
