@@ -1,15 +1,16 @@
-// One read of the rows before the first batch, made only when a file has a
-// status or a consent column: a value the import cannot read there stops it
-// while nothing has been sent (CLI.md "What a file means"), and the line per
-// status column says how many rows it keeps back before any is sent. Files
-// with neither column are not read twice.
+// What a file's columns mean, settled before the first batch (CLI.md "What a
+// file means"): two columns under one header, and one read of the rows, made
+// only when a file has a status or a consent column, so that a value the
+// import cannot read there stops it while nothing has been sent, and the line
+// per status column says how many rows it keeps back before any is sent.
+// Files with neither column are not read twice.
 import { hinted, UsageError } from '../core/errors.js';
 import { unescapeCells } from '../output/sanitize.js';
 import type { ImportInput } from './input.js';
 import type { MappingPlan } from './mapping.js';
 import { RowSource, type TextShape } from './source.js';
 import { findStatusColumns, readableValues, readStatus, type StatusCode, type StatusColumn } from './status-columns.js';
-import { CONSENT_VALUES, duplicateHeaders, readConsent } from './vendor-columns.js';
+import { CONSENT_VALUES, readConsent } from './vendor-columns.js';
 
 /** Unreadable values named in a refusal, at most. */
 const SHOWN_VALUES = 5;
@@ -131,4 +132,38 @@ function statusNotice(count: StatusCount, total: number, dryRun: boolean): strin
     `${column.format} recognised: column "${column.header}" keeps back ${rows} of ${total} ${total === 1 ? 'row' : 'rows'} (${what}): they ${verb} ` +
     '(counted as rejected, outcome skipped in --failures); --include-unsubscribed sends them'
   );
+}
+
+// ---- two columns under one header ----------------------------------------------------
+
+/**
+ * Columns that share a header (compared trimmed, in any letter case). Two of
+ * them sent would merge into one key (a custom field keyed by the header gets
+ * both values): refused before anything is sent. When at most one is sent,
+ * the others are named in the returned notice.
+ */
+export function duplicateHeaders(plan: MappingPlan, inputName: string): string | undefined {
+  const groups = new Map<string, number[]>();
+  for (const c of plan.columns) {
+    if (c.source === 'failures file' || c.source === 'empty header') continue;
+    const key = c.header.trim().toLowerCase();
+    const group = groups.get(key);
+    if (group) group.push(c.index);
+    else groups.set(key, [c.index]);
+  }
+  const notes: string[] = [];
+  for (const indices of groups.values()) {
+    if (indices.length < 2) continue;
+    const name = plan.columns[indices[0]!]!.header.trim();
+    const numbers = indices.map((i) => i + 1);
+    const list = `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+    const sent = indices.filter((i) => plan.columns[i]!.target !== 'ignore');
+    if (sent.length > 1) {
+      const error = new UsageError(`${inputName}: columns ${list} are all named "${name}", and each would be sent (their values would merge under one key); nothing was sent`);
+      error.hint = `Leave them out with --map "${name}=-" (every column of that name) or --only-mapped, or rename one of them in the file.`;
+      throw error;
+    }
+    notes.push(sent.length === 1 ? `columns ${list} are all named "${name}": only column ${sent[0]! + 1} is sent` : `columns ${list} are all named "${name}": none of them is sent`);
+  }
+  return notes.length ? `${inputName}: ${notes.join('; ')}` : undefined;
 }

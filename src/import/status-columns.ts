@@ -3,7 +3,6 @@
 // such a column marks unsubscribed, cleaned, bounced or without marketing
 // permission is not sent (rows.ts); `--include-unsubscribed` sends it. The
 // headers are the ones the vendors write; docs/import.md lists them.
-import type { MappingPlan } from './mapping.js';
 
 export type StatusCode = 'unsubscribed' | 'cleaned' | 'bounced' | 'no-permission';
 
@@ -78,7 +77,7 @@ function normalizeHeader(header: string): string {
  * and consent columns are not statuses. A column --only-mapped leaves out is
  * still read.
  */
-export function findStatusColumns(plan: MappingPlan): StatusColumn[] {
+export function findStatusColumns(plan: { columns: readonly { index: number; header: string; target: string; source: string }[] }): StatusColumn[] {
   const found: StatusColumn[] = [];
   for (const c of plan.columns) {
     if (c.source === 'map' || c.source === 'failures file' || c.source === 'empty header') continue;

@@ -1,10 +1,9 @@
 // What vendors' exports write, read as they meant it (CLI.md "What a file
 // means"): consent as yes/no words, the address columns of contact exports,
-// two columns under one header, Mailchimp's TAGS. Status and permission
-// columns: status-columns.ts.
-import { UsageError } from '../core/errors.js';
+// Mailchimp's TAGS. Status and permission columns: status-columns.ts; two
+// columns under one header: prescan.ts. Nothing here imports the mapping,
+// which uses it.
 import type { Consent } from '../validation/subscriber-fields.js';
-import type { MappingPlan } from './mapping.js';
 import { FALSE_WORDS, normalizeValue, TRUE_WORDS } from './status-columns.js';
 
 // ---- consent -----------------------------------------------------------------------
@@ -52,40 +51,6 @@ export function mailColumnsHint(header: readonly string[]): string | undefined {
   if (mail.length === 0) return undefined;
   const named = mail.map(({ h, i }) => `"${h}" (column ${i + 1})`).join(', ');
   return `the ${mail.length === 1 ? 'column' : `${mail.length} columns`} whose name holds "mail": ${named}`;
-}
-
-// ---- two columns under one header ----------------------------------------------------
-
-/**
- * Columns that share a header (compared trimmed, in any letter case). Two of
- * them sent would merge into one key (a custom field keyed by the header gets
- * both values): refused before anything is sent. When at most one is sent,
- * the others are named in the returned notice.
- */
-export function duplicateHeaders(plan: MappingPlan, inputName: string): string | undefined {
-  const groups = new Map<string, number[]>();
-  for (const c of plan.columns) {
-    if (c.source === 'failures file' || c.source === 'empty header') continue;
-    const key = c.header.trim().toLowerCase();
-    const group = groups.get(key);
-    if (group) group.push(c.index);
-    else groups.set(key, [c.index]);
-  }
-  const notes: string[] = [];
-  for (const indices of groups.values()) {
-    if (indices.length < 2) continue;
-    const name = plan.columns[indices[0]!]!.header.trim();
-    const numbers = indices.map((i) => i + 1);
-    const list = `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
-    const sent = indices.filter((i) => plan.columns[i]!.target !== 'ignore');
-    if (sent.length > 1) {
-      const error = new UsageError(`${inputName}: columns ${list} are all named "${name}", and each would be sent (their values would merge under one key); nothing was sent`);
-      error.hint = `Leave them out with --map "${name}=-" (every column of that name) or --only-mapped, or rename one of them in the file.`;
-      throw error;
-    }
-    notes.push(sent.length === 1 ? `columns ${list} are all named "${name}": only column ${sent[0]! + 1} is sent` : `columns ${list} are all named "${name}": none of them is sent`);
-  }
-  return notes.length ? `${inputName}: ${notes.join('; ')}` : undefined;
 }
 
 // ---- Mailchimp's TAGS ---------------------------------------------------------------

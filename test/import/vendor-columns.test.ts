@@ -3,8 +3,9 @@
 // permission columns, consent words, Mailchimp's TAGS.
 import { describe, expect, it } from 'vitest';
 import { planMapping } from '../../src/import/mapping.js';
+import { duplicateHeaders } from '../../src/import/prescan.js';
 import { findStatusColumns, readStatus } from '../../src/import/status-columns.js';
-import { duplicateHeaders, readConsent, splitQuotedTags } from '../../src/import/vendor-columns.js';
+import { readConsent, splitQuotedTags } from '../../src/import/vendor-columns.js';
 
 const plan = (header: string[], map: string[] = [], onlyMapped = false) => planMapping(header, map, 'x.csv', { onlyMapped });
 const emailHeader = (header: string[]) => header[plan(header).emailColumn];
