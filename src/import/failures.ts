@@ -1,7 +1,7 @@
 // `--failures <file.csv>`: every row that was not imported, streamed to disk
 // as its outcome becomes known (memory does not grow with the failures). Each
 // row keeps its original cells, followed by Line, Outcome (failed, rejected,
-// duplicate), Code and Message. The file uses the input's delimiter and is
+// skipped, duplicate), Code and Message. The file uses the input's delimiter and is
 // UTF-8 with a byte-order mark whatever the input's encoding: the BOM is what
 // spreadsheets need to read UTF-8 right, and what the import follows over
 // --encoding, so the same command run on the fixed file reads its rows as they
@@ -39,7 +39,8 @@ import { csvCell, neutralize, spreadsheetSafe, unescapeCells } from '../output/s
 import { FAILURE_COLUMNS } from './mapping.js';
 import type { RowSource } from './source.js';
 
-export type FailureOutcome = 'failed' | 'rejected' | 'duplicate';
+/** `skipped`: not sent because the file marks the row unsubscribed or without permission (status-columns.ts). */
+export type FailureOutcome = 'failed' | 'rejected' | 'duplicate' | 'skipped';
 
 export class FailuresFile {
   private readonly cell: (value: string) => string;

@@ -27,10 +27,12 @@ import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { EmptyNames, noNameColumnNotice } from './names.js';
 import type { ImportOutcome } from './outcome.js';
+import { readMeaning } from './prescan.js';
 import { RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
 import { checkRows, formBatches, readRecords, type ReadingState } from './stages.js';
+import type { StatusColumn } from './status-columns.js';
 import { Tally, type ImportProgress, type ImportSummary, type RowProblem } from './tally.js';
 
 export type { ImportSummary, RowProblem } from './tally.js';
@@ -43,6 +45,8 @@ export interface ImportOptions {
   map: string[];
   /** `--only-mapped`: columns neither --map nor the header matching maps are ignored, not sent as custom fields. */
   onlyMapped?: boolean;
+  /** `--include-unsubscribed`: rows the file marks unsubscribed or without permission are sent too (status-columns.ts). */
+  includeUnsubscribed?: boolean;
   consent?: Consent;
   flags: ImportFlags;
   batchSize: number;
@@ -74,6 +78,8 @@ export interface PlanReport {
   encoding: string;
   columns: ColumnPlan[];
   header: string[];
+  /** Columns that decide which rows are sent (status-columns.ts), read or not (--include-unsubscribed). */
+  statusColumns?: StatusColumn[];
 }
 
 export interface ImportHooks {
@@ -115,7 +121,10 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         'Give --consent yes|no|unchanged for every row, or name the column with --map "<Column>=ConsentToTrack". Nothing was sent.',
       );
     }
-    hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header });
+    // What the file's columns mean, read before anything is sent: a value the import cannot read stops it here.
+    const meaning = await readMeaning(input, shape, plan, o);
+    hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header, statusColumns: meaning.found });
+    for (const notice of meaning.notices) hooks.onNotice?.(notice);
     const unmapped = unmappedColumnsNotice(plan, o.listId);
     if (unmapped) hooks.onNotice?.(unmapped);
     const nameless = noNameColumnNotice(plan, input.name, o.dryRun, shape.rowsEstimate);
@@ -136,7 +145,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth);
     // The client's flow control, shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
     const throttle = hooks.client && !o.dryRun ? await hooks.client.flow(o.concurrency) : undefined;
-    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle);
+    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle, meaning.statusColumns);
     await run.read();
   } catch (err) {
     rows.close();
@@ -158,6 +167,7 @@ function journalOptions(o: ImportOptions, plan: MappingPlan, shape: TextShape): 
     delimiter: shape.delimiter,
     encoding: o.input.encoding,
     multiSeparator: o.multiSeparator ?? null,
+    ...(o.includeUnsubscribed ? { includeUnsubscribed: true } : {}),
     mapping: plan.columns.map((c) => (c.target === 'CustomField' ? `field:${c.key}` : c.target === 'ignore' ? '-' : c.target)),
   };
 }
@@ -191,8 +201,9 @@ class ImportRun {
     rowsEstimate: number,
     /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
     private readonly throttle: Throttle | undefined,
+    statusColumns: StatusColumn[],
   ) {
-    this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator });
+    this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator, statusColumns, includeUnsubscribed: o.includeUnsubscribed });
     this.dispatch = new SendLoop<Batch>({
       concurrency: o.concurrency,
       work: (batch, signal) => this.handle(batch, signal),

@@ -41,6 +41,8 @@ export interface JournalOptions {
   delimiter: string;
   encoding: string;
   multiSeparator: string | null;
+  /** Present (true) only with --include-unsubscribed: a journal of any other run has none. */
+  includeUnsubscribed?: boolean;
   /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
   mapping: string[];
 }
@@ -85,6 +87,7 @@ const headerSchema = z.object({
     delimiter: z.string(),
     encoding: z.string(),
     multiSeparator: z.nullable(z.string()),
+    includeUnsubscribed: z.optional(z.boolean()),
     mapping: z.array(z.string()),
   }),
   service: z.object({ baseUrl: z.string(), keySalt: z.string().check(z.minLength(16, 'expected a salt')), keyDigest: z.string() }),
@@ -244,6 +247,7 @@ export function journalMismatch(header: JournalHeader, input: InputIdentity, opt
     delimiter: '--delimiter',
     encoding: '--encoding',
     multiSeparator: '--multi-separator',
+    includeUnsubscribed: '--include-unsubscribed',
     mapping: 'the column mapping (--map)',
   };
   for (const key of Object.keys(labels) as (keyof JournalOptions)[]) {

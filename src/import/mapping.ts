@@ -4,6 +4,7 @@
 // the others are matched to the usual spellings, and what is left becomes a
 // custom field keyed by its header (CLI.md "Import options").
 import { UsageError } from '../core/errors.js';
+import { CONTACT_EMAIL_HEADERS, mailColumnsHint } from './vendor-columns.js';
 
 type TargetKind = 'EmailAddress' | 'Name' | 'ConsentToTrack' | 'CustomField' | 'ignore';
 
@@ -44,7 +45,7 @@ export interface MappingPlan {
 }
 
 /** Header spellings compared after lower-casing and removing spaces, `_`, `-` and `.`. */
-const EMAIL_HEADERS = new Set(['email', 'emailaddress', 'mail', 'mailaddress', 'emailaddr', 'emailid']);
+const EMAIL_HEADERS = new Set(['email', 'emailaddress', 'mail', 'mailaddress', 'emailaddr', 'emailid', ...CONTACT_EMAIL_HEADERS]);
 const NAME_HEADERS = new Set(['name', 'fullname', 'subscribername', 'contactname', 'displayname']);
 const FIRST_NAME_HEADERS = new Set(['firstname', 'fname', 'givenname', 'forename', 'first']);
 const LAST_NAME_HEADERS = new Set(['lastname', 'lname', 'surname', 'familyname', 'last']);
@@ -95,6 +96,12 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
     if (chosen.has(index)) throw new UsageError(`--map names column "${column}" twice`);
     const { target, key } = parseTarget(flag.slice(eq + 1));
     chosen.set(index, { index, header: header[index]!, target, key, source: 'map' });
+    // "-" sets aside every column of that name: a file may have two (vendor-columns.ts duplicateHeaders).
+    if (target === 'ignore') {
+      header.forEach((h, i) => {
+        if (!chosen.has(i) && h.trim().toLowerCase() === header[index]!.trim().toLowerCase()) chosen.set(i, { index: i, header: h, target, source: 'map' });
+      });
+    }
   }
 
   /** The Name columns in the order their cells are joined, when it is not the file's order. */
@@ -158,7 +165,7 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
   const columns = [...chosen.values()].sort((a, b) => a.index - b.index);
   const emails = columns.filter((c) => c.target === 'EmailAddress');
   if (emails.length === 0) {
-    const error = new UsageError(`${inputName}: no email column; the columns are ${listHeaders(header)}`);
+    const error = new UsageError(`${inputName}: no email column; ${mailColumnsHint(header) ?? `none has "mail" in its name; the columns are ${listHeaders(header)}`}`);
     error.hint = 'Name it with --map "<Column>=EmailAddress". Nothing was sent.';
     throw error;
   }

@@ -67,7 +67,10 @@ function finishedOutcome(summary: ImportSummary, count: Count): CliError | undef
   const rows = notImported === summary.rows ? `${count(notImported)} ${notImported === 1 ? 'row' : 'rows'}` : `${count(notImported)} of ${count(summary.rows)} rows`;
   const parts: string[] = [];
   if (summary.failed) parts.push(`${count(summary.failed)} failed at the service`);
-  if (summary.rejected) parts.push(`${count(summary.rejected)} rejected before sending`);
+  if (summary.rejected) {
+    const skipped = summary.skipped ? ` (${summary.skipped === summary.rejected ? 'all' : count(summary.skipped)} skipped: the file marks them unsubscribed or without permission; --include-unsubscribed sends them)` : '';
+    parts.push(`${count(summary.rejected)} rejected before sending${skipped}`);
+  }
   // The failures file also lists the duplicates: named, so this line and the file agree (CLI.md "Import guarantees").
   const also = summary.duplicates ? `, which also lists ${plural(summary.duplicates, 'duplicate', count)} (imported once, from an earlier row)` : '';
   const where = summary.failuresFile ? `: see ${summary.failuresFile}${also}` : '';
@@ -82,9 +85,10 @@ function finishedOutcome(summary: ImportSummary, count: Count): CliError | undef
 /** As the import would end: 3 when some rows would be sent and some not, 2 when none would be. */
 export function dryRunEnd(summary: ImportSummary, count: Count): CliError | undefined {
   if (summary.rejected === 0) return undefined;
+  const skipped = summary.skipped ? ` (${summary.skipped === summary.rejected ? 'all' : count(summary.skipped)} skipped: the file marks them; --include-unsubscribed sends them)` : '';
   const rows = `${count(summary.rejected)} of ${count(summary.rows)} rows`;
-  if ((summary.wouldSend ?? 0) > 0) return new PartialFailure(`${rows} would be rejected before sending; the others would be sent`);
-  return new UsageError(`${rows} would be rejected before sending: none would be sent`);
+  if ((summary.wouldSend ?? 0) > 0) return new PartialFailure(`${rows} would be rejected before sending${skipped}; the others would be sent`);
+  return new UsageError(`${rows} would be rejected before sending${skipped}: none would be sent`);
 }
 
 export const plural = (n: number, word: string, count: Count) => `${count(n)} ${n === 1 ? word : `${word}s`}`;

@@ -6,15 +6,21 @@
 // batch of them in one fast native pass, faster than concatenating JSON text
 // row by row), nothing is allocated for a cell that is not sent, and a
 // refusal is reported through fields instead of a result object.
-import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
+import { checkFieldValue, isAcceptableAddress, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
 import { unescapeCells } from '../output/sanitize.js';
 import type { MappingPlan } from './mapping.js';
+import { readStatus, STATUS_CODES, statusMessage, type StatusColumn } from './status-columns.js';
+import { isTagsHeader, readConsent, splitQuotedTags } from './vendor-columns.js';
 
 interface RowOptions {
   /** `--consent`: ConsentToTrack for rows whose consent cell is empty or absent. */
   consent?: Consent;
   /** `--multi-separator`: one cell holds several values of a MultiSelectMany key. */
   multiSeparator?: string;
+  /** Columns whose cells keep a row back (status-columns.ts); none with --include-unsubscribed. */
+  statusColumns?: StatusColumn[];
+  /** `--include-unsubscribed`: rows a failures file lists as skipped are sent too. */
+  includeUnsubscribed?: boolean;
 }
 
 /** Returned by build() for a row whose cells are all empty: skipped like a blank line, not counted as a row. */
@@ -29,6 +35,9 @@ export const BLANK = null;
 export const LISTED_DUPLICATE = 'listed-duplicate';
 const LISTED_DUPLICATE_MESSAGE =
   'listed as a duplicate by the failures file of an earlier import (its address was imported from an earlier row): not sent; empty its Outcome cell to send it';
+
+const LISTED_SKIPPED_MESSAGE =
+  'listed as skipped by the failures file of an earlier import (the file it came from marks it): not sent; --include-unsubscribed sends it';
 
 /** An entry of the import request, property order fixed (one hidden class for every entry). */
 export interface ImportEntry {
@@ -59,6 +68,10 @@ export class RowBuilder {
   private readonly needed: number;
   private readonly defaultConsent: Consent | undefined;
   private readonly separator: string | undefined;
+  private readonly status: StatusColumn[] | undefined;
+  private readonly skipListed: boolean;
+  /** Custom field columns (by position in `fields`) whose `"a","b"` cells are several tags (Mailchimp's TAGS). */
+  private readonly tags: boolean[];
 
   constructor(plan: MappingPlan, options: RowOptions) {
     this.emailColumn = plan.emailColumn;
@@ -73,6 +86,9 @@ export class RowBuilder {
     this.fields = plan.fieldColumns;
     this.defaultConsent = options.consent;
     this.separator = options.multiSeparator || undefined;
+    this.status = options.statusColumns?.length ? options.statusColumns : undefined;
+    this.skipListed = plan.outcomeColumn >= 0 && !options.includeUnsubscribed;
+    this.tags = plan.fieldColumns.map((f) => isTagsHeader(plan.columns.find((c) => c.index === f.index)?.header ?? ''));
   }
 
   /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
@@ -99,13 +115,25 @@ export class RowBuilder {
     if (email === '') return this.refuse(String(SubscriberCode.invalidEmail), 'no email address');
     if (!isAcceptableAddress(email)) return this.refuse(String(SubscriberCode.invalidEmail), `invalid email address "${email}"`);
     this.email = email;
+    if (this.skipListed && isSkippedOutcome(record[this.outcomeColumn])) {
+      const code = record[this.outcomeColumn + 1]?.trim() ?? '';
+      return this.refuse(STATUS_CODES.has(code) ? code : 'unsubscribed', LISTED_SKIPPED_MESSAGE);
+    }
+    if (this.status !== undefined) {
+      for (const column of this.status) {
+        const cell = record[column.index];
+        const code = readStatus(column, cell);
+        if (code === null) return this.refuse('status-unreadable', `${column.header} "${cell}" is not a status the import reads`);
+        if (code !== '') return this.refuse(code, statusMessage(column, cell!, code));
+      }
+    }
 
     // service-spec.md "Subscriber": ConsentToTrack missing gives 214, an invalid value 215; an import entry may say Unchanged.
     let consent = this.defaultConsent;
     if (this.consentColumn >= 0) {
       const cell = record[this.consentColumn];
       if (cell !== undefined && cell !== '') {
-        const parsed = parseConsent(cell, true);
+        const parsed = readConsent(cell);
         if (parsed === null) {
           return this.refuse(String(SubscriberCode.consentInvalid), `ConsentToTrack "${cell}" is not Yes, No or Unchanged`);
         }
@@ -122,7 +150,10 @@ export class RowBuilder {
       const spec = specs[f]!;
       const cell = record[spec.index];
       if (cell === undefined || cell === '') continue;
-      if (this.separator !== undefined && cell.includes(this.separator)) {
+      const tags = this.tags[f] ? splitQuotedTags(cell) : undefined;
+      if (tags !== undefined) {
+        for (const tag of tags) if (!this.addField(fields, spec.key, tag)) return undefined;
+      } else if (this.separator !== undefined && cell.includes(this.separator)) {
         for (const part of cell.split(this.separator)) if (!this.addField(fields, spec.key, part)) return undefined;
       } else if (!this.addField(fields, spec.key, cell)) {
         return undefined;
@@ -166,6 +197,11 @@ export class RowBuilder {
 /** The Outcome cell failures.ts writes for a duplicate, also as a spreadsheet may have re-cased or padded it. */
 function isDuplicateOutcome(cell: string | undefined): boolean {
   return cell === 'duplicate' || (cell !== undefined && cell.trim().toLowerCase() === 'duplicate');
+}
+
+/** The Outcome cell failures.ts writes for a row the file marks (status-columns.ts). */
+function isSkippedOutcome(cell: string | undefined): boolean {
+  return cell === 'skipped' || (cell !== undefined && cell.trim().toLowerCase() === 'skipped');
 }
 
 function isBlank(record: string[]): boolean {

@@ -7,6 +7,7 @@ import type { Batch } from './batches.js';
 import type { FailureOutcome, FailuresFile } from './failures.js';
 import type { BatchRecord } from './journal.js';
 import { LISTED_DUPLICATE } from './rows.js';
+import { STATUS_CODES } from './status-columns.js';
 
 export interface ImportProgress {
   rowsRead: number;
@@ -47,6 +48,11 @@ export interface ImportSummary {
    * lists as duplicates (its Outcome column); not sent (CLI.md "--failures").
    */
   duplicatesFromFailuresFile: number;
+  /**
+   * Of the rejected: rows not sent because the file marks them unsubscribed,
+   * cleaned, bounced or without marketing permission (status-columns.ts).
+   */
+  skipped: number;
   batches: number;
   retries: number;
   /** Answers 429 (rate limited), each retried after the shared pause (CLI.md "flow control"). */
@@ -107,6 +113,7 @@ export class Tally {
   retries = 0;
   private readonly counts = { new: 0, existing: 0, failed: 0, rejected: 0, duplicates: 0 };
   private duplicatesFromFailuresFile = 0;
+  private skipped = 0;
   private readonly service: ServiceTotals = { TotalUniqueEmailsSubmitted: 0, TotalExistingSubscribers: 0, TotalNewSubscribers: 0 };
   private readonly codes: Record<string, number> = {};
   private batchesDone = 0;
@@ -142,6 +149,11 @@ export class Tally {
       return;
     }
     this.counts.rejected++;
+    if (STATUS_CODES.has(code)) {
+      this.skipped++;
+      this.problem(record, line, 'skipped', code, message);
+      return;
+    }
     this.problem(record, line, 'rejected', code, message);
   }
 
@@ -218,6 +230,7 @@ export class Tally {
       rows: outcomes + (end.dryRun ? this.wouldSend : 0),
       ...c,
       duplicatesFromFailuresFile: this.duplicatesFromFailuresFile,
+      skipped: this.skipped,
       batches: this.batchesDone,
       retries: this.retries,
       rateLimited: end.flow?.rateLimited ?? 0,

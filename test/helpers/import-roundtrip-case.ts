@@ -23,8 +23,14 @@ const messyText = (words: string[], formulaCells: boolean): Arbitrary<string> =>
 
 /** How an address is misspelt (each makes it invalid): the user's fix restores it. */
 const ADDRESS_DEFECTS = ['no-at', 'double-at', 'space', 'no-tld', 'dot-end', 'empty'] as const;
-/** Consent cells and what each stands for ('' is "not given", undefined is invalid). */
-export const CONSENT_MEANS: Record<string, 'Yes' | 'No' | 'Unchanged' | '' | undefined> = { yes: 'Yes', Yes: 'Yes', YES: 'Yes', ' no ': 'No', No: 'No', unchanged: 'Unchanged', Unchanged: 'Unchanged', '': '', maybe: undefined, y: undefined, true: undefined };
+/**
+ * Consent cells and what each stands for ('' is "not given", undefined is invalid). Words exports write
+ * (y, TRUE, 0, opted out) are consent; a value that is none stops the whole import before sending
+ * (CLI.md "What a file means"), so the cases carry none: test/e2e/import-columns.test.ts covers it.
+ */
+export const CONSENT_MEANS: Record<string, 'Yes' | 'No' | 'Unchanged' | '' | undefined> = {
+  yes: 'Yes', Yes: 'Yes', YES: 'Yes', ' no ': 'No', No: 'No', unchanged: 'Unchanged', Unchanged: 'Unchanged', '': '', y: 'Yes', TRUE: 'Yes', '0': 'No', 'opted out': 'No',
+};
 const CONSENT_CELLS = [...Object.keys(CONSENT_MEANS), ''];
 const AGE_CELLS = ['', '', '42', ' 7 ', '3.5', '-2', 'forty', '0', '1e3', '120'];
 const DATE_SPELLINGS = ['iso', 'slash', 'unpadded', 'dmy', 'dmy', 'mdy', 'impossible', 'clear', 'empty', 'empty'] as const;

@@ -26,6 +26,7 @@ export interface ImportInput {
   list: string;
   map: string[];
   onlyMapped: boolean;
+  includeUnsubscribed: boolean;
   consent?: 'yes' | 'no' | 'unchanged';
   resubscribe: boolean;
   queueAutoresponders: boolean;
@@ -72,6 +73,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       listId: opts.list,
       map: opts.map,
       onlyMapped: opts.onlyMapped,
+      includeUnsubscribed: opts.includeUnsubscribed,
       consent: opts.consent === undefined ? undefined : CONSENT[opts.consent],
       flags: {
         Resubscribe: opts.resubscribe,
@@ -211,7 +213,7 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
   const run = runImport(options, {
     onPlan: (p) => {
       plan = p;
-      mapped(mappingJson(p));
+      mapped(mappingJson(p, options.includeUnsubscribed === true));
     },
     onProblem: (p) => problems.push({ Line: p.line, Outcome: p.outcome, Code: p.code, Message: p.message, EmailAddress: p.email }),
     onFirstRequest: (request) => {
@@ -305,13 +307,17 @@ function recordQueue<T>(): AsyncIterable<T> & { push(item: T): void; end(error?:
 const PROBLEM_COLUMNS: Column[] = [{ key: 'Line' }, { key: 'Outcome' }, { key: 'Code' }, { key: 'EmailAddress', header: 'Email address' }, { key: 'Message' }];
 const MAPPING_COLUMNS: Column[] = [{ key: 'column', header: 'Column' }, { key: 'target', header: 'Becomes' }, { key: 'why', header: 'Why' }];
 
-function mappingJson(plan: PlanReport) {
-  return plan.columns.map((c) => ({
-    column: c.header,
-    position: c.index + 1,
-    target: c.target === 'CustomField' ? `CustomFields[${c.key}]` : c.target === 'ignore' ? '-' : c.target,
-    why: { map: '--map', auto: 'recognised header', rest: 'other column', 'empty header': 'no header', 'failures file': 'added by --failures', 'only-mapped': 'not mapped (--only-mapped)' }[c.source] + (c.note ? ` (${c.note})` : ''),
-  }));
+function mappingJson(plan: PlanReport, includeUnsubscribed: boolean) {
+  return plan.columns.map((c) => {
+    const status = plan.statusColumns?.find((s) => s.index === c.index);
+    const decides = status ? `; ${status.format}: ${includeUnsubscribed ? 'not read (--include-unsubscribed)' : 'decides which rows are sent'}` : '';
+    return {
+      column: c.header,
+      position: c.index + 1,
+      target: c.target === 'CustomField' ? `CustomFields[${c.key}]` : c.target === 'ignore' ? '-' : c.target,
+      why: { map: '--map', auto: 'recognised header', rest: 'other column', 'empty header': 'no header', 'failures file': 'added by --failures', 'only-mapped': 'not mapped (--only-mapped)' }[c.source] + (c.note ? ` (${c.note})` : '') + decides,
+    };
+  });
 }
 
 /** The first body on a terminal: three subscribers and a count of the rest. */
@@ -334,7 +340,8 @@ const number = (v: unknown, _record: unknown, t: DisplayStyle) => counted(v, t);
 function failuresFileContents(s: ImportSummary, count: Count): string {
   const total = s.failed + s.rejected + s.duplicates;
   if (total === 0) return `${s.failuresFile} (no rows)`;
-  const parts = [s.failed && `${count(s.failed)} failed`, s.rejected && `${count(s.rejected)} rejected`, s.duplicates && plural(s.duplicates, 'duplicate', count)].filter(Boolean);
+  const rejected = s.rejected - s.skipped;
+  const parts = [s.failed && `${count(s.failed)} failed`, rejected && `${count(rejected)} rejected`, s.skipped && `${count(s.skipped)} skipped`, s.duplicates && plural(s.duplicates, 'duplicate', count)].filter(Boolean);
   return `${s.failuresFile} (${plural(total, 'row', count)}: ${parts.join(', ')})`;
 }
 
@@ -358,7 +365,10 @@ function summaryColumns(s: ImportSummary): Column[] {
   const listed = s.duplicatesFromFailuresFile;
   const duplicates = (v: unknown, _: unknown, t: DisplayStyle) =>
     listed ? `${counted(v, t)} (${listed === v ? '' : `${t.count(listed)} `}listed as duplicates by ${s.input}, a failures file: not sent)` : counted(v, t);
-  columns.push({ key: 'rejected', header: 'Rejected before sending', format: number }, { key: 'duplicates', header: 'Duplicates', format: duplicates });
+  // Rows the file marks unsubscribed or without permission: rejected, and said so (status-columns.ts).
+  const rejected = (v: unknown, _: unknown, t: DisplayStyle) =>
+    s.skipped ? `${counted(v, t)} (${s.skipped === v ? '' : `${t.count(s.skipped)} `}skipped: the file marks them unsubscribed or without permission)` : counted(v, t);
+  columns.push({ key: 'rejected', header: 'Rejected before sending', format: rejected }, { key: 'duplicates', header: 'Duplicates', format: duplicates });
   // CLI.md "Names": what an empty Name does to a stored one, counted.
   if (s.emptyNames) {
     const what = (v: unknown, _: unknown, t: DisplayStyle) => `${plural(v as number, 'row', t.count)} (the service empties the stored name of each that exists)`;

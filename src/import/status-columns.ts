@@ -1,0 +1,160 @@
+// Columns that say whether a row may be mailed at all (CLI.md "What a file
+// means"): the status and permission columns vendors' exports carry. A row
+// such a column marks unsubscribed, cleaned, bounced or without marketing
+// permission is not sent (rows.ts); `--include-unsubscribed` sends it. The
+// headers are the ones the vendors write; docs/import.md lists them.
+
+export type StatusCode = 'unsubscribed' | 'cleaned' | 'bounced' | 'no-permission';
+
+/** The Code of a row left out because the file marks it: the tally counts it as rejected and skipped. */
+export const STATUS_CODES: ReadonlySet<string> = new Set<StatusCode>(['unsubscribed', 'cleaned', 'bounced', 'no-permission']);
+
+/**
+ * How a column's cells are read:
+ * - `date`: any value marks the row (Mailchimp's UNSUB_TIME, beehiiv's unsubscribed_at);
+ * - `optin`: yes keeps the row, no marks it (Shopify's Accepts Email Marketing);
+ * - `optout`: yes (or a date) marks the row, no keeps it (HubSpot's Unsubscribed from all email);
+ * - `status`: a word (active, unsubscribed, cleaned, pending, …).
+ */
+type Reading = 'date' | 'optin' | 'optout' | 'status';
+
+export interface StatusColumn {
+  index: number;
+  header: string;
+  reading: Reading;
+  /** What a marked row is (the word of a `status` cell decides for itself). */
+  code: StatusCode;
+  /** The export it comes from, or what kind of column it is, for people. */
+  format: string;
+}
+
+interface Rule {
+  reading: Reading;
+  code: StatusCode;
+  format: string;
+}
+
+const MAILCHIMP_UNSUBSCRIBED = 'Mailchimp unsubscribed export';
+const HUBSPOT = 'HubSpot contacts export';
+
+/** Headers compared lower-cased without spaces, `_`, `-`, `.` and `:`. */
+const RULES = new Map<string, Rule>([
+  ['unsubtime', { reading: 'date', code: 'unsubscribed', format: MAILCHIMP_UNSUBSCRIBED }],
+  ['cleantime', { reading: 'date', code: 'cleaned', format: 'Mailchimp cleaned export' }],
+  ['unsubscribedat', { reading: 'date', code: 'unsubscribed', format: 'unsubscribe date (beehiiv and others)' }],
+  ...['unsubscribeddate', 'unsubscribedon', 'unsubscribedate', 'unsubdate', 'optoutdate'].map((h) => [h, { reading: 'date', code: 'unsubscribed', format: 'unsubscribe date' }] as const),
+  ...['cleanedat', 'cleaneddate'].map((h) => [h, { reading: 'date', code: 'cleaned', format: 'cleaned date' }] as const),
+  ...['bouncedat', 'bounceddate'].map((h) => [h, { reading: 'date', code: 'bounced', format: 'bounce date' }] as const),
+  ['acceptsemailmarketing', { reading: 'optin', code: 'no-permission', format: 'Shopify customers export' }],
+  ...['acceptsmarketing', 'optin', 'optedin', 'emailoptin', 'marketingoptin', 'emailmarketingoptin', 'acceptsemail'].map(
+    (h) => [h, { reading: 'optin', code: 'no-permission', format: 'marketing permission' }] as const,
+  ),
+  ...['subscribed', 'issubscribed', 'emailsubscribed'].map((h) => [h, { reading: 'optin', code: 'unsubscribed', format: 'subscribed flag' }] as const),
+  ['unsubscribedfromallemail', { reading: 'optout', code: 'unsubscribed', format: HUBSPOT }],
+  // Substack's email_list.*.csv: email,active_subscription,expiry,plan,email_disabled,created_at,…
+  ['emaildisabled', { reading: 'optout', code: 'unsubscribed', format: 'Substack export' }],
+  ...['unsubscribed', 'isunsubscribed', 'optout', 'optedout', 'emailoptout', 'emailoptedout', 'hasoptedout', 'donotemail'].map(
+    (h) => [h, { reading: 'optout', code: 'unsubscribed', format: 'unsubscribed flag' }] as const,
+  ),
+  ...['bounced', 'isbounced', 'hardbounced'].map((h) => [h, { reading: 'optout', code: 'bounced', format: 'bounced flag' }] as const),
+  ['cleaned', { reading: 'optout', code: 'cleaned', format: 'cleaned flag' }],
+  ['marketingcontactstatus', { reading: 'status', code: 'no-permission', format: HUBSPOT }],
+  ...['status', 'subscriptionstatus', 'subscriberstatus', 'emailstatus', 'memberstatus', 'emailsubscriptionstatus', 'emailmarketingstatus', 'emailmarketingconsent', 'emailmarketingconsentstate'].map(
+    (h) => [h, { reading: 'status', code: 'unsubscribed', format: 'status column' }] as const,
+  ),
+]);
+
+/** HubSpot writes one "Opted out of email: <subscription type>" column per subscription type. */
+const HUBSPOT_OPT_OUT_PREFIX = 'optedoutofemail';
+
+function normalizeHeader(header: string): string {
+  return header.toLowerCase().replace(/[\s_.:-]+/g, '');
+}
+
+/**
+ * The status columns of a file, in file order. A column `--map` names is the
+ * user's to decide (`--map "status=-"` sets one aside); the address, name
+ * and consent columns are not statuses. A column --only-mapped leaves out is
+ * still read.
+ */
+export function findStatusColumns(plan: { columns: readonly { index: number; header: string; target: string; source: string }[] }): StatusColumn[] {
+  const found: StatusColumn[] = [];
+  for (const c of plan.columns) {
+    if (c.source === 'map' || c.source === 'failures file' || c.source === 'empty header') continue;
+    if (c.target === 'EmailAddress' || c.target === 'Name' || c.target === 'ConsentToTrack') continue;
+    const h = normalizeHeader(c.header);
+    const rule = RULES.get(h) ?? (h.startsWith(HUBSPOT_OPT_OUT_PREFIX) ? { reading: 'optout' as const, code: 'unsubscribed' as const, format: HUBSPOT } : undefined);
+    if (rule) found.push({ index: c.index, header: c.header.trim(), ...rule });
+  }
+  return found;
+}
+
+// ---- values ----------------------------------------------------------------------
+
+/** Lower-cased, trimmed, runs of spaces, `_` and `-` as one space: "Opted_In", "opt-in" → "opted in", "opt in". */
+export function normalizeValue(raw: string): string {
+  return raw.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+}
+
+export const TRUE_WORDS: ReadonlySet<string> = new Set(['yes', 'y', 'true', 't', '1', 'on']);
+export const FALSE_WORDS: ReadonlySet<string> = new Set(['no', 'n', 'false', 'f', '0', 'off']);
+const OPTED_IN = new Set(['opted in', 'opt in', 'optin', 'subscribed', 'granted', 'confirmed', 'single opt in', 'double opt in', 'confirmed opt in']);
+const OPTED_OUT = new Set(['opted out', 'opt out', 'optout', 'unsubscribed', 'not subscribed', 'denied', 'revoked']);
+const DATE_LIKE = /^(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})/;
+
+/** The words of a status column: '' is a row that may be mailed. */
+const STATUS_WORDS = new Map<string, StatusCode | ''>([
+  ...['active', 'subscribed', 'confirmed', 'opted in', 'opt in', 'optin', 'valid', 'enabled', 'single opt in', 'double opt in', 'confirmed opt in', 'marketing contact'].map(
+    (w) => [w, ''] as const,
+  ),
+  ...['unsubscribed', 'inactive', 'opted out', 'opt out', 'optout', 'complained', 'spam', 'spam complaint', 'suppressed', 'blocked', 'blocklisted', 'blacklisted', 'disabled'].map(
+    (w) => [w, 'unsubscribed'] as const,
+  ),
+  ...['cleaned', 'invalid'].map((w) => [w, 'cleaned'] as const),
+  ...['bounced', 'bounce', 'hard bounce', 'hard bounced', 'hardbounce'].map((w) => [w, 'bounced'] as const),
+  ...['pending', 'unconfirmed', 'not subscribed', 'never subscribed', 'non subscribed', 'transactional', 'validating', 'archived', 'non marketing contact', 'not opted in'].map(
+    (w) => [w, 'no-permission'] as const,
+  ),
+]);
+
+/** What a cell says of its row: a StatusCode (not sent), '' (sent: empty cells never keep a row back), or null (unreadable). */
+export function readStatus(column: StatusColumn, raw: string | undefined): StatusCode | '' | null {
+  if (raw === undefined || raw === '') return '';
+  const value = normalizeValue(raw);
+  if (value === '') return '';
+  switch (column.reading) {
+    case 'date':
+      return FALSE_WORDS.has(value) || value === 'null' || value === 'never' ? '' : column.code;
+    case 'optin':
+      if (TRUE_WORDS.has(value) || OPTED_IN.has(value)) return '';
+      if (FALSE_WORDS.has(value) || OPTED_OUT.has(value)) return column.code;
+      return value === 'pending' ? 'no-permission' : null;
+    case 'optout':
+      if (TRUE_WORDS.has(value) || DATE_LIKE.test(value)) return column.code;
+      return FALSE_WORDS.has(value) ? '' : null;
+    case 'status': {
+      const code = STATUS_WORDS.get(value);
+      return code === undefined ? null : code;
+    }
+  }
+}
+
+/** The Message of a row a column keeps back: the column, its value, the export and the flag. */
+export function statusMessage(column: StatusColumn, cell: string, code: StatusCode): string {
+  const what = code === 'no-permission' ? 'no marketing permission' : code;
+  return `${column.header} is "${cell.trim()}" (${column.format}): ${what}, not sent; --include-unsubscribed sends it`;
+}
+
+/** The values each kind of column reads, for the refusal of one it cannot. */
+export function readableValues(column: StatusColumn): string {
+  switch (column.reading) {
+    case 'date':
+      return 'any value';
+    case 'optin':
+      return 'yes/no, true/false, 1/0, y/n, opted in/opted out';
+    case 'optout':
+      return 'yes/no, true/false, 1/0, y/n, or a date';
+    case 'status':
+      return 'active, subscribed, unsubscribed, inactive, cleaned, bounced, pending, transactional, archived, marketing contact, non-marketing contact, …';
+  }
+}
