@@ -19,8 +19,25 @@ function attributeName(flag: string): string {
 /** Parses the declared options of `decls` from commander's values. */
 export function parseOptions(decls: Options, raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, decl] of Object.entries(decls)) out[key] = parseOption(decl, raw[attributeName(decl.flag)]);
+  // Every missing required flag is named at once, not one per run.
+  const missing: OptionDecl[] = [];
+  for (const [key, decl] of Object.entries(decls)) {
+    const value = raw[attributeName(decl.flag)];
+    if (value === undefined && (decl.kind === 'text' || decl.kind === 'choice') && decl.required && decl.default === undefined) missing.push(decl);
+    else out[key] = parseOption(decl, value);
+  }
+  if (missing.length === 1) parseOption(missing[0]!, undefined);
+  if (missing.length > 1) {
+    const flags = missing.map((d) => d.flag);
+    const what = missing.map((d) => `${d.flag} ${'placeholder' in d ? d.placeholder : ''} (${requiredWhat(d)})`);
+    throw new UsageError(`${flags.slice(0, -1).join(', ')} and ${flags.at(-1)} are required: ${what.join('; ')}`);
+  }
   return out;
+}
+
+function requiredWhat(decl: OptionDecl): string {
+  if (decl.kind === 'choice') return `one of ${decl.choices.join(', ')}`;
+  return (decl.kind === 'text' && decl.what) || decl.description;
 }
 
 /** The input of a command: its arguments (positional, or an id's flag) and its options. */
