@@ -306,6 +306,7 @@ complete -c email -n '__email_at \'subscribers import\'' -l concurrency -x -d 'b
 complete -c email -n '__email_at \'subscribers import\'' -l delimiter -x -d 'field delimiter: a character, or tab (default: detected among , ; and tab)'
 complete -c email -n '__email_at \'subscribers import\'' -l encoding -x -d 'text encoding of the file when it has no BOM: utf8, utf16le, utf16be, windows-1252, latin1 (default utf8)'
 complete -c email -n '__email_at \'subscribers import\'' -l multi-separator -x -d 'split a cell into several values of one MultiSelectMany key'
+complete -c email -n '__email_at \'subscribers import\'' -l date-only -d 'send the yyyy/mm/dd part of date-time values (2024-01-01 10:00, ISO 8601) in custom-field columns: a Date field keeps no time'
 complete -c email -n '__email_at \'subscribers import\'' -l dry-run -d 'parse, map and validate everything; send nothing'
 complete -c email -n '__email_at \'subscribers import\'' -l failures -r -F -d 'write every row that was not imported, with Line, Outcome, Code and Message'
 complete -c email -n '__email_at \'subscribers import\'' -l journal -r -F -d 'journal of acknowledged batches (default: next to the input file)'

@@ -41,6 +41,7 @@ export interface JournalOptions {
   delimiter: string;
   encoding: string;
   multiSeparator: string | null;
+  dateOnly?: true;
   /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
   mapping: string[];
 }
@@ -85,6 +86,7 @@ const headerSchema = z.object({
     delimiter: z.string(),
     encoding: z.string(),
     multiSeparator: z.nullable(z.string()),
+    dateOnly: z.optional(z.literal(true)),
     mapping: z.array(z.string()),
   }),
   service: z.object({ baseUrl: z.string(), keySalt: z.string().check(z.minLength(16, 'expected a salt')), keyDigest: z.string() }),
@@ -244,6 +246,7 @@ export function journalMismatch(header: JournalHeader, input: InputIdentity, opt
     delimiter: '--delimiter',
     encoding: '--encoding',
     multiSeparator: '--multi-separator',
+    dateOnly: '--date-only',
     mapping: 'the column mapping (--map)',
   };
   for (const key of Object.keys(labels) as (keyof JournalOptions)[]) {

@@ -8,6 +8,7 @@
 // refusal is reported through fields instead of a result object.
 import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
 import { unescapeCells } from '../output/sanitize.js';
+import type { DateTimeColumns } from './date-times.js';
 import type { MappingPlan } from './mapping.js';
 
 interface RowOptions {
@@ -15,6 +16,8 @@ interface RowOptions {
   consent?: Consent;
   /** `--multi-separator`: one cell holds several values of a MultiSelectMany key. */
   multiSeparator?: string;
+  /** Date-time values: noted for the notice, and their date part with --date-only. */
+  dateTimes?: DateTimeColumns;
 }
 
 /** Returned by build() for a row whose cells are all empty: skipped like a blank line, not counted as a row. */
@@ -59,6 +62,7 @@ export class RowBuilder {
   private readonly needed: number;
   private readonly defaultConsent: Consent | undefined;
   private readonly separator: string | undefined;
+  readonly dateTimes: DateTimeColumns | undefined;
 
   constructor(plan: MappingPlan, options: RowOptions) {
     this.emailColumn = plan.emailColumn;
@@ -73,6 +77,7 @@ export class RowBuilder {
     this.fields = plan.fieldColumns;
     this.defaultConsent = options.consent;
     this.separator = options.multiSeparator || undefined;
+    this.dateTimes = options.dateTimes;
   }
 
   /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
@@ -134,8 +139,9 @@ export class RowBuilder {
 
   /** Adds {Key, Value} unless the value is empty (not supplied: service-spec.md rule 4); false when refused. */
   private addField(fields: CustomFieldValue[], key: string, raw: string): boolean {
-    const value = raw.trim();
+    let value = raw.trim();
     if (value === '') return true;
+    if (this.dateTimes !== undefined) value = this.dateTimes.value(key, value);
     const checked = checkFieldValue(key, value);
     if (typeof checked !== 'string') {
       this.refuse(checked.code, checked.message);

@@ -35,6 +35,7 @@ export interface ImportInput {
   delimiter?: string;
   encoding?: string;
   multiSeparator?: string;
+  dateOnly: boolean;
   dryRun: boolean;
   failures?: string;
   journal?: string;
@@ -82,6 +83,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       concurrency: opts.concurrency,
       delimiter: parseDelimiterFlag(opts.delimiter),
       multiSeparator: opts.multiSeparator,
+      dateOnly: opts.dateOnly,
       dryRun,
       failuresPath: opts.failures === undefined ? undefined : resolve(ctx.cwd, opts.failures),
       resume,
