@@ -135,4 +135,13 @@ describe('an unsubscribed address (206)', () => {
     expect(r.stderr).toMatch(/^error 206: /);
     expect(r.stderr).toContain('--resubscribe');
   });
+
+  it('import says how many rows the service refused as unsubscribed, and names --resubscribe', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    writeFileSync(join(t.dir, 'back.csv'), 'email,name,consent\nunsubscribed@example.com,Uma,yes\nnew@example.com,New,yes\n');
+    const r = await email('subscribers', 'import', 'back.csv', '--list', NEWSLETTER);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/1 row was refused as unsubscribed \(206\).*--resubscribe/);
+  });
 });
