@@ -74,7 +74,8 @@ interface FieldProblem {
 }
 
 /**
- * Checks one custom field value and returns what to send, or the problem.
+ * Checks one custom field value of an import and returns what to send, or the
+ * problem (`--field` sends values as typed: fieldFlags).
  * (A string on success, so the import's hot path allocates nothing for a
  * value that is sent as it is.)
  * - Dates (service-spec.md "Custom field value" rules 2 and 3): year-first

@@ -103,6 +103,21 @@ describe('subscribers update', () => {
     await s.expectRefused(['subscribers', 'update', '--list', LIST, '--email', 'ada@example.com', '--consent', 'yes'], undefined, /--name is required/);
   });
 
+  it('an empty --name at a terminal is asked for, and sent only when the answer is yes', async () => {
+    const tty = { stdinIsTTY: true, stderrIsTTY: true };
+    const argv = ['subscribers', 'update', '--list', LIST, '--email', 'grace@example.com', '--name', '', '--consent', 'yes'];
+    const questions: string[] = [];
+    const no = await s.emailSent(argv, { ...tty, prompt: { secret: async () => '', confirm: async (q) => (questions.push(q), false) } });
+    expect(no.code).toBe(2);
+    expect(no.sent).toEqual([]);
+    expect(questions[0]).toMatch(/stored name of grace@example\.com .* emptied\. Send an empty name\?/);
+    expect(s.sandbox.state().lists[LIST]!.Subscribers['grace@example.com']!.Name).toBe('Grace Hopper');
+    const yes = await s.emailSent(argv, { ...tty, prompt: { secret: async () => '', confirm: async () => true } });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.sent[0]!.body).toMatchObject({ Name: '' });
+    expect(s.sandbox.state().lists[LIST]!.Subscribers['grace@example.com']!.Name).toBe('');
+  });
+
   it('surfaces 203 for an address not on the list', async () => {
     const r = await s.email(['subscribers', 'update', '--list', LIST, '--email', 'nobody@example.com', '--name', 'N', '--consent', 'yes', '--json']);
     expect(r.code).toBe(1);
