@@ -30,7 +30,10 @@ export function parseOptions(decls: Options, raw: Record<string, unknown>): Reco
   if (missing.length > 1) {
     const flags = missing.map((d) => d.flag);
     const what = missing.map((d) => `${d.flag} ${'placeholder' in d ? d.placeholder : ''} (${requiredWhat(d)})`);
-    throw new UsageError(`${flags.slice(0, -1).join(', ')} and ${flags.at(-1)} are required: ${what.join('; ')}`);
+    const error = new UsageError(`${flags.slice(0, -1).join(', ')} and ${flags.at(-1)} are required: ${what.join('; ')}`);
+    const hints = missing.flatMap((d) => (d.kind === 'text' && d.hint ? [d.hint] : []));
+    if (hints.length) error.hint = hints.join(' ');
+    throw error;
   }
   return out;
 }
@@ -99,7 +102,11 @@ function parseOption(decl: OptionDecl, value: unknown): unknown {
     case 'text': {
       if (value === undefined) {
         if (decl.default !== undefined) return decl.default;
-        if (decl.required) throw new UsageError(`${decl.flag} is required${decl.what ? `: ${decl.what}` : ''}`, decl.code);
+        if (decl.required) {
+          const error = new UsageError(`${decl.flag} is required${decl.what ? `: ${decl.what}` : ''}`, decl.code);
+          if (decl.hint) error.hint = decl.hint;
+          throw error;
+        }
         return undefined;
       }
       return decl.check ? checkText(String(value), decl.flag, decl.check, decl.code) : String(value);

@@ -2,7 +2,7 @@
 // "Add subscriber"). Checked before sending, with the service's codes where
 // the rule is the service's (1, 214, 215); --field values go as typed.
 import { defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
-import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, RESTART_HELP } from './codes.js';
+import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_HINT, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, RESTART_HELP } from './codes.js';
 
 export default defineCommand({
   name: 'add',
@@ -13,7 +13,7 @@ export default defineCommand({
     name: textOption('--name', '<n>', 'subscriber name (an existing address has its name replaced)', { required: true, what: 'the subscriber name' }),
     field: listOption('--field', '<Key=Value>', 'custom field value, sent as typed (a Date field takes yyyy/mm/dd); repeat a Key to set several options of a MultiSelectMany field'),
     // Not a declared choice: a wrong consent is the service's 215 (consentFlag).
-    consent: textOption('--consent', '<yes|no>', CONSENT_HELP, { required: true, what: CONSENT_WHAT, code: CONSENT_MISSING, suggest: ['yes', 'no'] }),
+    consent: textOption('--consent', '<yes|no>', CONSENT_HELP, { required: true, what: CONSENT_WHAT, hint: CONSENT_HINT, code: CONSENT_MISSING, suggest: ['yes', 'no'] }),
     resubscribe: switchOption('--resubscribe', 're-add the address even if it is unsubscribed, inactive or suppressed'),
     restartAutoresponders: switchOption('--restart-autoresponders', RESTART_HELP),
     allowEmptyName: switchOption('--allow-empty-name', ALLOW_EMPTY_NAME_HELP),

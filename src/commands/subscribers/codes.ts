@@ -15,6 +15,8 @@ export const CONSENT_INVALID = 215;
 
 export const CONSENT_HELP = 'consent to track: yes or no (required by the service)';
 export const CONSENT_WHAT = 'yes or no; the service refuses a subscriber without ConsentToTrack';
+export const CONSENT_HINT =
+  'ConsentToTrack has no default on add and update (docs/reference.md, "email subscribers add" and "email subscribers update"); say --consent yes or --consent no.';
 export const ALLOW_EMPTY_NAME_HELP = 'send an empty --name, which empties the stored name';
 export const RESTART_HELP = 'restart subscription-based automated emails for a resubscribed address';
 

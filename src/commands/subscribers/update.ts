@@ -3,7 +3,7 @@
 // the current address, 211 for the new one, 214/215 for consent; --field
 // values go as typed.
 import { defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
-import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, NEW_EMAIL_INVALID, RESTART_HELP } from './codes.js';
+import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_HINT, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, NEW_EMAIL_INVALID, RESTART_HELP } from './codes.js';
 
 export default defineCommand({
   name: 'update',
@@ -16,10 +16,11 @@ export default defineCommand({
     name: textOption('--name', '<n>', 'the name (required: the update replaces it; give the current one to keep it)', {
       required: true,
       what: "the update replaces the subscriber's name; give the current one to keep it",
+      hint: 'The service requires Name on update, and no endpoint reads the current name back (docs/reference.md, "email subscribers update"); give the current name to keep it.',
     }),
     field: listOption('--field', '<Key=Value>', 'custom field value, sent as typed (a Date field takes yyyy/mm/dd); repeat a Key for MultiSelectMany (replaces all options)'),
     clearField: listOption('--clear-field', '<Key[=Value]>', 'clear a field, or one option of a MultiSelectMany field'),
-    consent: textOption('--consent', '<yes|no>', CONSENT_HELP, { required: true, what: CONSENT_WHAT, code: CONSENT_MISSING, suggest: ['yes', 'no'] }),
+    consent: textOption('--consent', '<yes|no>', CONSENT_HELP, { required: true, what: CONSENT_WHAT, hint: CONSENT_HINT, code: CONSENT_MISSING, suggest: ['yes', 'no'] }),
     resubscribe: switchOption('--resubscribe', 're-add the subscriber if inactive'),
     restartAutoresponders: switchOption('--restart-autoresponders', RESTART_HELP),
     allowEmptyName: switchOption('--allow-empty-name', ALLOW_EMPTY_NAME_HELP),
