@@ -7,6 +7,9 @@ import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_HINT, CONSENT_MISSING, CON
 export default defineCommand({
   name: 'add',
   summary: 'Add a subscriber to a list (an existing address is updated)',
+  description:
+    'Sent as typed: --field values (a value shaped like a date in another form than yyyy/mm/dd, or a date-time, is said on stderr with the --field that sends its yyyy/mm/dd form). ' +
+    'Checked before sending: the addresses, --consent, a --field without Key= or over 250 characters, and an empty --name (asked at a terminal; --allow-empty-name sends it).',
   options: {
     list: idOption('--list', 'list id'),
     email: textOption('--email', '<addr>', 'email address', { required: true, check: 'email', code: EMAIL_INVALID }),
