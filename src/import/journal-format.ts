@@ -252,7 +252,8 @@ export function journalMismatch(header: JournalHeader, input: InputIdentity, opt
   for (const key of Object.keys(labels) as (keyof JournalOptions)[]) {
     const before = JSON.stringify(header.options[key] ?? null);
     const now = JSON.stringify(options[key] ?? null);
-    if (before !== now) differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${before}, now ${now}`);
+    const shown = (json: string) => (json === 'null' ? 'not given' : json);
+    if (before !== now) differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${shown(before)}, now ${shown(now)}`);
   }
   return differences;
 }
