@@ -363,11 +363,14 @@ describe('stopping and resuming', () => {
     client = new ApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
     const stop = new AbortController();
     const abandon = new AbortController();
-    setTimeout(() => {
+    // Once the first batch is at the service (its answer takes 300 ms), not after a fixed time: a loaded machine may not have started by then.
+    const poll = setInterval(() => {
+      if (sandbox.requestCount() === 0) return;
+      clearInterval(poll);
       stop.abort();
       abandon.abort();
-    }, 100);
-    const { summary } = await importFile(peopleCsv(3000), { concurrency: 2 }, { stopSignal: stop.signal, abandonSignal: abandon.signal });
+    }, 5);
+    const { summary } = await importFile(peopleCsv(3000), { concurrency: 2 }, { stopSignal: stop.signal, abandonSignal: abandon.signal }).finally(() => clearInterval(poll));
     expect(summary).toMatchObject({ rows: 0, complete: false });
     expect(summary.unfinished).toBeGreaterThanOrEqual(2000);
     // No batch was acknowledged: there is nothing to resume, so no journal is left behind.
