@@ -122,6 +122,9 @@ function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fie
     if (decl === RECORD_OPTIONS.fields && fields?.get(def)?.length) option.argChoices = [...fields.get(def)!];
     cmd.addOption(option);
   }
+  // The Usage line shows the flags a run needs, as gh's does (commander shows only [options]).
+  const needed = Object.values((def.options ?? {}) as Record<string, OptionDecl>).filter((d) => (d.kind === 'text' || d.kind === 'choice') && d.required && d.default === undefined);
+  if (needed.length) cmd.usage(`${cmd.usage()} ${needed.map((d) => `${d.flag} ${'placeholder' in d ? d.placeholder : ''}`).join(' ')}`);
   if (def.examples.length) cmd.addHelpText('after', examplesHelp(def.examples));
   cmd.action(action(def));
   return cmd;

@@ -57,6 +57,8 @@ export interface TextDecl<T extends string | undefined = string | undefined> ext
   readonly required?: boolean;
   /** What the value is, for the error when a required one is missing ("the campaign id"). */
   readonly what?: string;
+  /** The hint under that error. */
+  readonly hint?: string;
   readonly check?: TextCheck;
   readonly default?: string;
   readonly complete?: Completion;

@@ -19,8 +19,28 @@ function attributeName(flag: string): string {
 /** Parses the declared options of `decls` from commander's values. */
 export function parseOptions(decls: Options, raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, decl] of Object.entries(decls)) out[key] = parseOption(decl, raw[attributeName(decl.flag)]);
+  // Every missing required flag is named at once, not one per run.
+  const missing: OptionDecl[] = [];
+  for (const [key, decl] of Object.entries(decls)) {
+    const value = raw[attributeName(decl.flag)];
+    if (value === undefined && (decl.kind === 'text' || decl.kind === 'choice') && decl.required && decl.default === undefined) missing.push(decl);
+    else out[key] = parseOption(decl, value);
+  }
+  if (missing.length === 1) parseOption(missing[0]!, undefined);
+  if (missing.length > 1) {
+    const flags = missing.map((d) => d.flag);
+    const what = missing.map((d) => `${d.flag} ${'placeholder' in d ? d.placeholder : ''} (${requiredWhat(d)})`);
+    const error = new UsageError(`${flags.slice(0, -1).join(', ')} and ${flags.at(-1)} are required: ${what.join('; ')}`);
+    const hints = missing.flatMap((d) => (d.kind === 'text' && d.hint ? [d.hint] : []));
+    if (hints.length) error.hint = hints.join(' ');
+    throw error;
+  }
   return out;
+}
+
+function requiredWhat(decl: OptionDecl): string {
+  if (decl.kind === 'choice') return `one of ${decl.choices.join(', ')}`;
+  return (decl.kind === 'text' && decl.what) || decl.description;
 }
 
 /** The input of a command: its arguments (positional, or an id's flag) and its options. */
@@ -82,7 +102,11 @@ function parseOption(decl: OptionDecl, value: unknown): unknown {
     case 'text': {
       if (value === undefined) {
         if (decl.default !== undefined) return decl.default;
-        if (decl.required) throw new UsageError(`${decl.flag} is required${decl.what ? `: ${decl.what}` : ''}`, decl.code);
+        if (decl.required) {
+          const error = new UsageError(`${decl.flag} is required${decl.what ? `: ${decl.what}` : ''}`, decl.code);
+          if (decl.hint) error.hint = decl.hint;
+          throw error;
+        }
         return undefined;
       }
       return decl.check ? checkText(String(value), decl.flag, decl.check, decl.code) : String(value);

@@ -25,6 +25,7 @@ import { FailuresFile, refuseFailuresClash } from './failures.js';
 import type { ImportInput } from './input.js';
 import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
+import { DateTimeColumns } from './date-times.js';
 import { EmptyNames, noNameColumnNotice } from './names.js';
 import type { ImportOutcome } from './outcome.js';
 import { readMeaning } from './prescan.js';
@@ -54,6 +55,8 @@ export interface ImportOptions {
   /** `--delimiter`; sniffed from the head when undefined. */
   delimiter?: string;
   multiSeparator?: string;
+  /** --date-only: the yyyy/mm/dd part of date-time values in custom-field columns is sent. */
+  dateOnly?: boolean;
   dryRun: boolean;
   failuresPath?: string;
   /** Undefined: no journal (stdin without --journal, --dry-run). */
@@ -168,6 +171,8 @@ function journalOptions(o: ImportOptions, plan: MappingPlan, shape: TextShape): 
     encoding: o.input.encoding,
     multiSeparator: o.multiSeparator ?? null,
     ...(o.includeUnsubscribed ? { includeUnsubscribed: true } : {}),
+    // Only when given, so the journals of earlier imports still fit.
+    ...(o.dateOnly ? { dateOnly: true as const } : {}),
     mapping: plan.columns.map((c) => (c.target === 'CustomField' ? `field:${c.key}` : c.target === 'ignore' ? '-' : c.target)),
   };
 }
@@ -203,7 +208,8 @@ class ImportRun {
     private readonly throttle: Throttle | undefined,
     statusColumns: StatusColumn[],
   ) {
-    this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator, statusColumns, includeUnsubscribed: o.includeUnsubscribed });
+    const dateTimes = new DateTimeColumns(o.dateOnly === true, o.dryRun, hooks.onNotice);
+    this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator, statusColumns, includeUnsubscribed: o.includeUnsubscribed, dateTimes });
     this.dispatch = new SendLoop<Batch>({
       concurrency: o.concurrency,
       work: (batch, signal) => this.handle(batch, signal),

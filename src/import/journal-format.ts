@@ -43,6 +43,7 @@ export interface JournalOptions {
   multiSeparator: string | null;
   /** Present (true) only with --include-unsubscribed: a journal of any other run has none. */
   includeUnsubscribed?: boolean;
+  dateOnly?: true;
   /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
   mapping: string[];
 }
@@ -88,6 +89,7 @@ const headerSchema = z.object({
     encoding: z.string(),
     multiSeparator: z.nullable(z.string()),
     includeUnsubscribed: z.optional(z.boolean()),
+    dateOnly: z.optional(z.literal(true)),
     mapping: z.array(z.string()),
   }),
   service: z.object({ baseUrl: z.string(), keySalt: z.string().check(z.minLength(16, 'expected a salt')), keyDigest: z.string() }),
@@ -248,12 +250,14 @@ export function journalMismatch(header: JournalHeader, input: InputIdentity, opt
     encoding: '--encoding',
     multiSeparator: '--multi-separator',
     includeUnsubscribed: '--include-unsubscribed',
+    dateOnly: '--date-only',
     mapping: 'the column mapping (--map)',
   };
   for (const key of Object.keys(labels) as (keyof JournalOptions)[]) {
     const before = JSON.stringify(header.options[key] ?? null);
     const now = JSON.stringify(options[key] ?? null);
-    if (before !== now) differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${before}, now ${now}`);
+    const shown = (json: string) => (json === 'null' ? 'not given' : json);
+    if (before !== now) differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${shown(before)}, now ${shown(now)}`);
   }
   return differences;
 }

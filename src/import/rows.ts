@@ -8,6 +8,7 @@
 // refusal is reported through fields instead of a result object.
 import { checkFieldValue, isAcceptableAddress, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
 import { unescapeCells } from '../output/sanitize.js';
+import type { DateTimeColumns } from './date-times.js';
 import type { MappingPlan } from './mapping.js';
 import { readStatus, STATUS_CODES, statusMessage, type StatusColumn } from './status-columns.js';
 import { isTagsHeader, readConsent, splitQuotedTags } from './vendor-columns.js';
@@ -21,6 +22,8 @@ interface RowOptions {
   statusColumns?: StatusColumn[];
   /** `--include-unsubscribed`: rows a failures file lists as skipped are sent too. */
   includeUnsubscribed?: boolean;
+  /** Date-time values: noted for the notice, and their date part with --date-only. */
+  dateTimes?: DateTimeColumns;
 }
 
 /** Returned by build() for a row whose cells are all empty: skipped like a blank line, not counted as a row. */
@@ -72,6 +75,7 @@ export class RowBuilder {
   private readonly skipListed: boolean;
   /** Custom field columns (by position in `fields`) whose `"a","b"` cells are several tags (Mailchimp's TAGS). */
   private readonly tags: boolean[];
+  readonly dateTimes: DateTimeColumns | undefined;
 
   constructor(plan: MappingPlan, options: RowOptions) {
     this.emailColumn = plan.emailColumn;
@@ -89,6 +93,7 @@ export class RowBuilder {
     this.status = options.statusColumns?.length ? options.statusColumns : undefined;
     this.skipListed = plan.outcomeColumn >= 0 && !options.includeUnsubscribed;
     this.tags = plan.fieldColumns.map((f) => isTagsHeader(plan.columns.find((c) => c.index === f.index)?.header ?? ''));
+    this.dateTimes = options.dateTimes;
   }
 
   /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
@@ -165,8 +170,9 @@ export class RowBuilder {
 
   /** Adds {Key, Value} unless the value is empty (not supplied: service-spec.md rule 4); false when refused. */
   private addField(fields: CustomFieldValue[], key: string, raw: string): boolean {
-    const value = raw.trim();
+    let value = raw.trim();
     if (value === '') return true;
+    if (this.dateTimes !== undefined) value = this.dateTimes.value(key, value);
     const checked = checkFieldValue(key, value);
     if (typeof checked !== 'string') {
       this.refuse(checked.code, checked.message);

@@ -71,6 +71,8 @@ export async function* checkRows(chunks: AsyncIterable<RecordChunk>, builder: Ro
       rows.emails.push(builder.email);
       rows.reasons.push(entry === undefined ? [builder.problemCode, builder.problemMessage] : undefined);
     }
+    // Said before any row of the chunk can reach a batch.
+    builder.dateTimes?.say();
     if (rows.records.length) yield rows;
   }
 }

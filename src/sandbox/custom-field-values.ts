@@ -6,7 +6,7 @@
 //   option removes only that option, an empty Value clears them all (accepted
 //   by update and import; ignored on add);
 // - a Date field is cleared by 0000-00-00 (rule 2) and takes year-first dates
-//   (rule 3);
+//   (rule 3): anything else, a date-time included, is not stored;
 // - fields not supplied keep their values (rule 4); an empty Value without
 //   Clear counts as not supplied.
 // Keys are matched without regard to case and with or without the brackets of

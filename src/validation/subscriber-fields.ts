@@ -4,6 +4,7 @@
 // the codes are the service's own ("Coded errors by area" → "Subscribers and
 // lists") where the service has one.
 import { UsageError } from '../core/errors.js';
+import { isRealDate, MONTHS, pad2, typedDateNotice } from './date-values.js';
 import { isValidEmail } from './email-address.js';
 
 /** service-spec.md "Custom field value" and "Limits": a Value holds at most 250 characters. */
@@ -73,7 +74,8 @@ interface FieldProblem {
 }
 
 /**
- * Checks one custom field value and returns what to send, or the problem.
+ * Checks one custom field value of an import and returns what to send, or the
+ * problem (`--field` sends values as typed: fieldFlags).
  * (A string on success, so the import's hot path allocates nothing for a
  * value that is sent as it is.)
  * - Dates (service-spec.md "Custom field value" rules 2 and 3): year-first
@@ -173,18 +175,6 @@ function normalizeDate(key: string, value: string): string | FieldProblem {
   return { code: 'invalid-date', message: `${key} "${value}" is not a date, read as day/month/year or as month/day/year` };
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
-
-function isRealDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const days = [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return day <= days[month - 1]!;
-}
-
 // ---- flags of `subscribers add` and `update` ----------------------------------
 
 /** `--consent yes|no`: required by the service on add and update (214), Yes or No only (215). */
@@ -205,10 +195,13 @@ export function consentFlag(value: string | undefined): 'Yes' | 'No' {
 /**
  * `--field Key=Value`, repeatable. The same Key given several times sets
  * several options of a MultiSelectMany field (service-spec.md "Custom field
- * value" rule 1), so repeats are kept as separate items, in order.
+ * value" rule 1), so repeats are kept as separate items, in order. Values go
+ * as typed: the field's type is unknown, so a value shaped like a date in
+ * another form than yyyy/mm/dd, or a date-time, is said through `say`, once.
  */
-export function fieldFlags(values: readonly string[]): CustomFieldValue[] {
+export function fieldFlags(values: readonly string[], say?: (line: string) => void): CustomFieldValue[] {
   const items: CustomFieldValue[] = [];
+  const notices: string[] = [];
   for (const raw of values) {
     const eq = raw.indexOf('=');
     const key = eq < 0 ? '' : raw.slice(0, eq).trim();
@@ -220,10 +213,15 @@ export function fieldFlags(values: readonly string[]): CustomFieldValue[] {
         'To clear a field use `subscribers update --clear-field <Key>`; a Date field is also cleared by the value 0000-00-00.',
       );
     }
-    const checked = checkFieldValue(key, value);
-    if (typeof checked !== 'string') throw new UsageError(`--field ${checked.message}`);
-    items.push({ Key: key, Value: checked });
+    if (characterCount(value) > CUSTOM_FIELD_VALUE_LIMIT) {
+      throw new UsageError(`--field ${key} is ${characterCount(value)} characters long; the service's limit is ${CUSTOM_FIELD_VALUE_LIMIT}`);
+    }
+    const notice = typedDateNotice(key, value);
+    if (notice !== undefined && !notices.includes(notice)) notices.push(notice);
+    items.push({ Key: key, Value: value });
   }
+  // Said only once every flag is read: a refused flag sends nothing, and says nothing else.
+  for (const line of notices) say?.(line);
   return items;
 }
 

@@ -9,10 +9,10 @@ const LIST = SEED_LIST_IDS.newsletter;
 const s = useCommandSandbox({}, 'each');
 
 describe('subscribers add', () => {
-  it('posts the subscriber with repeated --field as MultiSelectMany items, ISO dates as yyyy/mm/dd, and prints the id', async () => {
+  it('posts the subscriber with repeated --field as MultiSelectMany items, values as typed, and prints the id', async () => {
     const r = await s.emailSent([
       'subscribers', 'add', '--list', LIST, '--email', ' zed@example.com ', '--name', 'Zed',
-      '--field', 'Interests=News', '--field', 'Interests=Events', '--field', 'Birthday=1990-05-17', '--consent', 'yes', '--resubscribe',
+      '--field', 'Interests=News', '--field', 'Interests=Events', '--field', 'Birthday=1990/05/17', '--consent', 'yes', '--resubscribe',
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('zed@example.com\n');
@@ -54,12 +54,11 @@ describe('subscribers add', () => {
     expect(JSON.parse(r.stdout)).toBe('j@example.com');
   });
 
-  it('refuses, with nothing sent: a bad address (1), no consent (214), another consent (215), an ambiguous date, 251 characters, a bad list id', async () => {
+  it('refuses, with nothing sent: a bad address (1), no consent (214), another consent (215), 251 characters, a bad list id', async () => {
     const base = ['subscribers', 'add', '--list', LIST, '--name', 'Z'];
     await s.expectRefused([...base, '--email', 'zed@', '--consent', 'yes'], 1, /--email must be a valid email address \(got "zed@"\)/);
-    await s.expectRefused([...base, '--email', 'z@example.com'], 214, /--consent yes\|no is required/);
+    await s.expectRefused([...base, '--email', 'z@example.com'], 214, /--consent is required: yes or no; the service refuses a subscriber without ConsentToTrack/);
     await s.expectRefused([...base, '--email', 'z@example.com', '--consent', 'unchanged'], 215);
-    await s.expectRefused([...base, '--email', 'z@example.com', '--consent', 'yes', '--field', 'Birthday=05/06/2020'], undefined, /ambiguous/);
     await s.expectRefused([...base, '--email', 'z@example.com', '--consent', 'yes', '--field', `Company=${'x'.repeat(251)}`], undefined, /251 characters long; the service's limit is 250/);
     await s.expectRefused(['subscribers', 'add', '--list', 'nope', '--name', 'Z', '--email', 'z@example.com', '--consent', 'yes'], undefined, /--list must be a UUID/);
   });
@@ -102,6 +101,21 @@ describe('subscribers update', () => {
     await s.expectRefused([...base, '--email', 'ada@'], 1);
     await s.expectRefused([...base, '--email', 'ada@example.com', '--new-email', 'ada@new'], 211, /--new-email/);
     await s.expectRefused(['subscribers', 'update', '--list', LIST, '--email', 'ada@example.com', '--consent', 'yes'], undefined, /--name is required/);
+  });
+
+  it('an empty --name at a terminal is asked for, and sent only when the answer is yes', async () => {
+    const tty = { stdinIsTTY: true, stderrIsTTY: true };
+    const argv = ['subscribers', 'update', '--list', LIST, '--email', 'grace@example.com', '--name', '', '--consent', 'yes'];
+    const questions: string[] = [];
+    const no = await s.emailSent(argv, { ...tty, prompt: { secret: async () => '', confirm: async (q) => (questions.push(q), false) } });
+    expect(no.code).toBe(2);
+    expect(no.sent).toEqual([]);
+    expect(questions[0]).toMatch(/stored name of grace@example\.com .* emptied\. Send an empty name\?/);
+    expect(s.sandbox.state().lists[LIST]!.Subscribers['grace@example.com']!.Name).toBe('Grace Hopper');
+    const yes = await s.emailSent(argv, { ...tty, prompt: { secret: async () => '', confirm: async () => true } });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.sent[0]!.body).toMatchObject({ Name: '' });
+    expect(s.sandbox.state().lists[LIST]!.Subscribers['grace@example.com']!.Name).toBe('');
   });
 
   it('surfaces 203 for an address not on the list', async () => {

@@ -201,6 +201,25 @@ describe('columns that become custom fields because nothing maps them (issue 17.
   });
 });
 
+describe('date-times in custom-field columns', () => {
+  it('each column is named once, before the batch that first carries one; the columns of the first rows in one line', async () => {
+    const notices: { message: string; sentBefore: number }[] = [];
+    const row = (i: number) => `p${i}@example.com,P ${i},yes,2018-02-12 10:54:27,2018-08-27T15:06:27.713Z,${i >= 400 ? '2020-01-01 08:00 UTC' : ''}`;
+    const csv = ['email,name,Consent,Birthday,Created,Last Seen', ...Array.from({ length: 600 }, (_, i) => row(i))].join('\n');
+    const { summary } = await importFile(csv, { batchSize: 100, concurrency: 1, map: ['Birthday=Birthday', 'Created=Created', 'Last Seen=LastSeen'] }, {
+      onNotice: (message) => notices.push({ message, sentBefore: importRequests(sandbox).length }),
+    });
+    expect(summary).toMatchObject({ rows: 600, new: 600 });
+    const said = notices.filter((n) => /date-time/.test(n.message));
+    expect(said).toEqual([
+      { message: expect.stringMatching(/^columns hold date-times: Birthday \("2018-02-12 10:54:27"\), Created \("2018-08-27T15:06:27\.713Z"\); .*--date-only/), sentBefore: 0 },
+      { message: expect.stringMatching(/^a column holds date-times: LastSeen \("2020-01-01 08:00 UTC"\)/), sentBefore: expect.any(Number) },
+    ]);
+    // Line 402 (the 401st row) is in the fifth batch: not sent before the line.
+    expect(said[1]!.sentBefore).toBeLessThan(5);
+  });
+});
+
 describe('rows sent with an empty Name (CLI.md "Names")', () => {
   it('the first is said once, before the batch that carries it is sent, and the summary counts them all', async () => {
     const notices: { message: string; sentBefore: number }[] = [];
@@ -344,11 +363,14 @@ describe('stopping and resuming', () => {
     client = new ApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
     const stop = new AbortController();
     const abandon = new AbortController();
-    setTimeout(() => {
+    // Once the first batch is at the service (its answer takes 300 ms), not after a fixed time: a loaded machine may not have started by then.
+    const poll = setInterval(() => {
+      if (sandbox.requestCount() === 0) return;
+      clearInterval(poll);
       stop.abort();
       abandon.abort();
-    }, 100);
-    const { summary } = await importFile(peopleCsv(3000), { concurrency: 2 }, { stopSignal: stop.signal, abandonSignal: abandon.signal });
+    }, 5);
+    const { summary } = await importFile(peopleCsv(3000), { concurrency: 2 }, { stopSignal: stop.signal, abandonSignal: abandon.signal }).finally(() => clearInterval(poll));
     expect(summary).toMatchObject({ rows: 0, complete: false });
     expect(summary.unfinished).toBeGreaterThanOrEqual(2000);
     // No batch was acknowledged: there is nothing to resume, so no journal is left behind.

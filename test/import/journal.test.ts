@@ -100,6 +100,11 @@ describe('journal', () => {
     ]);
   });
 
+  it('names --date-only when one run has it and the other not, and a journal without it fits a run without it', () => {
+    expect(journalMismatch(header, identity, { ...options, dateOnly: true })).toEqual(['--date-only was not given, now true']);
+    expect(journalMismatch({ ...header, options: { ...options, dateOnly: true } }, identity, options)).toEqual(['--date-only was true, now not given']);
+  });
+
   it('groups appends that arrive during a sync into the next one', async () => {
     const path = join(tempDir(), 'j');
     const writer = await JournalWriter.create(path, header);

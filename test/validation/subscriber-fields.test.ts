@@ -146,11 +146,26 @@ describe('consent', () => {
 });
 
 describe('--field and --clear-field', () => {
-  it('keeps a repeated key as separate items (MultiSelectMany) in order', () => {
-    expect(fieldFlags(['Interests=Jazz', 'Interests=Blues', 'Birthday=1990-05-17'])).toEqual([
+  it('keeps a repeated key as separate items (MultiSelectMany) in order, values as typed', () => {
+    const said: string[] = [];
+    expect(fieldFlags(['Interests=Jazz', 'Interests=Blues', 'Birthday=1990-05-17'], (l) => said.push(l))).toEqual([
       { Key: 'Interests', Value: 'Jazz' },
       { Key: 'Interests', Value: 'Blues' },
-      { Key: 'Birthday', Value: '1990/05/17' },
+      { Key: 'Birthday', Value: '1990-05-17' },
+    ]);
+    expect(said).toEqual([expect.stringContaining('--field "Birthday=1990/05/17"')]);
+  });
+  it('says nothing of yyyy/mm/dd, 0000-00-00 or a value that is no date, and one line per value shaped like a date', () => {
+    const said: string[] = [];
+    fieldFlags(['Birthday=1990/05/17', 'Birthday=0000-00-00', 'Company=Acme', 'Code=12345678', 'Age=42'], (l) => said.push(l));
+    expect(said).toEqual([]);
+    fieldFlags(['A=2024/1/5', 'B=31/02/1990', 'C=03/03/1990', 'D=05/06/2024 10:00', 'E=2024-13-01'], (l) => said.push(l));
+    expect(said).toEqual([
+      expect.stringContaining('--field "A=2024/01/05"'),
+      expect.stringMatching(/B "31\/02\/1990" .*no calendar day/),
+      expect.stringContaining('--field "C=1990/03/03"'),
+      expect.stringMatching(/D .*date and a time.*5 June 2024 \(--field "D=2024\/06\/05"\) or 6 May 2024 \(--field "D=2024\/05\/06"\)/),
+      expect.stringMatching(/E .*no calendar day/),
     ]);
   });
   it('splits at the first = so values may hold one', () => {

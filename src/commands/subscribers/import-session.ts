@@ -36,6 +36,7 @@ export interface ImportInput {
   delimiter?: string;
   encoding?: string;
   multiSeparator?: string;
+  dateOnly: boolean;
   dryRun: boolean;
   failures?: string;
   journal?: string;
@@ -43,6 +44,9 @@ export interface ImportInput {
   restart: boolean;
   progress: boolean;
 }
+
+/** The service's code for an address in the unsubscribed list (service-spec.md "Coded errors by area"). */
+const UNSUBSCRIBED = '206';
 
 /** Rows listed on stderr after a real import (Wrangler prints at most 12 row errors); every one is in --failures. */
 const PROBLEMS_SHOWN = 12;
@@ -84,6 +88,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       concurrency: opts.concurrency,
       delimiter: parseDelimiterFlag(opts.delimiter),
       multiSeparator: opts.multiSeparator,
+      dateOnly: opts.dateOnly,
       dryRun,
       failuresPath: opts.failures === undefined ? undefined : resolve(ctx.cwd, opts.failures),
       resume,
@@ -152,6 +157,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   // Memory must not grow with the file (src/core/heap.ts): applied only when the process entry gives the hook.
   const heap = (await ctx.heap?.())?.boundedHeapForImport({ semiSpaceBytes: 4 << 20, rowsBetweenCollections: 100_000 });
   let outcome;
+  let unsubscribed = 0;
   try {
     outcome = await runImport(options, {
       client,
@@ -159,6 +165,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       abandonSignal: abandon.signal,
       onProgress: (p) => progress.update(p),
       onProblem: (p) => {
+        if (p.code === UNSUBSCRIBED) unsubscribed++;
         const list = p.outcome === 'duplicate' ? shownDuplicates : shown;
         if (list.length < PROBLEMS_SHOWN) list.push(p);
       },
@@ -175,6 +182,9 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   const { summary } = outcome;
   // The summary (the renderer prints it), then for people the first rows not imported, then what ended the run (import/outcome.ts).
   const said = problemLines([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary);
+  if (unsubscribed > 0) {
+    said.push(`${ctx.log.count(unsubscribed)} ${unsubscribed === 1 ? 'row was' : 'rows were'} refused as unsubscribed (206): --resubscribe re-adds them (only if the people asked to be added again)`);
+  }
   const end = importEnd(outcome, ctx.log.count);
   if (end.warning) ctx.log.warn(end.warning);
   return { data: summary, display: summaryRecord(summary), view: { columns: summaryColumns(summary), tableOnly: true }, notes: [...said, ...end.notes], error: end.error };

@@ -24,6 +24,7 @@ const options = {
   delimiter: textOption('--delimiter', '<c>', 'field delimiter: a character, or tab (default: detected among , ; and tab)'),
   encoding: textOption('--encoding', '<name>', 'text encoding of the file when it has no BOM: utf8, utf16le, utf16be, windows-1252, latin1 (default utf8)'),
   multiSeparator: textOption('--multi-separator', '<s>', 'split a cell into several values of one MultiSelectMany key', { check: 'nonblank' }),
+  dateOnly: switchOption('--date-only', 'send the yyyy/mm/dd part of date-time values (2024-01-01 10:00, ISO 8601) in custom-field columns: a Date field keeps no time'),
   dryRun: switchOption('--dry-run', 'parse, map and validate everything; send nothing'),
   failures: textOption('--failures', '<file.csv>', 'write every row that was not imported, with Line, Outcome, Code and Message', { complete: 'file' }),
   journal: textOption('--journal', '<file>', 'journal of acknowledged batches (default: next to the input file)', { complete: 'file' }),

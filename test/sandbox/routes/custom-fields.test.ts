@@ -164,6 +164,27 @@ describe('custom field values', () => {
     expect(fields('ada@example.com')['[NoSuchField]']).toBeUndefined();
   });
 
+  it('a date-time sent to a Date field is not stored, on add, update and import: the field keeps what it had, with no error', async () => {
+    // service-spec.md rule 3: a Date field takes a year-first date; the add, update and import codes hold none for a value
+    // that does not fit its field, so the value is ignored (a new subscriber has none; a stored one stays).
+    for (const value of ['2024-01-01 10:00', '2018-08-27T15:06:27.713Z', '2018-02-12 10:54:27 UTC']) {
+      const add = await c.call('POST', `/email/subscribers/${NEWSLETTER}`, {
+        EmailAddress: 'new@example.com',
+        Name: 'New',
+        CustomFields: [{ Key: 'Birthday', Value: value }],
+        ConsentToTrack: 'Yes',
+        Resubscribe: false,
+      });
+      expect(add.status, value).toBe(201);
+      expect(fields('new@example.com')['[Birthday]'], value).toBeUndefined();
+      expect((await update('ada@example.com', [{ Key: 'Birthday', Value: value }])).status, value).toBe(200);
+      const imported = await importOne('ada@example.com', [{ Key: 'Birthday', Value: value }]);
+      expect(imported.status, value).toBe(200);
+      expect(imported.body.FailureDetails, value).toEqual([]);
+      expect(fields('ada@example.com')['[Birthday]'], value).toEqual(['1815-12-10']);
+    }
+  });
+
   it('stores options with their defined spelling and US states by name', async () => {
     await update('ada@example.com', [
       { Key: 'Plan', Value: 'enterprise' },

@@ -1,0 +1,50 @@
+// Date-times in columns that become custom fields (CLI.md "What a file
+// means"). Exports write them everywhere (`2018-02-12 10:54:27`, ISO 8601,
+// `… UTC`), and a Date field keeps yyyy/mm/dd only (service-spec.md "Custom
+// field value" rule 3): sent as they are, it stores nothing of them. The
+// field's type cannot be read, so they are sent as they are and the columns
+// named, once, before the batch that first carries one; --date-only sends
+// their date part.
+import { dateReadings, dateTimeDatePart } from '../validation/date-values.js';
+
+export class DateTimeColumns {
+  private readonly seen = new Set<string>();
+  /** Columns seen since the last say(), with one value of each. */
+  private fresh: [string, string][] = [];
+
+  constructor(
+    private readonly dateOnly: boolean,
+    private readonly dryRun: boolean,
+    private readonly notice: ((message: string) => void) | undefined,
+  ) {}
+
+  /** What to send of a trimmed value of the custom field `key`: a date-time's date part with --date-only, else the value. */
+  value(key: string, value: string): string {
+    const datePart = dateTimeDatePart(value);
+    if (datePart === undefined) return value;
+    if (!this.seen.has(key)) {
+      this.seen.add(key);
+      this.fresh.push([key, value]);
+    }
+    return this.dateOnly ? datePart : value;
+  }
+
+  /** One line for the columns first seen since the last call (rows are checked before their batch can be sent). */
+  say(): void {
+    const fresh = this.fresh;
+    if (fresh.length === 0) return;
+    this.fresh = [];
+    const columns = fresh.map(([key, value]) => `${key} ("${value}")`).join(', ');
+    const [, example] = fresh[0]!;
+    const part = dateTimeDatePart(example)!;
+    const readings = dateReadings(part) ?? [];
+    const ymd = readings.length === 1 ? ` (${readings[0]!.ymd})` : '';
+    const holds = `${fresh.length === 1 ? 'a column holds' : 'columns hold'} date-times: ${columns}`;
+    this.notice?.(
+      this.dateOnly
+        ? `${holds}; with --date-only their yyyy/mm/dd part${ymd} ${this.dryRun ? 'would be' : 'is'} sent`
+        : `${holds}; a Date field keeps yyyy/mm/dd only and stores nothing of a date-time, so they ${this.dryRun ? 'would be' : 'are'} sent as they are; ` +
+            `--date-only sends their yyyy/mm/dd part${ymd} instead`,
+    );
+  }
+}
