@@ -107,6 +107,12 @@ export function expectSentOnce(run: VendorRun, addresses: string[]): void {
   expect(sent, run.stderr).toEqual(addresses.map(lower).sort());
 }
 
+/** A stderr line names `column` as the reason rows were skipped (not the custom-fields line that lists every column). */
+export function expectSkipNamed(run: VendorRun, column: string): void {
+  const lines = run.messages.split('\n').filter((line) => line.includes(column) && /skipped|not sent|--include-unsubscribed/i.test(line));
+  expect(lines, run.messages).not.toEqual([]);
+}
+
 /** Line and Outcome of each failures-file row, for comparing two runs. */
 export const outcomes = (run: VendorRun) => run.failures.map((r) => `${r.Line} ${r.Outcome}`);
 
