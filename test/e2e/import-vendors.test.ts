@@ -61,6 +61,17 @@ describe('Mailchimp: the subscribed export', () => {
     const run = await importFile(FILE, NEW_USER);
     expect(run.values('s2@example.com', 'TAGS')).toEqual(['Lorem Editors']);
     expect(run.values('s1@example.com', 'TAGS')).toEqual([]);
+    // Two tags on one member, as Mailchimp writes them: each quoted, comma-separated, in one cell.
+    const text = readFileSync(join(VENDORS, FILE), 'utf8').replace(/^(s3@.*,)"""Lorem Editors"""$/m, '$1"""Lorem Editors"",""VIP"""');
+    writeFile(t.dir, 'two-tags.csv', text);
+    const two = await importFile('two-tags.csv', NEW_USER);
+    expect(two.values('s3@example.com', 'TAGS')).toEqual(['Lorem Editors', 'VIP']);
+  });
+
+  it('the three files of an audience export imported in turn send the subscribed members only', async () => {
+    for (const file of ['mailchimp/subscribed.csv', 'mailchimp/unsubscribed.csv', 'mailchimp/cleaned.csv']) await importFile(file, NEW_USER);
+    const onList = Object.keys(t.sandbox.state().lists[LIST]!.Subscribers);
+    expect(onList.filter((a) => /^[suc]\d@example\.com$/.test(a)).sort()).toEqual(ALL);
   });
 
   it('OPTIN_TIME and CONFIRM_TIME are named once as date-times; --date-only sends their date', async () => {
