@@ -67,6 +67,25 @@ describe('Outlook: an Outlook CSV export', () => {
   });
 });
 
+describe('Outlook 2003: a real export, whose rows stop after their last filled cell', () => {
+  const FILE = 'outlook/outlook-2003.csv';
+
+  it('rows with fewer cells than the header are rejected (missing-fields), nothing sent, each named by its line', async () => {
+    const run = await importFile(FILE, CONSENT);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.sent).toEqual([]);
+    expect(run.failures.map((r) => `${r.Line} ${r.Outcome} ${r.Code}`)).toEqual(['2 rejected missing-fields', '3 rejected missing-fields']);
+    expect(run.failures.map((r) => r.cells['E-mail Address'])).toEqual(['RodgerRabbit@StealMyShoes.com', 'Fake@email.com']);
+  });
+
+  it('the failures file, whose rows it fills out to the header, imported again sends each person once', async () => {
+    const run = await importFile(FILE, CONSENT);
+    const again = await importFile(run.failuresFile, CONSENT);
+    expect(new Set(again.sent.map((s) => s.EmailAddress)).size).toBe(again.sent.length);
+    for (const s of again.sent) expect(stored(s.EmailAddress.toLowerCase())?.Name).toMatch(/^(Tom Jerry|Money McGee)$/);
+  });
+});
+
 describe('Thunderbird: an address book exported as comma-separated text', () => {
   const FILE = 'thunderbird/thunderbird.built.csv';
 
