@@ -217,9 +217,9 @@ export function unmappedColumnsNotice(plan: MappingPlan, listId: string): string
   const ignored = "the service ignores a key the list does not define, and a value that is not one of a field's options, without an error";
   const create = `email customfields create --list ${listId} --name "${names[0]}" --type <DataType>`;
   if (names.length === 1) {
-    return `1 column is sent as a custom field because nothing maps it: ${shown}; ${ignored}: create the field first (${create}), or leave it out with --only-mapped or --map "${names[0]}=-"`;
+    return `1 column is sent as a custom field because nothing maps it: ${shown}; ${ignored}: create it if the list lacks it (${create}), or leave it out with --only-mapped or --map "${names[0]}=-"`;
   }
-  return `${names.length} columns are sent as custom fields because nothing maps them: ${shown}; ${ignored}: create the fields first (${create}, …), or leave them out with --only-mapped, or --map "${names[0]}=-" one by one`;
+  return `${names.length} columns are sent as custom fields because nothing maps them: ${shown}; ${ignored}: create any the list lacks (${create}, …), or leave them out with --only-mapped, or --map "${names[0]}=-" one by one`;
 }
 
 /** One line per column for people: `Email Address → EmailAddress (recognised)`. */

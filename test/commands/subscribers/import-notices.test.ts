@@ -26,7 +26,7 @@ describe('columns nothing maps', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(
       warningLine(
-        `4 columns are sent as custom fields because nothing maps them: MEMBER_RATING, LEID, EUID, OPTIN_IP; the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create the fields first (email customfields create --list ${LIST} --name "MEMBER_RATING" --type <DataType>, …), or leave them out with --only-mapped, or --map "MEMBER_RATING=-" one by one`,
+        `4 columns are sent as custom fields because nothing maps them: MEMBER_RATING, LEID, EUID, OPTIN_IP; the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create any the list lacks (email customfields create --list ${LIST} --name "MEMBER_RATING" --type <DataType>, …), or leave them out with --only-mapped, or --map "MEMBER_RATING=-" one by one`,
       ),
     );
     // Not with --only-mapped, nor for columns --map sends as custom fields on purpose.
@@ -36,7 +36,7 @@ describe('columns nothing maps', () => {
     const one = await jsonImport('mailchimp.csv', '--map', 'MEMBER_RATING=Rating', '--map', 'LEID=-', '--map', 'EUID=-', '--dry-run');
     expect(one.stderr).toBe(
       warningLine(
-        `1 column is sent as a custom field because nothing maps it: OPTIN_IP; the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create the field first (email customfields create --list ${LIST} --name "OPTIN_IP" --type <DataType>), or leave it out with --only-mapped or --map "OPTIN_IP=-"`,
+        `1 column is sent as a custom field because nothing maps it: OPTIN_IP; the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create it if the list lacks it (email customfields create --list ${LIST} --name "OPTIN_IP" --type <DataType>), or leave it out with --only-mapped or --map "OPTIN_IP=-"`,
       ),
     );
     // A wide file: the list is capped, still one line.
@@ -47,7 +47,7 @@ describe('columns nothing maps', () => {
     const [columns, names] = wide.stderr.split('\n');
     expect(`${columns}\n`).toBe(
       warningLine(
-        `40 columns are sent as custom fields because nothing maps them: ${vendor.slice(0, 10).join(', ')} (… and 30 more); the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create the fields first (email customfields create --list ${LIST} --name "V1" --type <DataType>, …), or leave them out with --only-mapped, or --map "V1=-" one by one`,
+        `40 columns are sent as custom fields because nothing maps them: ${vendor.slice(0, 10).join(', ')} (… and 30 more); the service ignores a key the list does not define, and a value that is not one of a field's options, without an error: create any the list lacks (email customfields create --list ${LIST} --name "V1" --type <DataType>, …), or leave them out with --only-mapped, or --map "V1=-" one by one`,
       ),
     );
     expect(names).toMatch(/wide\.csv has no name column/);
