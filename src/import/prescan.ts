@@ -10,7 +10,7 @@ import type { ImportInput } from './input.js';
 import type { MappingPlan } from './mapping.js';
 import { RowSource, type TextShape } from './source.js';
 import { findStatusColumns, readableValues, readStatus, type StatusCode, type StatusColumn } from './status-columns.js';
-import { CONSENT_VALUES, readConsent } from './vendor-columns.js';
+import { CONSENT_VALUES, parseConsent } from '../validation/subscriber-fields.js';
 
 /** Unreadable values named in a refusal, at most. */
 const SHOWN_VALUES = 5;
@@ -88,7 +88,7 @@ async function prescan(input: ImportInput, shape: TextShape, plan: MappingPlan, 
       }
       if (consentColumn >= 0) {
         const cell = record[consentColumn];
-        if (cell !== undefined && readConsent(cell) === null) note(consent, cell);
+        if (cell !== undefined && parseConsent(cell, true) === null) note(consent, cell);
       }
     }
   } finally {

@@ -6,12 +6,12 @@
 // batch of them in one fast native pass, faster than concatenating JSON text
 // row by row), nothing is allocated for a cell that is not sent, and a
 // refusal is reported through fields instead of a result object.
-import { checkFieldValue, isAcceptableAddress, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
+import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
 import { unescapeCells } from '../output/sanitize.js';
 import type { DateTimeColumns } from './date-times.js';
 import type { MappingPlan } from './mapping.js';
 import { readStatus, STATUS_CODES, statusMessage, type StatusColumn } from './status-columns.js';
-import { isTagsHeader, readConsent, splitQuotedTags } from './vendor-columns.js';
+import { isTagsHeader, splitQuotedTags } from './vendor-columns.js';
 
 interface RowOptions {
   /** `--consent`: ConsentToTrack for rows whose consent cell is empty or absent. */
@@ -138,7 +138,7 @@ export class RowBuilder {
     if (this.consentColumn >= 0) {
       const cell = record[this.consentColumn];
       if (cell !== undefined && cell !== '') {
-        const parsed = readConsent(cell);
+        const parsed = parseConsent(cell, true);
         if (parsed === null) {
           return this.refuse(String(SubscriberCode.consentInvalid), `ConsentToTrack "${cell}" is not Yes, No or Unchanged`);
         }

@@ -3,6 +3,7 @@
 // such a column marks unsubscribed, cleaned, bounced or without marketing
 // permission is not sent (rows.ts); `--include-unsubscribed` sends it. The
 // headers are the ones the vendors write; docs/import.md lists them.
+import { FALSE_WORDS, normalizeValue, TRUE_WORDS } from '../validation/subscriber-fields.js';
 
 export type StatusCode = 'unsubscribed' | 'cleaned' | 'bounced' | 'no-permission';
 
@@ -91,13 +92,6 @@ export function findStatusColumns(plan: { columns: readonly { index: number; hea
 
 // ---- values ----------------------------------------------------------------------
 
-/** Lower-cased, trimmed, runs of spaces, `_` and `-` as one space: "Opted_In", "opt-in" → "opted in", "opt in". */
-export function normalizeValue(raw: string): string {
-  return raw.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
-}
-
-export const TRUE_WORDS: ReadonlySet<string> = new Set(['yes', 'y', 'true', 't', '1', 'on']);
-export const FALSE_WORDS: ReadonlySet<string> = new Set(['no', 'n', 'false', 'f', '0', 'off']);
 const OPTED_IN = new Set(['opted in', 'opt in', 'optin', 'subscribed', 'granted', 'confirmed', 'single opt in', 'double opt in', 'confirmed opt in']);
 const OPTED_OUT = new Set(['opted out', 'opt out', 'optout', 'unsubscribed', 'not subscribed', 'denied', 'revoked']);
 const DATE_LIKE = /^(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})/;

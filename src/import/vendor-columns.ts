@@ -1,38 +1,8 @@
 // What vendors' exports write, read as they meant it (CLI.md "What a file
-// means"): consent as yes/no words, the address columns of contact exports,
+// means"): the address columns of contact exports,
 // Mailchimp's TAGS. Status and permission columns: status-columns.ts; two
 // columns under one header: prescan.ts. Nothing here imports the mapping,
 // which uses it.
-import type { Consent } from '../validation/subscriber-fields.js';
-import { FALSE_WORDS, normalizeValue, TRUE_WORDS } from './status-columns.js';
-
-// ---- consent -----------------------------------------------------------------------
-
-const CONSENT_YES = new Set([...TRUE_WORDS, 'opted in', 'opt in', 'optin']);
-const CONSENT_NO = new Set([...FALSE_WORDS, 'opted out', 'opt out', 'optout']);
-
-/** A consent cell as exports write it: Yes, No, Unchanged; undefined when empty; null when it is none of them. */
-export function readConsent(raw: string): Consent | undefined | null {
-  switch (raw) {
-    // The service's own spellings first, without a lower-cased copy: the common case of a big file.
-    case 'Yes':
-      return 'Yes';
-    case 'No':
-      return 'No';
-    case 'Unchanged':
-      return 'Unchanged';
-    case '':
-      return undefined;
-  }
-  const value = normalizeValue(raw);
-  if (value === '') return undefined;
-  if (CONSENT_YES.has(value)) return 'Yes';
-  if (CONSENT_NO.has(value)) return 'No';
-  if (value === 'unchanged') return 'Unchanged';
-  return null;
-}
-
-export const CONSENT_VALUES = 'yes/no, true/false, 1/0, y/n, opted in/opted out (any letter case), or unchanged';
 
 // ---- address columns ---------------------------------------------------------------
 

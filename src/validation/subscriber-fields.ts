@@ -42,14 +42,28 @@ export function isAcceptableAddress(trimmed: string): boolean {
   return isValidEmail(trimmed);
 }
 
+/** Lower-cased, trimmed, runs of spaces, `_` and `-` as one space: "Opted_In", "opt-in" → "opted in", "opt in". */
+export function normalizeValue(raw: string): string {
+  return raw.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+}
+
+export const TRUE_WORDS: ReadonlySet<string> = new Set(['yes', 'y', 'true', 't', '1', 'on']);
+export const FALSE_WORDS: ReadonlySet<string> = new Set(['no', 'n', 'false', 'f', '0', 'off']);
+const CONSENT_YES = new Set([...TRUE_WORDS, 'opted in', 'opt in', 'optin']);
+const CONSENT_NO = new Set([...FALSE_WORDS, 'opted out', 'opt out', 'optout']);
+
+/** What parseConsent reads, for messages. */
+export const CONSENT_VALUES = 'yes/no, true/false, 1/0, y/n, opted in/opted out (any letter case), or unchanged';
+
 /**
- * ConsentToTrack from text, case-insensitively: Yes, No, and (imports only,
- * service-spec.md "Subscriber") Unchanged. Returns undefined for an empty
- * value (the service's 214) and null for any other text (its 215).
+ * ConsentToTrack from text as exports write it (yes/no, true/false, 1/0, y/n,
+ * opted in/out, any case), and (imports only, service-spec.md "Subscriber")
+ * Unchanged. Undefined for an empty value (the service's 214), null for any
+ * other text (its 215).
  */
 export function parseConsent(raw: string, allowUnchanged: boolean): Consent | undefined | null {
   switch (raw) {
-    // The spellings the service uses, without allocating a lower-cased copy.
+    // The service's own spellings first, without a lower-cased copy: the common case of a big file.
     case 'Yes':
       return 'Yes';
     case 'No':
@@ -59,12 +73,11 @@ export function parseConsent(raw: string, allowUnchanged: boolean): Consent | un
     case '':
       return undefined;
   }
-  const value = raw.trim().toLowerCase();
+  const value = normalizeValue(raw);
   if (value === '') return undefined;
-  if (value === 'yes') return 'Yes';
-  if (value === 'no') return 'No';
-  if (value === 'unchanged' && allowUnchanged) return 'Unchanged';
-  return null;
+  if (CONSENT_YES.has(value)) return 'Yes';
+  if (CONSENT_NO.has(value)) return 'No';
+  return value === 'unchanged' && allowUnchanged ? 'Unchanged' : null;
 }
 
 /** A refused custom field value: a code (the service has none for these) and a message naming the field. */

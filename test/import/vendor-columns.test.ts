@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { planMapping } from '../../src/import/mapping.js';
 import { duplicateHeaders } from '../../src/import/prescan.js';
 import { findStatusColumns, readStatus } from '../../src/import/status-columns.js';
-import { readConsent, splitQuotedTags } from '../../src/import/vendor-columns.js';
+import { splitQuotedTags } from '../../src/import/vendor-columns.js';
+import { parseConsent } from '../../src/validation/subscriber-fields.js';
 
 const plan = (header: string[], map: string[] = [], onlyMapped = false) => planMapping(header, map, 'x.csv', { onlyMapped });
 const emailHeader = (header: string[]) => header[plan(header).emailColumn];
@@ -91,7 +92,7 @@ describe('consent and tags', () => {
     ['No', 'No'], ['false', 'No'], ['0', 'No'], ['N', 'No'], ['opted out', 'No'], ['Opt-Out', 'No'],
     ['unchanged', 'Unchanged'], ['', undefined], ['maybe', null],
   ])('consent %j is %j', (cell, expected) => {
-    expect(readConsent(cell)).toBe(expected);
+    expect(parseConsent(cell, true)).toBe(expected);
   });
 
   it('Mailchimp TAGS: "a","b" is two tags; anything else is not a quoted list', () => {
