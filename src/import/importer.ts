@@ -25,7 +25,7 @@ import { FailuresFile, refuseFailuresClash } from './failures.js';
 import type { ImportInput } from './input.js';
 import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
-import { EmptyNames, noNameColumnNotice } from './names.js';
+import { EmptyNames, noNameColumnNotice, refuseEmptyNames } from './names.js';
 import type { ImportOutcome } from './outcome.js';
 import { RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
@@ -43,6 +43,8 @@ export interface ImportOptions {
   map: string[];
   /** `--only-mapped`: columns neither --map nor the header matching maps are ignored, not sent as custom fields. */
   onlyMapped?: boolean;
+  /** `--allow-empty-names`: rows without a name are sent with an empty Name (which empties a stored one) instead of stopping the import. */
+  allowEmptyNames?: boolean;
   consent?: Consent;
   flags: ImportFlags;
   batchSize: number;
@@ -115,10 +117,12 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         'Give --consent yes|no|unchanged for every row, or name the column with --map "<Column>=ConsentToTrack". Nothing was sent.',
       );
     }
+    // An empty Name empties a stored one: asked for, as consent is (CLI.md "Names"), before anything is sent.
+    if (!o.allowEmptyNames) await refuseEmptyNames(input, shape, plan, header, o.dryRun);
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header });
     const unmapped = unmappedColumnsNotice(plan, o.listId);
     if (unmapped) hooks.onNotice?.(unmapped);
-    const nameless = noNameColumnNotice(plan, input.name, o.dryRun, shape.rowsEstimate);
+    const nameless = o.allowEmptyNames && noNameColumnNotice(plan, input.name, o.dryRun, shape.rowsEstimate);
     if (nameless) hooks.onNotice?.(nameless);
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {

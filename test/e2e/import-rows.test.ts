@@ -32,18 +32,33 @@ async function importNamed(): Promise<void> {
   expect(storedName('bob@example.com')).toBe('Bob Example');
 }
 
-describe('names: an import never empties a stored name without saying so', () => {
-  it('an address-only file: one line before the first batch says every row empties the stored name, and how to keep names; the service does empty them', async () => {
+describe('names: an import never empties a stored name unasked (asked as consent is)', () => {
+  it('an address-only file stops before anything is sent (exit 2), saying how many rows and naming --allow-empty-names; the stored names stay', async () => {
     await importNamed();
     writeFile(t.dir, 'addresses.csv', 'email,consent\nann@example.com,yes\nbob@example.com,yes\ncy@example.com,yes\n');
     const before = t.sandbox.requestCount();
     const r = await email('addresses.csv', '--json');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(t.sandbox.requestCount(), 'nothing sent').toBe(before);
+    const lines = messages(r.stderr).filter((l) => /Name/.test(l));
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/addresses\.csv has no name column: its 3 rows would be sent with an empty Name/);
+    expect(lines[0]).toMatch(/replaces the name of an existing subscriber/);
+    expect(lines[0]).toMatch(/give --allow-empty-names to send them as they are/);
+    expect(r.stderr).toMatch(/--map \\"<Column>=Name\\"/);
+    expect(storedName('bob@example.com')).toBe('Bob Example');
+  });
+
+  it('--allow-empty-names sends them as they are: the line before the first batch, the names emptied as the service does, emptyNames counted', async () => {
+    await importNamed();
+    writeFile(t.dir, 'addresses.csv', 'email,consent\nann@example.com,yes\nbob@example.com,yes\ncy@example.com,yes\n');
+    const before = t.sandbox.requestCount();
+    const r = await email('addresses.csv', '--json', '--allow-empty-names');
     expect(r.code, r.stderr).toBe(0);
     const lines = messages(r.stderr).filter((l) => /Name/.test(l));
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/addresses\.csv has no name column: every row \(up to 3\) is sent with an empty Name/);
-    expect(lines[0]).toMatch(/replaces the name of an existing subscriber/);
-    expect(lines[0]).toMatch(/--map "<Column>=Name"/);
     // Sandbox and spec agree: Name is required, and what is sent replaces the stored name.
     expect(importRequests(t.sandbox, before)[0]!.body.Subscribers[0]).toMatchObject({ EmailAddress: 'ann@example.com', Name: '' });
     expect(storedName('bob@example.com')).toBe('');
@@ -52,34 +67,52 @@ describe('names: an import never empties a stored name without saying so', () =>
     expect(summary).toMatchObject({ rows: 3, existing: 3, emptyNames: 3 });
   });
 
-  it('empty name cells: said once, naming the first line, before its batch is sent; the summary counts the rows', async () => {
+  it('empty name cells stop the import before the first batch, counting the rows and naming the first line, even when it is far into the file', async () => {
     await importNamed();
-    writeFile(t.dir, 'some.csv', 'email,name,consent\nann@example.com,Ann Again,yes\nbob@example.com,,yes\ncy@example.com,  ,yes\n');
+    const filler = Array.from({ length: 3000 }, (_, i) => `p${i}@example.com,"Person, ${i}",yes`).join('\n');
+    writeFile(t.dir, 'some.csv', `email,name,consent\n${filler}\nann@example.com,Ann Again,yes\nbob@example.com,,yes\n"cy@example.com",  ,yes\n`);
+    const before = t.sandbox.requestCount();
     const r = await email('some.csv');
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(2);
+    expect(t.sandbox.requestCount(), 'nothing sent').toBe(before);
     const lines = messages(r.stderr).filter((l) => /empty Name/.test(l));
     expect(lines, r.stderr).toHaveLength(1);
-    expect(lines[0]).toMatch(/line 3 of some\.csv has an empty name cell \(name\): rows like it are sent with an empty Name/);
-    expect(lines[0]).toMatch(/replaces the name of an existing subscriber/);
-    expect(r.stdout).toMatch(/Empty Name sent\s+2 rows/);
+    expect(lines[0]).toMatch(/some\.csv: 2 rows have an address and an empty name cell \(name; the first at line 3003\) and would be sent with an empty Name/);
+    expect(lines[0]).toMatch(/--allow-empty-names/);
+    expect(storedName('bob@example.com')).toBe('Bob Example');
+
+    const sent = await email('some.csv', '--allow-empty-names');
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(messages(sent.stderr).filter((l) => /empty Name/.test(l))[0]).toMatch(/line 3003 of some\.csv has an empty name cell \(name\): rows like it are sent with an empty Name/);
+    expect(sent.stdout).toMatch(/Empty Name sent\s+2 rows/);
     expect(storedName('ann@example.com')).toBe('Ann Again');
     expect(storedName('bob@example.com')).toBe('');
   });
 
-  it('--dry-run says it too, and counts the rows', async () => {
+  it('First Name + Last Name: a row is nameless only when both are empty', async () => {
+    writeFile(t.dir, 'parts.csv', 'First Name,email,Last Name,consent\n,ann@example.com,Example,yes\nBob,bob@example.com,,yes\n,cy@example.com,,yes\n');
+    const r = await email('parts.csv', '--dry-run');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/parts\.csv: 1 row has an address and empty name cells \(First Name \+ Last Name; the first at line 4\)/);
+  });
+
+  it('--dry-run says it too (exit 2), and with --allow-empty-names counts the rows', async () => {
     writeFile(t.dir, 'addresses.csv', 'email,consent\nann@example.com,yes\nbob@example.com,yes\n');
     const r = await email('addresses.csv', '--dry-run');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/addresses\.csv has no name column: every row \(up to 2\) would be sent with an empty Name/);
-    expect(r.stdout).toMatch(/Empty Name \(would send\)\s+2 rows/);
-    const json = await email('addresses.csv', '--dry-run', '--json');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/addresses\.csv has no name column: its 2 rows would be sent with an empty Name.*--allow-empty-names/);
+    const allowed = await email('addresses.csv', '--dry-run', '--allow-empty-names');
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toMatch(/addresses\.csv has no name column: every row \(up to 2\) would be sent with an empty Name/);
+    expect(allowed.stdout).toMatch(/Empty Name \(would send\)\s+2 rows/);
+    const json = await email('addresses.csv', '--dry-run', '--json', '--allow-empty-names');
     expect(JSON.parse(json.stdout)).toMatchObject({ wouldSend: 2, emptyNames: 2 });
   });
 
   it('a file whose every row has its name says nothing about names', async () => {
-    writeFile(t.dir, 'named.csv', 'email,name,consent\nann@example.com,Ann,yes\n');
+    writeFile(t.dir, 'named.csv', 'email,name,consent\nann@example.com,Ann,yes\n,,\nbad-row-without-address,,yes\n');
     const r = await email('named.csv', '--json');
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).not.toMatch(/empty Name/);
     expect(JSON.parse(r.stdout).emptyNames).toBe(0);
   });

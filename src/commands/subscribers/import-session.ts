@@ -26,6 +26,7 @@ export interface ImportInput {
   list: string;
   map: string[];
   onlyMapped: boolean;
+  allowEmptyNames: boolean;
   consent?: 'yes' | 'no' | 'unchanged';
   resubscribe: boolean;
   queueAutoresponders: boolean;
@@ -72,6 +73,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       listId: opts.list,
       map: opts.map,
       onlyMapped: opts.onlyMapped,
+      allowEmptyNames: opts.allowEmptyNames,
       consent: opts.consent === undefined ? undefined : CONSENT[opts.consent],
       flags: {
         Resubscribe: opts.resubscribe,

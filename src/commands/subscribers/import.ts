@@ -14,6 +14,7 @@ const options = {
   list: idOption('--list', 'list id'),
   map: listOption('--map', '<Column=Target>', 'map a column to EmailAddress, Name, ConsentToTrack, a custom field key, or - to ignore'),
   onlyMapped: switchOption('--only-mapped', 'ignore the columns that neither --map nor the header matching maps, instead of sending them as custom fields (an export\'s vendor columns)'),
+  allowEmptyNames: switchOption('--allow-empty-names', 'send rows that have no name with an empty Name (the service then empties the stored name of an existing subscriber); without it such rows stop the import before anything is sent'),
   consent: choiceOption('--consent', '<yes|no|unchanged>', 'ConsentToTrack for rows that have none', ['yes', 'no', 'unchanged'], { code: CONSENT_INVALID }),
   resubscribe: switchOption('--resubscribe', 're-add unsubscribed, inactive or suppressed addresses'),
   queueAutoresponders: switchOption('--queue-autoresponders', 'send date-based automated emails to imported subscribers'),
