@@ -39,7 +39,7 @@ import { csvCell, neutralize, spreadsheetSafe, unescapeCells } from '../output/s
 import { FAILURE_COLUMNS } from './mapping.js';
 import type { RowSource } from './source.js';
 
-export type FailureOutcome = 'failed' | 'rejected' | 'duplicate';
+export type FailureOutcome = 'failed' | 'rejected' | 'duplicate' | 'partial';
 
 export class FailuresFile {
   private readonly cell: (value: string) => string;
@@ -50,7 +50,7 @@ export class FailuresFile {
   private drained: Promise<void> | undefined;
   // Rows the service refused, written at the end: their lines and [code, message] (shared by consecutive rows).
   private readonly laterLines: number[] = [];
-  private readonly laterReasons: [string, string][] = [];
+  private readonly laterReasons: [string, string, FailureOutcome][] = [];
 
   private constructor(
     readonly path: string,
@@ -104,11 +104,11 @@ export class FailuresFile {
     return this.drained ?? Promise.resolve();
   }
 
-  /** A row the service refused, known by its line: written by writeLater(). */
-  later(line: number, code: string, message: string): void {
+  /** A row the service refused (or imported without a value: `partial`), known by its line: written by writeLater(). */
+  later(line: number, code: string, message: string, outcome: FailureOutcome = 'failed'): void {
     const last = this.laterReasons[this.laterReasons.length - 1];
     this.laterLines.push(line);
-    this.laterReasons.push(last && last[0] === code && last[1] === message ? last : [code, message]);
+    this.laterReasons.push(last && last[0] === code && last[1] === message && last[2] === outcome ? last : [code, message, outcome]);
   }
 
   /** Writes the rows given to later(), in line order, reading their cells from `rows` (a fresh read of the input), only as far as the last one. */
@@ -128,8 +128,8 @@ export class FailuresFile {
         if (this.fromFailuresFile) unescapeCells(record);
         let room = true;
         while (k < order.length && lines[order[k]!] === rows.line) {
-          const [code, message] = this.laterReasons[order[k]!]!;
-          room = this.append(record, rows.line, 'failed', code, message) && room;
+          const [code, message, outcome] = this.laterReasons[order[k]!]!;
+          room = this.append(record, rows.line, outcome, code, message) && room;
           k++;
         }
         if (!room) await this.drain();

@@ -27,6 +27,7 @@ import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { EmptyNames, noNameColumnNotice, refuseEmptyNames } from './names.js';
 import type { ImportOutcome } from './outcome.js';
+import { LeftOutValues } from './partial.js';
 import { RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
 import { checkText, RowSource, type TextShape } from './source.js';
@@ -45,6 +46,8 @@ export interface ImportOptions {
   onlyMapped?: boolean;
   /** `--allow-empty-names`: rows without a name are sent with an empty Name (which empties a stored one) instead of stopping the import. */
   allowEmptyNames?: boolean;
+  /** `--strict`: a custom field value that cannot be sent refuses its row, instead of being left out of it (partial.ts). */
+  strict?: boolean;
   consent?: Consent;
   flags: ImportFlags;
   batchSize: number;
@@ -171,6 +174,7 @@ class ImportRun {
   private readonly builder: RowBuilder;
   private readonly tally: Tally;
   private readonly emptyNames: EmptyNames;
+  private readonly leftOut: LeftOutValues;
   private readonly dispatch: SendLoop<Batch>;
   private readonly streak = new FailureStreak();
   /** Sizes the duplicate table (dedupe.ts). */
@@ -196,7 +200,8 @@ class ImportRun {
     /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
     private readonly throttle: Throttle | undefined,
   ) {
-    this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator });
+    this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator, strict: o.strict });
+    this.leftOut = new LeftOutValues(plan);
     this.dispatch = new SendLoop<Batch>({
       concurrency: o.concurrency,
       work: (batch, signal) => this.handle(batch, signal),
@@ -205,6 +210,7 @@ class ImportRun {
     this.tally = new Tally({
       emailColumn: plan.emailColumn,
       failures,
+      leftOut: this.leftOut,
       onProblem: hooks.onProblem,
       onProgress: hooks.onProgress,
       gauges: () => ({ inFlight: this.dispatch.inFlight, bytesRead: rows.bytesRead(), totalBytes: o.input.size, totalRows: rowsEstimate }),
@@ -226,7 +232,7 @@ class ImportRun {
       if (abandonSignal?.aborted) this.abandon();
       const stopped = () => this.stopping;
       const records = readRecords(this.rows, this.failures, stopped);
-      const batches = formBatches(checkRows(records, this.builder, this.tally), {
+      const batches = formBatches(checkRows(records, this.builder, this.tally, this.leftOut), {
         tally: this.tally,
         names: this.emptyNames,
         batchSize: this.o.batchSize,
@@ -263,6 +269,7 @@ class ImportRun {
           'nor the rows the failures file shows; import a copy that nothing writes to',
       );
     }
+    for (const line of this.leftOut.lines({ dryRun: this.o.dryRun, failuresFile: this.failures?.path })) this.hooks.onNotice?.(line);
     try {
       await this.failures?.writeLater(async () => (await RowSource.open(input, shape)).rows);
     } catch (err) {

@@ -9,12 +9,15 @@
 import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
 import { unescapeCells } from '../output/sanitize.js';
 import type { MappingPlan } from './mapping.js';
+import type { LeftOutValue } from './partial.js';
 
 interface RowOptions {
   /** `--consent`: ConsentToTrack for rows whose consent cell is empty or absent. */
   consent?: Consent;
   /** `--multi-separator`: one cell holds several values of a MultiSelectMany key. */
   multiSeparator?: string;
+  /** `--strict`: a custom field value that cannot be sent refuses the row, instead of being left out of it. */
+  strict?: boolean;
 }
 
 /** Returned by build() for a row whose cells are all empty: skipped like a blank line, not counted as a row. */
@@ -47,6 +50,8 @@ export class RowBuilder {
    * and of a refused row whose address itself is valid; '' otherwise.
    */
   email = '';
+  /** Of an accepted row: the custom field values left out of it (they cannot be sent), if any (partial.ts). */
+  leftOut: LeftOutValue[] | undefined = undefined;
 
   private readonly emailColumn: number;
   private readonly nameColumns: number[];
@@ -54,6 +59,7 @@ export class RowBuilder {
   private readonly outcomeColumn: number;
   private readonly fromFailuresFile: boolean;
   private readonly fields: { index: number; key: string }[];
+  private readonly strict: boolean;
   private readonly width: number;
   /** Cells a row must have: the header's, but for trailing columns without a header (nothing of them is sent). */
   private readonly needed: number;
@@ -73,11 +79,13 @@ export class RowBuilder {
     this.fields = plan.fieldColumns;
     this.defaultConsent = options.consent;
     this.separator = options.multiSeparator || undefined;
+    this.strict = options.strict === true;
   }
 
   /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
   build(record: string[]): ImportEntry | undefined | typeof BLANK {
     this.email = '';
+    if (this.leftOut !== undefined) this.leftOut = undefined;
     // A failures file's cells as the file it came from had them (failures.ts writes them spreadsheet-safe).
     if (this.fromFailuresFile) unescapeCells(record);
     // outcomeColumn is -1 for any file but a failures file: one comparison per row.
@@ -123,8 +131,8 @@ export class RowBuilder {
       const cell = record[spec.index];
       if (cell === undefined || cell === '') continue;
       if (this.separator !== undefined && cell.includes(this.separator)) {
-        for (const part of cell.split(this.separator)) if (!this.addField(fields, spec.key, part)) return undefined;
-      } else if (!this.addField(fields, spec.key, cell)) {
+        for (const part of cell.split(this.separator)) if (!this.addField(fields, spec, part)) return undefined;
+      } else if (!this.addField(fields, spec, cell)) {
         return undefined;
       }
     }
@@ -132,16 +140,24 @@ export class RowBuilder {
     return { EmailAddress: email, Name: this.name(record), CustomFields: fields, ConsentToTrack: consent };
   }
 
-  /** Adds {Key, Value} unless the value is empty (not supplied: service-spec.md rule 4); false when refused. */
-  private addField(fields: CustomFieldValue[], key: string, raw: string): boolean {
+  /**
+   * Adds {Key, Value} unless the value is empty (not supplied: service-spec.md
+   * rule 4); a value that cannot be sent is left out (leftOut), or with
+   * --strict refuses the row: false then.
+   */
+  private addField(fields: CustomFieldValue[], spec: { index: number; key: string }, raw: string): boolean {
     const value = raw.trim();
     if (value === '') return true;
-    const checked = checkFieldValue(key, value);
+    const checked = checkFieldValue(spec.key, value);
     if (typeof checked !== 'string') {
-      this.refuse(checked.code, checked.message);
-      return false;
+      if (this.strict) {
+        this.refuse(checked.code, checked.message);
+        return false;
+      }
+      (this.leftOut ??= []).push({ column: spec.index, code: checked.code, message: checked.message });
+      return true;
     }
-    fields.push({ Key: key, Value: checked });
+    fields.push({ Key: spec.key, Value: checked });
     return true;
   }
 

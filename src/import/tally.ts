@@ -6,6 +6,7 @@
 import type { Batch } from './batches.js';
 import type { FailureOutcome, FailuresFile } from './failures.js';
 import type { BatchRecord } from './journal.js';
+import type { LeftOutValues } from './partial.js';
 import { LISTED_DUPLICATE } from './rows.js';
 
 export interface ImportProgress {
@@ -42,6 +43,12 @@ export interface ImportSummary {
   failed: number;
   rejected: number;
   duplicates: number;
+  /**
+   * Rows imported (with --dry-run: to be sent) without a custom field value
+   * that cannot be sent (partial.ts); counted in new or existing, not apart
+   * from them: not part of the rows sum.
+   */
+  partial: number;
   /**
    * Of the duplicates: rows the input, a failures file of an earlier import,
    * lists as duplicates (its Outcome column); not sent (CLI.md "--failures").
@@ -88,6 +95,8 @@ interface TallyOptions {
   /** The column of the address, for the problems of rows at hand. */
   emailColumn: number;
   failures?: FailuresFile;
+  /** Rows sent with a value left out, by line, until their batch's outcome (partial.ts). */
+  leftOut?: LeftOutValues;
   onProblem?(problem: RowProblem): void;
   onProgress?(progress: ImportProgress): void;
   /** What the other stages know: requests in flight, bytes read, the input's size. */
@@ -146,6 +155,7 @@ export class Tally {
   }
 
   duplicate(record: readonly string[], line: number): void {
+    this.o.leftOut?.take(line);
     this.counts.duplicates++;
     this.problem(record, line, 'duplicate', 'duplicate', DUPLICATE_MESSAGE);
   }
@@ -168,7 +178,23 @@ export class Tally {
       if (rows) this.problem(rows[position] ?? [], line, 'failed', code, message);
       else this.failedLater(line, code, message, emails?.[k] ?? '');
     });
+    if (this.o.leftOut?.pending) this.partialRows(batch, new Set(record.failures.map((f) => f[0])), rows);
     this.progress(true);
+  }
+
+  /** The rows of a batch imported (or to be sent) with a value left out: counted, and written to --failures as `partial`. */
+  private partialRows(batch: Batch, failed: ReadonlySet<number>, rows?: readonly string[][]): void {
+    const leftOut = this.o.leftOut!;
+    for (let p = 0; p < batch.size; p++) {
+      const line = batch.lines[p]!;
+      const values = leftOut.take(line);
+      if (!values || failed.has(p)) continue;
+      const [code, message] = leftOut.imported(values);
+      const record = rows?.[p];
+      if (record) this.o.failures?.write(record, line, 'partial', code, message);
+      else this.o.failures?.later(line, code, message, 'partial');
+      this.o.onProblem?.({ line, outcome: 'partial', code, message, email: record ? (record[this.o.emailColumn] ?? '').trim() : '' });
+    }
   }
 
   /** A batch taken from the journal of an earlier run. */
@@ -183,14 +209,18 @@ export class Tally {
     this.counts.failed += batch.size;
     this.unacknowledged++;
     this.batchesDone++;
-    for (let i = 0; i < batch.size; i++) this.failedLater(batch.lines[i]!, code, message, '');
+    for (let i = 0; i < batch.size; i++) {
+      this.o.leftOut?.take(batch.lines[i]!);
+      this.failedLater(batch.lines[i]!, code, message, '');
+    }
     this.progress(true);
   }
 
   /** --dry-run: a batch that would be sent. */
-  wouldSendBatch(batch: Batch): void {
+  wouldSendBatch(batch: Batch, rows?: readonly string[][]): void {
     this.wouldSend += batch.size;
     this.batchesDone++;
+    if (this.o.leftOut?.pending) this.partialRows(batch, new Set(), rows);
     this.progress(false);
   }
 
@@ -217,6 +247,7 @@ export class Tally {
     return {
       rows: outcomes + (end.dryRun ? this.wouldSend : 0),
       ...c,
+      partial: this.o.leftOut?.rows ?? 0,
       duplicatesFromFailuresFile: this.duplicatesFromFailuresFile,
       batches: this.batchesDone,
       retries: this.retries,

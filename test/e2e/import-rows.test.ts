@@ -4,6 +4,8 @@
 // the import says so before it sends; rows with fewer or more cells than the
 // header are refused alike; columns sent as custom fields are named with what
 // the service does with keys the list does not define.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { spawnCli } from '../helpers/cli.js';
@@ -154,5 +156,77 @@ describe('columns sent as custom fields', () => {
     expect(lines[0]).toMatch(/--only-mapped/);
     // As the sandbox does it (the spec gives no error for either): Company kept, Shoe Size and the unknown option dropped.
     expect(storedFields('ann@example.com')).toEqual({ '[Company]': ['Acme'] });
+  });
+});
+
+describe('a value that cannot be sent costs the value, not the subscriber', () => {
+  const long = (n: number) => `https://example.com/${'p'.repeat(n - 20)}`;
+  const failuresRows = (name: string) => {
+    const [head, ...rows] = readFileSync(join(t.dir, name), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    return { head, rows };
+  };
+
+  it('the subscriber is imported without it; a line per column names every such column with --only-mapped and --map; the failures file lists the rows as partial', async () => {
+    writeFile(
+      t.dir,
+      'hubspot.csv',
+      'email,name,consent,First Page Seen,Last Page Seen,Birthday\n' +
+        `ann@example.com,Ann,yes,${long(335)},${long(364)},1990-01-01\n` +
+        'bob@example.com,Bob,yes,https://example.com/,https://example.com/b,31/02/1990\n' +
+        'cy@example.com,Cy,yes,https://example.com/,https://example.com/c,1990-02-03\n',
+    );
+    const before = t.sandbox.requestCount();
+    const r = await email('hubspot.csv', '--json', '--failures', 'failed.csv');
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: 3, new: 3, rejected: 0, partial: 2 });
+    const sent = importRequests(t.sandbox, before).flatMap((q) => q.body.Subscribers as unknown as { EmailAddress: string; CustomFields: { Key: string }[] }[]);
+    expect(sent.map((s) => s.EmailAddress)).toEqual(['ann@example.com', 'bob@example.com', 'cy@example.com']);
+    expect(sent[0]!.CustomFields.map((f) => f.Key)).toEqual(['Birthday']);
+    expect(sent[1]!.CustomFields.map((f) => f.Key)).toEqual(['First Page Seen', 'Last Page Seen']);
+    const lines = messages(r.stderr).filter((l) => /left out/.test(l));
+    expect(lines, r.stderr).toHaveLength(3);
+    expect(lines[0]).toMatch(/column "First Page Seen": 1 value was left out \(over 250 characters\); its subscriber is imported without it/);
+    expect(lines[1]).toMatch(/column "Last Page Seen": 1 value was left out \(over 250 characters\)/);
+    expect(lines[2]).toMatch(/column "Birthday": 1 value was left out \(not a date\)/);
+    for (const line of lines) expect(line).toMatch(/--only-mapped or --map "[^"]+=-"/);
+    const { head, rows } = failuresRows('failed.csv');
+    expect(head).toBe('email,name,consent,First Page Seen,Last Page Seen,Birthday,Line,Outcome,Code,Message');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^ann@example\.com,.*,2,partial,too-long,imported without these values: First Page Seen is 335 characters long; the service's limit is 250; Last Page Seen is 364/);
+    expect(rows[1]).toMatch(/^bob@example\.com,.*,3,partial,invalid-date,"imported without this value: Birthday ""31\/02\/1990"" is not a date/);
+
+    // Fixed and imported again, a partial row is sent whole (it is not skipped as a duplicate is).
+    writeFile(t.dir, 'fixed.csv', readFileSync(join(t.dir, 'failed.csv'), 'utf8').replace(long(335), 'https://example.com/first').replace(long(364), 'https://example.com/last').replace('31/02/1990', '28/02/1990'));
+    const again0 = t.sandbox.requestCount();
+    const again = await email('fixed.csv', '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ rows: 2, existing: 2, partial: 0, duplicates: 0 });
+    const resent = importRequests(t.sandbox, again0).flatMap((q) => q.body.Subscribers as unknown as { EmailAddress: string; CustomFields: { Key: string; Value: string }[] }[]);
+    expect(resent[0]!.CustomFields).toEqual(expect.arrayContaining([{ Key: 'First Page Seen', Value: 'https://example.com/first' }, { Key: 'Birthday', Value: '1990/01/01' }]));
+    expect(resent[1]!.CustomFields).toEqual(expect.arrayContaining([{ Key: 'Birthday', Value: '1990/02/28' }]));
+  });
+
+  it('--strict refuses such rows whole, as before; a bad address or consent still refuses the row', async () => {
+    writeFile(t.dir, 'long.csv', `email,name,consent,Notes\nann@example.com,Ann,yes,${long(300)}\nbob@example.com,Bob,yes,short\nnot-an-address,Cy,yes,x\ndee@example.com,Dee,maybe,x\n`);
+    const r = await email('long.csv', '--json', '--strict');
+    expect(r.code, r.stderr).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 4, new: 1, rejected: 3, partial: 0, codes: { 'too-long': 1, '1': 1, '215': 1 } });
+    const lenient = await email('long.csv', '--json', '--dry-run');
+    expect(lenient.code, lenient.stderr).toBe(3);
+    const report = JSON.parse(lenient.stdout);
+    expect(report).toMatchObject({ wouldSend: 2, rejected: 2, partial: 1 });
+    expect(report.problems).toEqual(expect.arrayContaining([expect.objectContaining({ Line: 2, Outcome: 'partial', Code: 'too-long' })]));
+    expect(messages(lenient.stderr).find((l) => /left out/.test(l))).toMatch(/^column "Notes": 1 value would be left out \(over 250 characters\); its subscriber would be sent without it: leave the column out with --only-mapped or --map "Notes=-"/);
+  });
+
+  it('for people: the summary counts the rows imported without a value, and the failures file row says partial', async () => {
+    writeFile(t.dir, 'long.csv', `email,name,consent,Notes\nann@example.com,Ann,yes,${long(300)}\n`);
+    const r = await email('long.csv', '--failures', 'f.csv');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Imported without a value\s+1 row \(partial/);
+    expect(r.stdout).toMatch(/f\.csv \(1 row: 1 partial\)/);
+    expect(r.stderr).not.toMatch(/Rows not imported/);
   });
 });

@@ -27,6 +27,7 @@ export interface ImportInput {
   map: string[];
   onlyMapped: boolean;
   allowEmptyNames: boolean;
+  strict: boolean;
   consent?: 'yes' | 'no' | 'unchanged';
   resubscribe: boolean;
   queueAutoresponders: boolean;
@@ -74,6 +75,7 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       map: opts.map,
       onlyMapped: opts.onlyMapped,
       allowEmptyNames: opts.allowEmptyNames,
+      strict: opts.strict,
       consent: opts.consent === undefined ? undefined : CONSENT[opts.consent],
       flags: {
         Resubscribe: opts.resubscribe,
@@ -159,6 +161,8 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       abandonSignal: abandon.signal,
       onProgress: (p) => progress.update(p),
       onProblem: (p) => {
+        // Imported without a value: said per column before the summary (import/partial.ts), not a row not imported.
+        if (p.outcome === 'partial') return;
         const list = p.outcome === 'duplicate' ? shownDuplicates : shown;
         if (list.length < PROBLEMS_SHOWN) list.push(p);
       },
@@ -332,11 +336,16 @@ const counted = (v: unknown, t: DisplayStyle) => (typeof v === 'number' ? t.coun
 /** A column whose value is a count. */
 const number = (v: unknown, _record: unknown, t: DisplayStyle) => counted(v, t);
 
-/** What the failures file holds, by outcome: its rows are the failed, rejected and duplicate rows of the summary. */
+/** What the failures file holds, by outcome: its rows are the failed, rejected, duplicate and partial rows of the summary. */
 function failuresFileContents(s: ImportSummary, count: Count): string {
-  const total = s.failed + s.rejected + s.duplicates;
+  const total = s.failed + s.rejected + s.duplicates + s.partial;
   if (total === 0) return `${s.failuresFile} (no rows)`;
-  const parts = [s.failed && `${count(s.failed)} failed`, s.rejected && `${count(s.rejected)} rejected`, s.duplicates && plural(s.duplicates, 'duplicate', count)].filter(Boolean);
+  const parts = [
+    s.failed && `${count(s.failed)} failed`,
+    s.rejected && `${count(s.rejected)} rejected`,
+    s.duplicates && plural(s.duplicates, 'duplicate', count),
+    s.partial && `${count(s.partial)} partial`,
+  ].filter(Boolean);
   return `${s.failuresFile} (${plural(total, 'row', count)}: ${parts.join(', ')})`;
 }
 
@@ -361,6 +370,10 @@ function summaryColumns(s: ImportSummary): Column[] {
   const duplicates = (v: unknown, _: unknown, t: DisplayStyle) =>
     listed ? `${counted(v, t)} (${listed === v ? '' : `${t.count(listed)} `}listed as duplicates by ${s.input}, a failures file: not sent)` : counted(v, t);
   columns.push({ key: 'rejected', header: 'Rejected before sending', format: number }, { key: 'duplicates', header: 'Duplicates', format: duplicates });
+  // Counted in New or Existing too: imported without a value that could not be sent (the lines before the summary name the columns).
+  if (s.partial) {
+    columns.push({ key: 'partial', header: s.dryRun ? 'Without a value (would send)' : 'Imported without a value', format: (v, _, t) => `${plural(v as number, 'row', t.count)} (partial: a custom field value left out)` });
+  }
   // CLI.md "Names": what an empty Name does to a stored one, counted.
   if (s.emptyNames) {
     const what = (v: unknown, _: unknown, t: DisplayStyle) => `${plural(v as number, 'row', t.count)} (the service empties the stored name of each that exists)`;
