@@ -269,6 +269,13 @@ class ImportRun {
           'nor the rows the failures file shows; import a copy that nothing writes to',
       );
     }
+    const { cleanedAddresses, cleanedCharacters } = this.builder;
+    if (cleanedAddresses > 0) {
+      this.hooks.onNotice?.(
+        `${cleanedAddresses === 1 ? '1 address' : `${cleanedAddresses.toLocaleString('en-US')} addresses`} of ${input.name} held invisible characters (${[...cleanedCharacters].sort().join(', ')}), ` +
+          `as text copied from a web page or a document does: ${cleanedAddresses === 1 ? 'it was' : 'they were'} sent without them`,
+      );
+    }
     for (const line of this.leftOut.lines({ dryRun: this.o.dryRun, failuresFile: this.failures?.path })) this.hooks.onNotice?.(line);
     try {
       await this.failures?.writeLater(async () => (await RowSource.open(input, shape)).rows);

@@ -7,6 +7,7 @@
 // row by row), nothing is allocated for a cell that is not sent, and a
 // refusal is reported through fields instead of a result object.
 import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
+import { cleanInvisible, showInvisible } from '../validation/email-address.js';
 import { unescapeCells } from '../output/sanitize.js';
 import type { MappingPlan } from './mapping.js';
 import type { LeftOutValue } from './partial.js';
@@ -52,6 +53,9 @@ export class RowBuilder {
   email = '';
   /** Of an accepted row: the custom field values left out of it (they cannot be sent), if any (partial.ts). */
   leftOut: LeftOutValue[] | undefined = undefined;
+  /** Addresses sent without the invisible characters they held, and which characters (U+XXXX): said once at the end. */
+  cleanedAddresses = 0;
+  readonly cleanedCharacters = new Set<string>();
 
   private readonly emailColumn: number;
   private readonly nameColumns: number[];
@@ -90,7 +94,7 @@ export class RowBuilder {
     if (this.fromFailuresFile) unescapeCells(record);
     // outcomeColumn is -1 for any file but a failures file: one comparison per row.
     if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
-    const email = (record[this.emailColumn] ?? '').trim();
+    let email = (record[this.emailColumn] ?? '').trim();
     if (email === '' && isBlank(record)) return BLANK;
     // Fewer cells than the header and more are refused alike (CLI.md "Names"): a short row would send
     // its cells under the wrong columns, or an empty Name over a stored one. Empty cells past the header
@@ -105,7 +109,14 @@ export class RowBuilder {
       }
     }
     if (email === '') return this.refuse(String(SubscriberCode.invalidEmail), 'no email address');
-    if (!isAcceptableAddress(email)) return this.refuse(String(SubscriberCode.invalidEmail), `invalid email address "${email}"`);
+    if (!isAcceptableAddress(email)) {
+      // Zero-width characters copied along with an address are removed; anything else is refused, shown by code point.
+      const cleaned = cleanInvisible(email);
+      if (!cleaned) return this.refuse(String(SubscriberCode.invalidEmail), `invalid email address "${showInvisible(email)}"`);
+      email = cleaned.address;
+      this.cleanedAddresses++;
+      for (const c of cleaned.removed) this.cleanedCharacters.add(c);
+    }
     this.email = email;
 
     // service-spec.md "Subscriber": ConsentToTrack missing gives 214, an invalid value 215; an import entry may say Unchanged.

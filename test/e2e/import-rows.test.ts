@@ -230,3 +230,39 @@ describe('a value that cannot be sent costs the value, not the subscriber', () =
     expect(r.stderr).not.toMatch(/Rows not imported/);
   });
 });
+
+describe('invisible characters in addresses', () => {
+  it('zero-width characters and soft hyphens are cleaned with one notice naming them by code point; a no-break space inside is refused, shown by code point on stderr and in the failures file', async () => {
+    writeFile(
+      t.dir,
+      'pasted.csv',
+      'email,name,consent\n' +
+        'zw\u200Bsp@example.com,Zed,yes\n' +
+        '\u2060soft\u00ADhy@example.com\u200D,Sue,yes\n' +
+        'nb\u00A0sp@example.com,Nab,yes\n' +
+        'plain@example.com,Pat,yes\n',
+    );
+    const before = t.sandbox.requestCount();
+    const r = await email('pasted.csv', '--failures', 'failed.csv');
+    expect(r.code, r.stderr).toBe(3);
+    const sent = importRequests(t.sandbox, before).flatMap((q) => q.body.Subscribers.map((s) => s.EmailAddress));
+    expect(sent).toEqual(['zwsp@example.com', 'softhy@example.com', 'plain@example.com']);
+    const notices = messages(r.stderr).filter((l) => /invisible/.test(l));
+    expect(notices, r.stderr).toHaveLength(1);
+    expect(notices[0]).toMatch(/2 addresses of pasted\.csv held invisible characters \(U\+00AD, U\+200B, U\+200D, U\+2060\).*sent without them/);
+    expect(r.stderr).toContain('invalid email address "nb<U+00A0>sp@example.com"');
+    expect(r.stderr).not.toContain('\u00A0');
+    const failures = readFileSync(join(t.dir, 'failed.csv'), 'utf8');
+    expect(failures).toContain('invalid email address ""nb<U+00A0>sp@example.com""');
+    // The cell itself stays as it was, to be fixed.
+    expect(failures).toContain('nb\u00A0sp@example.com,Nab,yes,4,rejected,1,');
+  });
+
+  it('subscribers add --email refuses such an address, showing the character by code point and the address without it', async () => {
+    const r = await spawnCli(['subscribers', 'add', '--list', LIST, '--email', 'zw\u200Bsp@example.com', '--name', 'Zed', '--consent', 'yes'], { cwd: t.dir, env: t.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"zw<U+200B>sp@example.com"');
+    expect(r.stderr).toContain('invisible characters (U+200B); without them it is zwsp@example.com');
+    expect(r.stderr).not.toContain('\u200B');
+  });
+});

@@ -18,6 +18,7 @@ import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
 import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
 import type { Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
+import { showInvisible } from '../../validation/email-address.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
 
 /** The command's arguments and flags, as import.ts declares them (typed here so this file imports nothing of it back). */
@@ -189,7 +190,7 @@ function problemLines(shown: RowProblem[], summary: ImportSummary): string[] {
   const total = summary.failed + summary.rejected + summary.duplicates;
   if (total === 0) return [];
   // The message and the address come from the file or the service: neutralised whole, so a line break in a cell shows as \n and cannot start a line of its own.
-  const lines = shown.map((p) => `  line ${p.line}: ${p.outcome}${p.code && p.code !== p.outcome ? ` (${p.code})` : ''}: ${neutralize(`${p.message}${p.email ? ` <${p.email}>` : ''}`)}`);
+  const lines = shown.map((p) => `  line ${p.line}: ${p.outcome}${p.code && p.code !== p.outcome ? ` (${p.code})` : ''}: ${neutralize(`${p.message}${p.email ? ` <${showInvisible(p.email)}>` : ''}`)}`);
   const said = [`Rows not imported:\n${lines.join('\n')}`];
   if (total > shown.length) {
     said.push(summary.failuresFile ? `  … ${total - shown.length} more; every one is in ${summary.failuresFile}` : `  … ${total - shown.length} more; --failures <file.csv> writes every one with its original columns`);
