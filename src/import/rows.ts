@@ -26,13 +26,33 @@ export const BLANK = null;
 
 /**
  * The problemCode of a row that a failures file of an earlier import lists as
- * a duplicate (its Outcome column): not sent, so it cannot overwrite the row
- * that was imported before it (CLI.md "--failures"). Not a refusal: the tally
- * counts the row as a duplicate.
+ * a duplicate (its Outcome column) with the address it repeats: not sent, so
+ * it cannot overwrite the row that was imported before it (CLI.md
+ * "--failures"). Not a refusal: the tally counts the row as a duplicate. A
+ * duplicate row whose address the user changed is a fix, and is sent.
  */
 export const LISTED_DUPLICATE = 'listed-duplicate';
-const LISTED_DUPLICATE_MESSAGE =
-  'listed as a duplicate by the failures file of an earlier import (its address was imported from an earlier row): not sent; empty its Outcome cell to send it';
+
+/**
+ * The Message of a duplicate in the failures file: it names the address the
+ * row repeats, so that importing the file again can tell a corrected address
+ * (a fix, sent) from one left as it was (not sent).
+ */
+export function duplicateMessage(address: string): string {
+  return `the address of an earlier row (case and surrounding spaces ignored): only the first is sent (address <${address}>; correct it to send this row)`;
+}
+
+function listedDuplicateMessage(address: string): string {
+  return `listed as a duplicate by the failures file of an earlier import (address <${address}>, imported from an earlier row): not sent; correct its address, or empty its Outcome cell, to send it`;
+}
+
+/** The address a duplicate's Message names (duplicateMessage, listedDuplicateMessage); undefined for a message that names none (an older failures file). */
+function namedAddress(message: string | undefined): string | undefined {
+  const at = message?.lastIndexOf('address <') ?? -1;
+  if (at < 0) return undefined;
+  const end = message!.indexOf('>', at);
+  return end < 0 ? undefined : message!.slice(at + 9, end);
+}
 
 /** An entry of the import request, property order fixed (one hidden class for every entry). */
 export interface ImportEntry {
@@ -93,7 +113,14 @@ export class RowBuilder {
     // A failures file's cells as the file it came from had them (failures.ts writes them spreadsheet-safe).
     if (this.fromFailuresFile) unescapeCells(record);
     // outcomeColumn is -1 for any file but a failures file: one comparison per row.
-    if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
+    if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) {
+      // Sent only when its address is not the one it was found to repeat: the user corrected it.
+      const named = namedAddress(record[this.outcomeColumn + 2]);
+      const now = (record[this.emailColumn] ?? '').trim();
+      if (named === undefined || now === '' || now.toLowerCase() === named.trim().toLowerCase()) {
+        return this.refuse(LISTED_DUPLICATE, listedDuplicateMessage(named ?? now));
+      }
+    }
     let email = (record[this.emailColumn] ?? '').trim();
     if (email === '' && isBlank(record)) return BLANK;
     // Fewer cells than the header and more are refused alike (CLI.md "Names"): a short row would send

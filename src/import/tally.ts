@@ -7,7 +7,7 @@ import type { Batch } from './batches.js';
 import type { FailureOutcome, FailuresFile } from './failures.js';
 import type { BatchRecord } from './journal.js';
 import type { LeftOutValues } from './partial.js';
-import { LISTED_DUPLICATE } from './rows.js';
+import { duplicateMessage, LISTED_DUPLICATE } from './rows.js';
 
 export interface ImportProgress {
   rowsRead: number;
@@ -103,8 +103,6 @@ interface TallyOptions {
   gauges(): { inFlight: number; bytesRead: number; totalBytes: number; totalRows?: number };
 }
 
-const DUPLICATE_MESSAGE = 'the address of an earlier row (case and surrounding spaces ignored): only the first is sent';
-
 /** At most one progress report per this many ms, unless a batch finished. */
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -157,7 +155,7 @@ export class Tally {
   duplicate(record: readonly string[], line: number): void {
     this.o.leftOut?.take(line);
     this.counts.duplicates++;
-    this.problem(record, line, 'duplicate', 'duplicate', DUPLICATE_MESSAGE);
+    this.problem(record, line, 'duplicate', 'duplicate', duplicateMessage((record[this.o.emailColumn] ?? '').trim()));
   }
 
   /**

@@ -266,3 +266,36 @@ describe('invisible characters in addresses', () => {
     expect(r.stderr).not.toContain('\u200B');
   });
 });
+
+describe('a duplicate row whose address the user corrected is a fix', () => {
+  it('importing the failures file again sends the corrected row; an unedited duplicate (or one re-cased) still never overwrites the imported row', async () => {
+    writeFile(
+      t.dir,
+      'typed.csv',
+      'email,name,consent\nann@example.com,Ann,yes\nann@example.com,Anna Other,yes\nbob@example.com,Bob,yes\nbob@example.com,Bob Again,yes\ncy@example.com,Cy,yes\nCY@example.com,Cy Two,yes\n',
+    );
+    const first = await email('typed.csv', '--failures', 'failed.csv', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    const failed = readFileSync(join(t.dir, 'failed.csv'), 'utf8');
+    expect(failed).toMatch(/ann@example\.com,Anna Other,yes,3,duplicate,duplicate,.*<ann@example\.com>/);
+    // Two people had typed one address: the second Ann's is corrected; Bob's duplicate left as it is; Cy's only re-cased.
+    writeFile(t.dir, 'fixed.csv', failed.replace('ann@example.com,Anna Other', 'anna@example.com,Anna Other').replace('CY@example.com,Cy Two', 'Cy@Example.com,Cy Two'));
+    const before = t.sandbox.requestCount();
+    const again = await email('fixed.csv', '--json', '--failures', 'failed-2.csv');
+    expect(again.code, again.stderr).toBe(0);
+    const summary = JSON.parse(again.stdout);
+    expectCountsAddUp(summary);
+    expect(summary).toMatchObject({ rows: 3, new: 1, duplicates: 2, duplicatesFromFailuresFile: 2 });
+    expect(importRequests(t.sandbox, before).flatMap((q) => q.body.Subscribers.map((s) => s.EmailAddress))).toEqual(['anna@example.com']);
+    expect(storedName('anna@example.com')).toBe('Anna Other');
+    expect(storedName('bob@example.com')).toBe('Bob');
+    expect(storedName('cy@example.com')).toBe('Cy');
+    // The unedited ones are listed again, still naming the address they repeat: the round trip can go on.
+    const twice = readFileSync(join(t.dir, 'failed-2.csv'), 'utf8');
+    expect(twice).toMatch(/bob@example\.com,Bob Again,yes,5,duplicate,duplicate,.*<bob@example\.com>/);
+    writeFile(t.dir, 'fixed-2.csv', twice.replace('bob@example.com,Bob Again', 'robert@example.com,Bob Again'));
+    const third = await email('fixed-2.csv', '--json');
+    expect(JSON.parse(third.stdout)).toMatchObject({ rows: 2, new: 1, duplicates: 1 });
+    expect(storedName('robert@example.com')).toBe('Bob Again');
+  });
+});

@@ -83,7 +83,7 @@ describe('the summary and exit codes', () => {
     expect(csvRows(join(dir, 'failed.csv'))).toEqual([
       'email,name,Consent,Line,Outcome,Code,Message',
       'bad@,Bad,yes,3,rejected,1,"invalid email address ""bad@"""',
-      'OK@example.com,Again,yes,5,duplicate,duplicate,the address of an earlier row (case and surrounding spaces ignored): only the first is sent',
+      'OK@example.com,Again,yes,5,duplicate,duplicate,the address of an earlier row (case and surrounding spaces ignored): only the first is sent (address <OK@example.com>; correct it to send this row)',
       'unsubscribed@example.com,U,yes,4,failed,206,Address in the unsubscribed list; not added.',
     ]);
   });
@@ -208,7 +208,7 @@ describe('importing a failures file again (issue 17.4)', () => {
     const r = await s.email(importArgs('fixed.csv'), { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Duplicates\t1 \(listed as duplicates by fixed\.csv, a failures file: not sent\)$/m);
-    expect(r.stderr).toMatch(/line 3: duplicate: listed as a duplicate by the failures file of an earlier import \(its address was imported from an earlier row\): not sent; empty its Outcome cell to send it <ADA@example\.com>/);
+    expect(r.stderr).toMatch(/line 3: duplicate: listed as a duplicate by the failures file of an earlier import \(address <ADA@example\.com>, imported from an earlier row\): not sent; correct its address, or empty its Outcome cell, to send it <ADA@example\.com>/);
   });
 
   it('a duplicate row whose Outcome cell the user emptied is sent; an Outcome column that is not the failures file\'s is data', async () => {
