@@ -13,6 +13,7 @@ import { poolFor } from '../../core/pool.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
 import { isCopied, openInput, parseEncoding } from '../../import/input.js';
+import { defaultJournalPlace } from '../../import/journal-place.js';
 import { describeColumn } from '../../import/mapping.js';
 import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
 import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
@@ -119,7 +120,7 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
         ? resolve(ctx.cwd, parsed.journalFlag)
         : input.spooled
           ? undefined
-          : `${input.path}.${parsed.options.listId.slice(0, 8).toLowerCase()}.import-journal`;
+          : await besideOrStateDirectory(input.path, parsed.options.listId, ctx);
     const options: ImportOptions = { ...parsed.options, input, journalPath };
     if (!options.dryRun) return await realRun(options, ctx, parsed.progressLines);
   } catch (error) {
@@ -128,6 +129,13 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
   }
   // A dry run's report streams while the file is read: the input is cleaned up once the run is over.
   return dryRun({ ...parsed.options, input, journalPath: undefined }, ctx, () => input.cleanup());
+}
+
+/** The journal's default place (import/journal-place.ts), said on stderr when it is not beside the input. */
+async function besideOrStateDirectory(inputPath: string, listId: string, ctx: Context): Promise<string> {
+  const place = await defaultJournalPlace(inputPath, listId, ctx.env);
+  if (place.moved) ctx.log.warn(`${place.moved}: the journal of this import is ${place.path}`);
+  return place.path;
 }
 
 // ---- the import --------------------------------------------------------------------
