@@ -55,9 +55,14 @@ export function cleanInvisible(trimmed: string): { address: string; removed: str
   return { address, removed: [...removed] };
 }
 
-/** Characters nobody can see (format and control characters, spaces other than ' '), shown by their code point: "zw<U+200B>sp@example.com". */
+/**
+ * Characters nobody can see (zero-width and invisible format characters,
+ * spaces other than ' '), shown by their code point: "zw<U+200B>sp@example.com".
+ * Controls and direction marks are left to output/sanitize.ts neutralize(),
+ * which shows them as escapes wherever text from a file is printed.
+ */
 export function showInvisible(text: string): string {
-  return text.replace(/[\p{Cf}\p{Cc}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/gu, (c) => `<${codePoint(c)}>`);
+  return text.replace(/[\u00A0\u00AD\u1680\u180E\u2000-\u200D\u202F\u205F\u2060-\u2064\u3000\uFEFF]/g, (c) => `<${codePoint(c)}>`);
 }
 
 function codePoint(c: string): string {

@@ -24,8 +24,8 @@ describe('cleanInvisible', () => {
 });
 
 describe('showInvisible', () => {
-  it('shows format characters, controls and unusual spaces by code point, and leaves the rest', () => {
+  it('shows invisible characters and unusual spaces by code point, and leaves controls to neutralize()', () => {
     expect(showInvisible('zw\u200Bsp@example.com')).toBe('zw<U+200B>sp@example.com');
-    expect(showInvisible('a\u00A0b\u202Ec\td Zoë')).toBe('a<U+00A0>b<U+202E>c<U+0009>d Zoë');
+    expect(showInvisible('a\u00A0b\u2060c\u00ADd\uFEFF Zoë\u202E\t')).toBe('a<U+00A0>b<U+2060>c<U+00AD>d<U+FEFF> Zoë\u202E\t');
   });
 });
