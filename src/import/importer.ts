@@ -166,6 +166,8 @@ function journalOptions(o: ImportOptions, plan: MappingPlan, shape: TextShape): 
     encoding: o.input.encoding,
     multiSeparator: o.multiSeparator ?? null,
     mapping: plan.columns.map((c) => (c.target === 'CustomField' ? `field:${c.key}` : c.target === 'ignore' ? '-' : c.target)),
+    // Only when given: a journal of a run without it reads the same as one written before the flag existed.
+    ...(o.strict ? { strict: true } : {}),
   };
 }
 

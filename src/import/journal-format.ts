@@ -43,6 +43,8 @@ export interface JournalOptions {
   multiSeparator: string | null;
   /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
   mapping: string[];
+  /** --strict (a row with a value that cannot be sent is refused, not sent without it); written only when true. */
+  strict?: boolean;
 }
 
 export interface JournalHeader {
@@ -86,6 +88,7 @@ const headerSchema = z.object({
     encoding: z.string(),
     multiSeparator: z.nullable(z.string()),
     mapping: z.array(z.string()),
+    strict: z.optional(z.boolean()),
   }),
   service: z.object({ baseUrl: z.string(), keySalt: z.string().check(z.minLength(16, 'expected a salt')), keyDigest: z.string() }),
   createdAt: z.string(),
@@ -245,11 +248,14 @@ export function journalMismatch(header: JournalHeader, input: InputIdentity, opt
     encoding: '--encoding',
     multiSeparator: '--multi-separator',
     mapping: 'the column mapping (--map)',
+    strict: '--strict',
   };
   for (const key of Object.keys(labels) as (keyof JournalOptions)[]) {
     const before = JSON.stringify(header.options[key] ?? null);
     const now = JSON.stringify(options[key] ?? null);
-    if (before !== now) differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${before}, now ${now}`);
+    if (before === now) continue;
+    if (key === 'strict') differences.push(now === 'true' ? '--strict is given now, not before' : '--strict was given before, not now');
+    else differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${before}, now ${now}`);
   }
   return differences;
 }

@@ -410,6 +410,7 @@ describe('stopping and resuming', () => {
     const before = sandbox.requestCount();
     await expect(importFile(peopleCsv(1500))).rejects.toThrow(/an unfinished import's journal exists/);
     await expect(importFile(peopleCsv(1500), { resume: true, batchSize: 500 })).rejects.toThrow(/--batch-size was 1000, now 500/);
+    await expect(importFile(peopleCsv(1500), { resume: true, strict: true })).rejects.toThrow(/--strict is given now, not before/);
     await expect(importFile(peopleCsv(1501), { resume: true })).rejects.toThrow(UsageError);
     expect(sandbox.requestCount()).toBe(before);
   });
