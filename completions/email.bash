@@ -39,7 +39,7 @@ _email_options() {
     subscribers) printf '%s\n' -h --help ;;
     'subscribers add') printf '%s\n' --list --email --name --field --consent --resubscribe --restart-autoresponders --allow-empty-name --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'subscribers update') printf '%s\n' --list --email --new-email --name --field --clear-field --consent --resubscribe --restart-autoresponders --allow-empty-name --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
-    'subscribers import') printf '%s\n' --list --map --only-mapped --include-unsubscribed --consent --resubscribe --queue-autoresponders --restart-autoresponders --batch-size --concurrency --delimiter --encoding --multi-separator --date-only --dry-run --failures --journal --resume --restart --progress --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
+    'subscribers import') printf '%s\n' --list --map --only-mapped --include-unsubscribed --allow-empty-names --strict --consent --resubscribe --queue-autoresponders --restart-autoresponders --batch-size --concurrency --delimiter --encoding --multi-separator --date-only --dry-run --failures --journal --resume --restart --progress --fields --jq --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'subscribers history') printf '%s\n' --list --email --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     'subscribers lists') printf '%s\n' --email --fields --jq --limit --profile --base-url --insecure-http -o --output --json -q --quiet --debug --timeout --no-color --no-pager -h --help ;;
     customfields) printf '%s\n' -h --help ;;
@@ -212,7 +212,7 @@ _email_option_value() {
     'subscribers import|--consent') echo 'choices:yes no unchanged' ;;
     'subscribers import|--failures') echo file ;;
     'subscribers import|--journal') echo file ;;
-    'subscribers import|--fields') echo 'choices:rows new existing failed rejected duplicates duplicatesFromFailuresFile skipped batches retries rateLimited waitedMs elapsedMs resumed service service.TotalUniqueEmailsSubmitted service.TotalExistingSubscribers service.TotalNewSubscribers complete dryRun wouldSend resumedBatches unacknowledgedBatches unfinished blankLines codes rowsPerSecond input list delimiter encoding failuresFile journal stoppedBy mapping problems firstRequest' ;;
+    'subscribers import|--fields') echo 'choices:rows new existing failed rejected duplicates partial duplicatesFromFailuresFile skipped batches retries rateLimited waitedMs elapsedMs resumed service service.TotalUniqueEmailsSubmitted service.TotalExistingSubscribers service.TotalNewSubscribers complete dryRun wouldSend resumedBatches unacknowledgedBatches unfinished blankLines codes rowsPerSecond input list delimiter encoding failuresFile journal stoppedBy mapping problems firstRequest' ;;
     'subscribers import|--profile') echo profile ;;
     'subscribers import|-o') echo 'choices:table json ndjson csv' ;;
     'subscribers import|--output') echo 'choices:table json ndjson csv' ;;

@@ -55,11 +55,12 @@ try {
   const text = readFileSync(failures, 'utf8').replace(/^\uFEFF/, '');
   process.stdout.write(text);
   const rows = text.trim().split('\r\n').length - 1;
-  // The import's last line counts these rows too: the failed and rejected ones, and the duplicates the file also lists.
+  // The import's last line counts these rows too: the failed and rejected ones, and the duplicates and partial rows the file also lists.
   const outcome = (name) => text.split('\r\n').filter((line) => new RegExp(`,\\d+,${name},`).test(line)).length;
   process.stdout.write(
     `   ${rows} rows: ${outcome('failed')} failed, ${outcome('rejected')} rejected, ${outcome('duplicate')} duplicates ` +
-      '(an address imported from an earlier row; importing this file again after fixing it skips them)\n',
+      '(an address imported from an earlier row; importing this file again after fixing it skips them), ' +
+      `${outcome('partial')} partial (imported without a value the service cannot take; fixed, they are sent whole)\n`,
   );
   ok = code === 3 && rows > 0;
   if (!ok) process.stderr.write(`\nThe demo did not go as intended: exit ${code}, ${rows} rows in the failures file.\n`);

@@ -5,7 +5,7 @@
 // UsageError (exit 2, nothing sent) carrying the service's code when the rule
 // is the service's. Loaded only when a command runs, never for help.
 import { UsageError } from '../core/errors.js';
-import { isUuid, isValidEmail } from '../validation/email-address.js';
+import { cleanInvisible, isUuid, isValidEmail, showInvisible } from '../validation/email-address.js';
 import { isHttpUrl } from '../validation/option-checks.js';
 import type { Shape } from '../output/shape.js';
 import { LIST_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type OptionDecl, type Options, type TextCheck } from './define.js';
@@ -147,6 +147,12 @@ function describeRange(decl: { kind: 'int' | 'number'; min: number; max?: number
   return `${what} of at least ${decl.min}`;
 }
 
+/** What to type instead of an address spoiled by invisible characters (pasted from a page): refused, not cleaned, on a command line. */
+function invisibleHint(value: string): string {
+  const cleaned = cleanInvisible(value.trim());
+  return cleaned ? `: it holds invisible characters (${cleaned.removed.join(', ')}); without them it is ${cleaned.address}` : '';
+}
+
 const UUID_EXAMPLE = '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41 or 3f2b8c1e0a4d4c6b9e1f2a7d5c9b8e41';
 
 /** A value checked as the declaration says; returned trimmed (uuid, email, url) or as typed (nonblank). */
@@ -156,7 +162,7 @@ function checkText(value: string, flag: string, check: TextCheck, code?: number)
       if (!isUuid(value.trim())) throw new UsageError(`${flag} must be a UUID such as ${UUID_EXAMPLE} (got "${value}")`, code);
       return value.trim();
     case 'email':
-      if (!isValidEmail(value)) throw new UsageError(`${flag} must be a valid email address (got "${value}")`, code);
+      if (!isValidEmail(value)) throw new UsageError(`${flag} must be a valid email address (got "${showInvisible(value)}")${invisibleHint(value)}`, code);
       return value.trim();
     case 'http-url':
       if (!isHttpUrl(value)) throw new UsageError(`${flag} must be an absolute http:// or https:// URL (got "${value}")`, code);

@@ -38,6 +38,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { name: 'HOME', does: 'The home directory: ~/.config/email-cli for the config, ~/.cache/email-cli for the compile cache and the ids completion offers.', precedence: 'EMAIL_CONFIG_DIR, XDG_CONFIG_HOME and XDG_CACHE_HOME win over it.' },
   { name: 'XDG_CONFIG_HOME', does: 'The base of the config directory ($XDG_CONFIG_HOME/email-cli).', precedence: 'EMAIL_CONFIG_DIR wins over it; it wins over HOME.' },
   { name: 'XDG_CACHE_HOME', does: "The base of Node's compile cache and of the ids completion offers ($XDG_CACHE_HOME/email-cli); an absolute path only.", precedence: 'It wins over HOME.' },
+  { name: 'XDG_STATE_HOME', does: "Where `subscribers import` keeps its journal when the input's folder cannot be written ($XDG_STATE_HOME/email-cli/import-journals, else ~/.local/state/…); an absolute path only.", precedence: 'It wins over HOME; --journal wins over both.' },
   { name: 'BROWSER', does: 'The program that opens a page for `--web` and `campaigns open` (split into words as a shell would, never run through one).', precedence: 'It wins over xdg-open, open and rundll32.' },
   { name: 'DISPLAY', does: 'On Linux, a display to open a page on; without it (and without WAYLAND_DISPLAY or BROWSER), `--web` prints the URL.' },
   { name: 'WAYLAND_DISPLAY', does: 'On Linux, as DISPLAY.' },

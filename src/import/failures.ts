@@ -39,8 +39,8 @@ import { csvCell, neutralize, spreadsheetSafe, unescapeCells } from '../output/s
 import { FAILURE_COLUMNS } from './mapping.js';
 import type { RowSource } from './source.js';
 
-/** `skipped`: not sent because the file marks the row unsubscribed or without permission (status-columns.ts). */
-export type FailureOutcome = 'failed' | 'rejected' | 'duplicate' | 'skipped';
+/** `skipped`: not sent because the file marks the row unsubscribed or without permission (status-columns.ts); `partial`: imported without a value. */
+export type FailureOutcome = 'failed' | 'rejected' | 'duplicate' | 'skipped' | 'partial';
 
 export class FailuresFile {
   private readonly cell: (value: string) => string;
@@ -51,7 +51,7 @@ export class FailuresFile {
   private drained: Promise<void> | undefined;
   // Rows the service refused, written at the end: their lines and [code, message] (shared by consecutive rows).
   private readonly laterLines: number[] = [];
-  private readonly laterReasons: [string, string][] = [];
+  private readonly laterReasons: [string, string, FailureOutcome][] = [];
 
   private constructor(
     readonly path: string,
@@ -105,11 +105,11 @@ export class FailuresFile {
     return this.drained ?? Promise.resolve();
   }
 
-  /** A row the service refused, known by its line: written by writeLater(). */
-  later(line: number, code: string, message: string): void {
+  /** A row the service refused (or imported without a value: `partial`), known by its line: written by writeLater(). */
+  later(line: number, code: string, message: string, outcome: FailureOutcome = 'failed'): void {
     const last = this.laterReasons[this.laterReasons.length - 1];
     this.laterLines.push(line);
-    this.laterReasons.push(last && last[0] === code && last[1] === message ? last : [code, message]);
+    this.laterReasons.push(last && last[0] === code && last[1] === message && last[2] === outcome ? last : [code, message, outcome]);
   }
 
   /** Writes the rows given to later(), in line order, reading their cells from `rows` (a fresh read of the input), only as far as the last one. */
@@ -129,8 +129,8 @@ export class FailuresFile {
         if (this.fromFailuresFile) unescapeCells(record);
         let room = true;
         while (k < order.length && lines[order[k]!] === rows.line) {
-          const [code, message] = this.laterReasons[order[k]!]!;
-          room = this.append(record, rows.line, 'failed', code, message) && room;
+          const [code, message, outcome] = this.laterReasons[order[k]!]!;
+          room = this.append(record, rows.line, outcome, code, message) && room;
           k++;
         }
         if (!room) await this.drain();

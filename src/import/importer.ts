@@ -26,8 +26,9 @@ import type { ImportInput } from './input.js';
 import { JournalSession, type JournalOptions } from './journal.js';
 import { planMapping, unmappedColumnsNotice, type ColumnPlan, type MappingPlan } from './mapping.js';
 import { DateTimeColumns } from './date-times.js';
-import { EmptyNames, noNameColumnNotice } from './names.js';
+import { EmptyNames, noNameColumnNotice, refuseEmptyNames } from './names.js';
 import type { ImportOutcome } from './outcome.js';
+import { LeftOutValues } from './partial.js';
 import { readMeaning } from './prescan.js';
 import { RowBuilder } from './rows.js';
 import { batchRecord, errorCode, FailureStreak, sendBatch, stopsEverything } from './send.js';
@@ -48,6 +49,10 @@ export interface ImportOptions {
   onlyMapped?: boolean;
   /** `--include-unsubscribed`: rows the file marks unsubscribed or without permission are sent too (status-columns.ts). */
   includeUnsubscribed?: boolean;
+  /** `--allow-empty-names`: rows without a name are sent with an empty Name (which empties a stored one) instead of stopping the import. */
+  allowEmptyNames?: boolean;
+  /** `--strict`: a custom field value that cannot be sent refuses its row, instead of being left out of it (partial.ts). */
+  strict?: boolean;
   consent?: Consent;
   flags: ImportFlags;
   batchSize: number;
@@ -126,11 +131,13 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     }
     // What the file's columns mean, read before anything is sent: a value the import cannot read stops it here.
     const meaning = await readMeaning(input, shape, plan, o);
+    // An empty Name empties a stored one: asked for, as consent is (CLI.md "Names"), before anything is sent.
+    if (!o.allowEmptyNames) await refuseEmptyNames(input, shape, plan, header, o.dryRun);
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header, statusColumns: meaning.found });
     for (const notice of meaning.notices) hooks.onNotice?.(notice);
     const unmapped = unmappedColumnsNotice(plan, o.listId);
     if (unmapped) hooks.onNotice?.(unmapped);
-    const nameless = noNameColumnNotice(plan, input.name, o.dryRun, shape.rowsEstimate);
+    const nameless = o.allowEmptyNames && noNameColumnNotice(plan, input.name, o.dryRun, shape.rowsEstimate);
     if (nameless) hooks.onNotice?.(nameless);
     if (!o.dryRun && !hooks.client) throw new Error('runImport needs a client unless dryRun');
     if (!o.dryRun && o.journalPath) {
@@ -174,6 +181,8 @@ function journalOptions(o: ImportOptions, plan: MappingPlan, shape: TextShape): 
     // Only when given, so the journals of earlier imports still fit.
     ...(o.dateOnly ? { dateOnly: true as const } : {}),
     mapping: plan.columns.map((c) => (c.target === 'CustomField' ? `field:${c.key}` : c.target === 'ignore' ? '-' : c.target)),
+    // Only when given: a journal of a run without it reads the same as one written before the flag existed.
+    ...(o.strict ? { strict: true } : {}),
   };
 }
 
@@ -182,6 +191,7 @@ class ImportRun {
   private readonly builder: RowBuilder;
   private readonly tally: Tally;
   private readonly emptyNames: EmptyNames;
+  private readonly leftOut: LeftOutValues;
   private readonly dispatch: SendLoop<Batch>;
   private readonly streak = new FailureStreak();
   /** Sizes the duplicate table (dedupe.ts). */
@@ -209,7 +219,8 @@ class ImportRun {
     statusColumns: StatusColumn[],
   ) {
     const dateTimes = new DateTimeColumns(o.dateOnly === true, o.dryRun, hooks.onNotice);
-    this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator, statusColumns, includeUnsubscribed: o.includeUnsubscribed, dateTimes });
+    this.builder = new RowBuilder(plan, { consent: o.consent, multiSeparator: o.multiSeparator, statusColumns, includeUnsubscribed: o.includeUnsubscribed, dateTimes, strict: o.strict });
+    this.leftOut = new LeftOutValues(plan);
     this.dispatch = new SendLoop<Batch>({
       concurrency: o.concurrency,
       work: (batch, signal) => this.handle(batch, signal),
@@ -218,6 +229,7 @@ class ImportRun {
     this.tally = new Tally({
       emailColumn: plan.emailColumn,
       failures,
+      leftOut: this.leftOut,
       onProblem: hooks.onProblem,
       onProgress: hooks.onProgress,
       gauges: () => ({ inFlight: this.dispatch.inFlight, bytesRead: rows.bytesRead(), totalBytes: o.input.size, totalRows: rowsEstimate }),
@@ -239,7 +251,7 @@ class ImportRun {
       if (abandonSignal?.aborted) this.abandon();
       const stopped = () => this.stopping;
       const records = readRecords(this.rows, this.failures, stopped);
-      const batches = formBatches(checkRows(records, this.builder, this.tally), {
+      const batches = formBatches(checkRows(records, this.builder, this.tally, this.leftOut), {
         tally: this.tally,
         names: this.emptyNames,
         batchSize: this.o.batchSize,
@@ -276,6 +288,14 @@ class ImportRun {
           'nor the rows the failures file shows; import a copy that nothing writes to',
       );
     }
+    const { cleanedAddresses, cleanedCharacters } = this.builder;
+    if (cleanedAddresses > 0) {
+      this.hooks.onNotice?.(
+        `${cleanedAddresses === 1 ? '1 address' : `${cleanedAddresses.toLocaleString('en-US')} addresses`} of ${input.name} held invisible characters (${[...cleanedCharacters].sort().join(', ')}), ` +
+          `as text copied from a web page or a document does: ${cleanedAddresses === 1 ? 'it was' : 'they were'} sent without them`,
+      );
+    }
+    for (const line of this.leftOut.lines({ dryRun: this.o.dryRun, failuresFile: this.failures?.path })) this.hooks.onNotice?.(line);
     try {
       await this.failures?.writeLater(async () => (await RowSource.open(input, shape)).rows);
     } catch (err) {

@@ -46,6 +46,8 @@ export interface JournalOptions {
   dateOnly?: true;
   /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
   mapping: string[];
+  /** --strict (a row with a value that cannot be sent is refused, not sent without it); written only when true. */
+  strict?: boolean;
 }
 
 export interface JournalHeader {
@@ -91,6 +93,7 @@ const headerSchema = z.object({
     includeUnsubscribed: z.optional(z.boolean()),
     dateOnly: z.optional(z.literal(true)),
     mapping: z.array(z.string()),
+    strict: z.optional(z.boolean()),
   }),
   service: z.object({ baseUrl: z.string(), keySalt: z.string().check(z.minLength(16, 'expected a salt')), keyDigest: z.string() }),
   createdAt: z.string(),
@@ -252,12 +255,15 @@ export function journalMismatch(header: JournalHeader, input: InputIdentity, opt
     includeUnsubscribed: '--include-unsubscribed',
     dateOnly: '--date-only',
     mapping: 'the column mapping (--map)',
+    strict: '--strict',
   };
   for (const key of Object.keys(labels) as (keyof JournalOptions)[]) {
     const before = JSON.stringify(header.options[key] ?? null);
     const now = JSON.stringify(options[key] ?? null);
+    if (before === now) continue;
     const shown = (json: string) => (json === 'null' ? 'not given' : json);
-    if (before !== now) differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${shown(before)}, now ${shown(now)}`);
+    if (key === 'strict') differences.push(now === 'true' ? '--strict is given now, not before' : '--strict was given before, not now');
+    else differences.push(key === 'mapping' ? `${labels[key]} changed` : `${labels[key]} was ${shown(before)}, now ${shown(now)}`);
   }
   return differences;
 }

@@ -165,8 +165,9 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
   const columns = [...chosen.values()].sort((a, b) => a.index - b.index);
   const emails = columns.filter((c) => c.target === 'EmailAddress');
   if (emails.length === 0) {
-    const error = new UsageError(`${inputName}: no email column; ${mailColumnsHint(header) ?? `none has "mail" in its name; the columns are ${listHeaders(header)}`}`);
-    error.hint = 'Name it with --map "<Column>=EmailAddress". Nothing was sent.';
+    const error = new UsageError(`${inputName}: no email column`);
+    const candidates = mailColumnsHint(header) ?? `none has "mail" in its name; the columns are ${listHeaders(header)}`;
+    error.hint = `${candidates[0]!.toUpperCase()}${candidates.slice(1)}: name the one with --map "<Column>=EmailAddress". Nothing was sent.`;
     throw error;
   }
   if (emails.length > 1) throw new UsageError(`--map: only one column can be EmailAddress (${emails.map((c) => `"${c.header}"`).join(', ')})`);

@@ -2,9 +2,16 @@
 // request": every entry carries Name (required), and the service updates an
 // existing subscriber's name with what is sent ("Add subscriber": name and
 // custom fields are updated), so an empty Name empties a stored name. It
-// cannot be left out, so the import says so, once, before the first batch
-// that carries such a row is sent, and the summary counts the rows.
+// cannot be left out, so the import stops before sending anything unless
+// --allow-empty-names says to send such rows as they are (then it says so,
+// once, before the first batch that carries one, and the summary counts them).
+import { hinted, UsageError } from '../core/errors.js';
+import type { ImportInput } from './input.js';
 import type { MappingPlan } from './mapping.js';
+import { scanEmptyNames } from './name-scan.js';
+import type { TextShape } from './source.js';
+import { lineAt } from './structure-check.js';
+import { scanChunks } from './text.js';
 
 const WHAT_HAPPENS = 'and the service replaces the name of an existing subscriber with what is sent (a stored name is emptied)';
 
@@ -46,4 +53,35 @@ export class EmptyNames {
         'to keep stored names, fill those cells (the summary counts these rows)',
     );
   }
+}
+
+/**
+ * Stops the import before anything is sent when rows would be sent with an
+ * empty Name and --allow-empty-names was not given (CLI.md "Names"): the
+ * whole text is scanned first (name-scan.ts), as the consent check stops a
+ * file with no consent column.
+ */
+export async function refuseEmptyNames(input: ImportInput, shape: TextShape, plan: MappingPlan, header: readonly string[], dryRun: boolean): Promise<void> {
+  const found = await scanEmptyNames(scanChunks(input), {
+    delimiter: shape.delimiter,
+    carriageReturns: shape.carriageReturns,
+    emailColumn: plan.emailColumn,
+    nameColumns: plan.nameColumns,
+  });
+  if (found.rows === 0) return;
+  const rows = found.rows === 1 ? '1 row' : `${found.rows.toLocaleString('en-US')} rows`;
+  let what: string;
+  if (plan.nameColumns.length === 0) {
+    what = `${input.name} has no name column: ${found.rows === 1 ? 'its 1 row' : `its ${rows}`} would be sent with an empty Name`;
+  } else {
+    const columns = plan.nameColumns.map((i) => header[i]!.trim()).join(' + ');
+    const line = input.preambleLines + (await lineAt(scanChunks(input), found.firstOffset));
+    const cells = plan.nameColumns.length > 1 ? 'empty name cells' : 'an empty name cell';
+    what = `${input.name}: ${rows} ${found.rows === 1 ? 'has' : 'have'} an address and ${cells} (${columns}; the first at line ${line}) and would be sent with an empty Name`;
+  }
+  throw hinted(
+    new UsageError(`${what}, ${WHAT_HAPPENS}; give --allow-empty-names to send them as they are`),
+    `Or import the names too: fill the cells, or name the column with --map "<Column>=Name". ${dryRun ? 'With --allow-empty-names the dry run shows the rest.' : 'Nothing was sent.'}`,
+  );
+
 }

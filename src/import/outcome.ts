@@ -72,7 +72,11 @@ function finishedOutcome(summary: ImportSummary, count: Count): CliError | undef
     parts.push(`${count(summary.rejected)} rejected before sending${skipped}`);
   }
   // The failures file also lists the duplicates: named, so this line and the file agree (CLI.md "Import guarantees").
-  const also = summary.duplicates ? `, which also lists ${plural(summary.duplicates, 'duplicate', count)} (imported once, from an earlier row)` : '';
+  const listed = [
+    summary.duplicates && `${plural(summary.duplicates, 'duplicate', count)} (imported once, from an earlier row)`,
+    summary.partial && `${count(summary.partial)} partial (imported without a value)`,
+  ].filter(Boolean);
+  const also = listed.length ? `, which also lists ${listed.join(' and ')}` : '';
   const where = summary.failuresFile ? `: see ${summary.failuresFile}${also}` : '';
   if (imported > 0) return new PartialFailure(`${rows} not imported (${parts.join(', ')})${where}`);
   // Exit 1, as the service's own refusals: the rows failed there (their codes are in the failures file).

@@ -7,9 +7,11 @@
 // row by row), nothing is allocated for a cell that is not sent, and a
 // refusal is reported through fields instead of a result object.
 import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
+import { cleanInvisible, showInvisible } from '../validation/email-address.js';
 import { unescapeCells } from '../output/sanitize.js';
 import type { DateTimeColumns } from './date-times.js';
 import type { MappingPlan } from './mapping.js';
+import type { LeftOutValue } from './partial.js';
 import { readStatus, STATUS_CODES, statusMessage, type StatusColumn } from './status-columns.js';
 import { isTagsHeader, splitQuotedTags } from './vendor-columns.js';
 
@@ -24,6 +26,8 @@ interface RowOptions {
   includeUnsubscribed?: boolean;
   /** Date-time values: noted for the notice, and their date part with --date-only. */
   dateTimes?: DateTimeColumns;
+  /** `--strict`: a custom field value that cannot be sent refuses the row, instead of being left out of it. */
+  strict?: boolean;
 }
 
 /** Returned by build() for a row whose cells are all empty: skipped like a blank line, not counted as a row. */
@@ -31,13 +35,33 @@ export const BLANK = null;
 
 /**
  * The problemCode of a row that a failures file of an earlier import lists as
- * a duplicate (its Outcome column): not sent, so it cannot overwrite the row
- * that was imported before it (CLI.md "--failures"). Not a refusal: the tally
- * counts the row as a duplicate.
+ * a duplicate (its Outcome column) with the address it repeats: not sent, so
+ * it cannot overwrite the row that was imported before it (CLI.md
+ * "--failures"). Not a refusal: the tally counts the row as a duplicate. A
+ * duplicate row whose address the user changed is a fix, and is sent.
  */
 export const LISTED_DUPLICATE = 'listed-duplicate';
-const LISTED_DUPLICATE_MESSAGE =
-  'listed as a duplicate by the failures file of an earlier import (its address was imported from an earlier row): not sent; empty its Outcome cell to send it';
+
+/**
+ * The Message of a duplicate in the failures file: it names the address the
+ * row repeats, so that importing the file again can tell a corrected address
+ * (a fix, sent) from one left as it was (not sent).
+ */
+export function duplicateMessage(address: string): string {
+  return `the address of an earlier row (case and surrounding spaces ignored): only the first is sent (address <${address}>; correct it to send this row)`;
+}
+
+function listedDuplicateMessage(address: string): string {
+  return `listed as a duplicate by the failures file of an earlier import (address <${address}>, imported from an earlier row): not sent; correct its address, or empty its Outcome cell, to send it`;
+}
+
+/** The address a duplicate's Message names (duplicateMessage, listedDuplicateMessage); undefined for a message that names none (an older failures file). */
+function namedAddress(message: string | undefined): string | undefined {
+  const at = message?.lastIndexOf('address <') ?? -1;
+  if (at < 0) return undefined;
+  const end = message!.indexOf('>', at);
+  return end < 0 ? undefined : message!.slice(at + 9, end);
+}
 
 const LISTED_SKIPPED_MESSAGE =
   'listed as skipped by the failures file of an earlier import (the file it came from marks it): not sent; --include-unsubscribed sends it';
@@ -59,6 +83,11 @@ export class RowBuilder {
    * and of a refused row whose address itself is valid; '' otherwise.
    */
   email = '';
+  /** Of an accepted row: the custom field values left out of it (they cannot be sent), if any (partial.ts). */
+  leftOut: LeftOutValue[] | undefined = undefined;
+  /** Addresses sent without the invisible characters they held, and which characters (U+XXXX): said once at the end. */
+  cleanedAddresses = 0;
+  readonly cleanedCharacters = new Set<string>();
 
   private readonly emailColumn: number;
   private readonly nameColumns: number[];
@@ -66,6 +95,7 @@ export class RowBuilder {
   private readonly outcomeColumn: number;
   private readonly fromFailuresFile: boolean;
   private readonly fields: { index: number; key: string }[];
+  private readonly strict: boolean;
   private readonly width: number;
   /** Cells a row must have: the header's, but for trailing columns without a header (nothing of them is sent). */
   private readonly needed: number;
@@ -94,16 +124,25 @@ export class RowBuilder {
     this.skipListed = plan.outcomeColumn >= 0 && !options.includeUnsubscribed;
     this.tags = plan.fieldColumns.map((f) => isTagsHeader(plan.columns.find((c) => c.index === f.index)?.header ?? ''));
     this.dateTimes = options.dateTimes;
+    this.strict = options.strict === true;
   }
 
   /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
   build(record: string[]): ImportEntry | undefined | typeof BLANK {
     this.email = '';
+    if (this.leftOut !== undefined) this.leftOut = undefined;
     // A failures file's cells as the file it came from had them (failures.ts writes them spreadsheet-safe).
     if (this.fromFailuresFile) unescapeCells(record);
     // outcomeColumn is -1 for any file but a failures file: one comparison per row.
-    if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) return this.refuse(LISTED_DUPLICATE, LISTED_DUPLICATE_MESSAGE);
-    const email = (record[this.emailColumn] ?? '').trim();
+    if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) {
+      // Sent only when its address is not the one it was found to repeat: the user corrected it.
+      const named = namedAddress(record[this.outcomeColumn + 2]);
+      const now = (record[this.emailColumn] ?? '').trim();
+      if (named === undefined || now === '' || now.toLowerCase() === named.trim().toLowerCase()) {
+        return this.refuse(LISTED_DUPLICATE, listedDuplicateMessage(named ?? now));
+      }
+    }
+    let email = (record[this.emailColumn] ?? '').trim();
     if (email === '' && isBlank(record)) return BLANK;
     // Fewer cells than the header and more are refused alike (CLI.md "Names"): a short row would send
     // its cells under the wrong columns, or an empty Name over a stored one. Empty cells past the header
@@ -118,7 +157,14 @@ export class RowBuilder {
       }
     }
     if (email === '') return this.refuse(String(SubscriberCode.invalidEmail), 'no email address');
-    if (!isAcceptableAddress(email)) return this.refuse(String(SubscriberCode.invalidEmail), `invalid email address "${email}"`);
+    if (!isAcceptableAddress(email)) {
+      // Zero-width characters copied along with an address are removed; anything else is refused, shown by code point.
+      const cleaned = cleanInvisible(email);
+      if (!cleaned) return this.refuse(String(SubscriberCode.invalidEmail), `invalid email address "${showInvisible(email)}"`);
+      email = cleaned.address;
+      this.cleanedAddresses++;
+      for (const c of cleaned.removed) this.cleanedCharacters.add(c);
+    }
     this.email = email;
     if (this.skipListed && isSkippedOutcome(record[this.outcomeColumn])) {
       const code = record[this.outcomeColumn + 1]?.trim() ?? '';
@@ -157,10 +203,10 @@ export class RowBuilder {
       if (cell === undefined || cell === '') continue;
       const tags = this.tags[f] ? splitQuotedTags(cell) : undefined;
       if (tags !== undefined) {
-        for (const tag of tags) if (!this.addField(fields, spec.key, tag)) return undefined;
+        for (const tag of tags) if (!this.addField(fields, spec, tag)) return undefined;
       } else if (this.separator !== undefined && cell.includes(this.separator)) {
-        for (const part of cell.split(this.separator)) if (!this.addField(fields, spec.key, part)) return undefined;
-      } else if (!this.addField(fields, spec.key, cell)) {
+        for (const part of cell.split(this.separator)) if (!this.addField(fields, spec, part)) return undefined;
+      } else if (!this.addField(fields, spec, cell)) {
         return undefined;
       }
     }
@@ -168,17 +214,25 @@ export class RowBuilder {
     return { EmailAddress: email, Name: this.name(record), CustomFields: fields, ConsentToTrack: consent };
   }
 
-  /** Adds {Key, Value} unless the value is empty (not supplied: service-spec.md rule 4); false when refused. */
-  private addField(fields: CustomFieldValue[], key: string, raw: string): boolean {
+  /**
+   * Adds {Key, Value} unless the value is empty (not supplied: service-spec.md
+   * rule 4); a value that cannot be sent is left out (leftOut), or with
+   * --strict refuses the row: false then.
+   */
+  private addField(fields: CustomFieldValue[], spec: { index: number; key: string }, raw: string): boolean {
     let value = raw.trim();
     if (value === '') return true;
-    if (this.dateTimes !== undefined) value = this.dateTimes.value(key, value);
-    const checked = checkFieldValue(key, value);
+    if (this.dateTimes !== undefined) value = this.dateTimes.value(spec.key, value);
+    const checked = checkFieldValue(spec.key, value);
     if (typeof checked !== 'string') {
-      this.refuse(checked.code, checked.message);
-      return false;
+      if (this.strict) {
+        this.refuse(checked.code, checked.message);
+        return false;
+      }
+      (this.leftOut ??= []).push({ column: spec.index, code: checked.code, message: checked.message });
+      return true;
     }
-    fields.push({ Key: key, Value: checked });
+    fields.push({ Key: spec.key, Value: checked });
     return true;
   }
 

@@ -10,6 +10,7 @@ import { Batcher } from './batches.js';
 import { Dedupe } from './dedupe.js';
 import type { FailuresFile } from './failures.js';
 import type { EmptyNames } from './names.js';
+import type { LeftOutValues } from './partial.js';
 import { BLANK, type ImportEntry, type RowBuilder } from './rows.js';
 import type { RowSource } from './source.js';
 import type { Tally } from './tally.js';
@@ -53,8 +54,8 @@ export async function* readRecords(rows: RowSource, failures: FailuresFile | und
   }
 }
 
-/** Each record through the mapping and the value checks; a blank line is counted and skipped. */
-export async function* checkRows(chunks: AsyncIterable<RecordChunk>, builder: RowBuilder, tally: Tally): AsyncGenerator<RowChunk> {
+/** Each record through the mapping and the value checks; a blank line is counted and skipped; values left out are noted by line. */
+export async function* checkRows(chunks: AsyncIterable<RecordChunk>, builder: RowBuilder, tally: Tally, leftOut?: LeftOutValues): AsyncGenerator<RowChunk> {
   for await (const { records, lines } of chunks) {
     const rows: RowChunk = { records: [], lines: [], entries: [], emails: [], reasons: [] };
     for (let i = 0; i < records.length; i++) {
@@ -70,6 +71,7 @@ export async function* checkRows(chunks: AsyncIterable<RecordChunk>, builder: Ro
       rows.entries.push(entry);
       rows.emails.push(builder.email);
       rows.reasons.push(entry === undefined ? [builder.problemCode, builder.problemMessage] : undefined);
+      if (builder.leftOut !== undefined && entry !== undefined) leftOut?.note(lines[i]!, builder.leftOut);
     }
     // Said before any row of the chunk can reach a batch.
     builder.dateTimes?.say();

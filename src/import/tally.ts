@@ -6,7 +6,8 @@
 import type { Batch } from './batches.js';
 import type { FailureOutcome, FailuresFile } from './failures.js';
 import type { BatchRecord } from './journal.js';
-import { LISTED_DUPLICATE } from './rows.js';
+import type { LeftOutValues } from './partial.js';
+import { duplicateMessage, LISTED_DUPLICATE } from './rows.js';
 import { STATUS_CODES } from './status-columns.js';
 
 export interface ImportProgress {
@@ -43,6 +44,12 @@ export interface ImportSummary {
   failed: number;
   rejected: number;
   duplicates: number;
+  /**
+   * Rows imported (with --dry-run: to be sent) without a custom field value
+   * that cannot be sent (partial.ts); counted in new or existing, not apart
+   * from them: not part of the rows sum.
+   */
+  partial: number;
   /**
    * Of the duplicates: rows the input, a failures file of an earlier import,
    * lists as duplicates (its Outcome column); not sent (CLI.md "--failures").
@@ -94,13 +101,13 @@ interface TallyOptions {
   /** The column of the address, for the problems of rows at hand. */
   emailColumn: number;
   failures?: FailuresFile;
+  /** Rows sent with a value left out, by line, until their batch's outcome (partial.ts). */
+  leftOut?: LeftOutValues;
   onProblem?(problem: RowProblem): void;
   onProgress?(progress: ImportProgress): void;
   /** What the other stages know: requests in flight, bytes read, the input's size. */
   gauges(): { inFlight: number; bytesRead: number; totalBytes: number; totalRows?: number };
 }
-
-const DUPLICATE_MESSAGE = 'the address of an earlier row (case and surrounding spaces ignored): only the first is sent';
 
 /** At most one progress report per this many ms, unless a batch finished. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -158,8 +165,9 @@ export class Tally {
   }
 
   duplicate(record: readonly string[], line: number): void {
+    this.o.leftOut?.take(line);
     this.counts.duplicates++;
-    this.problem(record, line, 'duplicate', 'duplicate', DUPLICATE_MESSAGE);
+    this.problem(record, line, 'duplicate', 'duplicate', duplicateMessage((record[this.o.emailColumn] ?? '').trim()));
   }
 
   /**
@@ -180,7 +188,23 @@ export class Tally {
       if (rows) this.problem(rows[position] ?? [], line, 'failed', code, message);
       else this.failedLater(line, code, message, emails?.[k] ?? '');
     });
+    if (this.o.leftOut?.pending) this.partialRows(batch, new Set(record.failures.map((f) => f[0])), rows);
     this.progress(true);
+  }
+
+  /** The rows of a batch imported (or to be sent) with a value left out: counted, and written to --failures as `partial`. */
+  private partialRows(batch: Batch, failed: ReadonlySet<number>, rows?: readonly string[][]): void {
+    const leftOut = this.o.leftOut!;
+    for (let p = 0; p < batch.size; p++) {
+      const line = batch.lines[p]!;
+      const values = leftOut.take(line);
+      if (!values || failed.has(p)) continue;
+      const [code, message] = leftOut.imported(values);
+      const record = rows?.[p];
+      if (record) this.o.failures?.write(record, line, 'partial', code, message);
+      else this.o.failures?.later(line, code, message, 'partial');
+      this.o.onProblem?.({ line, outcome: 'partial', code, message, email: record ? (record[this.o.emailColumn] ?? '').trim() : '' });
+    }
   }
 
   /** A batch taken from the journal of an earlier run. */
@@ -195,14 +219,18 @@ export class Tally {
     this.counts.failed += batch.size;
     this.unacknowledged++;
     this.batchesDone++;
-    for (let i = 0; i < batch.size; i++) this.failedLater(batch.lines[i]!, code, message, '');
+    for (let i = 0; i < batch.size; i++) {
+      this.o.leftOut?.take(batch.lines[i]!);
+      this.failedLater(batch.lines[i]!, code, message, '');
+    }
     this.progress(true);
   }
 
   /** --dry-run: a batch that would be sent. */
-  wouldSendBatch(batch: Batch): void {
+  wouldSendBatch(batch: Batch, rows?: readonly string[][]): void {
     this.wouldSend += batch.size;
     this.batchesDone++;
+    if (this.o.leftOut?.pending) this.partialRows(batch, new Set(), rows);
     this.progress(false);
   }
 
@@ -229,6 +257,7 @@ export class Tally {
     return {
       rows: outcomes + (end.dryRun ? this.wouldSend : 0),
       ...c,
+      partial: this.o.leftOut?.rows ?? 0,
       duplicatesFromFailuresFile: this.duplicatesFromFailuresFile,
       skipped: this.skipped,
       batches: this.batchesDone,

@@ -30,13 +30,14 @@ describe('npm run demo', () => {
     const listed = r.stdout
       .split('Line,Outcome,Code,Message')[1]!
       .split('\n')
-      .filter((line) => /,\d+,(failed|rejected|duplicate),/.test(line));
-    const said = /error: ([\d,]+) of [\d,]+ rows not imported \([^)]*\): see \S+, which also lists ([\d,]+) duplicates/.exec(r.stderr);
+      .filter((line) => /,\d+,(failed|rejected|duplicate|partial),/.test(line));
+    const said = /error: ([\d,]+) of [\d,]+ rows not imported \([^)]*\): see \S+, which also lists ([\d,]+) duplicates \([^)]*\)(?: and ([\d,]+) partial)?/.exec(r.stderr);
     expect(said, r.stderr).not.toBeNull();
-    const count = (text: string) => Number(text.replace(/,/g, ''));
-    expect(count(said![1]!) + count(said![2]!)).toBe(listed.length);
+    const count = (text: string | undefined) => Number((text ?? '0').replace(/,/g, ''));
+    expect(count(said![1]) + count(said![2]) + count(said![3])).toBe(listed.length);
     const outcomes = (name: string) => listed.filter((line) => new RegExp(`,\\d+,${name},`).test(line)).length;
     expect(r.stdout).toContain(`   ${listed.length} rows: ${outcomes('failed')} failed, ${outcomes('rejected')} rejected, ${outcomes('duplicate')} duplicates`);
+    expect(r.stdout).toContain(`${outcomes('partial')} partial (imported without a value`);
   }, 120_000);
 
   it('honours FORCE_COLOR like the tool does', () => {

@@ -124,7 +124,7 @@ describe('status and permission columns: rows the file marks are not sent', () =
       'email,active_subscription,expiry,plan,email_disabled,created_at,first_payment_at\n' +
         'ann@example.com,false,,other,false,2025-01-01T00:00:00.000Z,\nbob@example.com,true,2026-01-01,monthly,true,2025-01-01T00:00:00.000Z,2025-02-01T00:00:00.000Z\n',
     );
-    const r = await email('email_list.pub.csv', '--consent', 'yes', '--only-mapped', '--json');
+    const r = await email('email_list.pub.csv', '--consent', 'yes', '--only-mapped', '--allow-empty-names', '--json');
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/Substack export recognised/);
     expect(sent().map((s) => s.EmailAddress)).toEqual(['ann@example.com']);

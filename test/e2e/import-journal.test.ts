@@ -2,8 +2,8 @@
 // it belongs to one import (the file, the options, the service and its key),
 // one import holds it at a time, it is never written through a planted link,
 // and what it says is checked before a row is counted as imported.
-import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -396,4 +396,55 @@ describe('every batch record is bound to the import that wrote it', () => {
     expect(r.stderr).toMatch(/--restart: discarded the journal/);
   });
 
+});
+
+describe('an input in a folder that cannot be written', () => {
+  /**
+   * Runs bin/email with t.dir/ro read-only: a read-only bind mount in a
+   * private mount namespace (root ignores file modes), or the folder's mode
+   * for anyone else; undefined where neither can be built.
+   */
+  function readOnlyRunner(): ((more: string[]) => ReturnType<typeof spawnCli>) | undefined {
+    const ro = join(t.dir, 'ro');
+    const env = { ...t.env, XDG_STATE_HOME: join(t.dir, 'state') };
+    const argv = (more: string[]) => ['subscribers', 'import', 'people.csv', '--list', LIST, '--batch-size', String(BATCH), '--concurrency', '1', '--json', ...more];
+    if (process.getuid?.() !== 0) {
+      chmodSync(ro, 0o555);
+      return (more) => spawnCli(argv(more), { cwd: ro, env });
+    }
+    const probe = spawnSync('unshare', ['-m', 'sh', '-c', `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && ! touch "$1/probe" 2>/dev/null`, 'sh', ro]);
+    if (probe.status !== 0) return undefined;
+    const wrap = ['unshare', '-m', 'sh', '-c', 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"', ro];
+    return (more) => spawnCli(argv(more), { cwd: ro, env, wrap });
+  }
+
+  it('the journal goes to the state directory (0700), the import says where, and --resume finds it there', async (ctx) => {
+    mkdirSync(join(t.dir, 'ro'));
+    writeFile(join(t.dir, 'ro'), 'people.csv', peopleCsv(ROWS));
+    const run = readOnlyRunner();
+    if (!run) {
+      ctx.skip('no read-only folder can be built here: not root with unshare and mount, nor a user whom file modes stop');
+      return;
+    }
+    t.sandbox.failNext({ path: /\/import$/, status: 500, times: 4 });
+    const first = await run([]);
+    expect(first.code, first.stderr).toBe(3);
+    const states = join(t.dir, 'state', 'email-cli', 'import-journals');
+    const [journal, ...others] = readdirSync(states);
+    expect(others).toEqual([]);
+    expect(journal).toMatch(new RegExp(`^[0-9a-f]{16}\\.people\\.csv\\.${LIST.slice(0, 8)}\\.import-journal$`));
+    expect(lstatSync(states).mode & 0o777).toBe(0o700);
+    expect(lstatSync(join(t.dir, 'state', 'email-cli')).mode & 0o777).toBe(0o700);
+    expect(lstatSync(join(states, journal!)).mode & 0o777).toBe(0o600);
+    expect(first.stderr).toContain(`cannot be written (`);
+    expect(first.stderr).toContain(`the journal of this import is ${join(states, journal!)}`);
+    expect(readdirSync(join(t.dir, 'ro'))).toEqual(['people.csv']);
+
+    const before = t.sandbox.requestCount();
+    const resumed = await run(['--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: ROWS, new: ROWS, resumed: true, resumedBatches: 4 });
+    expect(importRequests(t.sandbox, before)).toHaveLength(1);
+    expect(readdirSync(states), 'the journal is removed once every batch is acknowledged').toEqual([]);
+  });
 });

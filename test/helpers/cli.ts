@@ -99,6 +99,8 @@ export interface SpawnOptions {
   stdin?: string | Buffer;
   cwd?: string;
   timeoutMs?: number;
+  /** A command that runs `node bin/email …` as its last arguments (`unshare -m sh -c '…; exec "$@"' sh`, say). */
+  wrap?: string[];
 }
 
 /** A `bin/email` started and not waited for: to interrupt it, or to run two at once. */
@@ -135,7 +137,8 @@ export function startCli(argv: string[], options: Omit<SpawnOptions, 'timeoutMs'
     if (options.env && 'HOME' in options.env) delete env.XDG_CACHE_HOME;
     else env.XDG_CACHE_HOME = testCacheDir();
   }
-  const child = spawn(process.execPath, [BIN, ...argv], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const [command, ...args] = [...(options.wrap ?? []), process.execPath, BIN, ...argv];
+  const child = spawn(command!, args, { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   // Decoded as streams: a character cut between two chunks stays whole.

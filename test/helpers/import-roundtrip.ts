@@ -259,7 +259,8 @@ export async function runRoundTrip(c: RoundTripCase, options: CheckOptions = {})
   try {
     writeFileSync(join(dir, 'people.csv'), rendered.bytes);
     const flag = consentFlagOf(c);
-    const base = ['subscribers', 'import', 'people.csv', '--list', LIST_ID, '--journal', 'people.journal', '--failures', 'failures.csv', '--batch-size', String(c.run.batchSize), '--concurrency', String(c.run.concurrency), '--json'];
+    // The model counts a value that cannot be sent as a rejected row (--strict), and generates rows without names (--allow-empty-names).
+    const base = ['subscribers', 'import', 'people.csv', '--list', LIST_ID, '--journal', 'people.journal', '--failures', 'failures.csv', '--batch-size', String(c.run.batchSize), '--concurrency', String(c.run.concurrency), '--json', '--allow-empty-names', '--strict'];
     const command = flag ? [...base, '--consent', flag] : base;
 
     // A file without a consent column, imported without --consent: one refusal after the header (CLI.md `--consent`).
@@ -320,7 +321,7 @@ export async function runRoundTrip(c: RoundTripCase, options: CheckOptions = {})
     // The user fixes the failures file and imports it again.
     if (failures && failures.rows.length) {
       writeFileSync(failuresPath, fixFailuresFile(rendered, expected, failures));
-      const again = ['--list', LIST_ID, '--failures', 'failures-2.csv', '--batch-size', String(c.run.batchSize), '--concurrency', String(c.run.concurrency), '--json', ...(flag ? ['--consent', flag] : [])];
+      const again = ['--list', LIST_ID, '--allow-empty-names', '--strict', '--failures', 'failures-2.csv', '--batch-size', String(c.run.batchSize), '--concurrency', String(c.run.concurrency), '--json', ...(flag ? ['--consent', flag] : [])];
       const via = {
         file: () => runEmail(ctx, ['subscribers', 'import', 'failures.csv', '--journal', 'failures.journal', ...again]),
         stdin: () => runEmail(ctx, ['subscribers', 'import', '-', ...again], { stdin: readFileSync(failuresPath) }),

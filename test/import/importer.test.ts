@@ -44,6 +44,8 @@ async function importFile(content: string | Buffer, options: Partial<Omit<Import
       resume: false,
       timeoutMs: 10_000,
       journalPath: join(dir, 'people.journal'),
+      // Rows without a name are these tests' shorthand; the refusal of them is test/e2e/import-rows.test.ts's.
+      allowEmptyNames: true,
       ...options,
     },
     { client, ...hooks },
@@ -152,7 +154,8 @@ describe('outcomes of rows', () => {
       ',,,,', // 11: blank, not a row
     ].join('\n');
     const failures = join(dir, 'failures.csv');
-    const { summary } = await importFile(csv, { failuresPath: failures });
+    // --strict: a value that cannot be sent refuses its row (without it, the row is sent without the value: partial).
+    const { summary } = await importFile(csv, { failuresPath: failures, strict: true });
     expect(summary).toMatchObject({ rows: 9, new: 3, rejected: 6, failed: 0, blankLines: 1 });
     expect(summary.codes).toEqual({ 1: 2, 214: 1, 'too-long': 1, 'ambiguous-date': 1, 'extra-fields': 1 });
     const rows = failuresOf(failures).slice(1);
@@ -273,6 +276,50 @@ describe('faults in the middle', () => {
     expect(existsSync(join(dir, 'people.journal'))).toBe(false);
   });
 
+  it('a row with a value left out is partial once its batch is acknowledged, failed when the service refuses it, and stays partial across --resume', async () => {
+    const long = 'x'.repeat(300);
+    const csv = (rows: string[]) => ['email,name,Consent,Notes', ...rows].join('\n') + '\n';
+    const file = csv([
+      `ann@example.com,Ann,yes,${long}`, // 2: batch 0, partial
+      'bob@example.com,Bob,yes,ok', // 3
+      `unsubscribed@example.com,Uma,yes,${long}`, // 4: batch 1, refused by the service (206): failed, not partial
+      `cy@example.com,Cy,yes,${long}`, // 5: batch 1, partial
+      `ann@example.com,Ann again,yes,${long}`, // 6: a duplicate, not partial
+      `dee@example.com,Dee,yes,${long}`, // 7: batch 2, fails after its retries, then --resume
+    ]);
+    const failures = join(dir, 'failures.csv');
+    let batches = 0;
+    const first = await importFile(file, { batchSize: 2, concurrency: 1, failuresPath: failures }, {
+      onBatchDone: () => {
+        if (++batches === 2) sandbox.failNext({ path: /\/import$/, status: 503, times: 4 });
+      },
+    });
+    expect(first.summary).toMatchObject({ rows: 6, new: 3, failed: 2, duplicates: 1, partial: 2 });
+    // By line (duplicates are written as the file is read; rows whose outcome comes with their batch, at the end).
+    const outcomes = () =>
+      failuresOf(failures)
+        .slice(1)
+        .map((r) => [r[0], r[4], r[5], r[6]])
+        .sort((a, b) => Number(a[1]) - Number(b[1]));
+    expect(outcomes()).toEqual([
+      ['ann@example.com', '2', 'partial', 'too-long'],
+      ['unsubscribed@example.com', '4', 'failed', '206'],
+      ['cy@example.com', '5', 'partial', 'too-long'],
+      ['ann@example.com', '6', 'duplicate', 'duplicate'],
+      ['dee@example.com', '7', 'failed', 'http-503'],
+    ]);
+    const second = await importFile(file, { batchSize: 2, concurrency: 1, resume: true, failuresPath: failures });
+    expect(second.summary).toMatchObject({ rows: 6, new: 4, failed: 1, duplicates: 1, partial: 3, resumedBatches: 2 });
+    // Batches 0 and 1 from the journal (their rows at hand), batch 2 sent now.
+    expect(outcomes()).toEqual([
+      ['ann@example.com', '2', 'partial', 'too-long'],
+      ['unsubscribed@example.com', '4', 'failed', '206'],
+      ['cy@example.com', '5', 'partial', 'too-long'],
+      ['ann@example.com', '6', 'duplicate', 'duplicate'],
+      ['dee@example.com', '7', 'partial', 'too-long'],
+    ]);
+  });
+
   it('stops at once on a 401: the error is returned, no further batch is sent, and no row is reported failed on its own', async () => {
     await client.close();
     client = new ApiClient({ baseUrl: sandbox.url, apiKey: 'wrong-key', retry: { baseDelayMs: 1 } });
@@ -385,6 +432,7 @@ describe('stopping and resuming', () => {
     const before = sandbox.requestCount();
     await expect(importFile(peopleCsv(1500))).rejects.toThrow(/an unfinished import's journal exists/);
     await expect(importFile(peopleCsv(1500), { resume: true, batchSize: 500 })).rejects.toThrow(/--batch-size was 1000, now 500/);
+    await expect(importFile(peopleCsv(1500), { resume: true, strict: true })).rejects.toThrow(/--strict is given now, not before/);
     await expect(importFile(peopleCsv(1501), { resume: true })).rejects.toThrow(UsageError);
     expect(sandbox.requestCount()).toBe(before);
   });

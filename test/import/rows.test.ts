@@ -46,9 +46,25 @@ describe('RowBuilder', () => {
     ['cells beyond the header', ['a@example.com', 'A', 'yes', '', '', 'x'], 'extra-fields', 'the row has 6 fields and the header 5; an unquoted delimiter inside a value?', ''],
     ['fewer cells than the header', ['a@example.com', 'A', 'yes', ''], 'missing-fields', 'the row has 4 fields and the header 5; a missing delimiter, or a line break inside an unquoted value?', ''],
     ['fewer cells than the header, the address cell among those missing', ['Ann'], 'missing-fields', 'the row has 1 field and the header 5; a missing delimiter, or a line break inside an unquoted value?', ''],
-    ['a value over 250 characters', ['a@example.com', 'A', 'yes', '', 'x'.repeat(251)], 'too-long', "Company is 251 characters long; the service's limit is 250", 'a@example.com'],
   ])('refuses %s, keeping the valid address for duplicate detection', (_why, record, code, message, email) => {
     expect(refusal(builder(), record as string[])).toEqual({ code, message, email });
+  });
+
+  it('leaves out a custom field value that cannot be sent and keeps the row, saying which column and why; --strict refuses the row', () => {
+    const b = builder({ multiSeparator: '|' });
+    const entry = b.build(['a@example.com', 'A', 'yes', 'News|2023-02-29', 'x'.repeat(251)]);
+    expect(entry).toMatchObject({ EmailAddress: 'a@example.com', CustomFields: [{ Key: 'Interests', Value: 'News' }] });
+    expect(b.leftOut).toEqual([
+      { column: 3, code: 'invalid-date', message: 'Interests "2023-02-29" is not a date (year/month/day)' },
+      { column: 4, code: 'too-long', message: "Company is 251 characters long; the service's limit is 250" },
+    ]);
+    expect(b.build(['b@example.com', 'B', 'yes', '', ''])).toBeDefined();
+    expect(b.leftOut, 'forgotten at the next row').toBeUndefined();
+    expect(refusal(builder({ strict: true }), ['a@example.com', 'A', 'yes', '', 'x'.repeat(251)])).toEqual({
+      code: 'too-long',
+      message: "Company is 251 characters long; the service's limit is 250",
+      email: 'a@example.com',
+    });
   });
 
   it('ignores empty cells beyond the header (a trailing delimiter)', () => {

@@ -13,11 +13,13 @@ import { poolFor } from '../../core/pool.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
 import { isCopied, openInput, parseEncoding } from '../../import/input.js';
+import { defaultJournalPlace } from '../../import/journal-place.js';
 import { describeColumn } from '../../import/mapping.js';
 import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
 import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
 import type { Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
+import { showInvisible } from '../../validation/email-address.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
 
 /** The command's arguments and flags, as import.ts declares them (typed here so this file imports nothing of it back). */
@@ -27,6 +29,8 @@ export interface ImportInput {
   map: string[];
   onlyMapped: boolean;
   includeUnsubscribed: boolean;
+  allowEmptyNames: boolean;
+  strict: boolean;
   consent?: 'yes' | 'no' | 'unchanged';
   resubscribe: boolean;
   queueAutoresponders: boolean;
@@ -78,6 +82,8 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       map: opts.map,
       onlyMapped: opts.onlyMapped,
       includeUnsubscribed: opts.includeUnsubscribed,
+      allowEmptyNames: opts.allowEmptyNames,
+      strict: opts.strict,
       consent: opts.consent === undefined ? undefined : CONSENT[opts.consent],
       flags: {
         Resubscribe: opts.resubscribe,
@@ -121,7 +127,7 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
         ? resolve(ctx.cwd, parsed.journalFlag)
         : input.spooled
           ? undefined
-          : `${input.path}.${parsed.options.listId.slice(0, 8).toLowerCase()}.import-journal`;
+          : await besideOrStateDirectory(input.path, parsed.options.listId, ctx);
     const options: ImportOptions = { ...parsed.options, input, journalPath };
     if (!options.dryRun) return await realRun(options, ctx, parsed.progressLines);
   } catch (error) {
@@ -130,6 +136,13 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
   }
   // A dry run's report streams while the file is read: the input is cleaned up once the run is over.
   return dryRun({ ...parsed.options, input, journalPath: undefined }, ctx, () => input.cleanup());
+}
+
+/** The journal's default place (import/journal-place.ts), said on stderr when it is not beside the input. */
+async function besideOrStateDirectory(inputPath: string, listId: string, ctx: Context): Promise<string> {
+  const place = await defaultJournalPlace(inputPath, listId, ctx.env);
+  if (place.moved) ctx.log.warn(`${place.moved}: the journal of this import is ${place.path}`);
+  return place.path;
 }
 
 // ---- the import --------------------------------------------------------------------
@@ -165,6 +178,8 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       abandonSignal: abandon.signal,
       onProgress: (p) => progress.update(p),
       onProblem: (p) => {
+        // Imported without a value: said per column before the summary (import/partial.ts), not a row not imported.
+        if (p.outcome === 'partial') return;
         if (p.code === UNSUBSCRIBED) unsubscribed++;
         const list = p.outcome === 'duplicate' ? shownDuplicates : shown;
         if (list.length < PROBLEMS_SHOWN) list.push(p);
@@ -195,7 +210,7 @@ function problemLines(shown: RowProblem[], summary: ImportSummary): string[] {
   const total = summary.failed + summary.rejected + summary.duplicates;
   if (total === 0) return [];
   // The message and the address come from the file or the service: neutralised whole, so a line break in a cell shows as \n and cannot start a line of its own.
-  const lines = shown.map((p) => `  line ${p.line}: ${p.outcome}${p.code && p.code !== p.outcome ? ` (${p.code})` : ''}: ${neutralize(`${p.message}${p.email ? ` <${p.email}>` : ''}`)}`);
+  const lines = shown.map((p) => `  line ${p.line}: ${p.outcome}${p.code && p.code !== p.outcome ? ` (${p.code})` : ''}: ${neutralize(`${p.message}${p.email ? ` <${showInvisible(p.email)}>` : ''}`)}`);
   const said = [`Rows not imported:\n${lines.join('\n')}`];
   if (total > shown.length) {
     said.push(summary.failuresFile ? `  … ${total - shown.length} more; every one is in ${summary.failuresFile}` : `  … ${total - shown.length} more; --failures <file.csv> writes every one with its original columns`);
@@ -346,12 +361,18 @@ const counted = (v: unknown, t: DisplayStyle) => (typeof v === 'number' ? t.coun
 /** A column whose value is a count. */
 const number = (v: unknown, _record: unknown, t: DisplayStyle) => counted(v, t);
 
-/** What the failures file holds, by outcome: its rows are the failed, rejected and duplicate rows of the summary. */
+/** What the failures file holds, by outcome: its rows are the failed, rejected, duplicate and partial rows of the summary. */
 function failuresFileContents(s: ImportSummary, count: Count): string {
-  const total = s.failed + s.rejected + s.duplicates;
+  const total = s.failed + s.rejected + s.duplicates + s.partial;
   if (total === 0) return `${s.failuresFile} (no rows)`;
   const rejected = s.rejected - s.skipped;
-  const parts = [s.failed && `${count(s.failed)} failed`, rejected && `${count(rejected)} rejected`, s.skipped && `${count(s.skipped)} skipped`, s.duplicates && plural(s.duplicates, 'duplicate', count)].filter(Boolean);
+  const parts = [
+    s.failed && `${count(s.failed)} failed`,
+    rejected && `${count(rejected)} rejected`,
+    s.skipped && `${count(s.skipped)} skipped`,
+    s.duplicates && plural(s.duplicates, 'duplicate', count),
+    s.partial && `${count(s.partial)} partial`,
+  ].filter(Boolean);
   return `${s.failuresFile} (${plural(total, 'row', count)}: ${parts.join(', ')})`;
 }
 
@@ -379,6 +400,10 @@ function summaryColumns(s: ImportSummary): Column[] {
   const rejected = (v: unknown, _: unknown, t: DisplayStyle) =>
     s.skipped ? `${counted(v, t)} (${s.skipped === v ? '' : `${t.count(s.skipped)} `}skipped: the file marks them unsubscribed or without permission)` : counted(v, t);
   columns.push({ key: 'rejected', header: 'Rejected before sending', format: rejected }, { key: 'duplicates', header: 'Duplicates', format: duplicates });
+  // Counted in New or Existing too: imported without a value that could not be sent (the lines before the summary name the columns).
+  if (s.partial) {
+    columns.push({ key: 'partial', header: s.dryRun ? 'Without a value (would send)' : 'Imported without a value', format: (v, _, t) => `${plural(v as number, 'row', t.count)} (partial: a custom field value left out)` });
+  }
   // CLI.md "Names": what an empty Name does to a stored one, counted.
   if (s.emptyNames) {
     const what = (v: unknown, _: unknown, t: DisplayStyle) => `${plural(v as number, 'row', t.count)} (the service empties the stored name of each that exists)`;

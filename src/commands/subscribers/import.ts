@@ -15,6 +15,8 @@ const options = {
   map: listOption('--map', '<Column=Target>', 'map a column to EmailAddress, Name, ConsentToTrack, a custom field key, or - to ignore'),
   onlyMapped: switchOption('--only-mapped', 'ignore the columns that neither --map nor the header matching maps, instead of sending them as custom fields (an export\'s vendor columns)'),
   includeUnsubscribed: switchOption('--include-unsubscribed', 'send the rows the file marks unsubscribed, cleaned, bounced or without marketing permission (its status columns: Mailchimp\'s UNSUB_TIME, Shopify\'s Accepts Email Marketing, status, …), which are otherwise skipped'),
+  allowEmptyNames: switchOption('--allow-empty-names', 'send rows that have no name with an empty Name (the service then empties the stored name of an existing subscriber); without it such rows stop the import before anything is sent'),
+  strict: switchOption('--strict', 'refuse a row whole when a custom field value cannot be sent (over 250 characters, not a date), instead of importing it without that value'),
   consent: choiceOption('--consent', '<yes|no|unchanged>', 'ConsentToTrack for rows that have none', ['yes', 'no', 'unchanged'], { code: CONSENT_INVALID }),
   resubscribe: switchOption('--resubscribe', 're-add unsubscribed, inactive or suppressed addresses'),
   queueAutoresponders: switchOption('--queue-autoresponders', 'send date-based automated emails to imported subscribers'),
@@ -38,7 +40,7 @@ const options = {
  * only a --dry-run report has: what --fields accepts.
  */
 const IMPORT_FIELDS = [
-  ...(['rows', 'new', 'existing', 'failed', 'rejected', 'duplicates', 'duplicatesFromFailuresFile', 'skipped', 'batches', 'retries', 'rateLimited', 'waitedMs', 'elapsedMs', 'resumed', 'service'] satisfies (keyof ImportSummary)[]),
+  ...(['rows', 'new', 'existing', 'failed', 'rejected', 'duplicates', 'partial', 'duplicatesFromFailuresFile', 'skipped', 'batches', 'retries', 'rateLimited', 'waitedMs', 'elapsedMs', 'resumed', 'service'] satisfies (keyof ImportSummary)[]),
   'service.TotalUniqueEmailsSubmitted',
   'service.TotalExistingSubscribers',
   'service.TotalNewSubscribers',

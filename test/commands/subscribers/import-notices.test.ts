@@ -42,7 +42,7 @@ describe('columns nothing maps', () => {
     // A wide file: the list is capped, still one line.
     const vendor = Array.from({ length: 40 }, (_, i) => `V${i + 1}`);
     writeFile(t.dir, 'wide.csv', `email,Consent,${vendor.join(',')}\nw@example.com,yes,${vendor.map(() => 'x').join(',')}\n`);
-    const wide = await jsonImport('wide.csv');
+    const wide = await jsonImport('wide.csv', '--allow-empty-names');
     // The first line names the columns; the second, that a file without a name column empties stored names.
     const [columns, names] = wide.stderr.split('\n');
     expect(`${columns}\n`).toBe(
