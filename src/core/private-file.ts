@@ -28,7 +28,7 @@
 // a link and refuses anything but a regular file (a FIFO planted there would
 // otherwise hang the open).
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { sweepTemporaries } from './private-temporaries.js';
@@ -252,11 +252,23 @@ export async function readRegularFile(path: string): Promise<Buffer | undefined>
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw new UnsafePathError(path, 'is not a regular file');
+    if (!info.isFile()) throw new UnsafePathError(path, `is ${kindOf(info)}`);
     return await handle.readFile();
   } finally {
     await handle.close();
   }
+}
+
+/** What a path holds, in words: "a FIFO", "a character device". */
+export function kindOf(info: Stats): string {
+  if (info.isFile()) return 'a regular file';
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
 }
 
 async function refuseLink(path: string): Promise<void> {

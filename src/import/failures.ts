@@ -26,15 +26,18 @@
 // of every file beside the user's data (core/private-file.ts): a temporary
 // file beside the target, under an unpredictable name, created 0600 with
 // O_EXCL|O_NOFOLLOW (so nothing planted there is written through), synced and
-// renamed over the target when it is complete. The rename replaces a symbolic
-// link at the target rather than following it (the one file that may replace
-// a link: the user named it). A path that is the input or the journal, by
-// whatever name, is refused before anything is sent (refuseFailuresClash).
-import { createWriteStream, type Stats, type WriteStream } from 'node:fs';
-import { lstat, realpath, stat } from 'node:fs/promises';
+// renamed over the target when it is complete. What is at the path decides
+// (core/write-target.ts): a character device or a FIFO is written through,
+// never replaced; a link, a socket, a directory is refused before anything is
+// sent, and so is a path that is the input or the journal, by whatever name
+// (refuseFailuresClash). `-` is standard output, a stream the command gives.
+import { createWriteStream, type Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
-import { PrivateFile } from '../core/private-file.js';
+import { PrivateFile, UnsafePathError } from '../core/private-file.js';
+import { openWriteThrough, writeTarget } from '../core/write-target.js';
 import { csvCell, neutralize, spreadsheetSafe, unescapeCells } from '../output/sanitize.js';
 import { FAILURE_COLUMNS } from './mapping.js';
 import type { RowSource } from './source.js';
@@ -54,8 +57,7 @@ export class FailuresFile {
 
   private constructor(
     readonly path: string,
-    private readonly file: PrivateFile,
-    private readonly stream: WriteStream,
+    private readonly target: Target,
     /** The user's columns: a failures file imported again keeps its own, not its earlier Line…Message blocks. */
     private readonly width: number,
     /** The input's header: cells beyond it are kept in the message. */
@@ -67,23 +69,22 @@ export class FailuresFile {
     this.separator = delimiter;
     // Formula-safe cells (CLI.md "untrusted text"), quoted when they hold the delimiter.
     this.cell = delimiter === ',' ? csvCell : (value) => quoteFor(spreadsheetSafe(value), delimiter);
-    stream.on('error', (err) => (this.failure ??= err));
+    target.stream.on('error', (err) => (this.failure ??= err));
   }
 
-  /** Creates the file (as a temporary one, 0600) and writes its header; an unwritable path is refused before anything is sent. */
-  static async open(path: string, header: string[], delimiter: string, userWidth = header.length): Promise<FailuresFile> {
-    const existing = await lstat(path).catch(() => undefined);
-    if (existing?.isDirectory()) throw new UsageError(`--failures ${path} is a directory; name a file`);
-    let file;
-    try {
-      file = await PrivateFile.create(path, { symlink: 'replace' });
-    } catch (err) {
-      throw new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
-    // The descriptor stays the file's own (a FileHandle given to a stream is the stream's, and a sync on it
-    // waits forever): the stream writes to its number, and commit() syncs and renames the file when it is done.
-    const stream = createWriteStream('', { fd: file.handle.fd, autoClose: false });
-    const writer = new FailuresFile(path, file, stream, userWidth, header.length, userWidth < header.length, delimiter);
+  private get stream(): Writable {
+    return this.target.stream;
+  }
+
+  /**
+   * Creates the file (as a temporary one, 0600), or opens the device or FIFO
+   * at `path`, or takes `stdout` for `-`, and writes its header; a path that
+   * cannot be written is refused before anything is sent.
+   */
+  static async open(path: string, header: string[], delimiter: string, userWidth = header.length, stdout?: Writable): Promise<FailuresFile> {
+    const target = await openTarget(path, stdout);
+    // What the summary and its messages name ("see standard output").
+    const writer = new FailuresFile(path === '-' ? 'standard output' : path, target, userWidth, header.length, userWidth < header.length, delimiter);
     writer.stream.write(`\uFEFF${[...header.slice(0, userWidth), ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
     return writer;
   }
@@ -167,23 +168,73 @@ export class FailuresFile {
     return new Promise((resolve) => this.stream.once('drain', resolve));
   }
 
-  /** Finishes the file and puts it in place (the rename replaces whatever was at the path, a link included, without following it). */
+  /** Finishes the file and puts it in place (a rename over a regular file, never a link), or ends the stream written through. */
   async close(): Promise<void> {
     await new Promise<void>((resolve) => {
       this.stream.end(resolve);
     });
     if (!this.failure) {
       try {
-        await this.file.commit();
-        await this.file.close();
+        await this.target.finish();
         return;
       } catch (err) {
         this.failure = err as Error;
       }
     }
-    await this.file.discard();
+    await this.target.discard();
     throw new FailuresFileError(`--failures ${this.path}: writing failed (${this.failure.message})`);
   }
+}
+
+/** Where the rows go, and what becomes of it at the end. */
+interface Target {
+  stream: Writable;
+  /** Once the stream has ended: the file put in place. */
+  finish(): Promise<void>;
+  /** After a failure: a temporary file removed. */
+  discard(): Promise<void>;
+}
+
+async function openTarget(path: string, stdout: Writable | undefined): Promise<Target> {
+  if (path === '-') {
+    if (!stdout) throw new Error('--failures - needs the standard output stream');
+    return { stream: stdout, finish: async () => undefined, discard: async () => undefined };
+  }
+  try {
+    if ((await failuresTarget(path)) === 'stream') {
+      const stream = (await openWriteThrough(path)) as unknown as Writable;
+      return { stream, finish: async () => undefined, discard: async () => void stream.destroy() };
+    }
+    const file = await PrivateFile.create(path);
+    // The descriptor stays the file's own (a FileHandle given to a stream is the stream's, and a sync on it
+    // waits forever): the stream writes to its number, and finish() syncs and renames the file when it is done.
+    const stream = createWriteStream('', { fd: file.handle.fd, autoClose: false });
+    return {
+      stream,
+      finish: async () => {
+        await file.commit();
+        await file.close();
+      },
+      discard: () => file.discard(),
+    };
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    if (err instanceof UnsafePathError) throw refused(err);
+    throw new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/** The rule of every path written (core/write-target.ts), for --failures: a device or a FIFO is written through. */
+async function failuresTarget(path: string): Promise<'none' | 'file' | 'stream'> {
+  try {
+    return await writeTarget(path, { streams: true });
+  } catch (err) {
+    throw err instanceof UnsafePathError ? refused(err) : err;
+  }
+}
+
+function refused(err: UnsafePathError): UsageError {
+  return new UsageError(`--failures ${err.message}: it is never written through or replaced; name a file, a device or a FIFO, or - for standard output`);
 }
 
 function quoteFor(value: string, delimiter: string): string {
@@ -207,6 +258,8 @@ export async function refuseFailuresClash(
   input: { path: string; name: string; fromStdin: boolean; device?: { dev: number; ino: number } },
   journalPath: string | undefined,
 ): Promise<void> {
+  if (failuresPath === '-') return;
+  await failuresTarget(failuresPath);
   const target = await stat(failuresPath).catch(() => undefined);
   const source = input.device ?? (input.fromStdin ? undefined : await stat(input.path).catch(() => undefined));
   if (sameFile(target, source)) {

@@ -6,6 +6,7 @@
 // UsageError (2) when the file or the options are unusable, otherwise the one
 // src/import/outcome.ts decides from the run's summary.
 import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
@@ -63,6 +64,11 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
   if (dryRun && resume) throw new UsageError('--dry-run sends nothing, so there is nothing to --resume');
   if (dryRun && restart) throw new UsageError('--dry-run sends nothing and keeps no journal: there is none to --restart');
   if (dryRun && opts.journal !== undefined) throw new UsageError('--dry-run sends nothing and keeps no --journal');
+  if (opts.failures === '-') {
+    // Standard output would carry two things: scripts reading the JSON summary, or the report, would get CSV among it.
+    if (ctx.log.machine) throw new UsageError('--failures - writes the rows not imported to standard output, where --json (-o json, -o ndjson) prints the summary: name a file for --failures, or leave out --json');
+    if (dryRun) throw new UsageError('--failures - writes the rows not imported to standard output, where --dry-run prints its report: name a file for --failures');
+  }
   if (file === '-' && (resume || restart) && opts.journal === undefined) {
     throw new UsageError(`--${resume ? 'resume' : 'restart'} needs --journal <file> when the CSV comes from standard input`);
   }
@@ -83,7 +89,8 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       delimiter: parseDelimiterFlag(opts.delimiter),
       multiSeparator: opts.multiSeparator,
       dryRun,
-      failuresPath: opts.failures === undefined ? undefined : resolve(ctx.cwd, opts.failures),
+      // `-` is standard output (CLI.md "--failures"), not a file of that name.
+      failuresPath: opts.failures === undefined || opts.failures === '-' ? opts.failures : resolve(ctx.cwd, opts.failures),
       resume,
       restart,
       timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_IMPORT_TIMEOUT_MS,
@@ -153,6 +160,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   try {
     outcome = await runImport(options, {
       client,
+      failuresStdout: options.failuresPath === '-' ? stdoutStream(ctx) : undefined,
       stopSignal: stop.signal,
       abandonSignal: abandon.signal,
       onProgress: (p) => progress.update(p),
@@ -175,6 +183,8 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   const said = problemLines([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary);
   const end = importEnd(outcome, ctx.log.count);
   if (end.warning) ctx.log.warn(end.warning);
+  // Standard output carried the failed rows: the summary is said on stderr, for people.
+  if (options.failuresPath === '-') return { message: [...summaryLines(summary, ctx.log.count), ...said, ...end.notes].join('\n'), error: end.error };
   return { data: summary, display: summaryRecord(summary), view: { columns: summaryColumns(summary), tableOnly: true }, notes: [...said, ...end.notes], error: end.error };
 }
 
@@ -336,6 +346,22 @@ function failuresFileContents(s: ImportSummary, count: Count): string {
   if (total === 0) return `${s.failuresFile} (no rows)`;
   const parts = [s.failed && `${count(s.failed)} failed`, s.rejected && `${count(s.rejected)} rejected`, s.duplicates && plural(s.duplicates, 'duplicate', count)].filter(Boolean);
   return `${s.failuresFile} (${plural(total, 'row', count)}: ${parts.join(', ')})`;
+}
+
+/** The summary as `Header: value` lines, for stderr when standard output carries the failed rows. */
+function summaryLines(s: ImportSummary, count: Count): string[] {
+  const record = summaryRecord(s);
+  const style: DisplayStyle = { count, terminal: false };
+  return summaryColumns(s).map((c) => `${c.header ?? c.key}: ${c.format ? c.format(record[c.key], record, style) : String(record[c.key] ?? '')}`);
+}
+
+/** Standard output as a stream, for `--failures -`: written through the renderer, which waits while a slow reader catches up. */
+function stdoutStream(ctx: Context): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      ctx.out.render({ data: chunk.toString('utf8'), view: { raw: true } }).then(() => callback(), callback);
+    },
+  });
 }
 
 function summaryRecord(s: ImportSummary): Record<string, unknown> {
