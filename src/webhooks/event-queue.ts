@@ -55,6 +55,11 @@ export class EventQueue<T> implements AsyncIterable<T>, AsyncIterator<T> {
   }
 
 
+  /** Whether the renderer is waiting for a record: stdout has taken all it was given. */
+  get idle(): boolean {
+    return this.waiting !== undefined;
+  }
+
   /** No more deliveries: the iteration ends once the queued ones are taken. */
   end(): void {
     this.ended = true;

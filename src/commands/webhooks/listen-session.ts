@@ -70,6 +70,16 @@ const DEFAULT_FORWARD_TIMEOUT_MS = 5_000;
  */
 const ANSWER_WAIT_MS = 2_000;
 
+const yes = () => true;
+const no = () => false;
+
+/** A promise of false after `ms`; cancel() clears its timer, which would otherwise keep what it closes over alive until then. */
+function timeout(ms: number): { expired: Promise<boolean>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  return { expired, cancel: () => clearTimeout(timer) };
+}
+
 /** Runs tasks one after another in the order they were queued; a failing task does not stop the next. */
 class SerialQueue {
   private tail: Promise<void> = Promise.resolve();
@@ -137,14 +147,16 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
   let stalled = false;
   let stopping = false;
   let onStop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (onStop = resolve));
+  // Made once: a promise made per delivery and left waiting on this one would keep each delivery's body until the stop.
+  const stoppedAnswer = new Promise<boolean>((resolve) => (onStop = () => resolve(false)));
   // Deliveries answered 200 whose events stdout has not taken yet: named at the end if it never does.
   const unprinted = new Map<number, ReceivedDelivery>();
 
   const onDelivery = async (received: ReceivedDelivery): Promise<boolean> => {
     const { delivery, seq } = received;
     const kept = Boolean(saveDir);
-    if (!kept && (stalled || stopping)) return refuse(received);
+    // A stdout that took nothing since a delivery was withdrawn, and is still writing: no use waiting again.
+    if (!kept && (stopping || (stalled && !events.idle && !forwardTo))) return refuse(received);
     // The delivery counts against the receiver's bound until every sink is done with it.
     let sinks = 1 + (forwardTo ? 1 : 0);
     const sinkDone = () => {
@@ -183,11 +195,11 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
       );
     }
     if (!kept) {
-      const wait = (ms: number) => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref());
-      const stop = stopped.then(() => false);
-      let took = await Promise.race([taken.then(() => true), wait(ANSWER_WAIT_MS), stop]);
+      const deadline = timeout(ANSWER_WAIT_MS);
+      let took = await Promise.race([taken.then(yes), deadline.expired, stoppedAnswer]);
+      deadline.cancel();
       // A forward under way has its own deadline (--timeout): its outcome decides.
-      if (!took && forwardStarted && !stopping) took = await Promise.race([taken.then(() => true), forwarding.drained().then(() => false), stop]);
+      if (!took && forwardStarted && !stopping) took = await Promise.race([taken.then(yes), forwarding.drained().then(no), stoppedAnswer]);
       if (!took && withdraw()) {
         withdrawn = true;
         unprinted.delete(seq);
