@@ -7,7 +7,7 @@
 // front to back); a symbolic link, a socket, a directory, a block device are
 // refused, naming what they are, before anything is sent.
 import { closeSync, constants, createWriteStream, fstat as fstatCb, open as openCb, type Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { kindOf, UnsafePathError } from './private-file.js';
@@ -35,6 +35,16 @@ export async function writeTarget(path: string, options: { streams: boolean }): 
   if (info.isFile()) return 'file';
   if (options.streams && (info.isFIFO() || info.isCharacterDevice())) return 'stream';
   throw new UnsafePathError(path, `is ${kindOf(info)}`);
+}
+
+/**
+ * A folder to write files in (--save): nothing yet, a folder, or a link to
+ * one (each file in it is created exclusively, never through a link);
+ * anything else is refused, naming what it is.
+ */
+export async function folderTarget(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (info && !info.isDirectory()) throw new UnsafePathError(path, `is ${kindOf(info)}, not a folder`);
 }
 
 /** How long to wait between two looks for a FIFO's reader. */

@@ -234,7 +234,8 @@ async function failuresTarget(path: string): Promise<'none' | 'file' | 'stream'>
 }
 
 function refused(err: UnsafePathError): UsageError {
-  return new UsageError(`--failures ${err.message}: it is never written through or replaced; name a file, a device or a FIFO, or - for standard output`);
+  const link = err.reason === 'is a symbolic link' ? ', never followed or replaced' : '';
+  return new UsageError(`--failures ${err.message}${link}: name a file, a device or a FIFO, or - for standard output`);
 }
 
 function quoteFor(value: string, delimiter: string): string {

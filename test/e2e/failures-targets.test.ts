@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
 import { spawnCli } from '../helpers/cli.js';
-import { importRequests, writeFile } from '../helpers/import-files.js';
+import { importRequests, tempDir, writeFile } from '../helpers/import-files.js';
 import { sandboxPerTest } from '../helpers/sandbox.js';
 
 const LIST = SEED_LIST_IDS.customers;
@@ -147,5 +147,28 @@ describe('--journal and what is at its path: the same rule, a stream refused too
     expect(importRequests(t.sandbox)).toHaveLength(0);
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
     expect(readdirSync(t.dir).sort()).toEqual(['null', 'people.csv']);
+  });
+});
+
+describe('webhooks listen --save and what is at its path: the same rule, a folder wanted', () => {
+  it('refuses a FIFO, naming what it is, before it listens', async () => {
+    const dir = tempDir('email-save-target-');
+    const fifo = join(dir, 'deliveries');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const r = await spawnCli(['webhooks', 'listen', '--port', '0', '--save', fifo], { timeoutMs: 10_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--save \S+deliveries is a FIFO, not a folder/);
+    expect(r.stderr).not.toMatch(/Listening on/);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it.skipIf(!isRoot)('refuses a character device, naming what it is', async () => {
+    const dir = tempDir('email-save-target-');
+    const device = join(dir, 'null');
+    expect(spawnSync('mknod', [device, 'c', '1', '3']).status).toBe(0);
+    const r = await spawnCli(['webhooks', 'listen', '--port', '0', '--save', device], { timeoutMs: 10_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--save \S+null is a character device, not a folder/);
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 });

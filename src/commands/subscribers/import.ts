@@ -24,7 +24,7 @@ const options = {
   encoding: textOption('--encoding', '<name>', 'text encoding of the file when it has no BOM: utf8, utf16le, utf16be, windows-1252, latin1 (default utf8)'),
   multiSeparator: textOption('--multi-separator', '<s>', 'split a cell into several values of one MultiSelectMany key', { check: 'nonblank' }),
   dryRun: switchOption('--dry-run', 'parse, map and validate everything; send nothing'),
-  failures: textOption('--failures', '<file.csv>', 'write every row that was not imported, with Line, Outcome, Code and Message', { complete: 'file' }),
+  failures: textOption('--failures', '<file.csv>', 'write every row that was not imported, with Line, Outcome, Code and Message (- for standard output)', { complete: 'file' }),
   journal: textOption('--journal', '<file>', 'journal of acknowledged batches (default: next to the input file)', { complete: 'file' }),
   resume: switchOption('--resume', 'skip the batches the journal shows done'),
   restart: switchOption('--restart', 'discard the journal of an unfinished import and start from the first row'),

@@ -27,6 +27,7 @@ import { OUTPUT_GRACE_MS } from '../../core/interrupts.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { UnsafePathError, writePrivateFile } from '../../core/private-file.js';
 import { sweepTemporaries } from '../../core/private-temporaries.js';
+import { folderTarget } from '../../core/write-target.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column } from '../../output/render.js';
 import type { Result } from '../define.js';
@@ -115,6 +116,12 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
   const forwardTo = flags.forwardTo !== undefined ? receiverUrl('--forward-to', flags.forwardTo) : undefined;
   const saveDir = flags.save !== undefined ? resolve(ctx.cwd, flags.save) : undefined;
   if (saveDir) {
+    try {
+      await folderTarget(saveDir);
+    } catch (error) {
+      if (error instanceof UnsafePathError) throw new UsageError(`--save ${error.message}: name a folder for the deliveries`);
+      throw error;
+    }
     try {
       await mkdir(saveDir, { recursive: true });
     } catch (error) {
