@@ -10,6 +10,7 @@ import { closeSync, constants, createWriteStream, fstat as fstatCb, open as open
 import { lstat, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { promisify } from 'node:util';
+import { Interrupted } from './errors.js';
 import { kindOf, UnsafePathError } from './private-file.js';
 
 const openAsync = promisify(openCb);
@@ -53,19 +54,24 @@ const READER_POLL_MS = 100;
 /**
  * Opens a character device or a FIFO for writing, never creating anything,
  * never through a link; a FIFO waits for its reader without holding a thread
- * (a blocked open() would make a signal wait), until `signal` aborts. Writes
- * go through the event loop, as Node writes a pipe.
+ * (a blocked open() would make a signal wait), calling `onWait` once, until
+ * `signal` aborts (Interrupted). Writes go through the event loop, as Node
+ * writes a pipe.
  */
-export async function openWriteThrough(path: string, signal?: AbortSignal): Promise<NodeJS.WritableStream & { destroy(): void }> {
+export async function openWriteThrough(path: string, o: { signal?: AbortSignal; onWait?: () => void } = {}): Promise<NodeJS.WritableStream & { destroy(): void }> {
   const flags = constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
   let fd: number;
+  let waited = false;
   for (;;) {
     try {
       fd = await openAsync(path, flags);
       break;
     } catch (err) {
       // ENXIO: a FIFO nobody reads yet.
-      if ((err as NodeJS.ErrnoException).code !== 'ENXIO' || signal?.aborted) throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
+      if (o.signal?.aborted) throw new Interrupted();
+      if (!waited) o.onWait?.();
+      waited = true;
       await new Promise((resolve) => setTimeout(resolve, READER_POLL_MS));
     }
   }

@@ -81,8 +81,8 @@ export class FailuresFile {
    * at `path`, or takes `stdout` for `-`, and writes its header; a path that
    * cannot be written is refused before anything is sent.
    */
-  static async open(path: string, header: string[], delimiter: string, userWidth = header.length, stdout?: Writable): Promise<FailuresFile> {
-    const target = await openTarget(path, stdout);
+  static async open(path: string, header: string[], delimiter: string, userWidth = header.length, o: OpenOptions = {}): Promise<FailuresFile> {
+    const target = await openTarget(path, o);
     // What the summary and its messages name ("see standard output").
     const writer = new FailuresFile(path === '-' ? 'standard output' : path, target, userWidth, header.length, userWidth < header.length, delimiter);
     writer.stream.write(`\uFEFF${[...header.slice(0, userWidth), ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
@@ -195,14 +195,23 @@ interface Target {
   discard(): Promise<void>;
 }
 
-async function openTarget(path: string, stdout: Writable | undefined): Promise<Target> {
+interface OpenOptions {
+  /** Where `-` writes: standard output, given by the command. */
+  stdout?: Writable;
+  /** Ends the wait for a FIFO's reader (Ctrl-C). */
+  signal?: AbortSignal;
+  onNotice?: (message: string) => void;
+}
+
+async function openTarget(path: string, o: OpenOptions): Promise<Target> {
   if (path === '-') {
-    if (!stdout) throw new Error('--failures - needs the standard output stream');
-    return { stream: stdout, finish: async () => undefined, discard: async () => undefined };
+    if (!o.stdout) throw new Error('--failures - needs the standard output stream');
+    return { stream: o.stdout, finish: async () => undefined, discard: async () => undefined };
   }
   try {
     if ((await failuresTarget(path)) === 'stream') {
-      const stream = (await openWriteThrough(path)) as unknown as Writable;
+      const onWait = () => o.onNotice?.(`--failures ${path} is a FIFO: waiting for a reader before the import starts (Ctrl-C stops)`);
+      const stream = (await openWriteThrough(path, { signal: o.signal, onWait })) as unknown as Writable;
       return { stream, finish: async () => undefined, discard: async () => void stream.destroy() };
     }
     const file = await PrivateFile.create(path);
@@ -218,7 +227,7 @@ async function openTarget(path: string, stdout: Writable | undefined): Promise<T
       discard: () => file.discard(),
     };
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if (err instanceof CliError) throw err;
     if (err instanceof UnsafePathError) throw refused(err);
     throw new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }

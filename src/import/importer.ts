@@ -136,7 +136,11 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         onNotice: hooks.onNotice,
       });
     }
-    if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth, hooks.failuresStdout);
+    if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth, {
+        stdout: hooks.failuresStdout,
+        signal: hooks.stopSignal,
+        onNotice: hooks.onNotice,
+      });
     // The client's flow control, shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
     const throttle = hooks.client && !o.dryRun ? await hooks.client.flow(o.concurrency) : undefined;
     run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle);

@@ -12,7 +12,8 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { spawnCli } from '../helpers/cli.js';
+import { spawnCli, startCli } from '../helpers/cli.js';
+import { waitUntil, within } from '../helpers/webhooks.js';
 import { importRequests, tempDir, writeFile } from '../helpers/import-files.js';
 import { sandboxPerTest } from '../helpers/sandbox.js';
 
@@ -63,6 +64,21 @@ describe('--failures and what is at its path', () => {
     expect(read).toContain('Line,Outcome,Code,Message');
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(t.dir).sort()).toEqual(['failed.fifo', 'people.csv']);
+  });
+
+  it('waits for a FIFO\'s reader, saying so, and a Ctrl-C ends the wait at once (exit 130), nothing sent', async () => {
+    const fifo = join(t.dir, 'failed.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const run = startCli(args(fifo), { cwd: t.dir, env: t.env });
+    try {
+      await waitUntil(() => /waiting for a reader/.test(run.output().stderr), 'the import to wait for the FIFO\'s reader', 15_000);
+      run.child.kill('SIGINT');
+      expect(await within(5_000, run.exited, 'the end after Ctrl-C')).toBe(130);
+      expect(importRequests(t.sandbox)).toHaveLength(0);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
   });
 
   it('refuses a symbolic link, before anything is sent, and leaves the link and its target alone', async () => {
