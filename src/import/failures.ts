@@ -269,7 +269,6 @@ export async function refuseFailuresClash(
   journalPath: string | undefined,
 ): Promise<void> {
   if (failuresPath === '-') return;
-  await failuresTarget(failuresPath);
   const target = await stat(failuresPath).catch(() => undefined);
   const source = input.device ?? (input.fromStdin ? undefined : await stat(input.path).catch(() => undefined));
   if (sameFile(target, source)) {
@@ -282,6 +281,8 @@ export async function refuseFailuresClash(
       throw new UsageError(`--failures ${failuresPath} is the journal of this import (${journalPath}); name another file`);
     }
   }
+  // What is at the path, by the rule of every path written: after the clashes, which say more (/dev/stdin is a link too).
+  await failuresTarget(failuresPath);
 }
 
 function sameFile(a: Stats | undefined, b: { dev: number; ino: number } | undefined): boolean {

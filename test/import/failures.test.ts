@@ -1,7 +1,7 @@
 // The --failures file (src/import/failures.ts): every row not imported, its
 // cells kept, then Line, Outcome, Code and Message; spreadsheet-safe, 0600,
 // put in place whole; never the input or the journal.
-import { linkSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('FailuresFile', () => {
     writeFileSync(victim, 'precious\n');
     const link = join(dir, 'failed.csv');
     symlinkSync(victim, link);
-    await expect(FailuresFile.open(link, ['email'], ',')).rejects.toThrow(`--failures ${link} is a symbolic link: `);
+    await expect(FailuresFile.open(link, ['email'], ',')).rejects.toThrow(`--failures ${link} is a symbolic link, never followed or replaced: `);
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
@@ -77,7 +77,7 @@ describe('refuseFailuresClash', () => {
     const dir = tempDir();
     const input = join(dir, 'in.csv');
     writeFileSync(input, 'email\n');
-    linkSync(input, join(dir, 'alias.csv'));
+    symlinkSync(input, join(dir, 'alias.csv'));
     const given = { path: input, name: 'in.csv', fromStdin: false };
     await expect(refuseFailuresClash(join(dir, 'alias.csv'), given, undefined)).rejects.toThrow(UsageError);
     await expect(refuseFailuresClash(join(dir, 'alias.csv'), given, undefined)).rejects.toThrow(/is the input file in\.csv/);
