@@ -165,7 +165,11 @@ export class FailuresFile {
 
   private drain(): Promise<void> {
     if (!this.stream.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => this.stream.once('drain', resolve));
+    // A stream destroyed meanwhile (standard output gone) never drains: its end lets the rows go on, unwritten.
+    return new Promise((resolve) => {
+      this.stream.once('drain', resolve);
+      this.stream.once('close', resolve);
+    });
   }
 
   /** Finishes the file and puts it in place (a rename over a regular file, never a link), or ends the stream written through. */

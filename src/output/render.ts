@@ -101,6 +101,11 @@ class Renderer implements Output {
     const { data, view } = result;
     if (data === undefined) return;
     if (view?.raw && typeof data === 'string') return this.write(data);
+    // Text that comes as it is made (an import's failed rows with `--failures -`): written as it comes.
+    if (view?.raw && isRecords(data)) {
+      for await (const text of data) await this.write(String(text));
+      return;
+    }
     // --jq and --fields work on the value --json prints: a report's is gathered first.
     if (isReport(data)) return this.o.shape ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_LIST_IDS } from '../../src/sandbox/index.js';
-import { spawnCli, startCli } from '../helpers/cli.js';
+import { machineLines, spawnCli, startCli } from '../helpers/cli.js';
 import { waitUntil, within } from '../helpers/webhooks.js';
 import { importRequests, tempDir, writeFile } from '../helpers/import-files.js';
 import { sandboxPerTest } from '../helpers/sandbox.js';
@@ -127,13 +127,21 @@ describe('--failures and what is at its path', () => {
     expect(importRequests(t.sandbox)).toHaveLength(1);
   });
 
-  it('- with --json is refused before anything is sent: both would be standard output', async () => {
+  it('- with --json: standard output is the CSV still, and the summary a notice on stderr', async () => {
     const r = await run('-', '--json');
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/--failures - .*--json/);
-    expect(r.stdout).toBe('');
-    expect(importRequests(t.sandbox)).toHaveLength(0);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('email,name,Line,Outcome,Code,Message');
+    const lines = machineLines(r.stderr);
+    expect(lines.find((l) => l.type === 'notice' && /^Rows: 3$/m.test(l.message))).toBeDefined();
+    expect(lines.at(-1)!.error!.kind).toBe('partial');
     expect(existsSync(join(t.dir, '-'))).toBe(false);
+  });
+
+  it('- with --dry-run is refused before anything is read: its report is standard output', async () => {
+    const r = await run('-', '--dry-run');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--failures - .*--dry-run/);
+    expect(r.stdout).toBe('');
   });
 });
 

@@ -6,7 +6,7 @@
 // UsageError (2) when the file or the options are unusable, otherwise the one
 // src/import/outcome.ts decides from the run's summary.
 import { resolve } from 'node:path';
-import { Writable } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
@@ -64,11 +64,8 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
   if (dryRun && resume) throw new UsageError('--dry-run sends nothing, so there is nothing to --resume');
   if (dryRun && restart) throw new UsageError('--dry-run sends nothing and keeps no journal: there is none to --restart');
   if (dryRun && opts.journal !== undefined) throw new UsageError('--dry-run sends nothing and keeps no --journal');
-  if (opts.failures === '-') {
-    // Standard output would carry two things: scripts reading the JSON summary, or the report, would get CSV among it.
-    if (ctx.log.machine) throw new UsageError('--failures - writes the rows not imported to standard output, where --json (-o json, -o ndjson) prints the summary: name a file for --failures, or leave out --json');
-    if (dryRun) throw new UsageError('--failures - writes the rows not imported to standard output, where --dry-run prints its report: name a file for --failures');
-  }
+  // A report streamed to standard output would have CSV among it.
+  if (opts.failures === '-' && dryRun) throw new UsageError('--failures - writes the rows not imported to standard output, where --dry-run prints its report: name a file for --failures');
   if (file === '-' && (resume || restart) && opts.journal === undefined) {
     throw new UsageError(`--${resume ? 'resume' : 'restart'} needs --journal <file> when the CSV comes from standard input`);
   }
@@ -123,7 +120,7 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
           ? undefined
           : `${input.path}.${parsed.options.listId.slice(0, 8).toLowerCase()}.import-journal`;
     const options: ImportOptions = { ...parsed.options, input, journalPath };
-    if (!options.dryRun) return await realRun(options, ctx, parsed.progressLines);
+    if (!options.dryRun) return options.failuresPath === '-' ? failuresToStdout(options, ctx, parsed.progressLines, () => input.cleanup()) : await realRun(options, ctx, parsed.progressLines);
   } catch (error) {
     await input.cleanup();
     throw error;
@@ -134,7 +131,33 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
 
 // ---- the import --------------------------------------------------------------------
 
-async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<Result> {
+/**
+ * `--failures -`: the rows not imported are the command's data, CSV written
+ * to standard output as the import finds them, whatever the format (it is
+ * what was asked for); the summary goes to stderr, for people as lines, in
+ * machine mode as a notice. The import runs while the renderer writes.
+ */
+function failuresToStdout(options: ImportOptions, ctx: Context, progressLines: boolean, cleanup: () => Promise<void>): Result {
+  const rows = new PassThrough({ encoding: 'utf8' });
+  const running = realRun(options, ctx, progressLines, rows);
+  let report: Result | undefined;
+  running.catch(async (error: unknown) => {
+    await cleanup();
+    rows.destroy(error as Error);
+  });
+  async function* text(): AsyncIterable<string> {
+    for await (const chunk of rows) yield chunk as string;
+    report = await running;
+  }
+  return {
+    data: text(),
+    view: { raw: true },
+    message: () => report && [...summaryLines(report.data as ImportSummary, ctx.log.count), ...(report.notes ?? [])].join('\n'),
+    error: () => (typeof report?.error === 'function' ? report.error() : report?.error),
+  };
+}
+
+async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean, failuresStdout?: Writable): Promise<Result> {
   // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
   const client: ApiClient = await ctx.api(poolFor(options.concurrency));
   const progress = await ctx.progress(`importing ${options.input.name}`, { lines: progressLines });
@@ -160,7 +183,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   try {
     outcome = await runImport(options, {
       client,
-      failuresStdout: options.failuresPath === '-' ? stdoutStream(ctx) : undefined,
+      failuresStdout,
       stopSignal: stop.signal,
       abandonSignal: abandon.signal,
       onProgress: (p) => progress.update(p),
@@ -183,8 +206,6 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   const said = problemLines([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary);
   const end = importEnd(outcome, ctx.log.count);
   if (end.warning) ctx.log.warn(end.warning);
-  // Standard output carried the failed rows: the summary is said on stderr, for people.
-  if (options.failuresPath === '-') return { message: [...summaryLines(summary, ctx.log.count), ...said, ...end.notes].join('\n'), error: end.error };
   return { data: summary, display: summaryRecord(summary), view: { columns: summaryColumns(summary), tableOnly: true }, notes: [...said, ...end.notes], error: end.error };
 }
 
@@ -353,15 +374,6 @@ function summaryLines(s: ImportSummary, count: Count): string[] {
   const record = summaryRecord(s);
   const style: DisplayStyle = { count, terminal: false };
   return summaryColumns(s).map((c) => `${c.header ?? c.key}: ${c.format ? c.format(record[c.key], record, style) : String(record[c.key] ?? '')}`);
-}
-
-/** Standard output as a stream, for `--failures -`: written through the renderer, which waits while a slow reader catches up. */
-function stdoutStream(ctx: Context): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      ctx.out.render({ data: chunk.toString('utf8'), view: { raw: true } }).then(() => callback(), callback);
-    },
-  });
 }
 
 function summaryRecord(s: ImportSummary): Record<string, unknown> {
