@@ -9,6 +9,8 @@
 import { closeSync, constants, createWriteStream, fstat as fstatCb, open as openCb, type Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
+import type { Writable } from 'node:stream';
+import { isatty, WriteStream as TtyWriteStream } from 'node:tty';
 import { promisify } from 'node:util';
 import { Interrupted } from './errors.js';
 import { kindOf, UnsafePathError } from './private-file.js';
@@ -55,10 +57,10 @@ const READER_POLL_MS = 100;
  * Opens a character device or a FIFO for writing, never creating anything,
  * never through a link; a FIFO waits for its reader without holding a thread
  * (a blocked open() would make a signal wait), calling `onWait` once, until
- * `signal` aborts (Interrupted). Writes go through the event loop, as Node
- * writes a pipe.
+ * `signal` aborts (Interrupted). A FIFO or a terminal is written through the
+ * event loop, as Node writes a pipe.
  */
-export async function openWriteThrough(path: string, o: { signal?: AbortSignal; onWait?: () => void } = {}): Promise<NodeJS.WritableStream & { destroy(): void }> {
+export async function openWriteThrough(path: string, o: { signal?: AbortSignal; onWait?: () => void } = {}): Promise<Writable> {
   const flags = constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
   let fd: number;
   let waited = false;
@@ -77,7 +79,8 @@ export async function openWriteThrough(path: string, o: { signal?: AbortSignal; 
   }
   const info = await fstatAsync(fd);
   if (info.isFIFO()) return new Socket({ fd, readable: false, writable: true });
-  if (info.isCharacterDevice()) return createWriteStream('', { fd });
+  // A terminal through its own stream (a full one waits in the event loop); any other device takes writes at once.
+  if (info.isCharacterDevice()) return isatty(fd) ? new TtyWriteStream(fd) : createWriteStream('', { fd });
   // Swapped between the look and the open: nothing is written.
   closeSync(fd);
   throw new UnsafePathError(path, `is ${kindOf(info)}`);

@@ -215,7 +215,7 @@ async function openTarget(path: string, o: OpenOptions): Promise<Target> {
   try {
     if ((await failuresTarget(path)) === 'stream') {
       const onWait = () => o.onNotice?.(`--failures ${path} is a FIFO: waiting for a reader before the import starts (Ctrl-C stops)`);
-      const stream = (await openWriteThrough(path, { signal: o.signal, onWait })) as unknown as Writable;
+      const stream = await openWriteThrough(path, { signal: o.signal, onWait });
       return { stream, finish: async () => undefined, discard: async () => void stream.destroy() };
     }
     const file = await PrivateFile.create(path);

@@ -11,7 +11,7 @@ interface Entry<T> {
   record?: T;
   /** After a delivery's last record: that delivery is printed (true), or let go unprinted (false). */
   taken?: (written: boolean) => void;
-  /** The delivery's, shared by its entries: set once it is withdrawn. */
+  /** Its delivery's state, shared by the delivery's entries. */
   push?: Pushed;
 }
 
@@ -53,7 +53,6 @@ export class EventQueue<T> implements AsyncIterable<T>, AsyncIterator<T> {
       return true;
     };
   }
-
 
   /** Whether the renderer is waiting for a record: stdout has taken all it was given. */
   get idle(): boolean {
@@ -102,8 +101,7 @@ export class EventQueue<T> implements AsyncIterable<T>, AsyncIterator<T> {
       if (entry.taken) {
         entry.push!.finished = true;
         entry.taken(true);
-      }
-      else if (entry !== EMPTY) return { done: false, value: entry.record as T };
+      } else if (entry !== EMPTY) return { done: false, value: entry.record as T };
     }
     return this.ended || this.closed ? { done: true, value: undefined } : undefined;
   }

@@ -215,6 +215,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
         return refuse(received, true);
       }
     }
+    full = false;
     counts.deliveries++;
     counts.events += delivery.Events.length;
     ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${quoted(delivery.ListID)}`);
