@@ -331,7 +331,7 @@ complete -c email -n '__email_at \'subscribers import\'' -l encoding -x -d 'text
 complete -c email -n '__email_at \'subscribers import\'' -l multi-separator -x -d 'split a cell into several values of one MultiSelectMany key'
 complete -c email -n '__email_at \'subscribers import\'' -l date-only -d 'send the yyyy/mm/dd part of date-time values (2024-01-01 10:00, ISO 8601) in custom-field columns: a Date field keeps no time'
 complete -c email -n '__email_at \'subscribers import\'' -l dry-run -d 'parse, map and validate everything; send nothing'
-complete -c email -n '__email_at \'subscribers import\'' -l failures -r -F -d 'write every row that was not imported, with Line, Outcome, Code and Message'
+complete -c email -n '__email_at \'subscribers import\'' -l failures -r -F -d 'write every row that was not imported, with Line, Outcome, Code and Message (- for standard output)'
 complete -c email -n '__email_at \'subscribers import\'' -l journal -r -F -d 'journal of acknowledged batches (default: next to the input file)'
 complete -c email -n '__email_at \'subscribers import\'' -l resume -d 'skip the batches the journal shows done'
 complete -c email -n '__email_at \'subscribers import\'' -l restart -d 'discard the journal of an unfinished import and start from the first row'

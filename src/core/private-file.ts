@@ -28,8 +28,8 @@
 // a link and refuses anything but a regular file (a FIFO planted there would
 // otherwise hang the open).
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { link, lstat, open, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { link, lstat, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { sweepTemporaries } from './private-temporaries.js';
 
@@ -109,7 +109,7 @@ export class PrivateFile {
     const handle = await open(temporary, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
     try {
       // The mode given to open() is narrowed by the umask, never widened; chmod makes it exactly 0600.
-      await handle.chmod(0o600);
+      await handle.chmod(0o600).catch((err: NodeJS.ErrnoException) => privateWithoutModes(err, handle, dirname(path)));
     } catch (err) {
       await handle.close().catch(() => undefined);
       await rm(temporary, { force: true });
@@ -193,7 +193,17 @@ export class PrivateFile {
 
   /** Copies the temporary file to its path, created exclusively (a file or link there: EEXIST); the descriptor moves there. */
   private async copyExclusively(): Promise<void> {
-    const from = this.handle;
+    // Read back through a descriptor of its own, opened once the writing one is closed: fusefat reads
+    // zeros through the descriptor that wrote them. The same file, checked by device and inode.
+    const written = await this.handle.stat();
+    await this.handle.close();
+    this.fd = undefined;
+    const from = await open(this.temporary, constants.O_RDONLY | NOFOLLOW);
+    const reopened = await from.stat();
+    if (reopened.dev !== written.dev || reopened.ino !== written.ino) {
+      await from.close();
+      throw new UnsafePathError(this.temporary, 'was replaced while it was written');
+    }
     const target = await open(this.path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
     try {
       await target.chmod(0o600).catch(() => undefined);
@@ -208,6 +218,7 @@ export class PrivateFile {
       if (this.durable) await target.sync();
     } catch (err) {
       await target.close().catch(() => undefined);
+      await from.close().catch(() => undefined);
       await rm(this.path, { force: true });
       throw err;
     }
@@ -215,6 +226,32 @@ export class PrivateFile {
     this.fd = target;
     await unlink(this.temporary);
   }
+}
+
+/** What chmod fails with on a file system that keeps no modes (FAT: fusefat says ENOSYS, vfat EPERM). */
+const MODES_UNSUPPORTED = new Set(['EPERM', 'ENOSYS', 'ENOTSUP', 'EOPNOTSUPP']);
+
+/**
+ * A file system that sets no modes (FAT, some FUSE mounts) gives each file
+ * the mode of its mount: the file stays there, with `err` put aside, when it
+ * is private all the same: its folder is the user's own and no one else may
+ * write to it (nobody can swap the file), and either no one else can read the
+ * file or no one else can enter the folder. Otherwise the refusal says why.
+ */
+async function privateWithoutModes(err: NodeJS.ErrnoException, handle: FileHandle, dir: string): Promise<void> {
+  const uid = process.getuid?.();
+  if (!MODES_UNSUPPORTED.has(err.code ?? '') || uid === undefined) throw err;
+  const [file, folder] = await Promise.all([handle.stat(), stat(dir)]);
+  const why =
+    folder.uid !== uid
+      ? 'that folder is not yours'
+      : folder.mode & 0o022
+        ? 'others can write to that folder'
+        : file.mode & 0o077 && folder.mode & 0o077
+          ? 'others can read its files'
+          : undefined;
+  // No code: callers that name an error by its code show this message instead.
+  if (why) throw new Error(`the file system of ${dir} sets no file modes (chmod: ${err.code}), and ${why}`);
 }
 
 const COPY_CHUNK = 64 * 1024;
@@ -255,7 +292,7 @@ export async function readRegularFile(path: string, maxBytes?: number): Promise<
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw new UnsafePathError(path, 'is not a regular file');
+    if (!info.isFile()) throw new UnsafePathError(path, `is ${kindOf(info)}`);
     if (maxBytes === undefined) return await handle.readFile();
     if (info.size > maxBytes) throw new Error(`${path} is larger than ${maxBytes} bytes: not read`);
     // One byte past the size asked tells a file that grew since: read no further.
@@ -270,6 +307,18 @@ export async function readRegularFile(path: string, maxBytes?: number): Promise<
   } finally {
     await handle.close();
   }
+}
+
+/** What a path holds, in words: "a FIFO", "a character device". */
+export function kindOf(info: Stats): string {
+  if (info.isFile()) return 'a regular file';
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
 }
 
 async function refuseLink(path: string): Promise<void> {

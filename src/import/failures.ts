@@ -26,15 +26,18 @@
 // of every file beside the user's data (core/private-file.ts): a temporary
 // file beside the target, under an unpredictable name, created 0600 with
 // O_EXCL|O_NOFOLLOW (so nothing planted there is written through), synced and
-// renamed over the target when it is complete. The rename replaces a symbolic
-// link at the target rather than following it (the one file that may replace
-// a link: the user named it). A path that is the input or the journal, by
-// whatever name, is refused before anything is sent (refuseFailuresClash).
-import { createWriteStream, type Stats, type WriteStream } from 'node:fs';
-import { lstat, realpath, stat } from 'node:fs/promises';
+// renamed over the target when it is complete. What is at the path decides
+// (core/write-target.ts): a character device or a FIFO is written through,
+// never replaced; a link, a socket, a directory is refused before anything is
+// sent, and so is a path that is the input or the journal, by whatever name
+// (refuseFailuresClash). `-` is standard output, a stream the command gives.
+import { createWriteStream, type Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { CliError, ExitCode, UsageError } from '../core/errors.js';
-import { PrivateFile } from '../core/private-file.js';
+import { PrivateFile, UnsafePathError } from '../core/private-file.js';
+import { openWriteThrough, writeTarget } from '../core/write-target.js';
 import { csvCell, neutralize, spreadsheetSafe, unescapeCells } from '../output/sanitize.js';
 import { FAILURE_COLUMNS } from './mapping.js';
 import type { RowSource } from './source.js';
@@ -55,8 +58,7 @@ export class FailuresFile {
 
   private constructor(
     readonly path: string,
-    private readonly file: PrivateFile,
-    private readonly stream: WriteStream,
+    private readonly target: Target,
     /** The user's columns: a failures file imported again keeps its own, not its earlier Line…Message blocks. */
     private readonly width: number,
     /** The input's header: cells beyond it are kept in the message. */
@@ -68,23 +70,22 @@ export class FailuresFile {
     this.separator = delimiter;
     // Formula-safe cells (CLI.md "untrusted text"), quoted when they hold the delimiter.
     this.cell = delimiter === ',' ? csvCell : (value) => quoteFor(spreadsheetSafe(value), delimiter);
-    stream.on('error', (err) => (this.failure ??= err));
+    target.stream.on('error', (err) => (this.failure ??= err));
   }
 
-  /** Creates the file (as a temporary one, 0600) and writes its header; an unwritable path is refused before anything is sent. */
-  static async open(path: string, header: string[], delimiter: string, userWidth = header.length): Promise<FailuresFile> {
-    const existing = await lstat(path).catch(() => undefined);
-    if (existing?.isDirectory()) throw new UsageError(`--failures ${path} is a directory; name a file`);
-    let file;
-    try {
-      file = await PrivateFile.create(path, { symlink: 'replace' });
-    } catch (err) {
-      throw new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
-    // The descriptor stays the file's own (a FileHandle given to a stream is the stream's, and a sync on it
-    // waits forever): the stream writes to its number, and commit() syncs and renames the file when it is done.
-    const stream = createWriteStream('', { fd: file.handle.fd, autoClose: false });
-    const writer = new FailuresFile(path, file, stream, userWidth, header.length, userWidth < header.length, delimiter);
+  private get stream(): Writable {
+    return this.target.stream;
+  }
+
+  /**
+   * Creates the file (as a temporary one, 0600), or opens the device or FIFO
+   * at `path`, or takes `stdout` for `-`, and writes its header; a path that
+   * cannot be written is refused before anything is sent.
+   */
+  static async open(path: string, header: string[], delimiter: string, userWidth = header.length, o: OpenOptions = {}): Promise<FailuresFile> {
+    const target = await openTarget(path, o);
+    // What the summary and its messages name ("see standard output").
+    const writer = new FailuresFile(path === '-' ? 'standard output' : path, target, userWidth, header.length, userWidth < header.length, delimiter);
     writer.stream.write(`\uFEFF${[...header.slice(0, userWidth), ...FAILURE_COLUMNS].map(writer.cell).join(writer.separator)}\r\n`);
     return writer;
   }
@@ -165,26 +166,90 @@ export class FailuresFile {
 
   private drain(): Promise<void> {
     if (!this.stream.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => this.stream.once('drain', resolve));
+    // A stream destroyed meanwhile (standard output gone) never drains: its end lets the rows go on, unwritten.
+    return new Promise((resolve) => {
+      this.stream.once('drain', resolve);
+      this.stream.once('close', resolve);
+    });
   }
 
-  /** Finishes the file and puts it in place (the rename replaces whatever was at the path, a link included, without following it). */
+  /** Finishes the file and puts it in place (a rename over a regular file, never a link), or ends the stream written through. */
   async close(): Promise<void> {
     await new Promise<void>((resolve) => {
       this.stream.end(resolve);
     });
     if (!this.failure) {
       try {
-        await this.file.commit();
-        await this.file.close();
+        await this.target.finish();
         return;
       } catch (err) {
         this.failure = err as Error;
       }
     }
-    await this.file.discard();
+    await this.target.discard();
     throw new FailuresFileError(`--failures ${this.path}: writing failed (${this.failure.message})`);
   }
+}
+
+/** Where the rows go, and what becomes of it at the end. */
+interface Target {
+  stream: Writable;
+  /** Once the stream has ended: the file put in place. */
+  finish(): Promise<void>;
+  /** After a failure: a temporary file removed. */
+  discard(): Promise<void>;
+}
+
+interface OpenOptions {
+  /** Where `-` writes: standard output, given by the command. */
+  stdout?: Writable;
+  /** Ends the wait for a FIFO's reader (Ctrl-C). */
+  signal?: AbortSignal;
+  onNotice?: (message: string) => void;
+}
+
+async function openTarget(path: string, o: OpenOptions): Promise<Target> {
+  if (path === '-') {
+    if (!o.stdout) throw new Error('--failures - needs the standard output stream');
+    return { stream: o.stdout, finish: async () => undefined, discard: async () => undefined };
+  }
+  try {
+    if ((await failuresTarget(path)) === 'stream') {
+      const onWait = () => o.onNotice?.(`--failures ${path} is a FIFO: waiting for a reader before the import starts (Ctrl-C stops)`);
+      const stream = await openWriteThrough(path, { signal: o.signal, onWait });
+      return { stream, finish: async () => undefined, discard: async () => void stream.destroy() };
+    }
+    const file = await PrivateFile.create(path);
+    // The descriptor stays the file's own (a FileHandle given to a stream is the stream's, and a sync on it
+    // waits forever): the stream writes to its number, and finish() syncs and renames the file when it is done.
+    const stream = createWriteStream('', { fd: file.handle.fd, autoClose: false });
+    return {
+      stream,
+      finish: async () => {
+        await file.commit();
+        await file.close();
+      },
+      discard: () => file.discard(),
+    };
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    if (err instanceof UnsafePathError) throw refused(err);
+    throw new UsageError(`--failures ${path}: cannot write it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/** The rule of every path written (core/write-target.ts), for --failures: a device or a FIFO is written through. */
+async function failuresTarget(path: string): Promise<'none' | 'file' | 'stream'> {
+  try {
+    return await writeTarget(path, { streams: true });
+  } catch (err) {
+    throw err instanceof UnsafePathError ? refused(err) : err;
+  }
+}
+
+function refused(err: UnsafePathError): UsageError {
+  const link = err.reason === 'is a symbolic link' ? ', never followed or replaced' : '';
+  return new UsageError(`--failures ${err.message}${link}: name a file, a device or a FIFO, or - for standard output`);
 }
 
 function quoteFor(value: string, delimiter: string): string {
@@ -208,6 +273,7 @@ export async function refuseFailuresClash(
   input: { path: string; name: string; fromStdin: boolean; device?: { dev: number; ino: number } },
   journalPath: string | undefined,
 ): Promise<void> {
+  if (failuresPath === '-') return;
   const target = await stat(failuresPath).catch(() => undefined);
   const source = input.device ?? (input.fromStdin ? undefined : await stat(input.path).catch(() => undefined));
   if (sameFile(target, source)) {
@@ -220,6 +286,8 @@ export async function refuseFailuresClash(
       throw new UsageError(`--failures ${failuresPath} is the journal of this import (${journalPath}); name another file`);
     }
   }
+  // What is at the path, by the rule of every path written: after the clashes, which say more (/dev/stdin is a link too).
+  await failuresTarget(failuresPath);
 }
 
 function sameFile(a: Stats | undefined, b: { dev: number; ino: number } | undefined): boolean {

@@ -14,6 +14,7 @@
 // sending, with the reason) or duplicate. runImport() prints nothing; it
 // reports through hooks and returns the summary.
 import { stat } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import { importPath, type ImportFlags } from '../api/subscribers.js';
 import { hinted, UsageError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
@@ -103,6 +104,8 @@ export interface ImportHooks {
   onNotice?(message: string): void;
   /** --dry-run: the request that would be sent first. */
   onFirstRequest?(request: { method: 'POST'; path: string; body: unknown }): void;
+  /** Where `--failures -` writes: standard output, given by the command. */
+  failuresStdout?: Writable;
   /** First Ctrl-C: stop reading, let the batches in flight finish. */
   stopSignal?: AbortSignal;
   /** Second Ctrl-C: give up on the batches in flight too. */
@@ -152,7 +155,11 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         onNotice: hooks.onNotice,
       });
     }
-    if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth);
+    if (o.failuresPath) failures = await FailuresFile.open(o.failuresPath, header, shape.delimiter, plan.userWidth, {
+        stdout: hooks.failuresStdout,
+        signal: hooks.stopSignal,
+        onNotice: hooks.onNotice,
+      });
     // The client's flow control, shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
     const throttle = hooks.client && !o.dryRun ? await hooks.client.flow(o.concurrency) : undefined;
     run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle, meaning.statusColumns);

@@ -15,6 +15,7 @@
 import { rm } from 'node:fs/promises';
 import { hinted, UsageError } from '../core/errors.js';
 import { UnsafePathError } from '../core/private-file.js';
+import { writeTarget } from '../core/write-target.js';
 import type { ImportInput } from './input.js';
 import {
   JOURNAL_KIND,
@@ -60,6 +61,7 @@ export class JournalSession {
    * `maxRows`: the data rows the structure check counted (an upper bound).
    */
   static async open(path: string, o: SessionOptions): Promise<JournalSession> {
+    await refuseNonFile(path);
     const lock = await JournalLock.acquire(path, o.onNotice);
     try {
       const loaded = o.restart ? await discardJournal(path, o.onNotice) : await checkedJournal(path, o);
@@ -120,6 +122,16 @@ interface SessionOptions {
   /** The data rows the structure check counted (an upper bound), when it did. */
   maxRows?: number;
   onNotice?: (message: string) => void;
+}
+
+/** The rule of every path written (core/write-target.ts): a journal is a regular file or nothing yet, checked before its lock is made beside it. */
+async function refuseNonFile(path: string): Promise<void> {
+  try {
+    await writeTarget(path, { streams: false });
+  } catch (err) {
+    if (!(err instanceof UnsafePathError)) throw err;
+    throw hinted(new UsageError(`the journal ${err.message}: it is never read, written through or replaced`), 'Delete it, or choose another file with --journal. Nothing was sent.');
+  }
 }
 
 /** Reads the journal and checks it against this import; undefined when there is nothing to resume. */

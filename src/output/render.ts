@@ -102,6 +102,11 @@ class Renderer implements Output {
     if (data === undefined) return;
     // Text with no other form: at a terminal its controls are shown, not obeyed (CLI.md "untrusted text").
     if (view?.raw && typeof data === 'string') return this.write(this.o.isTTY ? neutralizeLines(data) : data);
+    // Text that comes as it is made (an import's failed rows with `--failures -`): written as it comes.
+    if (view?.raw && isRecords(data)) {
+      for await (const text of data) await this.write(this.o.isTTY ? neutralizeLines(String(text)) : String(text));
+      return;
+    }
     // --jq and --fields work on the value --json prints: a report's is gathered first.
     if (isReport(data)) return this.o.shape ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';

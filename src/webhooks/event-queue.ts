@@ -3,12 +3,21 @@
 // held (against the receiver's bound) until the renderer has asked past its
 // last event, which it does once that event is written; when the renderer
 // stops taking (the reader of stdout went away), whatever is queued or comes
-// later is let go at once, since nothing will print it.
+// later is let go at once, since nothing will print it. A delivery not yet
+// printed can be withdrawn (answered 503: the service sends it again), so
+// stdout never prints what the sender was told to send again.
 
 interface Entry<T> {
   record?: T;
-  /** After a delivery's last record: that delivery is printed. */
-  taken?: () => void;
+  /** After a delivery's last record: that delivery is printed (true), or let go unprinted (false). */
+  taken?: (written: boolean) => void;
+  /** Its delivery's state, shared by the delivery's entries. */
+  push?: Pushed;
+}
+
+interface Pushed {
+  withdrawn: boolean;
+  finished: boolean;
 }
 
 const EMPTY: Entry<never> = {};
@@ -20,12 +29,34 @@ export class EventQueue<T> implements AsyncIterable<T>, AsyncIterator<T> {
   private ended = false;
   private closed = false;
 
-  /** A delivery's records (the ones to print: none is fine); `taken` runs once they are written, or let go. */
-  push(records: readonly T[], taken: () => void): void {
-    if (this.closed) return taken();
-    for (const record of records) this.entries.push({ record });
-    this.entries.push({ taken });
+  /**
+   * A delivery's records (the ones to print: none is fine); `taken` runs once
+   * they are written (true), or let go (false). Returns its withdrawal: true
+   * unless it was written or let go already; the records not yet given to
+   * the renderer then never are (some may have been: printed again when the
+   * service sends the delivery again), and `taken` does not run.
+   */
+  push(records: readonly T[], taken: (written: boolean) => void): () => boolean {
+    if (this.closed) {
+      taken(false);
+      return () => false;
+    }
+    const push: Pushed = { withdrawn: false, finished: false };
+    for (const record of records) this.entries.push({ record, push });
+    this.entries.push({ taken, push });
     this.wake();
+    return () => {
+      if (push.finished || push.withdrawn) return false;
+      push.withdrawn = true;
+      // Its records go now: a withdrawn delivery holds no memory while earlier ones wait for stdout.
+      for (let i = this.head; i < this.entries.length; i++) if (this.entries[i]!.push === push) this.entries[i] = EMPTY;
+      return true;
+    };
+  }
+
+  /** Whether the renderer is waiting for a record: stdout has taken all it was given. */
+  get idle(): boolean {
+    return this.waiting !== undefined;
   }
 
   /** No more deliveries: the iteration ends once the queued ones are taken. */
@@ -50,7 +81,10 @@ export class EventQueue<T> implements AsyncIterable<T>, AsyncIterator<T> {
     const rest = this.entries.slice(this.head);
     this.entries = [];
     this.head = 0;
-    for (const entry of rest) entry.taken?.();
+    for (const entry of rest) {
+      if (entry.push) entry.push.finished = true;
+      entry.taken?.(false);
+    }
     this.wake();
     return { done: true, value: undefined };
   }
@@ -64,8 +98,10 @@ export class EventQueue<T> implements AsyncIterable<T>, AsyncIterator<T> {
         this.entries = this.entries.slice(this.head);
         this.head = 0;
       }
-      if (entry.taken) entry.taken();
-      else return { done: false, value: entry.record as T };
+      if (entry.taken) {
+        entry.push!.finished = true;
+        entry.taken(true);
+      } else if (entry !== EMPTY) return { done: false, value: entry.record as T };
     }
     return this.ended || this.closed ? { done: true, value: undefined } : undefined;
   }

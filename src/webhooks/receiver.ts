@@ -1,11 +1,11 @@
-// The HTTP side of `webhooks listen`: accepts POSTed deliveries, answers as
-// soon as the body is read and decoded (200, or 400 for a body that is not a
-// delivery) and, where asked, kept (saved: 200 means delivered, so a delivery
-// that could not be saved is answered 500 and the service sends it again),
-// and hands each delivery on. Printing and forwarding happen after the
-// answer, so a slow terminal or a slow forward target never delays the 200
-// the service waits for (service-spec.md "Events" rule 4: a receiver that
-// keeps failing is eventually deactivated).
+// The HTTP side of `webhooks listen`: accepts POSTed deliveries, reads and
+// decodes each (400 for a body that is not a delivery), saves it where asked
+// (--save: a delivery that could not be saved is answered 500 and the
+// service sends it again), and hands it on. 200 means delivered: saved, or
+// taken by a sink (printed, forwarded), which the consumer says; one no sink
+// took in time is answered 503, so the service sends it again rather than
+// trust a copy held only in memory (service-spec.md "Events" rule 4: a
+// receiver that keeps failing is deactivated only after a week).
 //
 // Limits (CLI.md `webhooks listen`), so nothing a sender or a sink does can
 // take the memory or the event loop:
@@ -52,6 +52,8 @@ const DEADLINE_CHECK_INTERVAL_MS = 500;
 const BUSY_HEADERS = { 'retry-after': '10' };
 /** The answer to a delivery that could not be saved: the service sends it again. */
 export const NOT_KEPT = 'the delivery could not be saved; send it again later';
+/** The answer to a delivery no sink took in time: the service sends it again. */
+export const NOT_TAKEN = 'not delivered: nothing took the delivery in time (standard output not read, the forward target not answering); send it again later';
 /** How long close() lets requests in progress finish before cutting them. */
 const CLOSE_GRACE_MS = 5_000;
 /** How long a refused sender is given to read the answer and stop sending before its connection is closed. */
@@ -98,8 +100,13 @@ export interface ReceiverOptions extends LimitOptions {
    * (the answer names no local path to the sender).
    */
   persist?(delivery: Omit<ReceivedDelivery, 'done'>): Promise<void>;
-  /** Called after the 200 has been written; the consumer calls delivery.done() when it is finished with it. */
-  onDelivery(delivery: ReceivedDelivery): void;
+  /**
+   * Hands a delivery on; the consumer calls delivery.done() when it is
+   * finished with it. The answer waits for what it resolves to: true (or
+   * nothing) is 200, false is 503 (no sink took it: the service sends it
+   * again; the consumer has let it go).
+   */
+  onDelivery(delivery: ReceivedDelivery): void | Promise<boolean>;
   onRejected(rejected: RejectedRequest): void;
   now?: () => Date;
 }
@@ -193,8 +200,11 @@ export async function startDeliveryReceiver(options: ReceiverOptions): Promise<R
           return reject(res, options, { status: 500, reason: NOT_KEPT, method, remoteAddress });
         }
       }
+      // 200 means delivered (saved, written to a sink that took it, or forwarded), never held in memory only.
+      if ((await options.onDelivery({ ...received, done })) === false) {
+        return reject(res, options, { status: 503, reason: NOT_TAKEN, method, remoteAddress }, BUSY_HEADERS);
+      }
       res.writeHead(200, { 'content-length': '0' }).end();
-      options.onDelivery({ ...received, done });
     } finally {
       place();
     }

@@ -95,7 +95,7 @@ describe('readRegularFile', () => {
     expect((await readRegularFile(join(dir, 'file')))!.toString()).toBe('data');
     expect(await readRegularFile(join(dir, 'none'))).toBeUndefined();
     await expect(readRegularFile(join(dir, 'link'))).rejects.toThrow(/link is a symbolic link$/);
-    await expect(readRegularFile(join(dir, 'fifo'))).rejects.toThrow(/fifo is not a regular file$/);
-    await expect(readRegularFile(dir)).rejects.toThrow(/is not a regular file$/);
+    await expect(readRegularFile(join(dir, 'fifo'))).rejects.toThrow(/fifo is a FIFO$/);
+    await expect(readRegularFile(dir)).rejects.toThrow(/is a directory$/);
   });
 });

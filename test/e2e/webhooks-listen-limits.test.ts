@@ -42,7 +42,7 @@ describe('bin/email webhooks listen under concurrent large POSTs', () => {
     expect(stderr.match(/^warning: rejected a POST from \S+ with 413: body larger than 10 MiB$/gm)).toHaveLength(8);
   }, 60_000);
 
-  it.skipIf(!procStatus)('keeps answering with its stdout a pipe nobody reads: 200 while it can hold the deliveries, then 503, its memory bounded (issue 19.2)', async () => {
+  it.skipIf(!procStatus)('keeps answering with its stdout a pipe nobody reads: 503, since nothing takes the deliveries, its memory bounded', async () => {
     const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-q', '-o', 'ndjson'], {
       env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,8 +57,8 @@ describe('bin/email webhooks listen under concurrent large POSTs', () => {
     const statuses: number[] = [];
     // The bound is the point: a listener whose writes to the pipe block stops answering anyone.
     for (let i = 0; i < 8; i++) statuses.push((await within(10_000, post(url, body, 'application/json'), `the answer to delivery ${i + 1}`)).status);
-    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
-    expect(statuses.slice(4)).toEqual([503, 503, 503, 503]);
+    // A delivery nothing but memory would hold is not answered 200 (CLI.md `webhooks listen`): the pipe takes part of the first.
+    expect(statuses).toEqual(Array(8).fill(503));
     // 32 MiB of bodies held, their decoded events and 40 MiB of bodies being read at most; the unbounded queue reached 844 MB.
     expect(peakResidentMiB(proc.pid!)!).toBeLessThan(400);
   }, 120_000);

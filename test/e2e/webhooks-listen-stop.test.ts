@@ -66,13 +66,15 @@ describe('webhooks listen ends on a signal whatever its outputs do (CLI.md "sign
   it('with stdout a FIFO nobody reads, the first SIGINT ends it with its summary and exit 0', async () => {
     const listener = await listenIntoUnreadFifo();
     const statuses = await postAll(listener.url, 200, (i) => delivery(i));
+    // What the pipe's buffer took is answered 200; the rest 503, since nothing holds it but memory (CLI.md `webhooks listen`).
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(150);
     listener.child.kill('SIGINT');
     // The contract's bound is a couple of seconds for what is held to drain; the wait here only catches "never".
     const code = await within(20_000, listener.exited, 'the end after SIGINT');
     expect(code).toBe(0);
     const lines = listener.stderr().trim().split('\n').map((l) => JSON.parse(l) as { type: string; message: string });
-    expect(lines.at(-1)!.message).toMatch(/^received 200 deliveries, 10000 events, \d+ not printed: standard output took nothing for \d+ s$/);
+    expect(lines.at(-1)!.message).toMatch(/^received \d+ deliver(y|ies), \d+ events, \d+ answered 503 as no sink took them \(to be sent again\)$/);
   }, 90_000);
 
   it('SIGINT ×3 then SIGTERM (issue 27.5): the second signal ends it at once, exit 130', async () => {

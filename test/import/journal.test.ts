@@ -178,7 +178,7 @@ describe('a journal read back is checked', () => {
     symlinkSync(victim, join(dir, 'link'));
     await expect(loadJournal(join(dir, 'link'))).rejects.toThrow(/the journal \S+link is a symbolic link/);
     execFileSync('mkfifo', [join(dir, 'fifo')]);
-    await expect(loadJournal(join(dir, 'fifo'))).rejects.toThrow(/is not a regular file/);
+    await expect(loadJournal(join(dir, 'fifo'))).rejects.toThrow(/is a FIFO/);
     await expect(loadJournal(dir)).rejects.toThrow(JournalError);
   });
 });

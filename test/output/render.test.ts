@@ -17,6 +17,18 @@ const rows = [
 ];
 
 describe('renderer', () => {
+  it('raw text that comes as an async iterable is written as it comes, unchanged, in every format', async () => {
+    for (const format of ['table', 'json', 'ndjson', 'csv'] as const) {
+      const { out, text } = capture(format);
+      async function* chunks() {
+        yield 'email,Line\r\n';
+        yield '=bad,2\r\n';
+      }
+      await out.render({ data: chunks(), view: { raw: true } });
+      expect(text()).toBe('email,Line\r\n=bad,2\r\n');
+    }
+  });
+
   it('json prints the service data unchanged', async () => {
     const { out, text } = capture('json');
     await out.print(rows);

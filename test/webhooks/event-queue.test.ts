@@ -52,4 +52,23 @@ describe('EventQueue', () => {
     await idle.return();
     expect(await pending).toEqual({ done: true, value: undefined });
   });
+
+  it('withdraws a delivery not yet written: its records are never given, its taken() never runs; a written one cannot be', async () => {
+    const q = new EventQueue<string>();
+    const taken: [number, boolean][] = [];
+    const first = q.push(['a'], (w) => taken.push([1, w]));
+    const second = q.push(['b', 'c'], (w) => taken.push([2, w]));
+    expect(await q.next()).toEqual({ done: false, value: 'a' });
+    expect(q.idle).toBe(false);
+    expect(await q.next()).toEqual({ done: false, value: 'b' });
+    expect(taken).toEqual([[1, true]]);
+    expect(first()).toBe(false);
+    expect(second()).toBe(true); // partly given: the rest is not
+    expect(second()).toBe(false);
+    const waiting = q.next();
+    expect(q.idle).toBe(true);
+    q.push(['d'], (w) => taken.push([3, w]));
+    expect(await waiting).toEqual({ done: false, value: 'd' });
+    expect(taken).toEqual([[1, true]]);
+  });
 });

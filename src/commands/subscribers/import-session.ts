@@ -6,6 +6,7 @@
 // UsageError (2) when the file or the options are unusable, otherwise the one
 // src/import/outcome.ts decides from the run's summary.
 import { resolve } from 'node:path';
+import { PassThrough, type Writable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
@@ -72,6 +73,8 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
   if (dryRun && resume) throw new UsageError('--dry-run sends nothing, so there is nothing to --resume');
   if (dryRun && restart) throw new UsageError('--dry-run sends nothing and keeps no journal: there is none to --restart');
   if (dryRun && opts.journal !== undefined) throw new UsageError('--dry-run sends nothing and keeps no --journal');
+  // A report streamed to standard output would have CSV among it.
+  if (opts.failures === '-' && dryRun) throw new UsageError('--failures - writes the rows not imported to standard output, where --dry-run prints its report: name a file for --failures');
   if (file === '-' && (resume || restart) && opts.journal === undefined) {
     throw new UsageError(`--${resume ? 'resume' : 'restart'} needs --journal <file> when the CSV comes from standard input`);
   }
@@ -96,7 +99,8 @@ function parseOptions(opts: ImportInput, ctx: Context): Parsed {
       multiSeparator: opts.multiSeparator,
       dateOnly: opts.dateOnly,
       dryRun,
-      failuresPath: opts.failures === undefined ? undefined : resolve(ctx.cwd, opts.failures),
+      // `-` is standard output (CLI.md "--failures"), not a file of that name.
+      failuresPath: opts.failures === undefined || opts.failures === '-' ? opts.failures : resolve(ctx.cwd, opts.failures),
       resume,
       restart,
       timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_IMPORT_TIMEOUT_MS,
@@ -129,7 +133,7 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
           ? undefined
           : await besideOrStateDirectory(input.path, parsed.options.listId, ctx);
     const options: ImportOptions = { ...parsed.options, input, journalPath };
-    if (!options.dryRun) return await realRun(options, ctx, parsed.progressLines);
+    if (!options.dryRun) return options.failuresPath === '-' ? failuresToStdout(options, ctx, parsed.progressLines, () => input.cleanup()) : await realRun(options, ctx, parsed.progressLines);
   } catch (error) {
     await input.cleanup();
     throw error;
@@ -147,7 +151,33 @@ async function besideOrStateDirectory(inputPath: string, listId: string, ctx: Co
 
 // ---- the import --------------------------------------------------------------------
 
-async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean): Promise<Result> {
+/**
+ * `--failures -`: the rows not imported are the command's data, CSV written
+ * to standard output as the import finds them, whatever the format (it is
+ * what was asked for); the summary goes to stderr, for people as lines, in
+ * machine mode as a notice. The import runs while the renderer writes.
+ */
+function failuresToStdout(options: ImportOptions, ctx: Context, progressLines: boolean, cleanup: () => Promise<void>): Result {
+  const rows = new PassThrough({ encoding: 'utf8' });
+  const running = realRun(options, ctx, progressLines, rows);
+  let report: Result | undefined;
+  running.catch(async (error: unknown) => {
+    await cleanup();
+    rows.destroy(error as Error);
+  });
+  async function* text(): AsyncIterable<string> {
+    for await (const chunk of rows) yield chunk as string;
+    report = await running;
+  }
+  return {
+    data: text(),
+    view: { raw: true },
+    message: () => report && [...summaryLines(report.data as ImportSummary, ctx.log.count), ...(report.notes ?? [])].join('\n'),
+    error: () => (typeof report?.error === 'function' ? report.error() : report?.error),
+  };
+}
+
+async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean, failuresStdout?: Writable): Promise<Result> {
   // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
   const client: ApiClient = await ctx.api(poolFor(options.concurrency));
   const progress = await ctx.progress(`importing ${options.input.name}`, { lines: progressLines });
@@ -174,6 +204,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   try {
     outcome = await runImport(options, {
       client,
+      failuresStdout,
       stopSignal: stop.signal,
       abandonSignal: abandon.signal,
       onProgress: (p) => progress.update(p),
@@ -374,6 +405,13 @@ function failuresFileContents(s: ImportSummary, count: Count): string {
     s.partial && `${count(s.partial)} partial`,
   ].filter(Boolean);
   return `${s.failuresFile} (${plural(total, 'row', count)}: ${parts.join(', ')})`;
+}
+
+/** The summary as `Header: value` lines, for stderr when standard output carries the failed rows. */
+function summaryLines(s: ImportSummary, count: Count): string[] {
+  const record = summaryRecord(s);
+  const style: DisplayStyle = { count, terminal: false };
+  return summaryColumns(s).map((c) => `${c.header ?? c.key}: ${c.format ? c.format(record[c.key], record, style) : String(record[c.key] ?? '')}`);
 }
 
 function summaryRecord(s: ImportSummary): Record<string, unknown> {

@@ -28,7 +28,7 @@ const options = {
   multiSeparator: textOption('--multi-separator', '<s>', 'split a cell into several values of one MultiSelectMany key', { check: 'nonblank' }),
   dateOnly: switchOption('--date-only', 'send the yyyy/mm/dd part of date-time values (2024-01-01 10:00, ISO 8601) in custom-field columns: a Date field keeps no time'),
   dryRun: switchOption('--dry-run', 'parse, map and validate everything; send nothing'),
-  failures: textOption('--failures', '<file.csv>', 'write every row that was not imported, with Line, Outcome, Code and Message', { complete: 'file' }),
+  failures: textOption('--failures', '<file.csv>', 'write every row that was not imported, with Line, Outcome, Code and Message (- for standard output)', { complete: 'file' }),
   journal: textOption('--journal', '<file>', 'journal of acknowledged batches (default: next to the input file)', { complete: 'file' }),
   resume: switchOption('--resume', 'skip the batches the journal shows done'),
   restart: switchOption('--restart', 'discard the journal of an unfinished import and start from the first row'),

@@ -1,19 +1,22 @@
 // `email webhooks listen`: a local receiver for the service's deliveries
-// (CLI.md "webhooks"). Answers each delivery as soon as it is read, decoded
-// and (with --save) saved: a delivery answered 200 is on disk, one that could
-// not be saved is answered 500 so the service sends it again. Its events are
-// the command's data, records without end that the renderer prints in arrival
-// order, and it forwards deliveries afterwards, so neither a slow stdout nor a
-// slow forward target holds up the answer. Runs until Ctrl-C (src/output/serving.ts), then finishes what it
-// received and exits 0. When the reader of stdout goes away (`| head`) with
-// nowhere else to put events, it stops accepting deliveries, so the service
-// keeps them for a retry, and exits 0; with --save or --forward-to it keeps
-// serving (CLI.md "broken pipe").
+// (CLI.md "webhooks"). 200 means delivered: saved (--save, before the
+// answer), or taken by a sink: its events written to standard output, or the
+// delivery forwarded. One that no sink takes within ANSWER_WAIT_MS is
+// withdrawn and answered 503, so the service sends it again, and while a sink
+// stays stuck the next ones get 503 at once; a delivery never gets 200 while
+// it is held only in memory. Its events are the command's data, records
+// without end that the renderer prints in arrival order. Runs until Ctrl-C
+// (src/output/serving.ts), then finishes what it received and exits 0;
+// deliveries answered 200 (saved, forwarded) whose events stdout never took
+// are named, with their events, on stderr. When the reader of stdout goes
+// away (`| head`) with nowhere else to put events, it stops accepting
+// deliveries, so the service keeps them for a retry, and exits 0; with
+// --save or --forward-to it keeps serving (CLI.md "broken pipe").
 //
 // What it has taken but not yet saved, printed and forwarded is held
 // up to the receiver's bound (src/webhooks/receiver.ts); past it deliveries
 // are answered 503 so the service sends them again later (CLI.md `webhooks
-// listen`, issue 19.2): a stuck forward target or a stdout nobody reads costs
+// listen`): a stuck forward target or a stdout nobody reads costs
 // that bound, never more.
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
@@ -24,6 +27,7 @@ import { OUTPUT_GRACE_MS } from '../../core/interrupts.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { UnsafePathError, writePrivateFile } from '../../core/private-file.js';
 import { sweepTemporaries } from '../../core/private-temporaries.js';
+import { folderTarget } from '../../core/write-target.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column } from '../../output/render.js';
 import type { Result } from '../define.js';
@@ -31,7 +35,7 @@ import { neutralize } from '../../output/sanitize.js';
 import { EventQueue } from '../../webhooks/event-queue.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
-import { DEFAULT_MAX_HELD_BYTES, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
+import { DEFAULT_MAX_HELD_BYTES, NOT_TAKEN, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
 import { isSavedDeliveryName, savedDeliveryName } from '../../webhooks/saved-deliveries.js';
 
 /** The command's flags, as src/commands/webhooks/listen.ts declares them (typed here so this file imports nothing of it back). */
@@ -59,6 +63,23 @@ const EVENT_COLUMNS: Column[] = [
  * every delivery behind it, which then fill the receiver's bound.
  */
 const DEFAULT_FORWARD_TIMEOUT_MS = 5_000;
+
+/**
+ * How long a delivery kept nowhere but in memory waits for a sink to take it
+ * before it is answered 503: a reader of stdout or a forward target that
+ * works takes one in milliseconds, and the sender's request stays open meanwhile.
+ */
+const ANSWER_WAIT_MS = 2_000;
+
+const yes = () => true;
+const no = () => false;
+
+/** A promise of false after `ms`; cancel() clears its timer, which would otherwise keep what it closes over alive until then. */
+function timeout(ms: number): { expired: Promise<boolean>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  return { expired, cancel: () => clearTimeout(timer) };
+}
 
 /** Runs tasks one after another in the order they were queued; a failing task does not stop the next. */
 class SerialQueue {
@@ -96,6 +117,12 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
   const saveDir = flags.save !== undefined ? resolve(ctx.cwd, flags.save) : undefined;
   if (saveDir) {
     try {
+      await folderTarget(saveDir);
+    } catch (error) {
+      if (error instanceof UnsafePathError) throw new UsageError(`--save ${error.message}: name a folder for the deliveries`);
+      throw error;
+    }
+    try {
       await mkdir(saveDir, { recursive: true });
     } catch (error) {
       throw new UsageError(`--save: cannot create ${saveDir}: ${(error as Error).message}`);
@@ -112,7 +139,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
     }
   }
 
-  const counts = { deliveries: 0, printed: 0, events: 0, rejected: 0, busy: 0, forwarded: 0, forwardFailed: 0, forwardTimedOut: 0, saved: 0, unsaved: 0 };
+  const counts = { deliveries: 0, printed: 0, events: 0, rejected: 0, busy: 0, notTaken: 0, forwarded: 0, forwardFailed: 0, forwardTimedOut: 0, saved: 0, unsaved: 0 };
   // Answering 503 since the last delivery taken: the first refusal of a spell gets a warning, the others a debug line.
   let full = false;
   // Saves one at a time, in arrival order: deliveries are then answered and printed in that order too.
@@ -123,54 +150,107 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
   // writes them as they come, never through a pager, each delivery shown before the next is waited for.
   const events = new EventQueue<WebhookEvent>();
 
-  const onDelivery = (received: ReceivedDelivery) => {
+  // A sink stuck since a delivery was withdrawn: the next ones are answered 503 at once, until a sink takes one.
+  let stalled = false;
+  let stopping = false;
+  let onStop: () => void = () => undefined;
+  // Made once: a promise made per delivery and left waiting on this one would keep each delivery's body until the stop.
+  const stoppedAnswer = new Promise<boolean>((resolve) => (onStop = () => resolve(false)));
+  // Deliveries answered 200 whose events stdout has not taken yet: named at the end if it never does.
+  const unprinted = new Map<number, ReceivedDelivery>();
+
+  const onDelivery = async (received: ReceivedDelivery): Promise<boolean> => {
     const { delivery, seq } = received;
-    full = false;
-    counts.deliveries++;
+    const kept = Boolean(saveDir);
+    // A stdout that took nothing since a delivery was withdrawn, and is still writing: no use waiting again.
+    if (!kept && (stopping || (stalled && !events.idle && !forwardTo))) return refuse(received);
     // The delivery counts against the receiver's bound until every sink is done with it.
     let sinks = 1 + (forwardTo ? 1 : 0);
     const sinkDone = () => {
       if (--sinks === 0) received.done();
     };
-    const thenDone =
-      (task: () => Promise<void>) =>
-      async (): Promise<void> => {
-        try {
-          await task();
-        } finally {
-          sinkDone();
-        }
-      };
-    counts.events += delivery.Events.length;
-    ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${quoted(delivery.ListID)}`);
+    let tookIt: () => void = () => undefined;
+    const taken = new Promise<void>((resolve) => (tookIt = resolve));
     const printed = delivery.Events.filter((event) => !shown || shown.has(String(event.Type))).map((event) => eventRecord(event, delivery));
-    events.push(printed, () => {
-      counts.printed++;
+    unprinted.set(seq, received);
+    let withdrawn = false;
+    const withdraw = events.push(printed, (written) => {
       sinkDone();
+      if (!written) return;
+      unprinted.delete(seq);
+      counts.printed++;
+      stalled = false;
+      tookIt();
     });
+    let forwardStarted = false;
     if (forwardTo) {
       // In arrival order, one at a time, as the service itself delivers.
       forwarding.push(
-        thenDone(async () => {
-          const outcome = await postBody(forwardTo, received.body, received.contentType, {
-            headers: forwardableHeaders(received.headers),
-            timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS,
-            poster,
-          });
-          if (isSuccess(outcome)) {
-            counts.forwarded++;
-            ctx.log.info(`forwarded delivery ${seq} to ${forwardTo.href}: ${outcome.status} (${outcome.elapsedMs} ms)`);
-          } else {
-            if (outcome.timedOut) counts.forwardTimedOut++;
-            else counts.forwardFailed++;
-            ctx.log.warn(`forwarding delivery ${seq} to ${forwardTo.href}: ${describeOutcome(outcome)} (${outcome.elapsedMs} ms)`);
+        async () => {
+          try {
+            if (withdrawn) return;
+            forwardStarted = true;
+            if (await forward(received)) {
+              stalled = false;
+              tookIt();
+            }
+          } finally {
+            sinkDone();
           }
-          const excerpt = answerExcerpt(outcome);
-          if (excerpt) ctx.log.debug(`the forward target answered delivery ${seq} with ${outcome.status}: ${excerpt}`);
-        }),
+        },
         (error) => ctx.log.warn(`forwarding delivery ${seq}: ${(error as Error).message}`),
       );
     }
+    if (!kept) {
+      const deadline = timeout(ANSWER_WAIT_MS);
+      let took = await Promise.race([taken.then(yes), deadline.expired, stoppedAnswer]);
+      deadline.cancel();
+      // A forward under way has its own deadline (--timeout): its outcome decides.
+      if (!took && forwardStarted && !stopping) took = await Promise.race([taken.then(yes), forwarding.drained().then(no), stoppedAnswer]);
+      if (!took && withdraw()) {
+        withdrawn = true;
+        unprinted.delete(seq);
+        // Its printing is let go; a forward not yet started will not start (its task lets go of its part).
+        sinkDone();
+        return refuse(received, true);
+      }
+    }
+    full = false;
+    counts.deliveries++;
+    counts.events += delivery.Events.length;
+    ctx.log.info(`delivery ${seq}: ${delivery.Events.length} event${delivery.Events.length === 1 ? '' : 's'} (${received.format}, ${received.body.length} bytes) for list ${quoted(delivery.ListID)}`);
+    return true;
+  };
+
+  /** Answers 503: nothing took the delivery (or it came while nothing takes any); the service sends it again. */
+  const refuse = (received: ReceivedDelivery, waited = false): false => {
+    if (!waited) received.done();
+    counts.notTaken++;
+    if (!stalled && !stopping) ctx.log.warn(`delivery ${received.seq} answered 503: no sink took it within ${ANSWER_WAIT_MS / 1000} s (standard output not read${forwardTo ? ', the forward target not answering' : ''}); the service sends it again, and the next ones get 503 until a sink takes one`);
+    else ctx.log.debug(`delivery ${received.seq} answered 503: no sink takes deliveries now`);
+    if (waited) stalled = true;
+    return false;
+  };
+
+  /** Posts a delivery to --forward-to; true when the target accepted it. */
+  const forward = async (received: ReceivedDelivery): Promise<boolean> => {
+    const { seq } = received;
+    const outcome = await postBody(forwardTo!, received.body, received.contentType, {
+      headers: forwardableHeaders(received.headers),
+      timeoutMs: ctx.globals.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS,
+      poster,
+    });
+    const excerpt = answerExcerpt(outcome);
+    if (excerpt) ctx.log.debug(`the forward target answered delivery ${seq} with ${outcome.status}: ${excerpt}`);
+    if (isSuccess(outcome)) {
+      counts.forwarded++;
+      ctx.log.info(`forwarded delivery ${seq} to ${forwardTo!.href}: ${outcome.status} (${outcome.elapsedMs} ms)`);
+      return true;
+    }
+    if (outcome.timedOut) counts.forwardTimedOut++;
+    else counts.forwardFailed++;
+    ctx.log.warn(`forwarding delivery ${seq} to ${forwardTo!.href}: ${describeOutcome(outcome)} (${outcome.elapsedMs} ms)`);
+    return false;
   };
 
   /** Saves a delivery before it is answered; a failure is the reason of the 500 the sender gets. */
@@ -203,8 +283,8 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
       persist: saveDir ? save : undefined,
       onDelivery,
       onRejected: (r) => {
-        // Not saved: save() has said why.
-        if (r.status === 500) return;
+        // Not saved: save() has said why; not taken: refuse() has.
+        if (r.status === 500 || r.reason === NOT_TAKEN) return;
         if (r.status === 503) {
           counts.busy++;
           if (full) return ctx.log.debug(`answered 503 to a ${r.method} from ${r.remoteAddress ?? 'unknown'}: ${r.reason}`);
@@ -234,6 +314,13 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
   if (forwardTo) ctx.log.info(`Forwarding each delivery to ${forwardTo.href}`);
   if (saveDir) ctx.log.info(`Saving each delivery in ${saveDir}`);
 
+  /** Deliveries answered 200 (saved, forwarded) whose events stdout never took: named, with their events, so none is lost unsaid. */
+  const nameUnprinted = () => {
+    for (const { seq, delivery } of unprinted.values()) {
+      const list = delivery.Events.map((e) => `${quoted(String(e.Type), 12)} ${quoted(String(e.EmailAddress ?? ''), 80)}`).join(', ');
+      ctx.log.warn(`delivery ${seq} (list ${quoted(delivery.ListID)}, ${saveDir ? 'saved' : 'forwarded'}) not printed: ${list}`);
+    }
+  };
   const readerGone = () => isBrokenPipe(ctx.signal.reason);
   // The reader of stdout gone with nowhere else to put events: the end says nothing more.
   const quietly = () => readerGone() && !saveDir && !forwardTo;
@@ -241,7 +328,8 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
     const parts = [`${counts.deliveries} deliver${counts.deliveries === 1 ? 'y' : 'ies'}`, `${counts.events} event${counts.events === 1 ? '' : 's'}`];
     if (counts.rejected) parts.push(`${counts.rejected} rejected`);
     if (counts.busy) parts.push(`${counts.busy} refused with 503 while full`);
-    if (counts.printed < counts.deliveries) parts.push(`${counts.deliveries - counts.printed} not printed: standard output took nothing for ${OUTPUT_GRACE_MS / 1000} s`);
+    if (counts.notTaken) parts.push(`${counts.notTaken} answered 503 as no sink took them (to be sent again)`);
+    if (unprinted.size) parts.push(`${unprinted.size} not printed (listed above): standard output took nothing for ${OUTPUT_GRACE_MS / 1000} s`);
     if (forwardTo) {
       parts.push(`${counts.forwarded} forwarded`);
       if (counts.forwardFailed) parts.push(`${counts.forwardFailed} not accepted by the target`);
@@ -258,6 +346,8 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
       // What is held is printed while stdout takes it (src/output/serving.ts); saves and forwards are finished.
       async stop() {
         if (!quietly()) ctx.log.info('stopping…');
+        stopping = true;
+        onStop();
         await receiver.close();
         events.end();
         await saving;
@@ -266,7 +356,11 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
       },
       outlivesStdout: Boolean(saveDir || forwardTo),
     },
-    message: () => (quietly() ? undefined : summary()),
+    message: () => {
+      if (quietly()) return undefined;
+      nameUnprinted();
+      return summary();
+    },
   };
 }
 

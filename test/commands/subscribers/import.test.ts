@@ -563,19 +563,22 @@ describe('files the user names', () => {
     expect(s.sandbox.requestCount()).toBe(before);
   });
 
-  it('creates the failures file 0600 and replaces a symlink planted at its path instead of writing through it', async () => {
+  it('creates the failures file 0600, and refuses a symlink planted at its path, neither following nor replacing it', async () => {
     writeFile(dir, 'people.csv', 'email,name,Consent\nok@example.com,OK,yes\nbad@,Bad,yes\n');
-    const victim = writeFile(dir, 'victim.txt', 'precious\n');
-    symlinkSync(victim, join(dir, 'failed.csv'));
-    const r = await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
-    expect(r.code, r.stderr).toBe(3);
-    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    const ok = await s.email(importArgs('people.csv', '--failures', 'failed.csv'), { cwd: dir });
+    expect(ok.code, ok.stderr).toBe(3);
     const failures = join(dir, 'failed.csv');
-    expect(lstatSync(failures).isSymbolicLink()).toBe(false);
     expect(lstatSync(failures).mode & 0o777).toBe(0o600);
     expect(csvRows(failures)).toEqual(['email,name,Consent,Line,Outcome,Code,Message', 'bad@,Bad,yes,3,rejected,1,"invalid email address ""bad@"""']);
+    const victim = writeFile(dir, 'victim.txt', 'precious\n');
+    symlinkSync(victim, join(dir, 'linked.csv'));
+    const r = await s.email(importArgs('people.csv', '--failures', 'linked.csv'), { cwd: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--failures \S+linked\.csv is a symbolic link, never followed or replaced/);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(join(dir, 'linked.csv')).isSymbolicLink()).toBe(true);
     // Nothing else is left behind (no temporary file).
-    expect(readdirSync(dir).sort()).toEqual(['failed.csv', 'people.csv', 'victim.txt']);
+    expect(readdirSync(dir).sort()).toEqual(['failed.csv', 'linked.csv', 'people.csv', 'victim.txt']);
   });
 
   it('a failures file that already exists is replaced, and still 0600', async () => {
