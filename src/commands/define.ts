@@ -223,6 +223,8 @@ export interface RecordsTrait {
 export const RECORD_OPTIONS = {
   fields: textOption('--fields', '<a,b,…>', 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'),
   jq: textOption('--jq', '<expression>', 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'),
+  wide: switchOption('--wide', 'a table shows every column (by default one the same on every row, such as a list id, is left out; -o json has all)'),
+  bom: switchOption('--bom', 'with -o csv: start with a UTF-8 byte-order mark, so spreadsheets read accents right'),
 };
 
 /** What every list and paged command has (CLI.md `--limit`). */

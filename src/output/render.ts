@@ -102,7 +102,8 @@ class Renderer implements Output {
     if (data === undefined) return;
     if (view?.raw && typeof data === 'string') return this.write(data);
     // --jq and --fields work on the value --json prints: a report's is gathered first.
-    if (isReport(data)) return this.o.shape ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
+    const { fields, jq, limit } = this.o.shape ?? {};
+    if (isReport(data)) return fields || jq || limit !== undefined ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';
     // An action's answer is for scripts: one JSON value in the JSON formats;
     // for people the command's message says what was done (CLI.md "--json").
@@ -185,7 +186,7 @@ class Renderer implements Output {
       case 'csv':
         return { ...csvWriter(view, this.o.isTTY, this.write), report: flat };
       case 'table':
-        return tableWriter(view, { ...text, color: this.o.color, columns: this.o.columns }, (report) => peopleReport(report, this.people));
+        return tableWriter(view, { ...text, color: this.o.color, columns: this.o.columns, wide: this.o.shape?.wide }, (report) => peopleReport(report, this.people));
     }
   }
 

@@ -33,7 +33,8 @@ export default defineCommand({
           { key: 'Date' },
           { key: 'IPAddress', header: 'IP address' },
           { key: 'Detail' },
-          { key: 'ID', fixed: true },
+          // The campaign's id repeats on each of its actions: with --wide.
+          { key: 'ID', fixed: true, wide: true },
         ],
       },
     };
