@@ -147,7 +147,11 @@ export interface Result {
   data?: unknown;
   /** Which columns matter in a table (and how their values read). */
   view?: View;
-  /** What a table shows instead of `data`: the data reshaped for people (one line per action, per target). */
+  /**
+   * What a table shows instead of `data`: the data reshaped for people (one
+   * line per action, per target); a function of the data when --limit must
+   * count the data's records, not the lines (it gets them already limited).
+   */
   display?: unknown;
   /**
    * `data` is an action's answer (preview, unschedule, update, …): one JSON
@@ -217,6 +221,8 @@ export interface RecordsTrait {
   readonly fields?: readonly string[];
   /** A list (or a paged listing): --limit bounds it. */
   readonly list?: boolean;
+  /** What --limit counts, in the plural, where a record is more than one line of the table (`campaign entries`). */
+  readonly unit?: string;
 }
 
 /** What every command that prints JSON has (CLI.md `--fields`, `--jq`). */
@@ -235,7 +241,11 @@ export const LIST_OPTIONS = {
 /** The options a command gets from its traits, declared once for all (the program adds them; parse-input reads them). */
 export function sharedOptions(def: AnyCommand): Options {
   if (def.records === false) return {};
-  return def.records.list ? { ...RECORD_OPTIONS, ...LIST_OPTIONS } : { ...RECORD_OPTIONS };
+  const { list, unit } = def.records;
+  if (!list) return { ...RECORD_OPTIONS };
+  // --limit counts the records --json prints, in every format: the help says what they are where a table has more lines.
+  const limit = unit ? { ...LIST_OPTIONS.limit, description: LIST_OPTIONS.limit.description.replace('records', `${unit} (the records --json prints, in every format)`) } : LIST_OPTIONS.limit;
+  return { ...RECORD_OPTIONS, limit };
 }
 
 export interface GroupDefinition {

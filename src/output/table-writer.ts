@@ -2,7 +2,7 @@
 // table on a terminal, drawn in chunks when it streams, and tab-separated
 // lines without header in a pipe (as gh does); one record as a Field/Value
 // table; a scalar as a line. How a table is drawn and fitted is table.ts's.
-import { columnsOf, normalizeColumns, pick, plainText } from './columns.js';
+import { columnsOf, flatColumns, normalizeColumns, pick, plainText, spreadRows } from './columns.js';
 import type { FormatWriter, Report, TextOut, View } from './format.js';
 import { styleFor, type DisplayStyle } from './numbers.js';
 import { neutralize } from './sanitize.js';
@@ -22,7 +22,7 @@ export interface TableOut extends TextOut {
 
 /** The view's columns a table shows: at a terminal, those marked `wide` only with --wide; a pipe's lines keep every column, for cut and awk. */
 function shownColumns(rows: unknown[], view: View | undefined, out: TableOut): Column[] {
-  const all = columnsOf(rows, view);
+  const all = flatColumns(columnsOf(rows, view), rows);
   return out.wide || !out.isTTY ? all : all.filter((c) => !c.wide);
 }
 
@@ -99,7 +99,8 @@ async function table(
   part: { top: boolean; stream: boolean } = { top: true, stream: false },
 ): Promise<{ widths: number[]; bottom: string } | undefined> {
   const style = styleFor(out.isTTY);
-  const cells = rows.map((row) => columns.map((c) => displayText(pick(row, c.key), c, row, style)));
+  // An array of records is rows of their own (the record's other fields repeated); an array of values one cell.
+  const cells = rows.flatMap((row) => spreadRows(row, columns, false).map((values) => columns.map((c, i) => displayText(values[i], c, row, style))));
   if (!out.isTTY) {
     await out.write(cells.map((r) => `${r.join('\t')}\n`).join(''));
     return undefined;
@@ -142,6 +143,7 @@ async function painter(color: boolean): Promise<(s: string) => string> {
 function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
   // A whole number is a count (recipients, rows): grouped for people at a terminal (CLI.md "numbers").
   const count = typeof value === 'number' && Number.isSafeInteger(value) ? style.count(value) : undefined;
-  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : (count ?? plainText(value));
+  const list = Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object') ? value.map(plainText).join(', ') : undefined;
+  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : (count ?? list ?? plainText(value));
   return neutralize(text);
 }
