@@ -59,6 +59,8 @@ export interface Output {
   stream(view?: View): RecordStream;
   /** A plain line of text on stdout for people (e.g. a created id). */
   line(text: string): Promise<void>;
+  /** What follows is written to a terminal as it comes, never held for a pager: the output of a command that runs until stopped. */
+  unpaged(): void;
 }
 
 export interface OutputOptions {
@@ -90,6 +92,10 @@ class Renderer implements Output {
     this.limit = o.shape?.limit;
     this.fields = o.shape?.fields;
     this.out = new StdoutWriter(o.stdout);
+  }
+
+  unpaged(): void {
+    this.o.stdout.unpaged?.();
   }
 
   async line(text: string): Promise<void> {
@@ -145,7 +151,7 @@ class Renderer implements Output {
 
   stream(view?: View): RecordStream {
     if (view?.endless) {
-      this.o.stdout.unpaged?.();
+      this.unpaged();
       // The command serves others while this prints (a listener): a pipe nobody reads must not block the process.
       this.o.stdout.writeAsynchronously?.();
     }
