@@ -58,8 +58,9 @@ function formatting(): string {
   return page('formatting', [
     [option(output), option(json), option(quiet)].join('\n'),
     fill('table is a bordered table on a terminal and plain tab-separated lines, without colour or borders, in a pipe or a file, so cut and awk work. json is the service\'s own data with its field names, unchanged: a list or paged command prints one JSON array of records whatever its paging flags; ndjson prints one record a line; csv has a header line and is safe to open in a spreadsheet. Without -o or --json (or --jq), the profile\'s stored format is used (`email config set output json`), machine mode included.'),
-    [option(RECORD_OPTIONS.fields), option(RECORD_OPTIONS.jq), option(LIST_OPTIONS.limit)].join('\n'),
-    fill('--fields keeps these fields, in this order, in every format; names are matched without regard to case, and an unknown one is exit 2 listing the known ones, before anything is sent. --jq uses the real jq language; a malformed expression is exit 2 before anything is sent. --limit requests no page past the one that reaches n.'),
+    [option(RECORD_OPTIONS.fields), option(RECORD_OPTIONS.jq), option(LIST_OPTIONS.limit), option(RECORD_OPTIONS.wide), option(RECORD_OPTIONS.bom)].join('\n'),
+    fill('--fields keeps these fields, in this order, in every format; names are matched without regard to case, and an unknown one is exit 2 listing the known ones, before anything is sent. --jq uses the real jq language; a malformed expression is exit 2 before anything is sent. --limit counts the records --json prints, in every format, and requests no page past the one that reaches n.'),
+    fill('A table at a terminal is never wider than it: ids and dates stay whole, free text and URLs shorten with …, and a table that cannot fit is drawn as one block per record; --wide shows a column that repeats on every row (a list id). CSV gives an object columns (Query.From) and an array rows, one element a row; --bom starts it with a byte-order mark for spreadsheets.'),
     fill('Machine mode: under --json, -o json or -o ndjson, stderr is NDJSON too: every notice, warning and progress line is one JSON object with a type and a message, and when the command fails (exit 1, 2, 3, 4 or 130) the error object is the last line, so `2>err.json; jq -s last err.json` always works.'),
   ]);
 }
