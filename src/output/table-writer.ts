@@ -130,7 +130,7 @@ async function record(out: TableOut, record: Record<string, unknown>, view?: Vie
   const columns: Column[] = view?.columns ? normalizeColumns(view.columns).filter((c) => out.wide || !out.isTTY || !c.wide) : Object.keys(record).map((key) => ({ key }));
   const style = styleFor(out.isTTY);
   const pairs = columns.map((c) => ({ field: c.header ?? c.key, value: displayText(pick(record, c.key), c, record, style) }));
-  await table(out, pairs, [{ key: 'field', header: 'Field' }, { key: 'value', header: 'Value' }], out.isTTY);
+  await table(out, pairs, [{ key: 'field', header: 'Field' }, { key: 'value', header: 'Value', wrapLinks: true }], out.isTTY);
 }
 
 async function painter(color: boolean): Promise<(s: string) => string> {

@@ -3,7 +3,7 @@
 // text (render.ts neutralised and formatted them); what is decided here is how
 // each gives way when the terminal is narrow, in this order:
 // 1. free text (words with spaces: names, subjects, reasons) and URLs are
-//    shortened to one line with …;
+//    shortened to one line with … (a Field/Value table wraps a URL instead);
 // 2. other single words that are not ids or dates (an IP address, a status)
 //    wrap onto more lines, cut at the column's edge, every character kept;
 // 3. a date breaks between its day and its time, each kept whole; a column
@@ -29,6 +29,8 @@ export interface Column {
   fixed?: boolean;
   /** Only with --wide in a table (a list id the same on every row); JSON and CSV always have it. */
   wide?: boolean;
+  /** A URL wraps, every character kept, rather than shortened: a Field/Value table's values, which have the width. */
+  wrapLinks?: boolean;
   /** Computed from the record (a rate): shown in the table, never what --fields picks for its key. */
   derived?: boolean;
 }
@@ -56,7 +58,7 @@ const lines = (text: string): string[] => text.split('\n');
 const isFreeText = (text: string): boolean => /\S\s+\S/.test(text);
 const hasId = (text: string): boolean => words(text).some((w) => ID.test(w));
 /** Text that gives way with …: free text and URLs, in a column not marked fixed, with no id in it. */
-const shortens = (text: string, column: Column): boolean => !column.fixed && !hasId(text) && !DATE.test(text) && (isFreeText(text) || URL_TEXT.test(text));
+const shortens = (text: string, column: Column): boolean => !column.fixed && !hasId(text) && !DATE.test(text) && (isFreeText(text) || (!column.wrapLinks && URL_TEXT.test(text)));
 /** A date's day and time, each of which stays whole (an ISO date keeps its T on the day's line). */
 const dateParts = (text: string): string[] => text.replace(/^(\S{10})([ T])/, (_, day: string, sep: string) => `${day}${sep === 'T' ? 'T' : ''}\n`).split('\n');
 
@@ -69,7 +71,9 @@ function leastWidth(text: string, column: Column, step: number): number {
   if (DATE.test(text)) return step < 2 ? text.length : longest(dateParts(text));
   if (column.fixed) return Math.max(ids, step < 2 ? longest(lines(text)) : longest(words(text)));
   if (shortens(text, column)) return Math.min(SHORTEST_FREE_TEXT, longest(lines(text)));
-  return Math.max(ids, step < 1 ? longest(lines(text)) : Math.min(SHORTEST_WRAPPED_WORD, longest(lines(text))));
+  // A URL that wraps gives way from the first step: nothing of it is lost.
+  const wraps = step >= 1 || (column.wrapLinks && URL_TEXT.test(text));
+  return Math.max(ids, wraps ? Math.min(SHORTEST_WRAPPED_WORD, longest(lines(text))) : longest(lines(text)));
 }
 
 /** A table's width on the terminal: its columns and their borders. */
@@ -195,7 +199,7 @@ export async function drawRecords(cells: string[][], columns: Column[], terminal
   const valueWidth = Math.max(terminalWidth - fieldWidth - 3, SHORTEST_WRAPPED_WORD + CELL_PADDING);
   const blocks = cells.map((row) => {
     const table = new Table({ colWidths: [fieldWidth, valueWidth], wordWrap: false, style: { head: [], border: [] } });
-    row.forEach((cell, i) => table.push([o.paint ? o.paint(names[i]!) : names[i]!, fitCell(cell, columns[i]!, valueWidth)]));
+    row.forEach((cell, i) => table.push([o.paint ? o.paint(names[i]!) : names[i]!, fitCell(cell, { ...columns[i]!, wrapLinks: true }, valueWidth)]));
     // Within a block only the blocks' own edges are ruled.
     return table.toString().split('\n').filter((l) => !l.startsWith('├'));
   });
