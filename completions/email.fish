@@ -337,7 +337,7 @@ complete -c email -n '__email_at \'subscribers history\'' -l fields -x -a 'ID Ty
 complete -c email -n '__email_at \'subscribers history\'' -l jq -x -d 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'
 complete -c email -n '__email_at \'subscribers history\'' -l wide -d 'a table shows every column (by default one the same on every row, such as a list id, is left out; -o json has all)'
 complete -c email -n '__email_at \'subscribers history\'' -l bom -d 'with -o csv: start with a UTF-8 byte-order mark, so spreadsheets read accents right'
-complete -c email -n '__email_at \'subscribers history\'' -l limit -x -d 'at most n campaign entries (the records --json prints, in every format) (a paged listing reads no page past the one that reaches n)'
+complete -c email -n '__email_at \'subscribers history\'' -l limit -x -d 'at most n campaign entries in every format (the records --json prints), a table\'s lines for each included'
 complete -c email -n '__email_at \'subscribers history\'' -l profile -x -a '(command email __profiles 2>/dev/null)' -d 'profile to use (env EMAIL_PROFILE)'
 complete -c email -n '__email_at \'subscribers history\'' -l base-url -x -d 'service base URL, overriding the profile (https:// unless loopback)'
 complete -c email -n '__email_at \'subscribers history\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'

@@ -244,7 +244,7 @@ export function sharedOptions(def: AnyCommand): Options {
   const { list, unit } = def.records;
   if (!list) return { ...RECORD_OPTIONS };
   // --limit counts the records --json prints, in every format: the help says what they are where a table has more lines.
-  const limit = unit ? { ...LIST_OPTIONS.limit, description: LIST_OPTIONS.limit.description.replace('records', `${unit} (the records --json prints, in every format)`) } : LIST_OPTIONS.limit;
+  const limit = unit ? { ...LIST_OPTIONS.limit, description: `at most n ${unit} in every format (the records --json prints), a table's lines for each included` } : LIST_OPTIONS.limit;
   return { ...RECORD_OPTIONS, limit };
 }
 

@@ -27,7 +27,7 @@ describe('--limit counts one unit in every format', () => {
     // In a pipe one line per action: all of the first entry's.
     expect(table.stdout.trim().split('\n')).toHaveLength(all[0]!.Actions.length);
     const help = await run(['subscribers', 'history', '--help']);
-    expect(help.stdout).toMatch(/--limit <n>\s+at most n campaign entries/);
+    expect(help.stdout).toMatch(/--limit <n>\s+at most n campaign entries in every format/);
   });
 });
 
