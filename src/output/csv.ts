@@ -2,7 +2,7 @@
 // ends, every cell safe to open in a spreadsheet (sanitize.ts csvCell: no
 // live formula). Written to a terminal, controls from outside show as
 // visible escapes; in a pipe or a file the text is the data unchanged.
-import { columnsOf, flatColumns, normalizeColumns, plainText, spreadRows, type ColumnsView } from './columns.js';
+import { columnsOf, flatColumns, normalizeColumns, pick, plainText, spreadRows, type ColumnsView } from './columns.js';
 import { csvCell, neutralize } from './sanitize.js';
 import type { Column } from './table.js';
 
@@ -32,7 +32,8 @@ export function csvWriter(view: ColumnsView | undefined, isTTY: boolean, out: (t
     const first = !columns;
     columns ??= csvColumns([record], view);
     // An array spreads over rows, one element a row (columns.ts spreadRows); a spreadsheet gets no JSON to take apart.
-    const rows = spreadRows(record, columns, true).map((values) => `${values.map((v) => cell(plainText(v))).join(',')}\r\n`);
+    const values = view?.csv ? [columns.map((c) => pick(record, c.key))] : spreadRows(record, columns, true);
+    const rows = values.map((row) => `${row.map((v) => cell(plainText(v))).join(',')}\r\n`);
     await out(`${first ? header() : ''}${rows.join('')}`);
   };
   // A list of no records still has its header when its columns are known.

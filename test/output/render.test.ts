@@ -267,3 +267,30 @@ describe('wrapCell', () => {
     for (const line of wrapCell('x '.repeat(40) + 'y'.repeat(33), 7).split('\n')) expect(line.length).toBeLessThanOrEqual(7);
   });
 });
+
+describe('CSV flattens objects and arrays (docs/scripting.md)', () => {
+  const csv = async (data: unknown, view?: Parameters<Output['print']>[1]) => {
+    const { out, text } = capture('csv');
+    await out.print(data, view);
+    return text().split('\r\n').filter(Boolean);
+  };
+
+  it('an object becomes columns; an array of records rows, the other fields repeated; an empty one a row of empty cells', async () => {
+    const lines = await csv([
+      { ID: 'a', Query: { From: '2024-01-01', To: '2024-01-31' }, Actions: [{ Event: 'Open' }, { Event: 'Click' }] },
+      { ID: 'b', Query: { From: '2024-02-01', To: '2024-02-28' }, Actions: [] },
+    ]);
+    expect(lines).toEqual(['ID,Query.From,Query.To,Actions.Event', 'a,2024-01-01,2024-01-31,Open', 'a,2024-01-01,2024-01-31,Click', 'b,2024-02-01,2024-02-28,']);
+  });
+
+  it('only the first array spreads over rows: another stays one cell, never zipped with it', async () => {
+    const lines = await csv([{ Mapping: [{ Column: 'email' }, { Column: 'name' }], Request: { Subscribers: [{ EmailAddress: 'a@example.com' }] } }]);
+    expect(lines[0]).toBe('Mapping.Column,Request.Subscribers');
+    expect(lines.slice(1)).toEqual(['email,"[{""EmailAddress"":""a@example.com""}]"', 'name,"[{""EmailAddress"":""a@example.com""}]"']);
+  });
+
+  it("--fields' collected lists from one array go along row by row; a command's own CSV columns stay as declared", async () => {
+    expect(await csv([{ Name: 'W', 'Actions.Event': ['Open', 'Click'], 'Actions.Date': ['d1', 'd2'] }])).toEqual(['Name,Actions.Event,Actions.Date', 'W,Open,d1', 'W,Click,d2']);
+    expect(await csv({ Title: 'T', RuleGroups: [{ Rules: [] }] }, { csv: ['Title', 'RuleGroups'] })).toEqual(['Title,RuleGroups', 'T,"[{""Rules"":[]}]"']);
+  });
+});
