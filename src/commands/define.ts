@@ -151,7 +151,11 @@ export interface Result {
   data?: unknown;
   /** Which columns matter in a table (and how their values read). */
   view?: View;
-  /** What a table shows instead of `data`: the data reshaped for people (one line per action, per target). */
+  /**
+   * What a table shows instead of `data`: the data reshaped for people (one
+   * line per action, per target); a function of the data when --limit must
+   * count the data's records, not the lines (it gets them already limited).
+   */
   display?: unknown;
   /**
    * `data` is an action's answer (preview, unschedule, update, …): one JSON
@@ -221,12 +225,16 @@ export interface RecordsTrait {
   readonly fields?: readonly string[];
   /** A list (or a paged listing): --limit bounds it. */
   readonly list?: boolean;
+  /** What --limit counts, in the plural, where a record is more than one line of the table (`campaign entries`). */
+  readonly unit?: string;
 }
 
 /** What every command that prints JSON has (CLI.md `--fields`, `--jq`). */
 export const RECORD_OPTIONS = {
   fields: textOption('--fields', '<a,b,…>', 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'),
   jq: textOption('--jq', '<expression>', 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'),
+  wide: switchOption('--wide', 'a table shows every column (by default one the same on every row, such as a list id, is left out; -o json has all)'),
+  bom: switchOption('--bom', 'with -o csv: start with a UTF-8 byte-order mark, so spreadsheets read accents right'),
 };
 
 /** What every list and paged command has (CLI.md `--limit`). */
@@ -237,7 +245,11 @@ export const LIST_OPTIONS = {
 /** The options a command gets from its traits, declared once for all (the program adds them; parse-input reads them). */
 export function sharedOptions(def: AnyCommand): Options {
   if (def.records === false) return {};
-  return def.records.list ? { ...RECORD_OPTIONS, ...LIST_OPTIONS } : { ...RECORD_OPTIONS };
+  const { list, unit } = def.records;
+  if (!list) return { ...RECORD_OPTIONS };
+  // --limit counts the records --json prints, in every format: the help says what they are where a table has more lines.
+  const limit = unit ? { ...LIST_OPTIONS.limit, description: `at most n ${unit} in every format (the records --json prints), a table's lines for each included` } : LIST_OPTIONS.limit;
+  return { ...RECORD_OPTIONS, limit };
 }
 
 export interface GroupDefinition {

@@ -62,12 +62,13 @@ export function parseInput(def: AnyCommand, raw: Record<string, unknown>, positi
  */
 export async function parseShape(def: AnyCommand, raw: Record<string, unknown>, format: string): Promise<Shape | undefined> {
   if (!def.records) return undefined;
-  const options = parseOptions(sharedOptions(def), raw) as { fields?: string; jq?: string; limit?: number };
+  const options = parseOptions(sharedOptions(def), raw) as { fields?: string; jq?: string; limit?: number; wide?: boolean; bom?: boolean };
   if (options.jq !== undefined && (format === 'csv' || format === 'ndjson')) {
     throw new UsageError(`--jq prints jq's results, one a line: leave out -o ${format}`);
   }
+  if (options.bom && format !== 'csv') throw new UsageError(`--bom starts CSV with a byte-order mark: add -o csv (the output is ${format})`);
   // Nothing asked for: nothing to load (startup of every read command, bench/startup).
-  if (options.fields === undefined && options.jq === undefined && options.limit === undefined) return undefined;
+  if (options.fields === undefined && options.jq === undefined && options.limit === undefined && !options.wide && !options.bom) return undefined;
   const { resolveShape } = await import('../output/shape.js');
   return resolveShape(options, def.records, async (expression) => (await import('../output/jq.js')).compileJq(expression));
 }

@@ -44,6 +44,70 @@ export function pick(record: unknown, path: string): unknown {
   return value;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The columns with an object split into its fields (`Query.From`), and the
+ * first array of records into its elements' fields (`Actions.Event`,
+ * `Actions.Date`, …), as the first records that have one show them: that
+ * array spreads over rows (spreadRows). A column the command formats keeps
+ * its value; another array, or one nested in an element, stays one cell.
+ */
+export function flatColumns(columns: Column[], rows: unknown[], split = { array: false }): Column[] {
+  return columns.flatMap((c) => {
+    if (c.format) return [c];
+    const sample = rows.map((r) => pick(r, c.key)).find((v) => v !== undefined && v !== null);
+    if (isObject(sample)) return flatColumns(inferKeys([sample]).map((k) => ({ key: `${c.key}.${k}` })), rows, split);
+    const elements = Array.isArray(sample) ? sample.filter(isObject) : [];
+    if (split.array || !elements.length || elements.length !== (sample as unknown[]).length) return [c];
+    split.array = true;
+    return inferKeys(elements).map((k) => ({ key: `${c.key}.${k}` }));
+  });
+}
+
+interface RowValues {
+  /** The path of the array the value spreads over, if it does. */
+  root?: string;
+  rows: number;
+  at(i: number): unknown;
+}
+
+/** The value at `key` in row `i` of a record spread over rows, and the array that asks for them. */
+function rowValues(record: unknown, key: string, scalars: boolean): RowValues {
+  const whole = (value: unknown): RowValues => ({ rows: 1, at: () => value });
+  const leaf = (value: unknown, root: string): RowValues => (Array.isArray(value) && (scalars || value.some(isObject)) ? { root, rows: value.length, at: (i) => value[i] } : whole(value));
+  // A flat key of --fields (`Actions.Event`) holds what it collected: from the array its first name names.
+  if (isObject(record) && key.includes('.') && Object.hasOwn(record, key)) return leaf(record[key], key.split('.')[0]!);
+  const parts = key.split('.');
+  let value: unknown = record;
+  for (let k = 0; k < parts.length; k++) {
+    if (Array.isArray(value) && value.some(isObject)) {
+      const elements = value;
+      const rest = parts.slice(k).join('.');
+      return { root: parts.slice(0, k).join('.'), rows: elements.length, at: (i) => pick(elements[i], rest) };
+    }
+    if (!isObject(value)) return whole(undefined);
+    value = value[parts[k]!];
+  }
+  return leaf(value, key);
+}
+
+/**
+ * A record's values under `columns`, as rows: the first array met spreads
+ * over rows (row i holds its element i, the record's other fields repeated
+ * on every row; fields collected from the same array go along with it);
+ * `scalars`: an array of plain values may be that array too (CSV; a table
+ * joins them in one cell). Any other array stays one cell. A record without
+ * arrays is one row; one whose array is empty, one row with those cells empty.
+ */
+export function spreadRows(record: unknown, columns: Column[], scalars: boolean): unknown[][] {
+  const values = columns.map((c) => (c.format ? { rows: 1, at: () => pick(record, c.key) } : rowValues(record, c.key, scalars)) as RowValues);
+  const root = values.find((v) => v.root !== undefined)?.root;
+  const spread = values.map((v) => (v.root === undefined || v.root === root ? v : { rows: 1, at: () => Array.from({ length: v.rows }, (_, i) => v.at(i)) }));
+  const count = Math.max(1, ...spread.map((v) => v.rows));
+  return Array.from({ length: count }, (_, i) => spread.map((v) => v.at(i)));
+}
+
 /** A value as text: strings as they are, objects and arrays as JSON. */
 export function plainText(value: unknown): string {
   if (value === undefined || value === null) return '';

@@ -2,14 +2,18 @@
 // ends, every cell safe to open in a spreadsheet (sanitize.ts csvCell: no
 // live formula). Written to a terminal, controls from outside show as
 // visible escapes; in a pipe or a file the text is the data unchanged.
-import { columnsOf, normalizeColumns, pick, plainText, type ColumnsView } from './columns.js';
+import { columnsOf, flatColumns, normalizeColumns, pick, plainText, spreadRows, type ColumnsView } from './columns.js';
 import { csvCell, neutralize } from './sanitize.js';
 import type { Column } from './table.js';
 
-/** CSV's columns: the view's own for CSV, else the table's (unless they are the table's only), else the records' fields. */
+/**
+ * CSV's columns: the view's own for CSV, as declared; else the table's
+ * (unless they are the table's only) or the records' fields, an object's
+ * and an array of records' split into their fields (columns.ts flatColumns).
+ */
 function csvColumns(rows: unknown[], view?: ColumnsView): Column[] {
   if (view?.csv) return normalizeColumns(view.csv);
-  return columnsOf(rows, view?.tableOnly ? undefined : view);
+  return flatColumns(columnsOf(rows, view?.tableOnly ? undefined : view), rows);
 }
 
 export interface CsvWriter {
@@ -27,7 +31,10 @@ export function csvWriter(view: ColumnsView | undefined, isTTY: boolean, out: (t
   const write = async (record: unknown) => {
     const first = !columns;
     columns ??= csvColumns([record], view);
-    await out(`${first ? header() : ''}${columns.map((c) => cell(plainText(pick(record, c.key)))).join(',')}\r\n`);
+    // An array spreads over rows, one element a row (columns.ts spreadRows); a spreadsheet gets no JSON to take apart.
+    const values = view?.csv ? [columns.map((c) => pick(record, c.key))] : spreadRows(record, columns, true);
+    const rows = values.map((row) => `${row.map((v) => cell(plainText(v))).join(',')}\r\n`);
+    await out(`${first ? header() : ''}${rows.join('')}`);
   };
   // A list of no records still has its header when its columns are known.
   const end = async () => {

@@ -34,7 +34,7 @@ export interface View {
  * sits in memory. JSON: one object, a streamed part as an array written as it
  * comes, a part without a key spreading its fields; NDJSON and CSV: the
  * streamed records, then the other parts as one record; a table: each part
- * under its title (on stderr, as notes), then the footer (src/output/report.ts).
+ * under its title (on stdout, with its table), then the footer (src/output/report.ts).
  */
 export interface Report {
   readonly parts: readonly ReportPart[];
@@ -54,7 +54,7 @@ export interface ReportPart {
   view?: View;
   /** For people, when a streamed part had no record. */
   empty?: string;
-  /** For people, a line on stdout before the part (a section of the sandbox's ready text); `title` is a note on stderr. */
+  /** For people, a line on stdout before the part (a section of the sandbox's ready text), written at once; `title` waits for a streamed part's first record. */
   heading?: string;
   /** Not for people: the table leaves it out. */
   machineOnly?: boolean;

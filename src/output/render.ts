@@ -33,7 +33,7 @@ export interface Rendered {
   /** Records (an array, or an async iterable that yields them as they come), one record, or one value: what -o json prints, unchanged. */
   data?: unknown;
   view?: View;
-  /** What a table shows instead of `data` (data reshaped for people); ignored with --fields. */
+  /** What a table shows instead of `data` (data reshaped for people, or a function of the data after --limit); ignored with --fields. */
   display?: unknown;
   /** An action's answer: printed in the JSON formats only (one JSON value). */
   action?: boolean;
@@ -59,6 +59,8 @@ export interface Output {
   stream(view?: View): RecordStream;
   /** A plain line of text on stdout for people (e.g. a created id). */
   line(text: string): Promise<void>;
+  /** What follows is written to a terminal as it comes, never held for a pager: the output of a command that runs until stopped. */
+  unpaged(): void;
 }
 
 export interface OutputOptions {
@@ -92,6 +94,10 @@ class Renderer implements Output {
     this.out = new StdoutWriter(o.stdout);
   }
 
+  unpaged(): void {
+    this.o.stdout.unpaged?.();
+  }
+
   async line(text: string): Promise<void> {
     // A line of text for people (a created id); the JSON formats print values, never lines.
     await this.write(`${this.o.isTTY || this.format === 'table' ? neutralize(text) : text}\n`);
@@ -108,15 +114,19 @@ class Renderer implements Output {
       return;
     }
     // --jq and --fields work on the value --json prints: a report's is gathered first.
-    if (isReport(data)) return this.o.shape ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
+    const { fields, jq, limit } = this.o.shape ?? {};
+    if (isReport(data)) return fields || jq || limit !== undefined ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';
     // An action's answer is for scripts: one JSON value in the JSON formats;
     // for people the command's message says what was done (CLI.md "--json").
     if (result.action && !machine) return;
     // What people read in a table may be the data reshaped (one line per
     // action, per target); --fields names the service's fields, so then the data itself.
+    const peopleOf = typeof result.display === 'function' ? (result.display as (data: unknown) => unknown) : undefined;
     const display = view?.checks && Array.isArray(data) ? await checkLines(data, this.o.color) : result.display;
     const shown = this.format === 'table' && display !== undefined && !this.fields ? display : data;
+    // Lines made from the records (one per action): --limit counted the records, so not again the lines.
+    if (peopleOf && shown === display) return this.print(peopleOf(limit !== undefined ? shapeData(data, { limit }) : data), view, { ...this.o.shape, limit: undefined });
     if (isReport(shown)) return this.writer(undefined).report(shown);
     if (isRecords(shown)) {
       // Records that come one by one (a page walk): written as they come, never held.
@@ -130,8 +140,7 @@ class Renderer implements Output {
     if (this.format === 'table' && result.notes) for (const line of result.notes) this.o.note?.(line);
   }
 
-  async print(data: unknown, view?: View): Promise<void> {
-    const shape = this.o.shape;
+  async print(data: unknown, view?: View, shape: Shape | undefined = this.o.shape): Promise<void> {
     if (shape) {
       data = shapeData(data, shape);
       view = shapedView(view, shape);
@@ -148,7 +157,7 @@ class Renderer implements Output {
 
   stream(view?: View): RecordStream {
     if (view?.endless) {
-      this.o.stdout.unpaged?.();
+      this.unpaged();
       // The command serves others while this prints (a listener): a pipe nobody reads must not block the process.
       this.o.stdout.writeAsynchronously?.();
     }
@@ -189,9 +198,9 @@ class Renderer implements Output {
       case 'ndjson':
         return { ...ndjsonWriter(text), report: flat };
       case 'csv':
-        return { ...csvWriter(view, this.o.isTTY, this.write), report: flat };
+        return { ...csvWriter(view, this.o.isTTY, this.o.shape?.bom ? this.bomWrite : this.write), report: flat };
       case 'table':
-        return tableWriter(view, { ...text, color: this.o.color, columns: this.o.columns }, (report) => peopleReport(report, this.people));
+        return tableWriter(view, { ...text, color: this.o.color, columns: this.o.columns, wide: this.o.shape?.wide }, (report) => peopleReport(report, this.people));
     }
   }
 
@@ -202,6 +211,15 @@ class Renderer implements Output {
     print: (data: unknown, view?: View) => this.print(data, view),
     writer: (view: View | undefined) => this.writer(view),
     note: (line: string) => this.o.note?.(line),
+  };
+
+  private bomWritten = false;
+
+  /** --bom: the first CSV text starts with a UTF-8 byte-order mark, once, whatever writers follow (a report's parts). */
+  private readonly bomWrite = (text: string): Promise<void> => {
+    const first = !this.bomWritten;
+    this.bomWritten = true;
+    return this.write(first ? `\uFEFF${text}` : text);
   };
 
   /** Every text a format makes goes to stdout here (src/output/stdout-writer.ts). */

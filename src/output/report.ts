@@ -61,19 +61,21 @@ export interface PeopleOut {
   note(line: string): void;
 }
 
-/** A report for people: each part under its title (a note on stderr) or heading, then the footer. */
+/**
+ * A report for people: each part under its title, then the footer (a note on
+ * stderr). Titles are on stdout with their tables, so a pager or a file keeps them together.
+ */
 export async function peopleReport(report: Report, out: PeopleOut): Promise<void> {
-  const note = (line: string) => out.note(line);
   for (const part of report.parts) {
     if (part.machineOnly) continue;
     const value: unknown = await part.value;
     const title = typeof part.title === 'function' ? part.title() : part.title;
     // A streamed part's title waits for its first record, or its end: a run that fails first says only why.
-    if (title && !isRecords(value)) note(title);
+    if (title && !isRecords(value)) await out.line(title);
     // A heading is the command's own text, not the service's: written as it is.
     if (part.heading !== undefined) await out.write(`${part.heading}\n`);
     if (Array.isArray(value) && value.length === 0 && part.empty) {
-      await (part.heading !== undefined ? out.line(part.empty) : note(part.empty));
+      await out.line(part.empty);
       continue;
     }
     if (isRecords(value)) {
@@ -81,18 +83,18 @@ export async function peopleReport(report: Report, out: PeopleOut): Promise<void
       // Opened with the first record: an empty table would say '(no results)' beside the part's own word.
       let writer: FormatWriter | undefined;
       for await (const record of value) {
-        if (!writer && title) note(title);
+        if (!writer && title) await out.line(title);
         writer ??= out.writer(part.view);
         count++;
         await writer.write(record);
       }
       await writer?.end();
-      if (count === 0 && title) note(title);
-      if (count === 0 && part.empty) note(part.empty);
+      if (count === 0 && title) await out.line(title);
+      if (count === 0 && part.empty) await out.line(part.empty);
       continue;
     }
     const display: unknown = await part.display;
     await out.print(display ?? value, part.view);
   }
-  if (report.footer) note(report.footer);
+  if (report.footer) out.note(report.footer);
 }

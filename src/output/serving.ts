@@ -30,6 +30,8 @@ export interface ServingEdge {
 /** Renders the data, serves until stopped, then stops the command; resolves once it has stopped. */
 export async function renderServing(out: Output, result: Rendered & { done?: () => void }, serving: Serving, edge: ServingEdge): Promise<void> {
   const stopped = untilStopped(serving, edge);
+  // A pager would hold a server's banner until it stops, and leaving the pager (q) would stop it.
+  out.unpaged();
   if (!(result.view?.endless && isRecords(result.data))) {
     try {
       await out.render(result);

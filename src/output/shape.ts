@@ -24,6 +24,10 @@ export interface Shape {
   fields?: readonly string[];
   jq?: JqFilter;
   limit?: number;
+  /** --wide: a table shows every column, those its command keeps for --wide too. */
+  wide?: boolean;
+  /** --bom: CSV starts with a UTF-8 byte-order mark, for spreadsheets. */
+  bom?: boolean;
 }
 
 /** The options of RECORD_OPTIONS / LIST_OPTIONS as commander collected them (raw strings). */
@@ -31,6 +35,8 @@ export interface ShapeOptions {
   fields?: unknown;
   jq?: unknown;
   limit?: number;
+  wide?: boolean;
+  bom?: boolean;
 }
 
 /** What --fields accepts: a record schema (loaded only with --fields) or the names themselves; neither, any name. */
@@ -46,6 +52,8 @@ export interface KnownFields {
 export async function resolveShape(options: ShapeOptions, known: KnownFields, loadJq: (expression: string) => Promise<JqFilter>): Promise<Shape> {
   const shape: Shape = {};
   if (options.limit !== undefined) shape.limit = options.limit;
+  if (options.wide) shape.wide = true;
+  if (options.bom) shape.bom = true;
   if (options.fields !== undefined) {
     const asked = String(options.fields)
       .split(',')

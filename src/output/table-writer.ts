@@ -2,11 +2,11 @@
 // table on a terminal, drawn in chunks when it streams, and tab-separated
 // lines without header in a pipe (as gh does); one record as a Field/Value
 // table; a scalar as a line. How a table is drawn and fitted is table.ts's.
-import { columnsOf, normalizeColumns, pick, plainText } from './columns.js';
+import { columnsOf, flatColumns, normalizeColumns, pick, plainText, spreadRows } from './columns.js';
 import type { FormatWriter, Report, TextOut, View } from './format.js';
 import { styleFor, type DisplayStyle } from './numbers.js';
 import { neutralize } from './sanitize.js';
-import { drawTable, fitWidths, wrapCell, CELL_PADDING, type Column } from './table.js';
+import { drawRecords, drawTable, fitWidths, tableWidth, wrapCell, CELL_PADDING, type Column } from './table.js';
 
 /** Records drawn at once when a stream is printed as one table on a terminal. */
 const TABLE_STREAM_CHUNK = 500;
@@ -16,6 +16,14 @@ export interface TableOut extends TextOut {
   readonly color: boolean;
   /** The terminal's width. */
   readonly columns?: number;
+  /** --wide: the columns only --wide shows too. */
+  readonly wide?: boolean;
+}
+
+/** The view's columns a table shows: at a terminal, those marked `wide` only with --wide; a pipe's lines keep every column, for cut and awk. */
+function shownColumns(rows: unknown[], view: View | undefined, out: TableOut): Column[] {
+  const all = flatColumns(columnsOf(rows, view), rows);
+  return out.wide || !out.isTTY ? all : all.filter((c) => !c.wide);
 }
 
 export function tableWriter(view: View | undefined, out: TableOut, report: (report: Report) => Promise<void>): FormatWriter {
@@ -28,7 +36,7 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
   let bottom: string | undefined;
   const flushTable = async (ending: boolean) => {
     if (!pending.length) return;
-    columns ??= columnsOf(pending, view);
+    columns ??= shownColumns(pending, view, out);
     const first = count === pending.length;
     // All the records in one chunk: one table sized to them, as a list printed whole is.
     const whole = first && ending;
@@ -44,7 +52,7 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
       // once: `| head -1` sees it (and the walk stops) without waiting
       // for a chunk. On a terminal, chunks size the columns.
       if (!out.isTTY) {
-        columns ??= columnsOf([record], view);
+        columns ??= shownColumns([record], view, out);
         await table(out, [record], columns, false);
         return;
       }
@@ -91,7 +99,8 @@ async function table(
   part: { top: boolean; stream: boolean } = { top: true, stream: false },
 ): Promise<{ widths: number[]; bottom: string } | undefined> {
   const style = styleFor(out.isTTY);
-  const cells = rows.map((row) => columns.map((c) => displayText(pick(row, c.key), c, row, style)));
+  // An array of records is rows of their own (the record's other fields repeated); an array of values one cell.
+  const cells = rows.flatMap((row) => spreadRows(row, columns, false).map((values) => columns.map((c, i) => displayText(values[i], c, row, style))));
   if (!out.isTTY) {
     await out.write(cells.map((r) => `${r.join('\t')}\n`).join(''));
     return undefined;
@@ -104,6 +113,12 @@ async function table(
   // Headers may be the service's field names: neutralised, then painted; wrapped at spaces only (src/output/table.ts).
   const shown = columns.map((c) => ({ ...c, header: neutralize(c.header ?? c.key) }));
   const widths = fixedWidths ?? fitWidths(shown, cells, out.columns, part.stream);
+  // Too wide even once everything gave way (ids and dates whole): a block per record.
+  if (out.columns && shown.length > 2 && tableWidth(widths) > out.columns) {
+    const { text, bottom } = await drawRecords(cells, shown, out.columns, { ...part, paint });
+    await out.write(text);
+    return { widths, bottom };
+  }
   const head = header ? shown.map((c, i) => paint(wrapCell(c.header, widths[i]! - CELL_PADDING))) : undefined;
   const { text, bottom } = await drawTable(cells, shown, { head, widths, ...part });
   await out.write(text);
@@ -112,10 +127,10 @@ async function table(
 
 /** One record as a two-column Field/Value table. */
 async function record(out: TableOut, record: Record<string, unknown>, view?: View): Promise<void> {
-  const columns: Column[] = view?.columns ? normalizeColumns(view.columns) : Object.keys(record).map((key) => ({ key }));
+  const columns: Column[] = view?.columns ? normalizeColumns(view.columns).filter((c) => out.wide || !out.isTTY || !c.wide) : Object.keys(record).map((key) => ({ key }));
   const style = styleFor(out.isTTY);
   const pairs = columns.map((c) => ({ field: c.header ?? c.key, value: displayText(pick(record, c.key), c, record, style) }));
-  await table(out, pairs, [{ key: 'field', header: 'Field' }, { key: 'value', header: 'Value' }], out.isTTY);
+  await table(out, pairs, [{ key: 'field', header: 'Field' }, { key: 'value', header: 'Value', wrapLinks: true }], out.isTTY);
 }
 
 async function painter(color: boolean): Promise<(s: string) => string> {
@@ -128,6 +143,7 @@ async function painter(color: boolean): Promise<(s: string) => string> {
 function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
   // A whole number is a count (recipients, rows): grouped for people at a terminal (CLI.md "numbers").
   const count = typeof value === 'number' && Number.isSafeInteger(value) ? style.count(value) : undefined;
-  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : (count ?? plainText(value));
+  const list = Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object') ? value.map(plainText).join(', ') : undefined;
+  const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : (count ?? list ?? plainText(value));
   return neutralize(text);
 }

@@ -215,6 +215,6 @@ describe('Excel\'s sep= first line', () => {
     expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 1, wouldSend: 1, delimiter: '\t', firstRequest: { body: { Subscribers: [{ Name: 'Ok; Jr.' }] } } });
     // A person's dry run says where the delimiter came from.
     const shown = await runCli(['subscribers', 'import', 'tabs.csv', '--list', LIST, '--dry-run'], { cwd: t.dir, env: t.env, stdoutIsTTY: true });
-    expect(shown.stderr).toContain('tabs.csv: delimiter tab (its sep= line), utf8; columns:');
+    expect(shown.stdout).toContain('tabs.csv: delimiter tab (its sep= line), utf8; columns:');
   });
 });

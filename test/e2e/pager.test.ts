@@ -6,10 +6,11 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
 import { onTerminal, recorder, shellQuote as quote } from '../helpers/terminal.js';
 import { post, waitUntil } from '../helpers/webhooks.js';
+import { peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
 
 const CAMPAIGN = 'c0000000-0000-4000-8000-000000000001';
 let sandbox: RunningSandbox;
@@ -94,6 +95,27 @@ describe('pager', () => {
   });
 
   // CLI.md `webhooks listen`: "At a terminal, events are printed as they arrive (no pager for output without end)."
+  it("the sandbox's banner, taller than the terminal, is never paged: it serves until Ctrl-C", async () => {
+    const rec = recorder();
+    const r = await onTerminal(sandbox, ['sandbox', '--port', '0'], { EMAIL_PAGER: rec.command }, '', { rows: 20, before: 'timeout --preserve-status -s INT 4' });
+    expect(r.code, r.screen).toBe(0);
+    expect(existsSync(rec.file), r.screen).toBe(false);
+    expect(r.screen).toMatch(/http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.screen.split('\n').length, r.screen).toBeGreaterThan(20);
+  }, 30_000);
+
+  it("a dry run's titles stay with their tables: on stdout, through the pager with them", async () => {
+    const dir = tempDir();
+    writeFile(dir, 'people.csv', `${peopleCsv(3)}not-an-address,Broken,Co,yes\n`);
+    const rec = recorder();
+    const r = await onTerminal(sandbox, ['subscribers', 'import', join(dir, 'people.csv'), '--list', SEED_LIST_IDS.customers, '--dry-run'], { EMAIL_PAGER: rec.command }, '', { rows: 10 });
+    expect(r.code, r.screen).toBe(3);
+    const paged = readFileSync(rec.file, 'utf8');
+    expect(paged).toMatch(/people\.csv: delimiter .*columns:\n┌/);
+    expect(paged).toMatch(/Rows that would not be imported:\n┌/);
+    expect(r.screen).not.toContain('Rows that would not be imported');
+  }, 30_000);
+
   it('webhooks listen at a terminal prints each event as it arrives, never through the pager, before any signal', async () => {
     const rec = recorder();
     const listen = startOnTerminal(['webhooks', 'listen', '--port', '0'], { EMAIL_PAGER: rec.command });

@@ -55,15 +55,15 @@ describe('--fields', () => {
     expect(typeof record['Properties.Subject']).toBe('string');
   });
 
-  it("a dotted name over an array (history's Actions) collects the field of every element, in JSON and CSV", async () => {
+  it("a dotted name over an array (history's Actions) collects the field of every element: JSON's array, CSV's rows, a table's one cell", async () => {
     const argv = ['subscribers', 'history', '--list', '11111111-1111-4111-8111-111111111111', '--email', 'ada@example.com', '--fields', 'name,actions.event'];
     const json = await email([...argv, '--json']);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([{ Name: 'Welcome to the Newsletter', 'Actions.Event': ['Open', 'Click'] }]);
     const csv = await email([...argv, '-o', 'csv']);
-    expect(csv.stdout).toBe('Name,Actions.Event\r\nWelcome to the Newsletter,"[""Open"",""Click""]"\r\n');
+    expect(csv.stdout).toBe('Name,Actions.Event\r\nWelcome to the Newsletter,Open\r\nWelcome to the Newsletter,Click\r\n');
     const table = await email(argv);
-    expect(table.stdout).toBe('Welcome to the Newsletter\t["Open","Click"]\n');
+    expect(table.stdout).toBe('Welcome to the Newsletter\tOpen, Click\n');
   });
 
   it('a number step indexes an array (RuleGroups.0)', async () => {

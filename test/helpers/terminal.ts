@@ -1,5 +1,5 @@
 // bin/email on a real terminal: a pty made by `script -qec`, 20 rows by 100
-// columns, with no pager or colour variable of the developer's, and a
+// columns unless a size is given, with no pager or colour variable of the developer's, and a
 // recording pager (a shell command that writes what it reads to a file).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -9,16 +9,24 @@ import { BIN, tempConfigDir } from './cli.js';
 
 export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** The pty's size, and shell text before the command (e.g. `timeout -s INT 3`). */
+export interface TerminalShape {
+  rows?: number;
+  cols?: number;
+  before?: string;
+}
+
 /**
  * Runs `email <argv>` against `service` on the pty; `tail` is shell text after
  * the command (e.g. `| cat`). Returns what the terminal showed and the exit code.
  */
-export function onTerminal(service: { url: string; apiKey: string }, argv: string[], env: Record<string, string>, tail = ''): Promise<{ screen: string; code: number }> {
-  const command = `stty rows 20 cols 100; ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${argv.map(shellQuote).join(' ')} ${tail}; echo "rc=$?"`;
+export function onTerminal(service: { url: string; apiKey: string }, argv: string[], env: Record<string, string>, tail = '', shape: TerminalShape = {}): Promise<{ screen: string; code: number }> {
+  const { rows = 20, cols = 100, before = '' } = shape;
+  const command = `stty rows ${rows} cols ${cols}; ${before} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${argv.map(shellQuote).join(' ')} ${tail}; echo "rc=$?"`;
   return new Promise((resolve, reject) => {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EMAIL_') && k !== 'PAGER' && k !== 'NO_COLOR' && k !== 'FORCE_COLOR'));
     const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { ...inherited, EMAIL_BASE_URL: service.url, EMAIL_API_KEY: service.apiKey, EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_RETRY_BASE_MS: '5', ...env },
+      env: { ...inherited, COLUMNS: String(cols), LINES: String(rows), EMAIL_BASE_URL: service.url, EMAIL_API_KEY: service.apiKey, EMAIL_CONFIG_DIR: tempConfigDir(), EMAIL_RETRY_BASE_MS: '5', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let screen = '';

@@ -234,19 +234,39 @@ describe('tables on a narrow terminal (the renderer at a given width)', () => {
 
   it('at 80 columns never breaks an id, in any column, nor a header word', async () => {
     const ids = ['c0ffee00-1234-4abc-8def-0123456789ab', '0123456789abcdef0123456789abcdef'];
-    const rows = ids.map((id, i) => ({ ListID: id, SegmentID: ids[1 - i], Title: 'Subscribers who opened anything in the last ninety days', Subscribers: 61005 }));
-    const lines = await draw(80, rows, { columns: [{ key: 'ListID', header: 'List ID' }, { key: 'SegmentID', header: 'Segment ID' }, 'Title', { key: 'Subscribers', header: 'Active subscribers' }] });
-    for (const id of ids) expect(lines.filter((l) => l.includes(id))).toHaveLength(2);
-    expect(lines[1]).toMatch(/│ List ID\s+│ Segment ID\s+│ Title\s+│ Active\s+│/);
-    expect(lines[2]).toMatch(/│\s+│\s+│\s+│ subscribers\s+│/);
+    const rows = ids.map((id) => ({ ListID: id, Title: 'Subscribers who opened anything in the last ninety days', Subscribers: 61005 }));
+    const lines = await draw(80, rows, { columns: [{ key: 'ListID', header: 'List ID' }, 'Title', { key: 'Subscribers', header: 'Active subscribers' }] });
+    for (const id of ids) expect(lines.filter((l) => l.includes(id))).toHaveLength(1);
+    expect(lines[1]).toMatch(/│ List ID\s+│ Title\s+│ Active\s+│/);
+    expect(lines[2]).toMatch(/│\s+│\s+│ subscribers\s+│/);
     expect(lines.join('\n')).toContain('61,005');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   });
 
-  it('wraps a fixed column at its spaces only once the free text has given all it can', async () => {
-    const lines = await draw(40, [{ ID: '0123456789abcdef0123456789abcdef', When: '2026-11-20 10:00', Name: 'June news' }], { columns: [{ key: 'ID', fixed: true }, { key: 'When', fixed: true }, 'Name'] });
+  it('too wide with every id whole: a Field/Value block per record, no line wider than the terminal', async () => {
+    const ids = ['c0ffee00-1234-4abc-8def-0123456789ab', '0123456789abcdef0123456789abcdef'];
+    const rows = ids.map((id, i) => ({ ListID: id, SegmentID: ids[1 - i], Title: 'Subscribers who opened anything in the last ninety days', Subscribers: 61005 }));
+    const lines = await draw(80, rows, { columns: [{ key: 'ListID', header: 'List ID' }, { key: 'SegmentID', header: 'Segment ID' }, 'Title', { key: 'Subscribers', header: 'Active subscribers' }] });
+    for (const line of lines) expect(line.length, lines.join('\n')).toBeLessThanOrEqual(80);
+    for (const id of ids) expect(lines.filter((l) => l.includes(id))).toHaveLength(2);
+    expect(lines.filter((l) => /^│ List ID\s+│ c0ffee00/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith('├'))).toHaveLength(1);
+    expect(lines.join('\n')).toContain('Subscribers who opened anything in the last ninety days');
+  });
+
+  it('breaks a date between its day and its time once the free text has given all it can', async () => {
+    const lines = await draw(58, [{ ID: '0123456789abcdef0123456789abcdef', When: '2026-11-20 10:00', Name: 'June news' }], { columns: [{ key: 'ID', fixed: true }, { key: 'When', fixed: true }, 'Name'] });
     expect(lines.some((l) => l.includes('0123456789abcdef0123456789abcdef'))).toBe(true);
     expect(lines.some((l) => /│ 2026-11-20\s+│/.test(l))).toBe(true);
     expect(lines.some((l) => /│ 10:00\s+│/.test(l))).toBe(true);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(58);
+  });
+
+  it('shortens a URL with …, and keeps an ISO date-time whole', async () => {
+    const lines = await draw(60, [{ Date: '2024-02-01T10:05:00.000Z', URL: 'https://example.com/welcome/and/a/long/path', IP: '192.0.2.10' }], { columns: ['Date', 'URL', 'IP'] });
+    expect(lines.join('\n')).toContain('2024-02-01T10:05:00.000Z');
+    expect(lines.join('\n')).toMatch(/https:\/\/\S*…/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
   });
 });
 
@@ -257,5 +277,32 @@ describe('wrapCell', () => {
     expect(wrapCell('https://example.com/a/long/path', 10)).toBe('https://ex\nample.com/\na/long/pat\nh');
     expect(wrapCell('a\nb c', 3)).toBe('a\nb c');
     for (const line of wrapCell('x '.repeat(40) + 'y'.repeat(33), 7).split('\n')) expect(line.length).toBeLessThanOrEqual(7);
+  });
+});
+
+describe('CSV flattens objects and arrays (docs/scripting.md)', () => {
+  const csv = async (data: unknown, view?: Parameters<Output['print']>[1]) => {
+    const { out, text } = capture('csv');
+    await out.print(data, view);
+    return text().split('\r\n').filter(Boolean);
+  };
+
+  it('an object becomes columns; an array of records rows, the other fields repeated; an empty one a row of empty cells', async () => {
+    const lines = await csv([
+      { ID: 'a', Query: { From: '2024-01-01', To: '2024-01-31' }, Actions: [{ Event: 'Open' }, { Event: 'Click' }] },
+      { ID: 'b', Query: { From: '2024-02-01', To: '2024-02-28' }, Actions: [] },
+    ]);
+    expect(lines).toEqual(['ID,Query.From,Query.To,Actions.Event', 'a,2024-01-01,2024-01-31,Open', 'a,2024-01-01,2024-01-31,Click', 'b,2024-02-01,2024-02-28,']);
+  });
+
+  it('only the first array spreads over rows: another stays one cell, never zipped with it', async () => {
+    const lines = await csv([{ Mapping: [{ Column: 'email' }, { Column: 'name' }], Request: { Subscribers: [{ EmailAddress: 'a@example.com' }] } }]);
+    expect(lines[0]).toBe('Mapping.Column,Request.Subscribers');
+    expect(lines.slice(1)).toEqual(['email,"[{""EmailAddress"":""a@example.com""}]"', 'name,"[{""EmailAddress"":""a@example.com""}]"']);
+  });
+
+  it("--fields' collected lists from one array go along row by row; a command's own CSV columns stay as declared", async () => {
+    expect(await csv([{ Name: 'W', 'Actions.Event': ['Open', 'Click'], 'Actions.Date': ['d1', 'd2'] }])).toEqual(['Name,Actions.Event,Actions.Date', 'W,Open,d1', 'W,Click,d2']);
+    expect(await csv({ Title: 'T', RuleGroups: [{ Rules: [] }] }, { csv: ['Title', 'RuleGroups'] })).toEqual(['Title,RuleGroups', 'T,"[{""Rules"":[]}]"']);
   });
 });

@@ -24,10 +24,10 @@ const MIN_PAGE_SIZE = 10;
 /** As `subscribers import --concurrency`. */
 const MAX_CONCURRENCY = 32;
 
-/** The fields of service-spec.md "Campaign unsubscriber record", for tables and CSV. */
+/** The fields of service-spec.md "Campaign unsubscriber record", for tables and CSV; the list id, most often one for all, with --wide. */
 const COLUMNS: Column[] = [
   { key: 'EmailAddress', header: 'Email', fixed: true },
-  { key: 'ListID', header: 'List' },
+  { key: 'ListID', header: 'List', wide: true },
   { key: 'Date', header: 'Date' },
   { key: 'IPAddress', header: 'IP address' },
 ];
@@ -127,6 +127,10 @@ function pagingFacts(ctx: Context, walk: RecordWalkRun<UnsubscribesPage, Unsubsc
   const last = walk.last;
   if (one && last) {
     const { pageNumber, pageCount } = last;
+    // An empty page past the end is not an empty listing: say where the listing ends.
+    if (pageNumber > pageCount) {
+      ctx.log.warn(`page ${pageNumber} is past the last page: ${pageCount ? `there ${pageCount === 1 ? 'is 1 page' : `are ${pageCount} pages`}` : 'there are no pages (no records)'}`);
+    }
     ctx.log.emit(
       'page',
       `Page ${pageNumber} of ${pageCount} · ${last.total ?? 0} records in all${pageNumber < pageCount ? ` · next: --page ${pageNumber + 1}, or --all for every page` : ''}`,

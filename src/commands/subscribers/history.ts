@@ -7,7 +7,7 @@ import { EMAIL_INVALID } from './codes.js';
 export default defineCommand({
   name: 'history',
   summary: "Show a subscriber's campaign history on a list",
-  records: { schema: async () => (await import('../../schemas/subscribers.js')).subscriberHistory, list: true },
+  records: { schema: async () => (await import('../../schemas/subscribers.js')).subscriberHistory, list: true, unit: 'campaign entries' },
   options: {
     list: idOption('--list', 'list id'),
     email: textOption('--email', '<addr>', 'email address', { required: true, check: 'email', code: EMAIL_INVALID }),
@@ -17,10 +17,12 @@ export default defineCommand({
     const { getSubscriberHistory } = await import('../../api/subscribers.js');
     const history = await getSubscriberHistory(await ctx.api(), list, email);
     // A table has one line per action, under its campaign; every other format (and --fields) has the service's records.
-    const rows = history.flatMap((entry) => {
-      const actions = entry.Actions?.length ? entry.Actions : [{}];
-      return actions.map((action) => ({ Type: entry.Type, Name: entry.Name, ID: entry.ID, ...action }));
-    });
+    // A function of the records: the renderer applies --limit to them (campaign entries) before they become lines.
+    const rows = (entries: typeof history) =>
+      entries.flatMap((entry) => {
+        const actions = entry.Actions?.length ? entry.Actions : [{}];
+        return actions.map((action) => ({ Type: entry.Type, Name: entry.Name, ID: entry.ID, ...action }));
+      });
     return {
       data: history,
       display: rows,
@@ -33,7 +35,8 @@ export default defineCommand({
           { key: 'Date' },
           { key: 'IPAddress', header: 'IP address' },
           { key: 'Detail' },
-          { key: 'ID', fixed: true },
+          // The campaign's id repeats on each of its actions: with --wide.
+          { key: 'ID', fixed: true, wide: true },
         ],
       },
     };
