@@ -45,8 +45,7 @@ const common = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  // The oldest line CI runs the whole suite on (.ci/run); Node 20, past its
-  // end of life, runs this output too (its e2e tests run in CI).
+  // The oldest line the tool runs on (package.json engines, .ci/run).
   target: 'node22',
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },

@@ -8,9 +8,9 @@
 // beyond a bare `node`. The bundles' contents come from the build's metafile
 // (dist/meta.json).
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -163,6 +163,22 @@ function justBefore(version: string): string {
   return minor > 0 ? `${major}.${minor - 1}.99` : `${major - 1}.99.99`;
 }
 
+/** A node older than `engines` on this machine, if there is one: the first on PATH, else /usr/bin's or /usr/local/bin's. */
+function olderNode(): { path: string; version: string } | undefined {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const needed = (/^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)![1] as string).split('.').map(Number);
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin'].filter(Boolean);
+  for (const dir of dirs) {
+    const path = join(dir, 'node');
+    if (!existsSync(path)) continue;
+    const r = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 30_000 });
+    const version = r.status === 0 ? r.stdout.trim() : '';
+    const v = version.split('.').map(Number);
+    if (/^\d+\.\d+\.\d+$/.test(version) && (v[0]! - needed[0]! || v[1]! - needed[1]! || v[2]! - needed[2]!) < 0) return { path, version };
+  }
+  return undefined;
+}
+
 describe('bin/email, before anything else', () => {
   const bin = readFileSync(BIN, 'utf8');
 
@@ -173,7 +189,7 @@ describe('bin/email, before anything else', () => {
       ['18.20.4', true],
       [justBefore(needed!), true],
       [needed!, false],
-      ['22.0.0', false],
+      ['24.0.0', false],
     ] as const) {
       const dir = mkdtempSync(join(tmpdir(), 'email-old-node-'));
       const fake = join(dir, 'fake-version.cjs');
@@ -191,6 +207,23 @@ describe('bin/email, before anything else', () => {
       } else {
         expect(result, version).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
       }
+    }
+  });
+
+  // The machine's own node where it is older than `engines` (Node 20 on CI's
+  // machine kind), run as a user would: through bin/email's `#!/usr/bin/env node`.
+  const older = olderNode();
+  if (!older) console.warn('no Node older than `engines` on PATH or in /usr/bin, /usr/local/bin: the real old Node is not run');
+  it.runIf(older)('on a real older Node, found through its `#!/usr/bin/env node`, one line naming the version needed, exit 1, for any command', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const needed = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)![1];
+    for (const args of [['--version'], ['campaigns', 'sent', '--json'], ['doctor']]) {
+      const r = spawnSync(BIN, args, { encoding: 'utf8', env: { PATH: `${dirname(older!.path)}:/usr/bin:/bin`, HOME: tmpdir() } });
+      expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }, args.join(' ')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: email needs Node.js ${needed} or later; this is Node.js ${older!.version}\n`,
+      });
     }
   });
 
