@@ -122,6 +122,14 @@ describe('startup guard: what each run loads', () => {
     }
   });
 
+  it('an import reads its own bundle beside the program, and a help of it does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'email-trace-import-'));
+    writeFileSync(join(dir, 'people.csv'), 'email,name\na@example.com,A\n');
+    const { read } = await trace(['subscribers', 'import', join(dir, 'people.csv'), '--list', '11111111-1111-4111-8111-111111111111', '--consent', 'yes', '--dry-run']);
+    expect(read).toContain('dist/run-import.cjs');
+    expect((await trace(['subscribers', 'import', '--help'])).read).toEqual(['bin/email', 'dist/cli.cjs']);
+  });
+
   it('a read whose key is in the config file loads no keychain module (src/core/keychain.ts), even with a session bus named', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'email-trace-config-'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'default', profiles: { default: { baseUrl, apiKey: 'k-12345678', keyStore: 'file' } } }), { mode: 0o600 });
@@ -246,6 +254,30 @@ describe('startup guard: what each bundle holds', () => {
     const packages = new Set(inputs.map(packageOf).filter(Boolean));
     for (const own of ['undici', 'conf', 'ajv', 'ora', 'csv-parse', 'fast-xml-parser', 'jq-wasm', 'htmlparser2', 'fflate']) expect(packages, own).not.toContain(own);
     expect(inputs.filter((i) => i.startsWith('src/sandbox/'))).toEqual([]);
+  });
+
+  it("the import pipeline, listen's receiver, the webhook senders, the sandbox command and doctor's checks are bundles of their own, not in dist/cli.cjs, and no file of src/ is in two bundles", () => {
+    const inputs = (out: string) => Object.keys(meta.outputs[out]!.inputs);
+    const program = inputs('dist/cli.cjs');
+    for (const [out, own] of [
+      ['dist/run-import.cjs', ['src/commands/subscribers/import-session.ts', 'src/import/importer.ts', 'src/import/journal.ts']],
+      ['dist/run-webhooks.cjs', ['src/commands/webhooks/listen-session.ts', 'src/webhooks/receiver.ts', 'src/webhooks/send-deliveries.ts']],
+      ['dist/run-sandbox.cjs', ['src/commands/sandbox/serve.ts']],
+      ['dist/run-doctor.cjs', ['src/commands/doctor/checks.ts']],
+    ] as const) {
+      for (const input of own) {
+        expect(inputs(out), out).toContain(input);
+        expect(program, input).not.toContain(input);
+      }
+    }
+    // One module of ours, one instance: the output edge and the interrupts stay single.
+    const seen = new Map<string, string>();
+    for (const out of Object.keys(meta.outputs).filter((o) => o === 'dist/cli.cjs' || /^dist\/run-[\w-]+\.cjs$/.test(o))) {
+      for (const input of inputs(out).filter((i) => i.startsWith('src/'))) {
+        expect(seen.get(input), `${input} in ${out}`).toBeUndefined();
+        seen.set(input, out);
+      }
+    }
   });
 
   it("what runs when dist/cli.cjs loads (its entry's static imports) is commander and our own code; the rest runs when a command asks", () => {
