@@ -7,7 +7,7 @@
 // ratios, so drift in the machine's speed hits both sides of a pair alike.
 // stdout and stderr are pipes, as in `email … | jq`.
 //
-// Lines: BENCH_NODE_LINES (default 20,22,24,26), each the official build that
+// Lines: BENCH_NODE_LINES (default 22,24,26), each the official build that
 // scripts/with-node.mjs fetches from the npm registry into .cache/node/; a
 // line that cannot be had is skipped with the reason. Node's compile cache
 // lives in a fresh directory (XDG_CACHE_HOME) per build, filled by the
@@ -32,7 +32,7 @@ import { startKeyringSession } from '../test/helpers/keyring-session.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 31);
-const LINES = (process.env.BENCH_NODE_LINES ?? '20,22,24,26').split(',').map((s) => s.trim()).filter(Boolean);
+const LINES = (process.env.BENCH_NODE_LINES ?? '22,24,26').split(',').map((s) => s.trim()).filter(Boolean);
 const BAR_LINE = '24';
 
 const builds = [{ name: 'this build', bin: join(root, 'bin', 'email') }];

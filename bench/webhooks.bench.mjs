@@ -29,7 +29,7 @@ await build({
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   logLevel: 'warning',
 });
 const { encodeDelivery, syntheticEvents } = await import(pathToFileURL(`${outdir}webhooks-codec.mjs`).href);

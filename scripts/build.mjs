@@ -4,7 +4,10 @@
 //   dist/cli.cjs      the program: one CommonJS bundle, required by bin/email
 //                     once it has turned on Node's compile cache. A module
 //                     reached only through `await import()` stays a lazily run
-//                     function inside it: it costs nothing until called.
+//                     function inside it, but is still read with it.
+//   dist/run-*.cjs    the heavy commands' run modules (SPLIT below), required
+//                     only when one of them runs; what they share with
+//                     dist/cli.cjs they take from it (fromProgram)
 //   dist/sandbox.cjs  the sandbox, standalone (benchmarks and scripts import it;
 //                     `email sandbox` requires it)
 //   dist/jq.cjs       --jq's worker thread, jq-wasm inside (1.3 MB): started by --jq only
@@ -17,11 +20,12 @@
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from './third-party-notices.mjs';
 
 const root = new URL('..', import.meta.url);
+const rootDir = fileURLToPath(root);
 const dist = fileURLToPath(new URL('dist/', root));
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 const require = createRequire(import.meta.url);
@@ -41,12 +45,29 @@ const VENDORED = {
   undici: { entry: './src/core/undici-parts.ts', imported: /^\.\/undici-parts\.js$/ },
 };
 
+// The run modules of the commands whose code a read, a help or a completion
+// never needs (the import pipeline, the webhook receiver and senders, the
+// sandbox's server and doctor's checks): bundles of their own, required when
+// their command runs. What of src/ dist/cli.cjs holds too is taken from
+// dist/cli.cjs, never bundled twice, so module state (the output edge, the
+// interrupts) stays one; libraries are bundled again, tree-shaken.
+// name → the modules, as their paths in src/.
+const SPLIT = {
+  import: ['src/commands/subscribers/import-session.ts'],
+  webhooks: ['src/commands/webhooks/listen-session.ts', 'src/webhooks/post.ts', 'src/webhooks/send-deliveries.ts', 'src/webhooks/sent-requests.ts'],
+  sandbox: ['src/commands/sandbox/serve.ts'],
+  doctor: ['src/commands/doctor/checks.ts'],
+};
+// Each SPLIT module by its path (as the metafile names it), and a filter for the imports that may name one.
+const splitModules = new Map(Object.entries(SPLIT).flatMap(([name, modules]) => modules.map((m, i) => [m, { name, index: i }])));
+const splitNames = new RegExp(`[\\\\/](${[...new Set([...splitModules.keys()].map((m) => m.split('/').pop().replace(/\.ts$/, '')))].join('|')})\\.js$`);
+
 const common = {
+  absWorkingDir: rootDir,
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  // The oldest line CI runs the whole suite on (.ci/run); Node 20, past its
-  // end of life, runs this output too (its e2e tests run in CI).
+  // The oldest line the tool runs on (package.json engines, .ci/run).
   target: 'node22',
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
@@ -77,13 +98,45 @@ async function bundle(options) {
   return result;
 }
 
-const program = await bundle({
-  ...common,
-  entryPoints: { cli: 'src/cli.ts' },
-  sourcemap: 'linked',
-  define: { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [...common.plugins, commanderWithoutChildProcess(), siblingBundles()],
-});
+const withVersion = { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) };
+// dist/cli.cjs is built twice: first to learn which modules it holds, then,
+// once the split bundles have said which of those they use, with the table
+// that hands them over (the second build holds the same modules).
+const buildProgram = (shared) =>
+  build({
+    ...common,
+    entryPoints: { cli: 'email:program' },
+    sourcemap: 'linked',
+    define: withVersion,
+    plugins: [...common.plugins, programEntry(shared), commanderWithoutChildProcess(), siblingBundles(), splitOff()],
+    write: shared !== undefined,
+  });
+const held = new Set(Object.keys((await buildProgram(undefined)).metafile.inputs));
+const buildSplits = (wanted, write = true) =>
+  Promise.all(
+    Object.entries(SPLIT).map(([name, modules]) =>
+      bundle({
+        ...common,
+        entryPoints: { [`run-${name}`]: `email:split/${name}` },
+        sourcemap: 'linked',
+        define: withVersion,
+        plugins: [...common.plugins, splitEntry(name, modules), siblingBundles(), fromProgram(held, wanted)],
+        write,
+      }),
+    ),
+  );
+// A module of src/ that two split bundles use, and the program does not, is handed over by the program too:
+// one instance (its code is in dist/cli.cjs, run only when a split bundle asks for it).
+const uses = new Map();
+for (const { metafile } of await buildSplits(new Set(), false)) {
+  for (const input of Object.keys(metafile.inputs)) if (input.startsWith('src/') && !splitModules.has(input)) uses.set(input, (uses.get(input) ?? 0) + 1);
+}
+for (const [input, count] of uses) if (count > 1) held.add(input);
+const wanted = new Set();
+const splits = await buildSplits(wanted);
+const program = await buildProgram([...wanted].sort());
+warnings.push(...program.warnings);
+checkSplit(program.metafile, splits);
 const vendors = await Promise.all(
   Object.entries(VENDORED).map(async ([name, { entry }]) => {
     const built = await bundle({
@@ -205,11 +258,119 @@ function siblingBundles() {
       // The worker's path, beside dist/cli.cjs wherever it is installed (src/output/jq-worker-file.ts).
       b.onResolve({ filter: /^\.\/jq-worker-file\.js$/ }, () => ({ path: 'jq-worker-file', namespace: 'jq-worker-file' }));
       b.onLoad({ filter: /.*/, namespace: 'jq-worker-file' }, () => ({
-        contents: "import { join } from 'node:path'; export const JQ_WORKER = join(__dirname, 'jq.cjs');",
+        contents: "import { join, relative } from 'node:path'; export const JQ_WORKER = join(__dirname, 'jq.cjs');",
         loader: 'js',
       }));
     },
   };
+}
+
+/** dist/cli.cjs's entry: src/cli.ts, and the table by which the split bundles take its modules (fromProgram). */
+function programEntry(shared = []) {
+  return {
+    name: 'program-entry',
+    setup(b) {
+      b.onResolve({ filter: /^email:program$/ }, () => ({ path: 'program', namespace: 'program-entry' }));
+      b.onLoad({ filter: /.*/, namespace: 'program-entry' }, () => ({
+        contents: [
+          `export * from ${JSON.stringify(join(rootDir, 'src/cli.ts'))};`,
+          'export function __emailShared(id) {',
+          '  switch (id) {',
+          ...shared.map((id) => `    case ${JSON.stringify(id)}: return require(${JSON.stringify(join(rootDir, id))});`),
+          '  }',
+          "  throw new Error('dist/cli.cjs does not hold ' + id);",
+          '}',
+        ].join('\n'),
+        resolveDir: rootDir,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+
+/** In dist/cli.cjs, a SPLIT module is a require of its bundle. */
+function splitOff() {
+  return {
+    name: 'split-off',
+    setup(b) {
+      b.onResolve({ filter: splitNames }, async (args) => {
+        if (args.pluginData?.inner) return undefined;
+        const found = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { inner: true } });
+        const split = found.errors.length === 0 ? splitModules.get(relative(rootDir, found.path)) : undefined;
+        return split && { path: `${split.name}#${split.index}`, namespace: 'split-off' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'split-off' }, (args) => {
+        const [name, index] = args.path.split('#');
+        return { contents: `module.exports = require('./run-${name}.cjs').m${index};`, resolveDir: dist, loader: 'js' };
+      });
+      b.onResolve({ filter: /^\.\/run-[\w-]+\.cjs$/, namespace: 'split-off' }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+/** A split bundle's entry: its modules' namespaces, m0, m1, … in SPLIT's order. */
+function splitEntry(name, modules) {
+  return {
+    name: 'split-entry',
+    setup(b) {
+      b.onResolve({ filter: /^email:split\// }, () => ({ path: name, namespace: 'split-entry' }));
+      b.onLoad({ filter: /.*/, namespace: 'split-entry' }, () => ({
+        contents: modules.map((m, i) => `export * as m${i} from ${JSON.stringify(join(rootDir, m))};`).join('\n'),
+        resolveDir: rootDir,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * In a split bundle, a module that dist/cli.cjs holds is taken from it
+ * (its __emailShared), the same instance the program uses; `wanted` collects
+ * them, for the program's second build.
+ */
+function fromProgram(held, wanted) {
+  return {
+    name: 'from-program',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.inner || args.kind === 'entry-point' || args.namespace === 'from-program') return undefined;
+        const found = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { inner: true } });
+        if (found.errors.length > 0 || found.external || found.namespace !== 'file') return undefined;
+        const id = relative(rootDir, found.path);
+        // Libraries are bundled again, tree-shaken: taken whole from the program, zod alone would add 400 KB to it.
+        if (!id.startsWith('src/') || !held.has(id) || splitModules.has(id)) return undefined;
+        wanted.add(id);
+        return { path: id, namespace: 'from-program' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'from-program' }, (args) => ({
+        contents: `module.exports = require('./cli.cjs').__emailShared(${JSON.stringify(args.path)});`,
+        resolveDir: dist,
+        loader: 'js',
+      }));
+      b.onResolve({ filter: /^\.\/cli\.cjs$/, namespace: 'from-program' }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+/**
+ * The split holds: dist/cli.cjs reaches a split bundle only by `await
+ * import()` (a static import would load it with every command), and no file
+ * of src/ is in two bundles (module state would be two).
+ */
+function checkSplit(programMeta, splitBuilds) {
+  for (const [input, { imports }] of Object.entries(programMeta.inputs)) {
+    for (const i of imports) if (i.path.startsWith('split-off:') && i.kind !== 'dynamic-import') throw new Error(`dist/cli.cjs: ${input} imports ${i.path} statically, which would load its split bundle with every command`);
+  }
+  const owner = new Map(Object.keys(programMeta.inputs).map((i) => [i, 'dist/cli.cjs']));
+  for (const { metafile } of splitBuilds) {
+    for (const [out, { inputs }] of Object.entries(metafile.outputs)) {
+      for (const input of Object.keys(inputs).filter((i) => i.startsWith('src/'))) {
+        if (owner.has(input)) throw new Error(`${input} is bundled in both ${owner.get(input)} and ${out}: its state would be two`);
+        owner.set(input, out);
+      }
+    }
+  }
 }
 
 if (warnings.length > 0) {
@@ -238,7 +399,7 @@ const cli = require(join(dist, 'cli.cjs'));
   for (const page of manPages()) writeFileSync(join(dist, 'man', 'man1', page.file), page.text);
   rmSync(generator);
 }
-const metafile = mergeMetafiles([program.metafile, sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
+const metafile = mergeMetafiles([program.metafile, ...splits.map((s) => s.metafile), sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
 
 // The licence notices of every bundled library ship with the program (checked by test/e2e/packaging.test.ts).
 writeFileSync(join(dist, 'THIRD_PARTY_NOTICES.md'), thirdPartyNotices(fileURLToPath(root), metafile));
@@ -246,5 +407,7 @@ writeFileSync(join(dist, 'THIRD_PARTY_NOTICES.md'), thirdPartyNotices(fileURLToP
 writeFileSync(join(dist, 'meta.json'), JSON.stringify(metafile));
 
 function mergeMetafiles(metafiles) {
-  return { inputs: Object.assign({}, ...metafiles.map((m) => m.inputs)), outputs: Object.assign({}, ...metafiles.map((m) => m.outputs)) };
+  // A split bundle's stand-ins for the program's modules are not modules of theirs.
+  const own = (inputs) => Object.fromEntries(Object.entries(inputs).filter(([input]) => !input.startsWith('from-program:')));
+  return { inputs: Object.assign({}, ...metafiles.map((m) => own(m.inputs))), outputs: Object.assign({}, ...metafiles.map((m) => m.outputs)) };
 }

@@ -8,9 +8,9 @@
 // beyond a bare `node`. The bundles' contents come from the build's metafile
 // (dist/meta.json).
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,14 @@ describe('startup guard: what each run loads', () => {
     }
   });
 
+  it('an import reads its own bundle beside the program, and a help of it does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'email-trace-import-'));
+    writeFileSync(join(dir, 'people.csv'), 'email,name\na@example.com,A\n');
+    const { read } = await trace(['subscribers', 'import', join(dir, 'people.csv'), '--list', '11111111-1111-4111-8111-111111111111', '--consent', 'yes', '--dry-run']);
+    expect(read).toContain('dist/run-import.cjs');
+    expect((await trace(['subscribers', 'import', '--help'])).read).toEqual(['bin/email', 'dist/cli.cjs']);
+  });
+
   it('a read whose key is in the config file loads no keychain module (src/core/keychain.ts), even with a session bus named', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'email-trace-config-'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'default', profiles: { default: { baseUrl, apiKey: 'k-12345678', keyStore: 'file' } } }), { mode: 0o600 });
@@ -163,6 +171,22 @@ function justBefore(version: string): string {
   return minor > 0 ? `${major}.${minor - 1}.99` : `${major - 1}.99.99`;
 }
 
+/** A node older than `engines` on this machine, if there is one: the first on PATH, else /usr/bin's or /usr/local/bin's. */
+function olderNode(): { path: string; version: string } | undefined {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const needed = (/^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)![1] as string).split('.').map(Number);
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin'].filter(Boolean);
+  for (const dir of dirs) {
+    const path = join(dir, 'node');
+    if (!existsSync(path)) continue;
+    const r = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 30_000 });
+    const version = r.status === 0 ? r.stdout.trim() : '';
+    const v = version.split('.').map(Number);
+    if (/^\d+\.\d+\.\d+$/.test(version) && (v[0]! - needed[0]! || v[1]! - needed[1]! || v[2]! - needed[2]!) < 0) return { path, version };
+  }
+  return undefined;
+}
+
 describe('bin/email, before anything else', () => {
   const bin = readFileSync(BIN, 'utf8');
 
@@ -173,7 +197,7 @@ describe('bin/email, before anything else', () => {
       ['18.20.4', true],
       [justBefore(needed!), true],
       [needed!, false],
-      ['22.0.0', false],
+      ['24.0.0', false],
     ] as const) {
       const dir = mkdtempSync(join(tmpdir(), 'email-old-node-'));
       const fake = join(dir, 'fake-version.cjs');
@@ -191,6 +215,23 @@ describe('bin/email, before anything else', () => {
       } else {
         expect(result, version).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
       }
+    }
+  });
+
+  // The machine's own node where it is older than `engines` (Node 20 on CI's
+  // machine kind), run as a user would: through bin/email's `#!/usr/bin/env node`.
+  const older = olderNode();
+  if (!older) console.warn('no Node older than `engines` on PATH or in /usr/bin, /usr/local/bin: the real old Node is not run');
+  it.runIf(older)('on a real older Node, found through its `#!/usr/bin/env node`, one line naming the version needed, exit 1, for any command', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const needed = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)![1];
+    for (const args of [['--version'], ['campaigns', 'sent', '--json'], ['doctor']]) {
+      const r = spawnSync(BIN, args, { encoding: 'utf8', env: { PATH: `${dirname(older!.path)}:/usr/bin:/bin`, HOME: tmpdir() } });
+      expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }, args.join(' ')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: email needs Node.js ${needed} or later; this is Node.js ${older!.version}\n`,
+      });
     }
   });
 
@@ -213,6 +254,30 @@ describe('startup guard: what each bundle holds', () => {
     const packages = new Set(inputs.map(packageOf).filter(Boolean));
     for (const own of ['undici', 'conf', 'ajv', 'ora', 'csv-parse', 'fast-xml-parser', 'jq-wasm', 'htmlparser2', 'fflate']) expect(packages, own).not.toContain(own);
     expect(inputs.filter((i) => i.startsWith('src/sandbox/'))).toEqual([]);
+  });
+
+  it("the import pipeline, listen's receiver, the webhook senders, the sandbox command and doctor's checks are bundles of their own, not in dist/cli.cjs, and no file of src/ is in two bundles", () => {
+    const inputs = (out: string) => Object.keys(meta.outputs[out]!.inputs);
+    const program = inputs('dist/cli.cjs');
+    for (const [out, own] of [
+      ['dist/run-import.cjs', ['src/commands/subscribers/import-session.ts', 'src/import/importer.ts', 'src/import/journal.ts']],
+      ['dist/run-webhooks.cjs', ['src/commands/webhooks/listen-session.ts', 'src/webhooks/receiver.ts', 'src/webhooks/send-deliveries.ts']],
+      ['dist/run-sandbox.cjs', ['src/commands/sandbox/serve.ts']],
+      ['dist/run-doctor.cjs', ['src/commands/doctor/checks.ts']],
+    ] as const) {
+      for (const input of own) {
+        expect(inputs(out), out).toContain(input);
+        expect(program, input).not.toContain(input);
+      }
+    }
+    // One module of ours, one instance: the output edge and the interrupts stay single.
+    const seen = new Map<string, string>();
+    for (const out of Object.keys(meta.outputs).filter((o) => o === 'dist/cli.cjs' || /^dist\/run-[\w-]+\.cjs$/.test(o))) {
+      for (const input of inputs(out).filter((i) => i.startsWith('src/'))) {
+        expect(seen.get(input), `${input} in ${out}`).toBeUndefined();
+        seen.set(input, out);
+      }
+    }
   });
 
   it("what runs when dist/cli.cjs loads (its entry's static imports) is commander and our own code; the rest runs when a command asks", () => {

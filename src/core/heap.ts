@@ -18,7 +18,7 @@ import { runInNewContext } from 'node:vm';
 // import on (.ci/run), whose V8s know them; on another line the heap is left
 // to V8's defaults, and test/core/heap.test.ts fails until this list and the
 // V8 flags are checked again.
-const flagsKnown = /^(20|22|24|26)\./.test(process.versions.node);
+const flagsKnown = /^(22|24|26)\./.test(process.versions.node);
 function setV8Flag(flag: string): boolean {
   if (flagsKnown) setFlagsFromString(flag);
   return flagsKnown;

@@ -272,6 +272,8 @@ async function spool(
   try {
     await new Promise<void>((resolvePromise, reject) => {
       const onAbort = () => reject(new Interrupted());
+      // A signal that came while the copy's folder was made has fired already.
+      if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       copy.then(resolvePromise, reject).finally(() => signal?.removeEventListener('abort', onAbort));
     });

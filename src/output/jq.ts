@@ -36,9 +36,8 @@ import { JQ_WORKER } from './jq-worker-file.js';
  * environment, as it reached this thread.
  */
 function workerEntry(): string {
-  const getDir = (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir;
-  const dir = typeof getDir === 'function' ? getDir() : undefined;
-  const enable = dir ? `const m = require('node:module'); if (typeof m.enableCompileCache === 'function') m.enableCompileCache(${JSON.stringify(dir)});\n` : '';
+  const dir = nodeModule.getCompileCacheDir();
+  const enable = dir ? `require('node:module').enableCompileCache(${JSON.stringify(dir)});\n` : '';
   return `${enable}require(${JSON.stringify(JQ_WORKER)});\n`;
 }
 

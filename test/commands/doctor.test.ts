@@ -44,7 +44,7 @@ describe('email doctor', () => {
   it('passes every check against the sandbox, one line each, and exits 0', async () => {
     const r = await runCli(['doctor'], { env: { EMAIL_BASE_URL: sandbox.url, EMAIL_API_KEY: sandbox.apiKey } });
     expect(r.code).toBe(0);
-    // A check that is not ok carries a hint on the next line (Node 20's end of life, when run on it).
+    // A check that is not ok carries a hint on the next line (a Node line past its end of life, when run on it).
     const lines = r.stdout.trim().split('\n').filter((l) => !l.startsWith('      hint: '));
     expect(lines.map((l) => /^(\w+)\s+([^:]+):/.exec(l)!.slice(1, 3))).toEqual([
       [checkNode(process.versions.node, new Date()).status, 'node'],
@@ -199,18 +199,19 @@ describe('email doctor', () => {
     expect(checkClock(response(), at, at).status).toBe('warn');
   });
 
-  it('warns that a Node line is past its end of life (20 since 2026-04-30), fails one older than engines, and passes the maintained lines', () => {
+  it('warns that a Node line is past its end of life (23 since 2025-06-01), fails one older than engines (Node 20 among them), and passes the maintained lines', () => {
     const may2026 = new Date('2026-05-01T12:00:00Z');
-    expect(checkNode('20.20.2', may2026)).toMatchObject({
+    expect(checkNode('23.11.1', may2026)).toMatchObject({
       status: 'warn',
-      detail: 'Node.js 20.20.2: the 20 line reached its end of life on 2026-04-30 and gets no more security fixes; email still runs on it, but is tested on 22, 24 and 26',
+      detail: 'Node.js 23.11.1: the 23 line reached its end of life on 2025-06-01 and gets no more security fixes; email still runs on it, but is tested on 22, 24 and 26',
       hint: 'install Node.js 24 LTS (or 22 LTS)',
     });
-    expect(checkNode('20.20.2', new Date('2026-04-30T12:00:00Z')).status).toBe('ok');
-    expect(checkNode('20.18.0', may2026)).toMatchObject({ status: 'fail', detail: 'Node.js 20.18.0 is older than 20.18.1, the oldest this tool runs on' });
+    expect(checkNode('25.2.0', new Date('2026-05-31T12:00:00Z')).status).toBe('ok');
+    expect(checkNode('25.2.0', new Date('2026-06-02T12:00:00Z')).status).toBe('warn');
+    expect(checkNode('22.14.0', may2026)).toMatchObject({ status: 'fail', detail: 'Node.js 22.14.0 is older than 22.15.0, the oldest this tool runs on' });
+    expect(checkNode('20.20.2', may2026)).toMatchObject({ status: 'fail', detail: 'Node.js 20.20.2 is older than 22.15.0, the oldest this tool runs on', hint: 'install Node.js 24 LTS (or 22 LTS)' });
     expect(checkNode('18.20.4', may2026).status).toBe('fail');
-    for (const version of ['22.23.3', '24.21.0', '26.10.0', '28.0.0']) expect(checkNode(version, may2026), version).toMatchObject({ status: 'ok', detail: `Node.js ${version}` });
-    expect(checkNode('23.11.1', may2026).status).toBe('warn');
+    for (const version of ['22.15.0', '22.23.3', '24.21.0', '26.10.0', '28.0.0']) expect(checkNode(version, may2026), version).toMatchObject({ status: 'ok', detail: `Node.js ${version}` });
     expect(checkNode('22.23.3', new Date('2027-05-01T00:00:00Z')).status).toBe('warn');
   });
 

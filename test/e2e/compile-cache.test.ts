@@ -6,7 +6,6 @@
 // compiled from source again and rewritten.
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +14,7 @@ import { BIN, requireBuild } from '../helpers/cli.js';
 import { serve, type Served } from '../helpers/scripted-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const compileCacheExists = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 const isRoot = typeof process.geteuid === 'function' && process.geteuid() === 0;
-if (!compileCacheExists) console.warn(`Node ${process.versions.node} has no compile cache (Node 22.1+): only "nothing is written" is checked here`);
 
 let server: Served;
 let baseUrl: string;
@@ -84,7 +81,7 @@ async function runAll(env: Record<string, string>, label: string): Promise<void>
   }
 }
 
-describe.skipIf(!compileCacheExists)("where Node's compile cache is kept", () => {
+describe("where Node's compile cache is kept", () => {
   it('in $XDG_CACHE_HOME/email-cli, created 0700, and the next run takes each bundle from it', async () => {
     const xdg = mkdtempSync(join(tmpdir(), 'email-cc-xdg-'));
     const env = { HOME: mkdtempSync(join(tmpdir(), 'email-cc-home-')), XDG_CACHE_HOME: xdg };
@@ -171,7 +168,7 @@ describe("directories Node's compile cache is never kept in (bin/email's private
     }
   });
 
-  it.skipIf(!compileCacheExists)('is kept under a directory others can write to with the sticky bit (as /tmp), which no one else can swap', async () => {
+  it('is kept under a directory others can write to with the sticky bit (as /tmp), which no one else can swap', async () => {
     const xdg = mkdtempSync(join(tmpdir(), 'email-cc-xdg-'));
     chmodSync(xdg, 0o1777);
     const r = await email(['campaigns', 'sent', '--json'], { HOME: mkdtempSync(join(tmpdir(), 'email-cc-home-')), XDG_CACHE_HOME: xdg });
@@ -214,7 +211,7 @@ describe("directories Node's compile cache is never kept in (bin/email's private
   if (!isRoot) console.warn('not root: the test of a directory another user owns is skipped (it needs chown)');
 });
 
-describe.skipIf(!compileCacheExists)('a damaged compile cache never matters (issue 18.4)', () => {
+describe('a damaged compile cache never matters (issue 18.4)', () => {
   /** Ways a cache file can be damaged (a disk fault, a crafted file from a restored CI cache), each applied to every file. */
   const DAMAGE: Record<string, (file: string, originals: Map<string, Buffer>) => void> = {
     'eight bytes flipped in the middle': (file) => {

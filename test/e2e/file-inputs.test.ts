@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, requireBuild, startCli, tempConfigDir, type RunningCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/import-files.js';
-import { peakResidentMiB } from '../helpers/proc.js';
+import { peakResidentMiB, whenOpen } from '../helpers/proc.js';
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -74,9 +74,9 @@ async function exitWithin(run: RunningCli, ms: number): Promise<{ code: number |
   }
 }
 
-/** Waits until the command has started (its process has loaded the program and is reading). */
-async function settled(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+/** Waits until the command has started: its process has the file open (an action's work, so its signals are armed). */
+async function settled(run: RunningCli, file: string): Promise<void> {
+  await whenOpen(run.child.pid!, (target) => target === join(dir, file), `email to open ${file}`);
 }
 
 const commands: [string, (file: string) => string[], () => Record<string, string>][] = [
@@ -89,7 +89,7 @@ describe.skipIf(!existsSync('/proc/self/status'))('a FIFO named as a file is rea
     it(`${name} with no writer yet: Ctrl-C once exits 130 at once`, async () => {
       mkfifo('in.fifo');
       const run = start(argv('in.fifo'), env());
-      await settled();
+      await settled(run, 'in.fifo');
       run.child.kill('SIGINT');
       const { code } = await exitWithin(run, 10_000);
       expect(code, run.output().stderr).toBe(130);
@@ -100,7 +100,7 @@ describe.skipIf(!existsSync('/proc/self/status'))('a FIFO named as a file is rea
       mkfifo('in.fifo');
       sh('exec 3>in.fifo; printf "{" >&3; exec sleep 60');
       const run = start(argv('in.fifo'), env());
-      await settled();
+      await settled(run, 'in.fifo');
       run.child.kill('SIGTERM');
       const { code } = await exitWithin(run, 10_000);
       expect(code, run.output().stderr).toBe(130);

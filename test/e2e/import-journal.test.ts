@@ -11,6 +11,7 @@ import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sand
 import { spawnCli, startCli } from '../helpers/cli.js';
 import { expectCountsAddUp, importRequests, peopleCsv, writeFile } from '../helpers/import-files.js';
 import { sandboxPerTest } from '../helpers/sandbox.js';
+import { waitUntil } from '../helpers/webhooks.js';
 
 const LIST = SEED_LIST_IDS.customers;
 const ROWS = 5000;
@@ -132,13 +133,14 @@ describe('one import holds a journal at a time', () => {
   const journaledBatches = () => (existsSync(journalPath()) ? readFileSync(journalPath(), 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
 
   it('two imports of the same file at once: the second is refused naming the first, nothing sent by it; the journal the first saves stays', async () => {
-    // Slow answers and small batches, so the first is surely still running when the second starts.
-    await t.restart({ latencyMs: 40 });
-    const runs = [startImport(['--batch-size', '100']), startImport(['--batch-size', '100'])];
-    // Some batches journaled, and one of the two refused and gone (before: both were running). Waiting for
-    // that exit, not only for the batches, keeps the signal off a run that is still being refused.
-    const oneExited = () => runs.some((run) => run.child.exitCode !== null || run.child.signalCode !== null);
-    for (let i = 0; i < 500 && (journaledBatches() < 3 || !oneExited()); i++) await new Promise((r) => setTimeout(r, 20));
+    // The first holds the lock (a batch journaled) before the second starts, and slow answers and small
+    // batches leave it 50 batches of 250 ms to go: however slowly the second starts, the first is still running.
+    await t.restart({ latencyMs: 250 });
+    const first = startImport(['--batch-size', '100']);
+    await waitUntil(() => journaledBatches() >= 1 || first.child.exitCode !== null, 'the first import to journal a batch', 25_000);
+    const second = startImport(['--batch-size', '100']);
+    await second.exited;
+    const runs = [first, second];
     const running = runs.filter((run) => run.child.exitCode === null && run.child.signalCode === null);
     expect(running, 'exactly one import still running').toHaveLength(1);
     // The reported case: one is interrupted (and says its journal is saved) while the other goes on.

@@ -168,7 +168,7 @@ describe('the packed tarball', () => {
   it('declares its license, engines, and no runtime dependency to download', () => {
     expect(pkg.license).toBe('MIT');
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
-    expect(pkg.engines.node).toMatch(/^>=20\./);
+    expect(pkg.engines.node).toMatch(/^>=22\./);
     expect(pkg.dependencies ?? {}).toEqual({});
     // The keychain module alone is not bundled (native code): optional, so an install never fails for want of it.
     expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual([KEYRING]);

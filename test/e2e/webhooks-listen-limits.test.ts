@@ -3,34 +3,20 @@
 // with 413 while it streams, and the process's peak memory (VmHWM, Linux)
 // stays far below that. And with its stdout a pipe nobody reads (issue 19.2):
 // it keeps answering, 200 while it can hold what it has not printed, 503 beyond.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
-import { paddedDelivery, post, streamPost, waitUntil, within } from '../helpers/webhooks.js';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../helpers/cleanups.js';
+import { paddedDelivery, post, spawnListen, streamPost, within } from '../helpers/webhooks.js';
 import { peakResidentMiB } from '../helpers/proc.js';
 
-let child: ChildProcess | undefined;
-afterEach(() => {
-  child?.kill('SIGKILL');
-  child = undefined;
-});
-
+const cleanups = useCleanups();
 
 const procStatus = existsSync('/proc/self/status');
 if (!procStatus) console.warn('no /proc/self/status (not Linux): the memory test of webhooks listen is skipped (it reads the memory of the listener there)');
 
 describe('bin/email webhooks listen under concurrent large POSTs', () => {
   it.skipIf(!procStatus)('refuses eight concurrent 31 MB POSTs with 413 and its memory stays bounded', async () => {
-    const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-q'], {
-      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    let stderr = '';
-    proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
+    const { child: proc, url, stderr } = await spawnListen(['-q'], cleanups, { stdout: 'pipe' });
     const answers = await Promise.all(Array.from({ length: 8 }, () => streamPost(url, { totalBytes: 31 * 1000 * 1000 }).done));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(413));
     // 4 deliveries in progress × 10 MiB of body, plus Node itself: well under 953 MB.
@@ -39,20 +25,12 @@ describe('bin/email webhooks listen under concurrent large POSTs', () => {
     proc.kill('SIGINT');
     const code = await new Promise((resolve) => proc.on('close', resolve));
     expect(code).toBe(0);
-    expect(stderr.match(/^warning: rejected a POST from \S+ with 413: body larger than 10 MiB$/gm)).toHaveLength(8);
+    expect(stderr().match(/^warning: rejected a POST from \S+ with 413: body larger than 10 MiB$/gm)).toHaveLength(8);
   }, 60_000);
 
   it.skipIf(!procStatus)('keeps answering with its stdout a pipe nobody reads: 503, since nothing takes the deliveries, its memory bounded', async () => {
-    const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-q', '-o', 'ndjson'], {
-      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
+    const { child: proc, url } = await spawnListen(['-q', '-o', 'ndjson'], cleanups, { stdout: 'pipe' });
     proc.stdout!.pause(); // nobody reads it
-    let stderr = '';
-    proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
     const body = paddedDelivery(8_800_000);
     const statuses: number[] = [];
     // The bound is the point: a listener whose writes to the pipe block stops answering anyone.

@@ -4,20 +4,14 @@
 // loop for 4-7 s and taking 420-950 MB. CLI.md `webhooks listen`: over 1,000
 // events, counted wherever they sit, is refused with 413, and memory stays
 // bounded; a delivery sent meanwhile is answered at once.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, requireBuild, tempConfigDir } from '../helpers/cli.js';
-import { post, waitUntil } from '../helpers/webhooks.js';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../helpers/cleanups.js';
+import { post, spawnListen } from '../helpers/webhooks.js';
 import { peakResidentMiB } from '../helpers/proc.js';
 
-let child: ChildProcess | undefined;
-afterEach(() => {
-  child?.kill('SIGKILL');
-  child = undefined;
-});
-
+const cleanups = useCleanups();
 
 /** A POST whose whole body is handed to the socket; `sent` settles when it has been. */
 function postAll(url: string, body: string, contentType: string): { sent: Promise<void>; answer: Promise<{ status: number; text: string }> } {
@@ -41,16 +35,7 @@ const procStatus = existsSync('/proc/self/status');
 
 describe('bin/email webhooks listen under a hostile XML body', () => {
   it.skipIf(!procStatus)('refuses 2.5 million events nested one level deeper with 413, answers a small delivery sent meanwhile at once, and stays small', async () => {
-    requireBuild();
-    const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-q'], {
-      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child = proc;
-    let stderr = '';
-    proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
+    const { child: proc, url } = await spawnListen(['-q'], cleanups);
 
     const hostile = `<R><W><Events>${'<E/>'.repeat(2_500_000)}</Events><ListID>x</ListID></W></R>`;
     expect(hostile.length).toBeLessThan(10 * 1024 * 1024);
@@ -72,16 +57,7 @@ describe('bin/email webhooks listen under a hostile XML body', () => {
   }, 60_000);
 
   it.skipIf(!procStatus)('refuses eight bodies of one element with 800,000 attributes at once with 413, answers a small delivery sent meanwhile at once, and stays small', async () => {
-    requireBuild();
-    const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-q'], {
-      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child = proc;
-    let stderr = '';
-    proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
+    const { child: proc, url } = await spawnListen(['-q'], cleanups);
 
     // 9.4 MB: under the body limit, one element, no events; validated in full it took 2.7 s and 752 MB.
     const hostile = `<R${Array.from({ length: 800_000 }, (_, i) => ` a${i}="${i % 10}"`).join('')}><Events/><ListID>x</ListID></R>`;
@@ -104,16 +80,7 @@ describe('bin/email webhooks listen under a hostile XML body', () => {
   }, 60_000);
 
   it.skipIf(!procStatus)('refuses a text of 9 MB in one element with 413, whole or cut by comments, and still takes an ordinary delivery', async () => {
-    requireBuild();
-    const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '-q'], {
-      env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child = proc;
-    let stderr = '';
-    proc.stderr!.on('data', (d) => (stderr += d));
-    await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr), 'the listener to start', 20_000);
-    const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)![1]!;
+    const { child: proc, url } = await spawnListen(['-q'], cleanups);
 
     // One text node of 9 MB (the parse took 1.9 s and 400 MB), and the same cut by comments, which the parser joins again.
     const whole = `<R><Events><Event><Type>Subscribe</Type><Name>${'a'.repeat(9_000_000)}</Name></Event></Events><ListID>x</ListID></R>`;

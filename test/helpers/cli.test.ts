@@ -20,6 +20,14 @@ describe('requireBuild', () => {
 });
 
 describe('spawnCli', () => {
+  it('a run that ends without reading the stdin it was given is its outcome, not an EPIPE in the test process', async () => {
+    // More than a pipe holds: the writes still pending when the command exits fail with EPIPE.
+    const r = await spawnCli(['--version'], { stdin: 'x'.repeat(4 * 1024 * 1024) });
+    expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+    // An 'error' event with no listener would be thrown on a later tick.
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+
   it("remembers the lists a run used in a cache of the tests' own, never in the real ~/.cache/email-cli/completion", async () => {
     const sandbox = await startSandbox({ port: 0 });
     try {

@@ -146,6 +146,8 @@ export function startCli(argv: string[], options: Omit<SpawnOptions, 'timeoutMs'
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
+  // A command that ends without reading its stdin closes the pipe: EPIPE here is its outcome, not the test's error.
+  child.stdin.on('error', () => {});
   child.stdin.end(options.stdin ?? '');
   const exited = new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);

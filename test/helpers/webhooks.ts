@@ -1,15 +1,16 @@
 // Test helpers for webhooks: `email webhooks listen` run in-process with
-// captured output and a stop button, the one loopback receiver of the tests
+// captured output and a stop button, or as a real process (spawnListen), the one loopback receiver of the tests
 // (it records every request and answers with scripted statuses, can hold a
 // request open; the sandbox's deliveries and the trigger command's requests
 // both go to it), and posters.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli.js';
 import type { Writable } from '../../src/output/edges.js';
 import type { Cleanups } from './cleanups.js';
-import { tempConfigDir, type CliResult } from './cli.js';
+import { BIN, requireBuild, tempConfigDir, type CliResult } from './cli.js';
 import { drainOrClose } from './drain.js';
 
 export interface RunningListen {
@@ -63,6 +64,32 @@ export async function startListen(args: string[], options: ListenOptions = {}): 
       return { code, stdout, stderr };
     },
   };
+}
+
+export interface SpawnedListen {
+  child: ChildProcess;
+  url: string;
+  stderr(): string;
+}
+
+/**
+ * `bin/email webhooks listen --port 0 …args` as a real process, once it is
+ * listening: for tests that read the process itself (its peak memory), which
+ * startListen, in-process, cannot give. Killed after the test.
+ */
+export async function spawnListen(args: string[], cleanups: Cleanups, options: { stdout?: 'pipe' | 'ignore' } = {}): Promise<SpawnedListen> {
+  requireBuild();
+  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', ...args], {
+    env: { PATH: process.env.PATH, EMAIL_CONFIG_DIR: tempConfigDir() },
+    stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'],
+  });
+  cleanups.push(async () => void child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  await waitUntil(() => /Listening on ([^\s"]+)["\s]/.test(stderr) || child.exitCode !== null || child.signalCode !== null, 'the listener to start', 20_000);
+  const url = /Listening on ([^\s"]+)["\s]/.exec(stderr)?.[1];
+  if (!url) throw new Error(`listen exited ${child.exitCode ?? child.signalCode}: ${stderr}`);
+  return { child, url, stderr: () => stderr };
 }
 
 export async function post(url: string, body: string | Uint8Array, contentType?: string): Promise<{ status: number; text: string }> {

@@ -11,6 +11,7 @@ import { runImport, type ImportHooks, type ImportOptions } from '../../src/impor
 import { openInput } from '../../src/import/input.js';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
+import { serve } from '../helpers/scripted-server.js';
 
 const LIST = SEED_LIST_IDS.newsletter;
 
@@ -405,19 +406,20 @@ describe('stopping and resuming', () => {
   });
 
   it('abandoning (second Ctrl-C) leaves the batches in flight without an outcome, and no journal when none was acknowledged', async () => {
-    await sandbox.stop();
-    sandbox = await startSandbox({ port: 0, latencyMs: 300 });
-    client = new ApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
     const stop = new AbortController();
     const abandon = new AbortController();
-    // Once the first batch is at the service (its answer takes 300 ms), not after a fixed time: a loaded machine may not have started by then.
-    const poll = setInterval(() => {
-      if (sandbox.requestCount() === 0) return;
-      clearInterval(poll);
-      stop.abort();
-      abandon.abort();
-    }, 5);
-    const { summary } = await importFile(peopleCsv(3000), { concurrency: 2 }, { stopSignal: stop.signal, abandonSignal: abandon.signal }).finally(() => clearInterval(poll));
+    // A service that never answers, and both Ctrl-Cs as the second batch arrives: no clock decides what was acknowledged.
+    const hanging = await serve((_call, index) => {
+      if (index === 1) {
+        stop.abort();
+        abandon.abort();
+      }
+      return { hang: true };
+    });
+    await client.close();
+    client = new ApiClient({ baseUrl: hanging.url, apiKey: sandbox.apiKey, retry: { baseDelayMs: 1 } });
+    const { summary } = await importFile(peopleCsv(3000), { concurrency: 2 }, { stopSignal: stop.signal, abandonSignal: abandon.signal }).finally(() => hanging.close());
+    expect(hanging.calls.map((c) => c.url)).toEqual([`/email/subscribers/${LIST}/import`, `/email/subscribers/${LIST}/import`]);
     expect(summary).toMatchObject({ rows: 0, complete: false });
     expect(summary.unfinished).toBeGreaterThanOrEqual(2000);
     // No batch was acknowledged: there is nothing to resume, so no journal is left behind.

@@ -4,16 +4,14 @@ import type { RawResponse } from '../../core/http.js';
 import { checkResult as result, type CheckResult } from '../../core/probes.js';
 
 /** package.json "engines" (and bin/email's check, which runs before anything else). */
-export const MIN_NODE_VERSION = '20.18.1';
+export const MIN_NODE_VERSION = '22.15.0';
 /**
  * When each Node line stops getting fixes (the Node.js release schedule,
- * github.com/nodejs/Release). A line past its date still runs the tool while
- * that costs nothing (CLI.md "runtime"), with a warning here. CI tests 22, 24
+ * github.com/nodejs/Release). A line past its date but not older than the
+ * minimum (23, 25) still runs the tool, with a warning here. CI tests 22, 24
  * and 26 (.ci/run); a line newer than this table is taken as maintained.
  */
 const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
-  20: '2026-04-30',
-  21: '2024-06-01',
   22: '2027-04-30',
   23: '2025-06-01',
   24: '2028-04-30',
