@@ -13,7 +13,7 @@ import type { RecordWalkRun } from '../../core/paginate.js';
 import { WALK_CONCURRENCY } from '../../core/pool.js';
 import type { Column } from '../../output/render.js';
 import type { UnsubscribesPage } from '../../schemas/campaigns.js';
-import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../api/enums.js';
+import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../schemas/enums.js';
 import type { UnsubscribesQuery } from '../../validation/query-params.js';
 import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption, type Result } from '../define.js';
 

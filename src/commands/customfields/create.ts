@@ -1,6 +1,6 @@
 // email customfields create: POST /email/lists/{listId}/customfields
 // (service-spec.md "Create custom field"); prints the generated Key.
-import { DATA_TYPES, INVALID_DATA_TYPE } from '../../api/enums.js';
+import { DATA_TYPES, INVALID_DATA_TYPE } from '../../schemas/enums.js';
 import { choiceOption, defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 
 export default defineCommand({
