@@ -124,6 +124,8 @@ export interface Context {
   /** A client for explicit credentials (auth login/status, doctor), with the same debug, timeouts and abort; `maxBodyBytes` for a smaller answer cap (completion). */
   apiWith(credentials: { baseUrl: string; apiKey: string }, options?: { maxBodyBytes?: number }): Promise<ApiClient>;
   now(): Date;
+  /** Hides every API key in its forms (core/redact.ts), for the service's text a command keeps in a file. */
+  maskKeys(text: string): string;
   /**
    * Process-wide heap tuning (V8 flags, forced collections: src/core/heap.ts),
    * for the commands whose memory bound depends on it. Only the process entry
@@ -235,6 +237,7 @@ export function createContext(
     api,
     apiWith: ({ baseUrl, apiKey }, options) => makeClient(baseUrl, apiKey, undefined, undefined, undefined, options?.maxBodyBytes),
     now: deps.now ?? (() => new Date()),
+    maskKeys: (text) => redactor.redactKeys(text),
     heap: deps.heap,
   };
 }

@@ -16,6 +16,7 @@ import { isCopied, openInput, parseEncoding } from '../../import/input.js';
 import { describeColumn } from '../../import/mapping.js';
 import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
 import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
+import { rememberLists } from '../completion/seen-lists.js';
 import type { Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
@@ -180,6 +181,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     offInterrupt();
   }
   const { summary } = outcome;
+  await rememberLists(ctx, [options.listId]);
   // The summary (the renderer prints it), then for people the first rows not imported, then what ended the run (import/outcome.ts).
   const said = problemLines([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary);
   if (unsubscribed > 0) {
