@@ -155,8 +155,6 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       void client.destroy();
     }
   });
-  // Memory must not grow with the file (src/core/heap.ts): applied only when the process entry gives the hook.
-  const heap = (await ctx.heap?.())?.boundedHeapForImport({ semiSpaceBytes: 4 << 20, rowsBetweenCollections: 100_000 });
   let outcome;
   let unsubscribed = 0;
   try {
@@ -171,9 +169,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
         if (list.length < PROBLEMS_SHOWN) list.push(p);
       },
       onNotice: (message) => ctx.log.warn(message),
-      onBatchDone: (batch) => {
-        if (!batch.fromJournal) heap?.(batch.rows);
-      },
+      heap: ctx.heap,
       onPlan: (plan) => ctx.log.debug(`mapping (${describeDelimiter(plan.delimiter)}, ${plan.encoding}): ${plan.columns.map(describeColumn).join('; ')}`),
     });
   } finally {
