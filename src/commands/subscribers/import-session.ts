@@ -17,34 +17,12 @@ import { describeColumn } from '../../import/mapping.js';
 import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
 import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
 import { rememberLists } from '../completion/seen-lists.js';
-import type { Result } from '../define.js';
+import type { Input, Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
+import type { args, options } from './import-options.js';
 
-/** The command's arguments and flags, as import.ts declares them (typed here so this file imports nothing of it back). */
-export interface ImportInput {
-  file: string;
-  list: string;
-  map: string[];
-  onlyMapped: boolean;
-  includeUnsubscribed: boolean;
-  consent?: 'yes' | 'no' | 'unchanged';
-  resubscribe: boolean;
-  queueAutoresponders: boolean;
-  restartAutoresponders: boolean;
-  batchSize: number;
-  concurrency: number;
-  delimiter?: string;
-  encoding?: string;
-  multiSeparator?: string;
-  dateOnly: boolean;
-  dryRun: boolean;
-  failures?: string;
-  journal?: string;
-  resume: boolean;
-  restart: boolean;
-  progress: boolean;
-}
+type ImportInput = Input<typeof args, typeof options>;
 
 /** The service's code for an address in the unsubscribed list (service-spec.md "Coded errors by area"). */
 const UNSUBSCRIBED = '206';
