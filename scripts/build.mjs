@@ -393,11 +393,13 @@ const cli = require(join(dist, 'cli.cjs'));
 // package.json's directories.man names it; the generator itself is not shipped.
 {
   const generator = join(dist, 'man-pages.cjs');
-  await bundle({ ...common, entryPoints: { 'man-pages': 'src/help/man.ts' }, minify: false, metafile: false, define: { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) } });
+  const tree = join(dist, 'man-program.cjs');
+  await bundle({ ...common, entryPoints: { 'man-pages': 'src/help/man.ts', 'man-program': 'src/program.ts' }, minify: false, metafile: false, define: { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) } });
   const { manPages } = require(generator);
   mkdirSync(join(dist, 'man', 'man1'), { recursive: true });
-  for (const page of manPages()) writeFileSync(join(dist, 'man', 'man1', page.file), page.text);
+  for (const page of manPages(require(tree).buildProgram())) writeFileSync(join(dist, 'man', 'man1', page.file), page.text);
   rmSync(generator);
+  rmSync(tree);
 }
 const metafile = mergeMetafiles([program.metafile, ...splits.map((s) => s.metafile), sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
 

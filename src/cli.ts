@@ -5,7 +5,6 @@
 // builds the context (src/context.ts), runs the command and prints its data;
 // whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
 import type { Command } from 'commander';
-import { rememberListsSeen } from './commands/completion/seen-lists.js';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS, resolveGlobals, type ParsedGlobals } from './commands/globals.js';
 import { createContext, type RunDeps } from './context.js';
@@ -72,8 +71,6 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     } else {
       await ctx.out.render(result);
       result.done?.();
-      // Lists a command used at the service are offered by `--list <TAB>` later.
-      if (clients.length) await rememberListsSeen(definition, input as Record<string, unknown>, result.data, ctx, (text) => redactor.redactKeys(text));
     }
     const message = typeof result.message === 'function' ? result.message() : result.message;
     if (message) ctx.log.info(message);

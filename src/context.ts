@@ -7,7 +7,7 @@
 // file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
 import type { Readable } from 'node:stream';
 import { UsageError } from './core/errors.js';
-import type { HeapTuning } from './core/heap.js';
+import type { HeapHook } from './core/heap.js';
 import type { ApiClient } from './core/http.js';
 import { InterruptHub } from './core/interrupts.js';
 import type { Redactor } from './core/redact.js';
@@ -33,7 +33,7 @@ export interface RunDeps {
   prompt?: Prompt;
   now?: () => Date;
   /** Process-wide heap tuning (src/core/heap.ts): main() gives it; in-process tests do not, so their worker's V8 is left alone. */
-  heap?: () => Promise<HeapTuning>;
+  heap?: HeapHook;
   /**
    * The process ends as soon as run() returns (main()): connections with no
    * request in flight are left for the exit to close (src/core/http.ts settle()).
@@ -124,13 +124,10 @@ export interface Context {
   /** A client for explicit credentials (auth login/status, doctor), with the same debug, timeouts and abort; `maxBodyBytes` for a smaller answer cap (completion). */
   apiWith(credentials: { baseUrl: string; apiKey: string }, options?: { maxBodyBytes?: number }): Promise<ApiClient>;
   now(): Date;
-  /**
-   * Process-wide heap tuning (V8 flags, forced collections: src/core/heap.ts),
-   * for the commands whose memory bound depends on it. Only the process entry
-   * (main) gives it; undefined in-process (tests), where a command must not
-   * change the V8 of the worker that runs it.
-   */
-  heap?: () => Promise<HeapTuning>;
+  /** Hides every API key in its forms (core/redact.ts), for the service's text a command keeps in a file. */
+  maskKeys(text: string): string;
+  /** Process-wide heap tuning (src/core/heap.ts), handed to the import and the page walk; undefined in-process (tests). */
+  heap?: HeapHook;
 }
 
 export function createContext(
@@ -235,6 +232,7 @@ export function createContext(
     api,
     apiWith: ({ baseUrl, apiKey }, options) => makeClient(baseUrl, apiKey, undefined, undefined, undefined, options?.maxBodyBytes),
     now: deps.now ?? (() => new Date()),
+    maskKeys: (text) => redactor.redactKeys(text),
     heap: deps.heap,
   };
 }

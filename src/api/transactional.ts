@@ -1,7 +1,7 @@
 // service-spec.md "Transactional (smart) emails".
 import type { ApiClient } from '../core/http.js';
 import { emailStatistics, smartEmailDetails, smartEmailList, type EmailStatistics } from '../schemas/transactional.js';
-import type { SmartEmailStatus } from './enums.js';
+import type { SmartEmailStatus } from '../schemas/enums.js';
 import type { StatisticsQuery } from '../validation/query-params.js';
 
 /**

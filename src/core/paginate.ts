@@ -23,6 +23,7 @@
 // The pages' requests share one flow control (core/throttle.ts, CLI.md "flow
 // control"): paced under the service's rate limit, one shared pause per 429,
 // `concurrency` the ceiling on requests in flight.
+import type { HeapHook } from './heap.js';
 import { Throttle } from './throttle.js';
 
 export interface RecordWalk<P, R> {
@@ -57,8 +58,8 @@ export interface RecordWalk<P, R> {
   onRunaway?(stop: RunawayStop): void;
   /** Told once, when a page reports another total than page 1 did. */
   onTotalChanged?(change: { firstTotal: number; total: number; pageNumber: number }): void;
-  /** After the records of a page were all taken (e.g. a garbage collection every few pages). */
-  afterPage?(pagesRead: number): void;
+  /** Process-wide heap tuning (ctx.heap): a walk of every page keeps the heap at its working size. */
+  heap?: HeapHook;
 }
 
 /** A walk in progress: its records, and what it has read so far. */
@@ -116,6 +117,7 @@ export function walkRecords<P, R>(walk: RecordWalk<P, R>, flow: Throttle): Recor
     let firstTotal: number | undefined;
     let moved = false;
     let previous: readonly R[] | undefined;
+    const heap = walk.page === undefined ? (await walk.heap?.())?.boundedHeap({ youngBytes: 0, workBetweenCollections: 4 }) : undefined;
     for await (const { pageNumber, page } of pagesOf()) {
       const onPage = walk.records(page);
       if (onPage === undefined) {
@@ -147,7 +149,7 @@ export function walkRecords<P, R>(walk: RecordWalk<P, R>, flow: Throttle): Recor
       // --limit reached: returning ends the page walk, which cancels the pages in flight.
       if (records >= limit) return;
       previous = onPage;
-      walk.afterPage?.(pages);
+      heap?.(1);
     }
   }
 

@@ -1,5 +1,5 @@
 // Man pages, generated at build (scripts/build.mjs writes them to dist/man/)
-// from the commander tree the program itself builds, so a page lists exactly
+// from the commander tree the program itself builds (the caller passes it), so a page lists exactly
 // the options `--help` lists. One page per command and per group
 // (email-subscribers-import(1)), as git and gh do: `man email-subscribers-import`
 // then finds it by name, and no page is a hundred screens long. email(1)
@@ -12,7 +12,6 @@ import { ENVIRONMENT } from '../core/environment.js';
 import { RESOLVER_HEADING, RESOLVER_RULES } from '../core/resolver-rules.js';
 import { EXIT_CODE_MEANINGS } from '../core/errors.js';
 import { CLI_VERSION } from '../core/version.js';
-import { buildProgram } from '../program.js';
 import { HELP_TOPICS } from './topic-list.js';
 
 export interface ManPage {
@@ -113,8 +112,7 @@ function rootPage(program: Command, pages: readonly ManPage[]): ManPage {
 }
 
 /** Every page: email(1) first, then each group and command that --help shows. */
-export function manPages(): ManPage[] {
-  const program = buildProgram();
+export function manPages(program: Command): ManPage[] {
   const pages: ManPage[] = [];
   const walk = (cmd: Command, path: string[]) => {
     for (const sub of cmd.createHelp().visibleCommands(cmd)) {

@@ -17,6 +17,7 @@ import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { importPath, type ImportFlags } from '../api/subscribers.js';
 import { hinted, UsageError } from '../core/errors.js';
+import type { HeapHook } from '../core/heap.js';
 import type { ApiClient } from '../core/http.js';
 import type { Throttle } from '../core/throttle.js';
 import type { Consent } from '../validation/subscriber-fields.js';
@@ -110,6 +111,8 @@ export interface ImportHooks {
   stopSignal?: AbortSignal;
   /** Second Ctrl-C: give up on the batches in flight too. */
   abandonSignal?: AbortSignal;
+  /** Keeps memory from growing with the file: told the rows of every batch sent. */
+  heap?: HeapHook;
 }
 
 export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Promise<ImportOutcome> {
@@ -162,7 +165,15 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
       });
     // The client's flow control, shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
     const throttle = hooks.client && !o.dryRun ? await hooks.client.flow(o.concurrency) : undefined;
-    run = new ImportRun(o, hooks, plan, header, rows, journal, failures, shape.rowsEstimate, throttle, meaning.statusColumns);
+    const heap = !o.dryRun && (await hooks.heap?.())?.boundedHeap({ youngBytes: 4 << 20, workBetweenCollections: 100_000 });
+    const told: ImportHooks = !heap ? hooks : {
+      ...hooks,
+      onBatchDone: (b) => {
+        hooks.onBatchDone?.(b);
+        if (!b.fromJournal) heap(b.rows);
+      },
+    };
+    run = new ImportRun(o, told, plan, header, rows, journal, failures, shape.rowsEstimate, throttle, meaning.statusColumns);
     await run.read();
   } catch (err) {
     rows.close();

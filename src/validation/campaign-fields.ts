@@ -1,7 +1,7 @@
 // Checks of the campaign-side request bodies that the request alone allows
 // (service-spec.md "Draft campaign", "Send campaign preview", "Template"),
 // with the service's codes, so a mistake costs no round trip.
-import { INVALID_PREVIEW_RECIPIENTS } from '../api/enums.js';
+import { INVALID_PREVIEW_RECIPIENTS } from '../schemas/enums.js';
 import { UsageError } from '../core/errors.js';
 import { isValidEmail } from './email-address.js';
 import { checkEmail, checkHttpUrl, checkUuid, requireText } from './option-checks.js';

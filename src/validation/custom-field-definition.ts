@@ -3,7 +3,7 @@
 import { UsageError } from '../core/errors.js';
 import { requireText } from './option-checks.js';
 
-import type { DataType } from '../api/enums.js';
+import type { DataType } from '../schemas/enums.js';
 
 const MULTI_VALUED: readonly DataType[] = ['MultiSelectOne', 'MultiSelectMany'];
 

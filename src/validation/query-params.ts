@@ -1,6 +1,6 @@
 // Query parameters of the reading operations, checked before sending with the
 // codes of service-spec.md "Coded errors by area" → Reading operations.
-import { INVALID_SMART_EMAIL_ID, type OrderDirection, type OrderField, type StatsTimeZone } from '../api/enums.js';
+import { INVALID_SMART_EMAIL_ID, type OrderDirection, type OrderField, type StatsTimeZone } from '../schemas/enums.js';
 import { UsageError } from '../core/errors.js';
 import { checkUuid } from './option-checks.js';
 

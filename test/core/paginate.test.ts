@@ -320,6 +320,17 @@ describe('walkRecords: the one page walk (issue 20)', () => {
     expect(walk.last).toEqual({ pageNumber: 3, pageCount: 4, total: 35 });
   });
 
+  it('a walk of every page bounds the heap once and tells it each page; --page n leaves it alone', async () => {
+    const bounded: unknown[] = [];
+    const told: number[] = [];
+    const heap = async () => ({ boundedHeap: (options: unknown) => (bounded.push(options), (n: number) => void told.push(n)) });
+    expect(await collect(walkRecords(listing(10, () => names(35), { heap }).walk))).toEqual(names(35));
+    expect(bounded).toHaveLength(1);
+    expect(told).toEqual([1, 1, 1, 1]);
+    await collect(walkRecords(listing(10, () => names(35), { heap, page: 2 }).walk));
+    expect(bounded).toHaveLength(1);
+  });
+
   it('an answer that is not a page of a listing yields nothing and is kept as it came', async () => {
     const l = listing(10, () => names(5), { records: () => undefined });
     const walk = walkRecords(l.walk);

@@ -8,6 +8,7 @@
 // Options that the service's rules make compulsory are checked by
 // draftCampaignFrom (not declared required) so a missing one is refused with
 // the service's own code (319, 304, 305, 308, 310, 315), like the service would.
+import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, listOption, textOption } from '../define.js';
 
 export default defineCommand({
@@ -38,6 +39,7 @@ export default defineCommand({
     ]);
     const draft = draftCampaignFrom(input);
     const answer = await createDraftCampaign(await ctx.api(), draft);
+    await rememberLists(ctx, input.list);
     const what = `campaign "${draft.Name}"`;
     if (!answer.fits) return createdResult(ctx, answer.data, undefined, what, answer.problem);
     // The real service answers the bare id; the sandbox keeps the spec's body and sends the id in a header.

@@ -2,7 +2,7 @@
 // (service-spec.md "Send campaign preview"). A send: never repeated
 // automatically once it may have reached the service.
 import { ApiError, NetworkError } from '../../core/errors.js';
-import { INVALID_PREVIEW_RECIPIENTS } from '../../api/enums.js';
+import { INVALID_PREVIEW_RECIPIENTS } from '../../schemas/enums.js';
 import { defineCommand, idArg, listOption } from '../define.js';
 
 export default defineCommand({

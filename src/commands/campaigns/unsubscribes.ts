@@ -13,7 +13,7 @@ import type { RecordWalkRun } from '../../core/paginate.js';
 import { WALK_CONCURRENCY } from '../../core/pool.js';
 import type { Column } from '../../output/render.js';
 import type { UnsubscribesPage } from '../../schemas/campaigns.js';
-import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../api/enums.js';
+import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../schemas/enums.js';
 import type { UnsubscribesQuery } from '../../validation/query-params.js';
 import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption, type Result } from '../define.js';
 
@@ -75,9 +75,6 @@ function recordKey(r: UnsubscribesPage['Results'][number]): string {
   return `${r.EmailAddress}\u0000${r.ListID ?? ''}\u0000${r.Date ?? ''}\u0000${r.IPAddress ?? ''}`;
 }
 
-/** Pages between full collections during --all (see src/core/heap.ts). */
-const GC_EVERY_PAGES = 4;
-
 /**
  * Reads one page (`one`: the page asked for, or the first, asked without a
  * page number as the user typed it) or walks them all: the records as they
@@ -90,13 +87,7 @@ async function walkResult(
   one: { asked?: number } | undefined,
   { concurrency, limit }: { concurrency: number; limit?: number },
 ): Promise<Result> {
-  const [{ getUnsubscribesPage }, client, heap, { toInt }] = await Promise.all([
-    import('../../api/campaigns.js'),
-    ctx.api(),
-    one ? undefined : ctx.heap?.(),
-    import('../../schemas/common.js'),
-  ]);
-  const collectGarbage = heap?.compactHeapForStreaming();
+  const [{ getUnsubscribesPage }, client, { toInt }] = await Promise.all([import('../../api/campaigns.js'), ctx.api(), import('../../schemas/common.js')]);
   const walk = await client.paginate<UnsubscribesPage, UnsubscribesPage['Results'][number]>({
     fetchPage: (n, request) => getUnsubscribesPage(client, campaignId, { ...query, page: one ? one.asked : n }, request),
     records: (p) => p.Results,
@@ -115,9 +106,7 @@ async function walkResult(
       ctx.log.warn(
         `the number of unsubscribes changed during the walk (${firstTotal} at page 1, ${total} at page ${pageNumber}); records that moved between pages may be missing. Records are printed once each; run again for a consistent copy.`,
       ),
-    afterPage: (pages) => {
-      if (pages % GC_EVERY_PAGES === 0) collectGarbage?.();
-    },
+    heap: ctx.heap,
   });
   return { data: walk, view: { columns: COLUMNS }, done: () => pagingFacts(ctx, walk, one !== undefined) };
 }

@@ -1,6 +1,7 @@
 // email customfields create: POST /email/lists/{listId}/customfields
 // (service-spec.md "Create custom field"); prints the generated Key.
-import { DATA_TYPES, INVALID_DATA_TYPE } from '../../api/enums.js';
+import { DATA_TYPES, INVALID_DATA_TYPE } from '../../schemas/enums.js';
+import { rememberLists } from '../completion/seen-lists.js';
 import { choiceOption, defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 
 export default defineCommand({
@@ -29,6 +30,7 @@ export default defineCommand({
     ]);
     const definition = customFieldFrom(input);
     const answer = await createCustomField(await ctx.api(), list, definition);
+    await rememberLists(ctx, [list]);
     return createdResult(ctx, answer, keyOf(answer), `custom field "${definition.FieldName}"`);
   },
 });

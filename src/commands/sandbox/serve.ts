@@ -5,26 +5,13 @@ import { resolve } from 'node:path';
 import type { Report } from '../../output/render.js';
 import { neutralize } from '../../output/sanitize.js';
 import type { Context } from '../../context.js';
-import type { Result } from '../define.js';
+import type { Input, Result } from '../define.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import type { RunningSandbox, SandboxOptions, SandboxWebhookOption } from '../../sandbox/index.js';
+import type { options } from './sandbox-options.js';
 
-/** The command's flags, as src/commands/sandbox/sandbox.ts declares them (typed here so this file imports nothing of it back). */
-export interface SandboxInput {
-  port: number;
-  host: string;
-  state?: string;
-  apiKey?: string;
-  latency?: number;
-  failRate?: number;
-  rateLimit?: number;
-  webhook: string[];
-  webhookFormat: 'json' | 'xml';
-  webhookInterval?: number;
-  webhookTolerance?: number;
-  unsubscribes?: number;
-}
+type SandboxInput = Input<{}, typeof options>;
 
 function parseSandboxFlags(flags: SandboxInput, cwd: string): SandboxOptions {
   const options: SandboxOptions = { port: flags.port, host: flags.host };

@@ -1,6 +1,7 @@
 // email segments create: POST /email/segments/{listId} (service-spec.md
 // "Create segment"); prints the new segment id.
 import { UsageError } from '../../core/errors.js';
+import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, idOption, listOption, textOption } from '../define.js';
 import { fromFileOption, readSegmentFile } from './from-file.js';
 import { RULE_GROUP_HELP, TITLE_EMPTY } from './codes.js';
@@ -42,6 +43,7 @@ export default defineCommand({
       if (ruleGroups.length) body.RuleGroups = ruleGroups;
     }
     const answer = await createSegment(await ctx.api(), listId, body);
+    await rememberLists(ctx, [listId]);
     const what = `segment "${String(body.Title)}"`;
     if (answer.fits) return createdResult(ctx, answer.data, answer.data, what);
     return createdResult(ctx, answer.data, undefined, what, answer.problem);

@@ -1,6 +1,7 @@
 // email subscribers add: POST /email/subscribers/{listId} (service-spec.md
 // "Add subscriber"). Checked before sending, with the service's codes where
 // the rule is the service's (1, 214, 215); --field values go as typed.
+import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_HINT, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, RESTART_HELP } from './codes.js';
 
@@ -51,6 +52,7 @@ export default defineCommand({
     const answer = await addSubscriber(await ctx.api(), input.list, body).catch((err: unknown) => {
       throw withResubscribeHint(err);
     });
+    await rememberLists(ctx, [input.list]);
     // The 201 body is a JSON string identifying the subscriber.
     return createdResult(ctx, answer, typeof answer === 'string' ? answer : undefined, `subscriber ${input.email}`);
   },

@@ -18,37 +18,14 @@ import { defaultJournalPlace } from '../../import/journal-place.js';
 import { describeColumn } from '../../import/mapping.js';
 import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
 import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
-import type { Result } from '../define.js';
+import { rememberLists } from '../completion/seen-lists.js';
+import type { Input, Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
 import { showInvisible } from '../../validation/email-address.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
+import type { args, options } from './import-options.js';
 
-/** The command's arguments and flags, as import.ts declares them (typed here so this file imports nothing of it back). */
-export interface ImportInput {
-  file: string;
-  list: string;
-  map: string[];
-  onlyMapped: boolean;
-  includeUnsubscribed: boolean;
-  allowEmptyNames: boolean;
-  strict: boolean;
-  consent?: 'yes' | 'no' | 'unchanged';
-  resubscribe: boolean;
-  queueAutoresponders: boolean;
-  restartAutoresponders: boolean;
-  batchSize: number;
-  concurrency: number;
-  delimiter?: string;
-  encoding?: string;
-  multiSeparator?: string;
-  dateOnly: boolean;
-  dryRun: boolean;
-  failures?: string;
-  journal?: string;
-  resume: boolean;
-  restart: boolean;
-  progress: boolean;
-}
+type ImportInput = Input<typeof args, typeof options>;
 
 /** The service's code for an address in the unsubscribed list (service-spec.md "Coded errors by area"). */
 const UNSUBSCRIBED = '206';
@@ -197,8 +174,6 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
       void client.destroy();
     }
   });
-  // Memory must not grow with the file (src/core/heap.ts): applied only when the process entry gives the hook.
-  const heap = (await ctx.heap?.())?.boundedHeapForImport({ semiSpaceBytes: 4 << 20, rowsBetweenCollections: 100_000 });
   let outcome;
   let unsubscribed = 0;
   try {
@@ -216,9 +191,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
         if (list.length < PROBLEMS_SHOWN) list.push(p);
       },
       onNotice: (message) => ctx.log.warn(message),
-      onBatchDone: (batch) => {
-        if (!batch.fromJournal) heap?.(batch.rows);
-      },
+      heap: ctx.heap,
       onPlan: (plan) => ctx.log.debug(`mapping (${describeDelimiter(plan.delimiter)}, ${plan.encoding}): ${plan.columns.map(describeColumn).join('; ')}`),
     });
   } finally {
@@ -226,6 +199,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
     offInterrupt();
   }
   const { summary } = outcome;
+  await rememberLists(ctx, [options.listId]);
   // The summary (the renderer prints it), then for people the first rows not imported, then what ended the run (import/outcome.ts).
   const said = problemLines([...shown, ...shownDuplicates].slice(0, PROBLEMS_SHOWN), summary);
   if (unsubscribed > 0) {

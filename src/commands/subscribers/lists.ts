@@ -1,5 +1,6 @@
 // email subscribers lists: GET /email/clients/listsforemail (service-spec.md
 // "Lists for an email address"): every list the address is on, with its state.
+import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, textOption } from '../define.js';
 import { EMAIL_INVALID } from './codes.js';
 
@@ -12,6 +13,8 @@ export default defineCommand({
   async run({ email }, ctx) {
     const { getListsForEmail } = await import('../../api/subscribers.js');
     const lists = await getListsForEmail(await ctx.api(), email);
+    // Their names are offered by `--list <TAB>` later; a long answer is looked at only so far.
+    await rememberLists(ctx, lists.slice(0, 1_000).flatMap((l) => (typeof l.ListName === 'string' ? [{ id: l.ListID, name: l.ListName }] : [])));
     return {
       data: lists,
       view: {

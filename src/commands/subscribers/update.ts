@@ -2,6 +2,7 @@
 // (service-spec.md "Update subscriber"). Codes checked before sending: 1 for
 // the current address, 211 for the new one, 214/215 for consent; --field
 // values go as typed.
+import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_HINT, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, NEW_EMAIL_INVALID, RESTART_HELP } from './codes.js';
 
@@ -57,6 +58,7 @@ export default defineCommand({
       RestartSubscriptionBasedAutoresponders: input.restartAutoresponders,
     };
     const answer = await updateSubscriber(await ctx.api(), input.list, current, body);
+    await rememberLists(ctx, [input.list]);
     return {
       // The service's answer; when it has none (200, service-spec.md "Update subscriber"), what was sent.
       data: answer.data ?? { ListID: input.list, ...body },

@@ -1,6 +1,6 @@
 // email transactional list: GET /email/transactional/smartEmail?status= (service-spec.md "List smart emails").
 import type { Column } from '../../output/render.js';
-import { INVALID_STATUS, SMART_EMAIL_STATUSES } from '../../api/enums.js';
+import { INVALID_STATUS, SMART_EMAIL_STATUSES } from '../../schemas/enums.js';
 import { choiceOption, defineCommand } from '../define.js';
 
 const COLUMNS: Column[] = [

@@ -2,7 +2,7 @@
 // (service-spec.md "Email statistics"). The table shows the service's query
 // echo, marking the values the spec's defaults supplied, then the counters.
 import type { Column } from '../../output/render.js';
-import { INVALID_TIME_ZONE, STATS_TIME_ZONES } from '../../api/enums.js';
+import { INVALID_TIME_ZONE, STATS_TIME_ZONES } from '../../schemas/enums.js';
 import type { StatisticsQuery } from '../../validation/query-params.js';
 import { choiceOption, defineCommand, textOption } from '../define.js';
 

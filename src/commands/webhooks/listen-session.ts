@@ -30,22 +30,16 @@ import { sweepTemporaries } from '../../core/private-temporaries.js';
 import { folderTarget } from '../../core/write-target.js';
 import { isBrokenPipe } from '../../output/edges.js';
 import type { Column } from '../../output/render.js';
-import type { Result } from '../define.js';
+import type { Input, Result } from '../define.js';
 import { neutralize } from '../../output/sanitize.js';
 import { EventQueue } from '../../webhooks/event-queue.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
 import { DEFAULT_MAX_HELD_BYTES, NOT_TAKEN, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
 import { isSavedDeliveryName, savedDeliveryName } from '../../webhooks/saved-deliveries.js';
+import type { options } from './listen-options.js';
 
-/** The command's flags, as src/commands/webhooks/listen.ts declares them (typed here so this file imports nothing of it back). */
-export interface ListenInput {
-  port: number;
-  host: string;
-  forwardTo?: string;
-  save?: string;
-  events?: string;
-}
+type ListenInput = Input<{}, typeof options>;
 
 const EVENT_COLUMNS: Column[] = [
   { key: 'Type' },

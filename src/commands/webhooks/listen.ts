@@ -1,14 +1,7 @@
 // `email webhooks listen`: the definition; the receiver is listen-session.ts,
 // loaded when the command runs, whose events are records without end.
-import { defineCommand, intOption, textOption } from '../define.js';
-
-const options = {
-  port: intOption('--port', '<n>', 'port to listen on (0 picks a free one)', { min: 0, max: 65535, default: 4020 }),
-  host: textOption('--host', '<h>', 'address to listen on', { default: '127.0.0.1' }),
-  forwardTo: textOption('--forward-to', '<url>', 'relay each delivery, untouched, to this URL'),
-  save: textOption('--save', '<dir>', 'write each delivery to its own file in this directory', { complete: 'dir' }),
-  events: textOption('--events', '<Type,…>', 'print only these event types (Subscribe, Update, Deactivate); every delivery is still answered, saved and forwarded whole'),
-};
+import { defineCommand } from '../define.js';
+import { options } from './listen-options.js';
 
 /** The fields of a printed event (service-spec.md "Webhooks"; ListID from its delivery): what --fields accepts. */
 const WEBHOOK_EVENT_FIELDS = ['Type', 'Date', 'OldEmailAddress', 'EmailAddress', 'Name', 'State', 'CustomFields', 'CustomFields.Key', 'CustomFields.Value', 'SignupIPAddress', 'ListID'];

@@ -712,11 +712,10 @@ describe('heap tuning (src/core/heap.ts) is the process entry\'s, never a test w
       env: { ...s.env, EMAIL_CONFIG_DIR: tempConfigDir() },
       cwd: dir,
       heap: async () => ({
-        boundedHeapForImport: (options) => {
+        boundedHeap: (options) => {
           bounded.push(options);
           return (n) => void rows.push(n);
         },
-        compactHeapForStreaming: () => () => undefined,
       }),
     });
     expect(code).toBe(0);
