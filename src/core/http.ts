@@ -77,12 +77,6 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Called before each retry, e.g. to count retries in an import summary. */
   onRetry?: (reason: string, delayMs: number) => void;
-  /**
-   * The flow control of a walker with requests in flight (core/throttle.ts):
-   * each attempt waits for its turn, and a 429's retry waits on the shared
-   * pause the throttle sets instead of a wait of its own.
-   */
-  throttle?: Throttle;
 }
 
 /**
@@ -111,7 +105,7 @@ export class ApiClient {
   /** Made at the first request, so that a walk asked for before it sizes it (paginate()). */
   private poolMade?: PoolType;
   private connections: number;
-  /** The flow control every walk of this client goes through (flow()). */
+  /** The flow control every request of this client goes through once a walk or an import made it (flow()). */
   private throttle?: Throttle;
   private readonly redactor = new Redactor();
   private readonly policy: RetryPolicy;
@@ -144,18 +138,19 @@ export class ApiClient {
    */
   async paginate<P, R>(listing: RecordWalk<P, R>): Promise<RecordWalkRun<P, R>> {
     if (!this.poolMade) this.connections = Math.max(this.connections, poolFor(listing.concurrency).connections);
-    const [{ walkRecords }, flow] = await Promise.all([import('./paginate.js'), this.flow(listing.concurrency)]);
-    return walkRecords(listing, flow);
+    const [{ walkRecords }] = await Promise.all([import('./paginate.js'), this.flow(listing.concurrency)]);
+    return walkRecords(listing);
   }
 
   /**
-   * The flow control of the client's walks (core/throttle.ts): one for all of
-   * them, so one 429 pauses them all; the first call sets its ceiling on
-   * requests in flight (--concurrency).
+   * The client's flow control (core/throttle.ts), made by a walk or an import:
+   * from then on every request of the client goes through it, so one 429
+   * pauses them all; the first call sets its ceiling on requests in flight
+   * (--concurrency).
    */
   async flow(maxInFlight: number): Promise<Throttle> {
     const { Throttle } = await import('./throttle.js');
-    return (this.throttle ??= new Throttle({ maxInFlight, debug: this.debugSink }));
+    return (this.throttle ??= new Throttle({ maxInFlight, debug: this.options.debug && ((line) => this.debug(line)) }));
   }
 
   /** Sends a request with retries and returns the validated body. */
@@ -204,7 +199,7 @@ export class ApiClient {
       this.debug(`  ${res.status} is a redirect: not followed, not retried`);
       return redirectForAnswer(r.method, r.path, `${this.baseUrl.origin}${r.fullPath}`, res, redact);
     })(send);
-    const throttled = throttleLayer<RawResponse, LayeredOptions>(signalOf)(judged);
+    const throttled = throttleLayer<RawResponse, LayeredOptions>(signalOf, () => this.throttle)(judged);
     const announce = announcer((line, waitMs) => this.options.onWait?.(this.redactor.redact(line), waitMs), () => this.now());
     return retryLayer<RawResponse, LayeredOptions>({ policy: this.policy, now: () => this.now(), debug: (line) => this.debug(line), sleep, signalOf, onWait: announce })(throttled);
   }
@@ -217,11 +212,6 @@ export class ApiClient {
   async keyDigest(salt: string): Promise<string> {
     const { createHmac } = await import('node:crypto');
     return createHmac('sha256', salt).update(this.options.apiKey).digest('hex');
-  }
-
-  /** The --debug sink (lines redacted), for the flow control of a walk (core/throttle.ts). */
-  get debugSink(): ((line: string) => void) | undefined {
-    return this.options.debug ? (line) => this.debug(line) : undefined;
   }
 
   /** Text the service sent back, with the key masked (CLI.md "secrets": an answer may echo it). */
