@@ -122,12 +122,7 @@ export class ApiClient {
   }
 
   private get pool(): PoolType {
-    return (this.poolMade ??= new Pool(this.baseUrl.origin, {
-      connections: this.connections,
-      // `localhost` never goes to the resolver (core/loopback.ts loopbackAwareLookup).
-      connect: { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup },
-      keepAliveTimeout: 10_000,
-    }));
+    return (this.poolMade ??= connectionPool(this.baseUrl.origin, { connections: this.connections, connectTimeoutMs: this.options.connectTimeoutMs, keepAliveTimeout: 10_000 }));
   }
 
   /**
@@ -260,49 +255,33 @@ export class ApiClient {
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
 
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
-    const signals = [timeout.signal, opts.signal, this.options.signal].filter((s): s is AbortSignal => !!s);
-    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const signals = [opts.signal, this.options.signal].filter((s): s is AbortSignal => !!s);
     const started = performance.now();
     // Answer lines name the request with its query (CLI.md "--debug": which page of a walk failed?).
     const traced = maskSecretParameters(path.slice(this.basePath.length));
     this.debug(`> ${opts.method} ${this.baseUrl.origin}${maskSecretParameters(path)}${body ? ` (${body.length} bytes)` : ''}`);
     this.debug(`> authorization: Bearer ***`);
-    try {
-      const res = await poolRequest(this.pool, {
-        method: opts.method as Dispatcher.HttpMethod,
-        path,
-        headers,
-        body,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const text = await this.readBody(res, opts.method, opts.path);
-      const elapsed = Math.round(performance.now() - started);
-      this.debug(`< ${res.statusCode} ${opts.method} ${traced} ${elapsed}ms`);
+    const signal = signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
+    const res = await exchange(this.pool, { method: opts.method, path, headers, body, timeoutMs, signal }, (r) => this.readBody(r, opts.method, opts.path));
+    const elapsed = Math.round(performance.now() - started);
+    if ('status' in res) {
+      this.debug(`< ${res.status} ${opts.method} ${traced} ${elapsed}ms`);
       if (this.options.debug) for (const [name, value] of Object.entries(res.headers)) this.debug(`< ${name}: ${String(value)}`);
-      return { status: res.statusCode, headers: res.headers, data: parseBody(text), text };
-    } catch (err) {
-      if (err instanceof CliError && !(err instanceof NetworkError)) throw err;
-      const elapsed = Math.round(performance.now() - started);
-      if (timeout.signal.aborted || isUndiciTimeout(err)) {
-        this.debug(`< timeout ${opts.method} ${traced} after ${elapsed}ms`);
-        throw new TimeoutError(opts.method, opts.path, timeoutMs);
-      }
-      if (signal.aborted) throw err; // Ctrl-C: the caller decides
-      const message = this.redactor.redact(describeNetworkError(err));
-      this.debug(`< network error ${opts.method} ${traced} after ${elapsed}ms: ${message}`);
-      const error = new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: err }, isNotSent(err));
-      if (error.neverSent) {
-        const from = this.options.baseUrlSource ? ` (the base URL from ${this.options.baseUrlSource})` : '';
-        error.hint = `nothing answered at ${this.options.baseUrl}${from}; \`email doctor\` checks the profile, the base URL and the connection`;
-      }
-      throw error;
-    } finally {
-      clearTimeout(timer);
+      return { status: res.status, headers: res.headers, data: parseBody(res.body), text: res.body };
     }
+    if (res.failure === 'timeout') {
+      this.debug(`< timeout ${opts.method} ${traced} after ${elapsed}ms`);
+      throw new TimeoutError(opts.method, opts.path, timeoutMs);
+    }
+    if (res.failure === 'aborted') throw res.error; // Ctrl-C: the caller decides
+    const message = this.redactor.redact(describeNetworkError(res.error));
+    this.debug(`< network error ${opts.method} ${traced} after ${elapsed}ms: ${message}`);
+    const error = new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: res.error }, isNotSent(res.error));
+    if (error.neverSent) {
+      const from = this.options.baseUrlSource ? ` (the base URL from ${this.options.baseUrlSource})` : '';
+      error.hint = `nothing answered at ${this.options.baseUrl}${from}; \`email doctor\` checks the profile, the base URL and the connection`;
+    }
+    throw error;
   }
 
   /**
@@ -366,6 +345,51 @@ function parseBody(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return text;
+  }
+}
+
+/** A pool of keep-alive connections to `origin`, for API calls and webhook posts alike. */
+export function connectionPool(origin: string, o: { connections: number; keepAliveTimeout: number; connectTimeoutMs?: number }): PoolType {
+  // `localhost` never goes to the resolver (core/loopback.ts loopbackAwareLookup).
+  return new Pool(origin, { connections: o.connections, connect: { timeout: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup }, keepAliveTimeout: o.keepAliveTimeout });
+}
+
+export interface ExchangeRequest {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  headers: Record<string, string> | string[];
+  body?: string | Uint8Array;
+  /** From the start of the request to the end of what `read` takes of the answer. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** The answer (its body as `read` took it), or why there was none. */
+export type Exchange<T> =
+  | { status: number; headers: RawResponse['headers']; body: T }
+  | { failure: 'timeout' }
+  | { failure: 'aborted' | 'network'; error: unknown };
+
+/**
+ * The one HTTP exchange of the tool, API calls and webhook posts alike: a 3xx
+ * is an answer, never followed (CLI.md "redirects"). An error of the tool's own
+ * that `read` throws (an answer too large) passes through.
+ */
+export async function exchange<T>(pool: PoolType, request: ExchangeRequest, read: (res: Dispatcher.ResponseData) => Promise<T>): Promise<Exchange<T>> {
+  const { timeoutMs } = request;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
+  const signal = request.signal ? AbortSignal.any([timeout.signal, request.signal]) : timeout.signal;
+  try {
+    const res = await poolRequest(pool, { method: request.method as Dispatcher.HttpMethod, path: request.path, headers: request.headers, body: request.body, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    return { status: res.statusCode, headers: res.headers, body: await read(res) };
+  } catch (error) {
+    if (error instanceof CliError && !(error instanceof NetworkError)) throw error;
+    if (timeout.signal.aborted || isUndiciTimeout(error)) return { failure: 'timeout' };
+    return { failure: signal.aborted ? 'aborted' : 'network', error };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
