@@ -1,6 +1,5 @@
 // service-spec.md "Campaigns".
 import type { ApiClient, RawResponse, WriteAnswer } from '../core/http.js';
-import type { Throttle } from '../core/throttle.js';
 import {
   campaignSummary,
   createCampaignResponse,
@@ -45,7 +44,7 @@ export function getUnsubscribesPage(
   client: ApiClient,
   campaignId: string,
   query: UnsubscribesQuery,
-  options: { signal?: AbortSignal; throttle?: Throttle } = {},
+  options: { signal?: AbortSignal } = {},
 ): Promise<UnsubscribesPage> {
   return client.request({
     method: 'GET',
@@ -54,7 +53,6 @@ export function getUnsubscribesPage(
     schema: unsubscribesPage,
     idempotent: true,
     signal: options.signal,
-    throttle: options.throttle,
   });
 }
 

@@ -2,7 +2,6 @@
 // after a 5xx or a dropped connection (an existing subscriber is updated, not
 // duplicated), so the core retries them (CLI.md "retries").
 import type { ApiClient, RawResponse } from '../core/http.js';
-import type { Throttle } from '../core/throttle.js';
 import { addSubscriberResponse, listsForEmail, subscriberHistory } from '../schemas/subscribers.js';
 import type { Consent, CustomFieldValue } from '../validation/subscriber-fields.js';
 
@@ -49,7 +48,7 @@ export function importBatch(
   client: ApiClient,
   listId: string,
   rawBody: Uint8Array,
-  options: { timeoutMs: number; signal?: AbortSignal; onRetry?: (reason: string, delayMs: number) => void; throttle?: Throttle },
+  options: { timeoutMs: number; signal?: AbortSignal; onRetry?: (reason: string, delayMs: number) => void },
 ): Promise<RawResponse> {
   return client.send({
     method: 'POST',
@@ -59,7 +58,6 @@ export function importBatch(
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     onRetry: options.onRetry,
-    throttle: options.throttle,
   });
 }
 

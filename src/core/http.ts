@@ -77,12 +77,6 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Called before each retry, e.g. to count retries in an import summary. */
   onRetry?: (reason: string, delayMs: number) => void;
-  /**
-   * The flow control of a walker with requests in flight (core/throttle.ts):
-   * each attempt waits for its turn, and a 429's retry waits on the shared
-   * pause the throttle sets instead of a wait of its own.
-   */
-  throttle?: Throttle;
 }
 
 /**
@@ -111,7 +105,7 @@ export class ApiClient {
   /** Made at the first request, so that a walk asked for before it sizes it (paginate()). */
   private poolMade?: PoolType;
   private connections: number;
-  /** The flow control every walk of this client goes through (flow()). */
+  /** The flow control every request of this client goes through once a walk or an import made it (flow()). */
   private throttle?: Throttle;
   private readonly redactor = new Redactor();
   private readonly policy: RetryPolicy;
@@ -128,12 +122,7 @@ export class ApiClient {
   }
 
   private get pool(): PoolType {
-    return (this.poolMade ??= new Pool(this.baseUrl.origin, {
-      connections: this.connections,
-      // `localhost` never goes to the resolver (core/loopback.ts loopbackAwareLookup).
-      connect: { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup },
-      keepAliveTimeout: 10_000,
-    }));
+    return (this.poolMade ??= connectionPool(this.baseUrl.origin, { connections: this.connections, connectTimeoutMs: this.options.connectTimeoutMs, keepAliveTimeout: 10_000 }));
   }
 
   /**
@@ -144,18 +133,19 @@ export class ApiClient {
    */
   async paginate<P, R>(listing: RecordWalk<P, R>): Promise<RecordWalkRun<P, R>> {
     if (!this.poolMade) this.connections = Math.max(this.connections, poolFor(listing.concurrency).connections);
-    const [{ walkRecords }, flow] = await Promise.all([import('./paginate.js'), this.flow(listing.concurrency)]);
-    return walkRecords(listing, flow);
+    const [{ walkRecords }] = await Promise.all([import('./paginate.js'), this.flow(listing.concurrency)]);
+    return walkRecords(listing);
   }
 
   /**
-   * The flow control of the client's walks (core/throttle.ts): one for all of
-   * them, so one 429 pauses them all; the first call sets its ceiling on
-   * requests in flight (--concurrency).
+   * The client's flow control (core/throttle.ts), made by a walk or an import:
+   * from then on every request of the client goes through it, so one 429
+   * pauses them all; the first call sets its ceiling on requests in flight
+   * (--concurrency).
    */
   async flow(maxInFlight: number): Promise<Throttle> {
     const { Throttle } = await import('./throttle.js');
-    return (this.throttle ??= new Throttle({ maxInFlight, debug: this.debugSink }));
+    return (this.throttle ??= new Throttle({ maxInFlight, debug: this.options.debug && ((line) => this.debug(line)) }));
   }
 
   /** Sends a request with retries and returns the validated body. */
@@ -204,7 +194,7 @@ export class ApiClient {
       this.debug(`  ${res.status} is a redirect: not followed, not retried`);
       return redirectForAnswer(r.method, r.path, `${this.baseUrl.origin}${r.fullPath}`, res, redact);
     })(send);
-    const throttled = throttleLayer<RawResponse, LayeredOptions>(signalOf)(judged);
+    const throttled = throttleLayer<RawResponse, LayeredOptions>(signalOf, () => this.throttle)(judged);
     const announce = announcer((line, waitMs) => this.options.onWait?.(this.redactor.redact(line), waitMs), () => this.now());
     return retryLayer<RawResponse, LayeredOptions>({ policy: this.policy, now: () => this.now(), debug: (line) => this.debug(line), sleep, signalOf, onWait: announce })(throttled);
   }
@@ -217,11 +207,6 @@ export class ApiClient {
   async keyDigest(salt: string): Promise<string> {
     const { createHmac } = await import('node:crypto');
     return createHmac('sha256', salt).update(this.options.apiKey).digest('hex');
-  }
-
-  /** The --debug sink (lines redacted), for the flow control of a walk (core/throttle.ts). */
-  get debugSink(): ((line: string) => void) | undefined {
-    return this.options.debug ? (line) => this.debug(line) : undefined;
   }
 
   /** Text the service sent back, with the key masked (CLI.md "secrets": an answer may echo it). */
@@ -270,49 +255,33 @@ export class ApiClient {
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
 
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
-    const signals = [timeout.signal, opts.signal, this.options.signal].filter((s): s is AbortSignal => !!s);
-    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const signals = [opts.signal, this.options.signal].filter((s): s is AbortSignal => !!s);
     const started = performance.now();
     // Answer lines name the request with its query (CLI.md "--debug": which page of a walk failed?).
     const traced = maskSecretParameters(path.slice(this.basePath.length));
     this.debug(`> ${opts.method} ${this.baseUrl.origin}${maskSecretParameters(path)}${body ? ` (${body.length} bytes)` : ''}`);
     this.debug(`> authorization: Bearer ***`);
-    try {
-      const res = await poolRequest(this.pool, {
-        method: opts.method as Dispatcher.HttpMethod,
-        path,
-        headers,
-        body,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const text = await this.readBody(res, opts.method, opts.path);
-      const elapsed = Math.round(performance.now() - started);
-      this.debug(`< ${res.statusCode} ${opts.method} ${traced} ${elapsed}ms`);
+    const signal = signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
+    const res = await exchange(this.pool, { method: opts.method, path, headers, body, timeoutMs, signal }, (r) => this.readBody(r, opts.method, opts.path));
+    const elapsed = Math.round(performance.now() - started);
+    if ('status' in res) {
+      this.debug(`< ${res.status} ${opts.method} ${traced} ${elapsed}ms`);
       if (this.options.debug) for (const [name, value] of Object.entries(res.headers)) this.debug(`< ${name}: ${String(value)}`);
-      return { status: res.statusCode, headers: res.headers, data: parseBody(text), text };
-    } catch (err) {
-      if (err instanceof CliError && !(err instanceof NetworkError)) throw err;
-      const elapsed = Math.round(performance.now() - started);
-      if (timeout.signal.aborted || isUndiciTimeout(err)) {
-        this.debug(`< timeout ${opts.method} ${traced} after ${elapsed}ms`);
-        throw new TimeoutError(opts.method, opts.path, timeoutMs);
-      }
-      if (signal.aborted) throw err; // Ctrl-C: the caller decides
-      const message = this.redactor.redact(describeNetworkError(err));
-      this.debug(`< network error ${opts.method} ${traced} after ${elapsed}ms: ${message}`);
-      const error = new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: err }, isNotSent(err));
-      if (error.neverSent) {
-        const from = this.options.baseUrlSource ? ` (the base URL from ${this.options.baseUrlSource})` : '';
-        error.hint = `nothing answered at ${this.options.baseUrl}${from}; \`email doctor\` checks the profile, the base URL and the connection`;
-      }
-      throw error;
-    } finally {
-      clearTimeout(timer);
+      return { status: res.status, headers: res.headers, data: parseBody(res.body), text: res.body };
     }
+    if (res.failure === 'timeout') {
+      this.debug(`< timeout ${opts.method} ${traced} after ${elapsed}ms`);
+      throw new TimeoutError(opts.method, opts.path, timeoutMs);
+    }
+    if (res.failure === 'aborted') throw res.error; // Ctrl-C: the caller decides
+    const message = this.redactor.redact(describeNetworkError(res.error));
+    this.debug(`< network error ${opts.method} ${traced} after ${elapsed}ms: ${message}`);
+    const error = new NetworkError(`${opts.method} ${opts.path}: ${message}`, opts.method, opts.path, { cause: res.error }, isNotSent(res.error));
+    if (error.neverSent) {
+      const from = this.options.baseUrlSource ? ` (the base URL from ${this.options.baseUrlSource})` : '';
+      error.hint = `nothing answered at ${this.options.baseUrl}${from}; \`email doctor\` checks the profile, the base URL and the connection`;
+    }
+    throw error;
   }
 
   /**
@@ -376,6 +345,51 @@ function parseBody(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return text;
+  }
+}
+
+/** A pool of keep-alive connections to `origin`, for API calls and webhook posts alike. */
+export function connectionPool(origin: string, o: { connections: number; keepAliveTimeout: number; connectTimeoutMs?: number }): PoolType {
+  // `localhost` never goes to the resolver (core/loopback.ts loopbackAwareLookup).
+  return new Pool(origin, { connections: o.connections, connect: { timeout: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, lookup: loopbackAwareLookup }, keepAliveTimeout: o.keepAliveTimeout });
+}
+
+export interface ExchangeRequest {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  headers: Record<string, string> | string[];
+  body?: string | Uint8Array;
+  /** From the start of the request to the end of what `read` takes of the answer. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** The answer (its body as `read` took it), or why there was none. */
+export type Exchange<T> =
+  | { status: number; headers: RawResponse['headers']; body: T }
+  | { failure: 'timeout' }
+  | { failure: 'aborted' | 'network'; error: unknown };
+
+/**
+ * The one HTTP exchange of the tool, API calls and webhook posts alike: a 3xx
+ * is an answer, never followed (CLI.md "redirects"). An error of the tool's own
+ * that `read` throws (an answer too large) passes through.
+ */
+export async function exchange<T>(pool: PoolType, request: ExchangeRequest, read: (res: Dispatcher.ResponseData) => Promise<T>): Promise<Exchange<T>> {
+  const { timeoutMs } = request;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
+  const signal = request.signal ? AbortSignal.any([timeout.signal, request.signal]) : timeout.signal;
+  try {
+    const res = await poolRequest(pool, { method: request.method as Dispatcher.HttpMethod, path: request.path, headers: request.headers, body: request.body, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    return { status: res.statusCode, headers: res.headers, body: await read(res) };
+  } catch (error) {
+    if (error instanceof CliError && !(error instanceof NetworkError)) throw error;
+    if (timeout.signal.aborted || isUndiciTimeout(error)) return { failure: 'timeout' };
+    return { failure: signal.aborted ? 'aborted' : 'network', error };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

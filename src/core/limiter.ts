@@ -125,6 +125,33 @@ export class Limiter {
   }
 }
 
+/** Items pushed as they come, read in order by one consumer; close() ends the reading once the rest is read, or with its error. */
+export class Channel<T> implements AsyncIterable<T> {
+  private items: T[] = [];
+  private closed?: { error?: unknown };
+  private wake?: () => void;
+
+  push(item: T): void {
+    this.items.push(item);
+    this.wake?.();
+  }
+
+  close(error?: unknown): void {
+    this.closed ??= { error };
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for (;;) {
+      yield* this.items.splice(0);
+      if (this.items.length) continue;
+      if (this.closed?.error) throw this.closed.error;
+      if (this.closed) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
+
 function checkWeight(weight: number): number {
   if (!Number.isFinite(weight) || weight < 0) throw new RangeError(`Limiter: weight must be a finite number ≥ 0, not ${weight}`);
   return weight;

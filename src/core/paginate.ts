@@ -20,15 +20,14 @@
 // CLI.md "--all"): it ends at the first empty page, and a total that keeps
 // growing stops it once it has read twice the first page's total.
 //
-// The pages' requests share one flow control (core/throttle.ts, CLI.md "flow
-// control"): paced under the service's rate limit, one shared pause per 429,
-// `concurrency` the ceiling on requests in flight.
+// The pages' requests go through the client's flow control (core/throttle.ts,
+// CLI.md "flow control"): paced under the service's rate limit, one shared
+// pause per 429, `concurrency` the ceiling on requests in flight.
 import type { HeapHook } from './heap.js';
-import { Throttle } from './throttle.js';
 
 export interface RecordWalk<P, R> {
-  /** Fetches one page (1-based), its request sent with this signal (aborted when the walk stops early or fails) and through this flow control. */
-  fetchPage(pageNumber: number, request: { signal: AbortSignal; throttle: Throttle }): Promise<P>;
+  /** Fetches one page (1-based), its request sent with this signal (aborted when the walk stops early or fails). */
+  fetchPage(pageNumber: number, request: { signal: AbortSignal }): Promise<P>;
   /**
    * The records of a page; undefined when the answer is not a page of a
    * listing at all. Page 1 so: the walk yields nothing and `unpaged` holds
@@ -78,9 +77,9 @@ export interface RecordWalkRun<P, R> extends AsyncIterable<R> {
 
 /**
  * The records of a paged listing, in order, each once, up to the limit (see
- * the top of this file), every page through `flow`. Iterate it once.
+ * the top of this file). Iterate it once.
  */
-export function walkRecords<P, R>(walk: RecordWalk<P, R>, flow: Throttle): RecordWalkRun<P, R> {
+export function walkRecords<P, R>(walk: RecordWalk<P, R>): RecordWalkRun<P, R> {
   let records = 0;
   let pages = 0;
   let repeats = 0;
@@ -91,12 +90,11 @@ export function walkRecords<P, R>(walk: RecordWalk<P, R>, flow: Throttle): Recor
   async function* pagesOf(): AsyncGenerator<{ pageNumber: number; page: P }> {
     if (walk.page === undefined) {
       yield* walkPages<P>({
-        fetchPage: (n, signal, throttle) => walk.fetchPage(n, { signal, throttle }),
+        fetchPage: (n, signal) => walk.fetchPage(n, { signal }),
         pageCount: (p) => walk.pageCount(p),
         recordCount: (p) => walk.records(p)?.length ?? 0,
         totalRecords: walk.totalRecords ? (p) => walk.totalRecords!(p) : undefined,
         concurrency: walk.concurrency,
-        throttle: flow,
         signal: walk.signal,
         onRunaway: walk.onRunaway,
         recordLimit: walk.limit,
@@ -107,7 +105,7 @@ export function walkRecords<P, R>(walk: RecordWalk<P, R>, flow: Throttle): Recor
     const stop = () => controller.abort(walk.signal?.reason);
     walk.signal?.addEventListener('abort', stop, { once: true });
     try {
-      yield { pageNumber: walk.page, page: await walk.fetchPage(walk.page, { signal: controller.signal, throttle: flow }) };
+      yield { pageNumber: walk.page, page: await walk.fetchPage(walk.page, { signal: controller.signal }) };
     } finally {
       walk.signal?.removeEventListener('abort', stop);
     }
@@ -174,19 +172,12 @@ export function walkRecords<P, R>(walk: RecordWalk<P, R>, flow: Throttle): Recor
 }
 
 export interface PageWalk<P> {
-  /**
-   * Fetches one page (1-based). The signal aborts when the walk stops early or
-   * fails; the request goes through the throttle (RequestOptions.throttle).
-   */
-  fetchPage(pageNumber: number, signal: AbortSignal, throttle: Throttle): Promise<P>;
+  /** Fetches one page (1-based). The signal aborts when the walk stops early or fails. */
+  fetchPage(pageNumber: number, signal: AbortSignal): Promise<P>;
   /** How many pages the walk must cover, as a page reports it. */
   pageCount(page: P): number;
-  /** Pages in flight or waiting at once (≥ 1); the ceiling on requests in flight. */
+  /** Pages in flight or waiting at once (≥ 1). */
   concurrency: number;
-  /** The walk's flow control (the client's, ApiClient.flow); without it, one is made for this walk. */
-  throttle?: Throttle;
-  /** --debug sink for the flow control's rate changes. */
-  debug?: (line: string) => void;
   /** Aborts the walk (Ctrl-C, or the reader of stdout went away). */
   signal?: AbortSignal;
   /** Records on a page. With it, the walk ends at the first page that has none, whatever the page count says. */
@@ -234,9 +225,8 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
   // The window is this map, the pages asked for and not yet handed out: its size
   // bounds them without core's Limiter, since nothing ever waits for a place here.
   const inFlight = new Map<number, Promise<P>>();
-  const throttle = walk.throttle ?? new Throttle({ maxInFlight: walk.concurrency, debug: walk.debug });
   const start = (n: number) => {
-    const promise = walk.fetchPage(n, controller.signal, throttle);
+    const promise = walk.fetchPage(n, controller.signal);
     // A page that fails while an earlier one is awaited is reported when its turn comes; until then it must not count as unhandled.
     promise.catch(() => undefined);
     inFlight.set(n, promise);
@@ -244,7 +234,7 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
   const records = (page: P) => (walk.recordCount ? walk.recordCount(page) : undefined);
   const wanted = walk.recordLimit !== undefined && walk.recordCount ? walk.recordLimit : Number.POSITIVE_INFINITY;
   try {
-    let first: P | undefined = await walk.fetchPage(1, controller.signal, throttle);
+    let first: P | undefined = await walk.fetchPage(1, controller.signal);
     let total = Math.max(1, walk.pageCount(first));
     let read = records(first) ?? 0;
     // An empty first page: nothing more to ask for, whatever the page count says.

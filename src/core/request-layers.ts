@@ -4,7 +4,7 @@
 //
 //   retry      decides, after a failed attempt, whether and when to try again (core/retry.ts);
 //              told waits go to announce: one of 5 s or more gets one line (CLI.md "retries")
-//   throttle   a walk's flow control: each attempt waits its turn; a 429 sets one
+//   throttle   the client's flow control: each attempt waits its turn; a 429 sets one
 //              pause shared by every request in flight (CLI.md "flow control", core/throttle.ts)
 //   judge      an answer that is not 2xx becomes its typed error (a 3xx never followed)
 //   send       one HTTP exchange (src/core/http.ts ApiClient.once)
@@ -30,7 +30,6 @@ export interface LayerRequest {
   path: string;
   idempotent: boolean;
   signal?: AbortSignal;
-  throttle?: Throttle;
   onRetry?: (reason: string, delayMs: number) => void;
 }
 
@@ -80,13 +79,13 @@ export function judgeLayer<A extends Answer, R extends LayerRequest>(toError: (a
 }
 
 /**
- * The walk's flow control (core/throttle.ts): each attempt waits for its turn;
+ * The client's flow control, once made (core/throttle.ts): each attempt waits for its turn;
  * its answer ends the turn, and a failed status leaves the turn open for the
  * retry layer to end with the shared pause it decides.
  */
-export function throttleLayer<A extends Answer, R extends LayerRequest>(signalOf: (request: R) => AbortSignal | undefined): (next: Try<A, R>) => Try<A, R> {
+export function throttleLayer<A extends Answer, R extends LayerRequest>(signalOf: (request: R) => AbortSignal | undefined, throttleOf: () => Throttle | undefined): (next: Try<A, R>) => Try<A, R> {
   return (next) => async (request, tries) => {
-    const throttle = request.throttle;
+    const throttle = throttleOf();
     if (!throttle) return next(request, tries);
     const ticket = await throttle.acquire({ retry: tries.retries + tries.rateLimitRetries > 0, signal: signalOf(request) });
     let attempt: Attempt<A>;
@@ -154,8 +153,8 @@ export function retryLayer<A extends Answer, R extends LayerRequest>(deps: Retry
         rateLimitRetries: tries.rateLimitRetries + (rateLimited ? 1 : 0),
         waitedMs: tries.waitedMs + decision.delayMs,
       };
-      // Under a throttle the retry of a 429 waits in the throttle's acquire(), on the shared pause.
-      if (!(rateLimited && request.throttle)) await deps.sleep(decision.delayMs, deps.signalOf(request));
+      // Under a throttle (its turn left open) the retry of a 429 waits in acquire(), on the shared pause.
+      if (!(rateLimited && attempt.endTurn)) await deps.sleep(decision.delayMs, deps.signalOf(request));
     }
   };
 }

@@ -232,7 +232,7 @@ class ImportRun {
     private readonly failures: FailuresFile | undefined,
     /** Data rows the structure check counted: the progress's whole. */
     rowsEstimate: number,
-    /** Paces the batches' requests under the service's rate limit, --concurrency the ceiling (core/throttle.ts). */
+    /** The client's flow control, which paces the batches' requests (core/throttle.ts): read for its figures. */
     private readonly throttle: Throttle | undefined,
     statusColumns: StatusColumn[],
   ) {
@@ -383,7 +383,6 @@ class ImportRun {
       flags: this.o.flags,
       timeoutMs: this.o.timeoutMs,
       signal,
-      throttle: this.throttle,
       onRetry: () => {
         this.tally.retries++;
         batch.retries++;

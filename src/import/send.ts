@@ -5,7 +5,6 @@
 import { importBatch, importPath, type ImportFlags } from '../api/subscribers.js';
 import { ApiError, AuthError, NetworkError, RedirectError, TimeoutError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
-import type { Throttle } from '../core/throttle.js';
 import { toInt } from '../schemas/common.js';
 import { importResult, type ImportResult } from '../schemas/subscribers.js';
 import type { Batch } from './batches.js';
@@ -21,13 +20,11 @@ interface SendOptions {
   /** Aborted: the batch is abandoned (a second Ctrl-C, or an error every batch would meet). */
   signal: AbortSignal;
   onRetry(): void;
-  /** The import's flow control: every batch of the run shares it (CLI.md "flow control"). */
-  throttle?: Throttle;
 }
 
 export async function sendBatch(batch: Batch, o: SendOptions): Promise<BatchAnswer> {
   try {
-    const answer = await importBatch(o.client, o.listId, batch.body(o.flags), { timeoutMs: o.timeoutMs, signal: o.signal, onRetry: o.onRetry, throttle: o.throttle });
+    const answer = await importBatch(o.client, o.listId, batch.body(o.flags), { timeoutMs: o.timeoutMs, signal: o.signal, onRetry: o.onRetry });
     const parsed = importResult.safeParse(answer.data);
     if (parsed.success) return { kind: 'acknowledged', result: parsed.data };
     return {

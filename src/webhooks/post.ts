@@ -2,8 +2,8 @@
 // --forward-to. These go to URLs the user names (their own receiver), never to
 // the service, so no API key is attached and the service's retry policy does
 // not apply: each request is made once and its outcome reported. They go
-// through the one HTTP core's undici (src/core/plain-post.ts), so they reach
-// every port an API request reaches. A redirect
+// through the API client's transport (src/core/http.ts exchange), so they
+// reach every port an API request reaches (fetch refuses its "bad ports"). A redirect
 // is an answer, never followed (CLI.md `webhooks listen`: it counts as not
 // accepted): following it would send the delivery somewhere the user did not
 // name (a 302 turned it into a GET to another host).
@@ -12,12 +12,11 @@
 // kept for the log; the connection is then dropped (CLI.md "answer size":
 // memory stays bounded whatever the receiver sends, issue 19.7: an endless 200
 // body was once read until --timeout, 1.1 GB in 10 s).
+import type { Dispatcher, Pool } from 'undici';
 import { UsageError } from '../core/errors.js';
+import type { Exchange, ExchangeRequest } from '../core/http.js';
 import { describeNetworkError, redirectWords, timedOut } from '../core/http-errors.js';
-import { PlainPoster } from '../core/plain-post.js';
 import { CLI_VERSION } from '../core/version.js';
-
-export { PlainPoster };
 
 const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer body, for the log: a line of text or an error page's start. */
@@ -101,6 +100,27 @@ export interface PostOptions {
   poster?: PlainPoster;
 }
 
+/** Keep-alive connections to receivers, one pool per origin, loading the HTTP core on the first post; close() when done. */
+export class PlainPoster {
+  private readonly pools = new Map<string, Pool>();
+  private core?: Promise<typeof import('../core/http.js')>;
+
+  async post<T>(url: URL, request: Omit<ExchangeRequest, 'method' | 'path'>, read: (res: Dispatcher.ResponseData) => Promise<T>): Promise<Exchange<T>> {
+    const { exchange, connectionPool } = await (this.core ??= import('../core/http.js'));
+    let pool = this.pools.get(url.origin);
+    // Posts go one at a time (trigger, replay, forwards in arrival order): one connection is enough.
+    if (!pool) this.pools.set(url.origin, (pool = connectionPool(url.origin, { connections: 1, keepAliveTimeout: 4_000 })));
+    return exchange(pool, { ...request, method: 'POST', path: `${url.pathname}${url.search}` }, read);
+  }
+
+  /** Throws away every connection, and whatever is still on the wire. */
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)));
+  }
+}
+
 export async function postBody(url: URL | string, body: string | Uint8Array, contentType: string | undefined, options: PostOptions = {}): Promise<PostOutcome> {
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
@@ -110,20 +130,40 @@ export async function postBody(url: URL | string, body: string | Uint8Array, con
   if (contentType && !has('content-type')) headers.push(['content-type', contentType]);
   const poster = options.poster ?? new PlainPoster();
   try {
-    const result = await poster.post(typeof url === 'string' ? new URL(url) : url, {
-      headers,
-      body,
-      timeoutMs,
-      signal: options.signal,
-      answerBytes: ANSWER_PREFIX_BYTES,
-      answerWaitMs: ANSWER_PREFIX_WAIT_MS,
-    });
+    const result = await poster.post(typeof url === 'string' ? new URL(url) : url, { headers: headers.flat(), body, timeoutMs, signal: options.signal }, answerPrefix);
     const elapsedMs = Math.round(performance.now() - started);
-    if ('status' in result) return { status: result.status, answer: result.answer.toString('utf8'), elapsedMs };
+    if ('status' in result) return { status: result.status, answer: result.body.toString('utf8'), elapsedMs };
     if (result.failure === 'timeout') return { error: timedOut(timeoutMs), timedOut: true, elapsedMs };
     if (result.failure === 'aborted') return { error: 'interrupted', elapsedMs };
     return { error: describeNetworkError(result.error), elapsedMs };
   } finally {
     if (!options.poster) await poster.close();
   }
+}
+
+/**
+ * Up to ANSWER_PREFIX_BYTES of the answer body, read for at most
+ * ANSWER_PREFIX_WAIT_MS; a body not read to its end is destroyed, which ends
+ * the transfer and closes the connection. Never throws: the status is already
+ * the outcome.
+ */
+async function answerPrefix(res: Dispatcher.ResponseData): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let ended = false;
+  const timer = setTimeout(() => res.body.destroy(), ANSWER_PREFIX_WAIT_MS);
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= ANSWER_PREFIX_BYTES) break;
+    }
+    ended = size < ANSWER_PREFIX_BYTES;
+  } catch {
+    // Cut short (the wait, the timeout, a signal, a reset): what was read stands.
+  } finally {
+    clearTimeout(timer);
+    if (!ended) res.body.destroy();
+  }
+  return Buffer.concat(chunks, size).subarray(0, ANSWER_PREFIX_BYTES);
 }

@@ -4,7 +4,7 @@
 // and capacity changes against what must always hold.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Limiter, type Release } from '../../src/core/limiter.js';
+import { Channel, Limiter, type Release } from '../../src/core/limiter.js';
 
 /** Lets granted promises' callbacks run. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -273,5 +273,34 @@ describe('Limiter properties', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('Channel', () => {
+  it('hands items out in order, those pushed before reading and while it waits, then ends when closed', async () => {
+    const channel = new Channel<number>();
+    channel.push(1);
+    const read = (async () => {
+      const seen: number[] = [];
+      for await (const item of channel) seen.push(item);
+      return seen;
+    })();
+    await flush();
+    channel.push(2);
+    channel.push(3);
+    await flush();
+    channel.close();
+    expect(await read).toEqual([1, 2, 3]);
+  });
+
+  it('closed with an error: the items pushed before it are read, then the error is thrown', async () => {
+    const channel = new Channel<string>();
+    channel.push('a');
+    channel.close(new Error('no consent column'));
+    const seen: string[] = [];
+    await expect((async () => {
+      for await (const item of channel) seen.push(item);
+    })()).rejects.toThrow('no consent column');
+    expect(seen).toEqual(['a']);
   });
 });

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { ApiClient } from '../../src/core/http.js';
 import { walkPages, walkRecords as walkRecordsThrough, type RecordWalk } from '../../src/core/paginate.js';
 import { DEFAULT_CONNECTIONS } from '../../src/core/pool.js';
-import { Throttle } from '../../src/core/throttle.js';
 
 interface FakePage {
   n: number;
@@ -279,7 +278,7 @@ describe('walkRecords: the one page walk (issue 20)', () => {
     };
     return { asked, walk };
   }
-  const walkRecords = <P, R>(walk: RecordWalk<P, R>) => walkRecordsThrough(walk, new Throttle({ maxInFlight: walk.concurrency }));
+  const walkRecords = <P, R>(walk: RecordWalk<P, R>) => walkRecordsThrough(walk);
   const names = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `r${from + i}`);
   const collect = async <R>(iterable: AsyncIterable<R>) => {
     const out: R[] = [];
@@ -361,7 +360,7 @@ describe('ApiClient.paginate: the walk through the client', () => {
     try {
       const concurrency = DEFAULT_CONNECTIONS + 12;
       const walk = await client.paginate<{ Results: number[]; NumberOfPages: number }, number>({
-        fetchPage: async (page, { signal, throttle }) => (await client.send({ method: 'GET', path: '/email/things', query: { page }, idempotent: true, signal, throttle })).data as { Results: number[]; NumberOfPages: number },
+        fetchPage: async (page, { signal }) => (await client.send({ method: 'GET', path: '/email/things', query: { page }, idempotent: true, signal })).data as { Results: number[]; NumberOfPages: number },
         records: (p) => p.Results,
         pageCount: (p) => p.NumberOfPages,
         concurrency,

@@ -85,8 +85,8 @@ describe('retry', () => {
       done: (_ticket: unknown, _answer?: Answer, pauseMs?: number) => void released.push(pauseMs),
     } as unknown as Throttle;
     slept.length = 0;
-    const send = retrying(slept)(throttleLayer<Answer, LayerRequest>(() => undefined)(judge(scripted(tooMany, ok))));
-    expect(await send(opts({ throttle }))).toBe(ok);
+    const send = retrying(slept)(throttleLayer<Answer, LayerRequest>(() => undefined, () => throttle)(judge(scripted(tooMany, ok))));
+    expect(await send(opts())).toBe(ok);
     expect(slept).toEqual([]);
     // The 429's turn ends with the pause every request of the walk then waits out; the retry's turn with none.
     expect(released).toEqual([7000, undefined]);

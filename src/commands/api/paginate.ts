@@ -15,8 +15,7 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
   const client = await ctx.api();
   const count = (value: unknown) => (typeof value === 'number' ? value : Number(value ?? 0) || 0);
   const walk = await client.paginate<unknown, unknown>({
-    fetchPage: async (page, { signal, throttle }) =>
-      (await client.send({ method: 'GET', path, query: { ...query, page: [String(page)] }, idempotent: true, signal, throttle })).data,
+    fetchPage: async (page, { signal }) => (await client.send({ method: 'GET', path, query: { ...query, page: [String(page)] }, idempotent: true, signal })).data,
     // A later page that is not the envelope ends the walk as an empty page would.
     records: (p) => (isPagedEnvelope(p) ? p.Results : undefined),
     pageCount: (p) => (isPagedEnvelope(p) ? count(p.NumberOfPages) : 1),

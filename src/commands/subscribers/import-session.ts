@@ -10,6 +10,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
+import { Channel } from '../../core/limiter.js';
 import { poolFor } from '../../core/pool.js';
 import { describeDelimiter, parseDelimiterFlag } from '../../import/source.js';
 import { runImport, type ImportOptions, type ImportSummary, type PlanReport, type RowProblem } from '../../import/importer.js';
@@ -239,7 +240,7 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
   let mapped!: (mapping: ReturnType<typeof mappingJson>) => void;
   let unmapped!: (error: unknown) => void;
   const mapping = new Promise<ReturnType<typeof mappingJson>>((resolve, reject) => ((mapped = resolve), (unmapped = reject)));
-  const problems = recordQueue<Record<string, unknown>>();
+  const problems = new Channel<Record<string, unknown>>();
   const run = runImport(options, {
     onPlan: (p) => {
       plan = p;
@@ -260,11 +261,11 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
   done.then(
     () => {
       mapped([]);
-      problems.end();
+      problems.close();
     },
     (error: unknown) => {
       unmapped(error);
-      problems.end(error);
+      problems.close(error);
     },
   );
   let summary: ImportSummary | undefined;
@@ -298,40 +299,6 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
 /** Where the delimiter came from, when a `sep=` first line named it. */
 function sepLine(options: ImportOptions): string {
   return options.delimiter === undefined && options.input.sepDelimiter !== undefined ? ' (its sep= line)' : '';
-}
-
-/** Records pushed as they are found and read by one consumer as they come (a dry run's problems). */
-function recordQueue<T>(): AsyncIterable<T> & { push(item: T): void; end(error?: unknown): void } {
-  let items: T[] = [];
-  let ended = false;
-  let failure: unknown;
-  let wake: (() => void) | undefined;
-  return {
-    push(item) {
-      items.push(item);
-      wake?.();
-    },
-    end(error) {
-      if (ended) return;
-      ended = true;
-      failure = error;
-      wake?.();
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        const batch = items;
-        items = [];
-        yield* batch;
-        if (items.length) continue;
-        if (ended) {
-          if (failure) throw failure;
-          return;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-      }
-    },
-  };
 }
 
 const PROBLEM_COLUMNS: Column[] = [{ key: 'Line' }, { key: 'Outcome' }, { key: 'Code' }, { key: 'EmailAddress', header: 'Email address' }, { key: 'Message' }];
