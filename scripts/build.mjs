@@ -58,6 +58,9 @@ const SPLIT = {
   sandbox: ['src/commands/sandbox/serve.ts'],
   doctor: ['src/commands/doctor/checks.ts'],
 };
+// Modules that keep no state, bundled again into a split bundle that uses them instead of handed over:
+// the import's per-row checks then call them directly, not through the program's module getters.
+const STATELESS = /^src\/(validation\/|output\/sanitize\.ts$|import\/(vendor-columns|mapping)\.ts$)/;
 // Each SPLIT module by its path (as the metafile names it), and a filter for the imports that may name one.
 const splitModules = new Map(Object.entries(SPLIT).flatMap(([name, modules]) => modules.map((m, i) => [m, { name, index: i }])));
 const splitNames = new RegExp(`[\\\\/](${[...new Set([...splitModules.keys()].map((m) => m.split('/').pop().replace(/\.ts$/, '')))].join('|')})\\.js$`);
@@ -129,7 +132,7 @@ const buildSplits = (wanted, write = true) =>
 // one instance (its code is in dist/cli.cjs, run only when a split bundle asks for it).
 const uses = new Map();
 for (const { metafile } of await buildSplits(new Set(), false)) {
-  for (const input of Object.keys(metafile.inputs)) if (input.startsWith('src/') && !splitModules.has(input)) uses.set(input, (uses.get(input) ?? 0) + 1);
+  for (const input of Object.keys(metafile.inputs)) if (input.startsWith('src/') && !splitModules.has(input) && !STATELESS.test(input)) uses.set(input, (uses.get(input) ?? 0) + 1);
 }
 for (const [input, count] of uses) if (count > 1) held.add(input);
 const wanted = new Set();
@@ -339,7 +342,7 @@ function fromProgram(held, wanted) {
         if (found.errors.length > 0 || found.external || found.namespace !== 'file') return undefined;
         const id = relative(rootDir, found.path);
         // Libraries are bundled again, tree-shaken: taken whole from the program, zod alone would add 400 KB to it.
-        if (!id.startsWith('src/') || !held.has(id) || splitModules.has(id)) return undefined;
+        if (!id.startsWith('src/') || !held.has(id) || splitModules.has(id) || STATELESS.test(id)) return undefined;
         wanted.add(id);
         return { path: id, namespace: 'from-program' };
       });
@@ -356,7 +359,7 @@ function fromProgram(held, wanted) {
 /**
  * The split holds: dist/cli.cjs reaches a split bundle only by `await
  * import()` (a static import would load it with every command), and no file
- * of src/ is in two bundles (module state would be two).
+ * of src/ but a STATELESS one is in two bundles (module state would be two).
  */
 function checkSplit(programMeta, splitBuilds) {
   for (const [input, { imports }] of Object.entries(programMeta.inputs)) {
@@ -365,7 +368,7 @@ function checkSplit(programMeta, splitBuilds) {
   const owner = new Map(Object.keys(programMeta.inputs).map((i) => [i, 'dist/cli.cjs']));
   for (const { metafile } of splitBuilds) {
     for (const [out, { inputs }] of Object.entries(metafile.outputs)) {
-      for (const input of Object.keys(inputs).filter((i) => i.startsWith('src/'))) {
+      for (const input of Object.keys(inputs).filter((i) => i.startsWith('src/') && !STATELESS.test(i))) {
         if (owner.has(input)) throw new Error(`${input} is bundled in both ${owner.get(input)} and ${out}: its state would be two`);
         owner.set(input, out);
       }

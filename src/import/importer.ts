@@ -1,18 +1,9 @@
-// The import pipeline, streaming end to end, as a composition of stages:
-//   source.ts (decode, structure check, csv-parse) → rows.ts (mapping, value
-//   checks) → dedupe.ts (the address set) → batches.ts → dispatch.ts (up to
-//   --concurrency requests in flight; send.ts is one request) → tally.ts
-//   (counts, outcomes, the summary),
-// with the journal session (journal.ts) and the failures file (failures.ts).
-// The stages are async iterables pulled by the send loop (stages.ts): memory
-// does not grow with the file, as reading waits while a formed batch waits
-// for a slot or the failures file is busy; outcomes become counters, and
-// duplicate detection keeps 64-bit fingerprints. How a run ends: outcome.ts.
-//
-// Every data row ends in exactly one outcome (CLI.md "Import guarantees"):
-// new, existing, failed (at the service, with its code), rejected (before
-// sending, with the reason) or duplicate. runImport() prints nothing; it
-// reports through hooks and returns the summary.
+// The import pipeline, streaming end to end: source.ts → rows.ts → dedupe.ts →
+// batches.ts → dispatch.ts (send.ts is one request) → tally.ts, with the
+// journal (journal.ts) and the failures file (failures.ts); docs/import.md
+// draws it. Every data row ends in exactly one outcome (CLI.md "Import
+// guarantees"); runImport() prints nothing: it reports through hooks and
+// returns the summary.
 import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { importPath, type ImportFlags } from '../api/subscribers.js';

@@ -81,19 +81,22 @@ export async function scanEmptyNames(
       jumped = close + 1;
       return true;
     }
-    let end = buf.indexOf(delimiter, i);
-    const lf = buf.indexOf(LF, i);
-    if (lf >= 0 && (end < 0 || lf < end)) end = lf;
-    if (crEnds) {
-      const cr = buf.indexOf(CR, i);
-      if (cr >= 0 && (end < 0 || cr < end)) end = cr;
+    // An unquoted field, read in one loop: short fields cost less so than a native search per delimiter and line break.
+    let hasText = false;
+    let hasAt = false;
+    for (let j = i; j < length; j++) {
+      const b = buf[j]!;
+      if (b === delimiter || b === LF || (crEnds && b === CR)) {
+        content = hasText;
+        at = column === email && hasAt;
+        state = State.Unquoted;
+        jumped = j;
+        return true;
+      }
+      if (b === AT) hasAt = true;
+      if (b !== SPACE && b !== TAB) hasText = true;
     }
-    if (end < 0) return false;
-    content = hasContent(buf, i, end);
-    at = column === email && atWithin(buf, i, end);
-    state = State.Unquoted;
-    jumped = end;
-    return true;
+    return false;
   };
 
   for await (const buf of chunks) {
