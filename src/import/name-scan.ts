@@ -84,8 +84,17 @@ export async function scanEmptyNames(
     // An unquoted field, read in one loop: short fields cost less so than a native search per delimiter and line break.
     let hasText = false;
     let hasAt = false;
+    // The last column that matters is a name: its first letter is all it has to say.
+    const lastName = column === last && isName[column] === 1;
     for (let j = i; j < length; j++) {
       const b = buf[j]!;
+      if (lastName && b !== SPACE && b !== TAB && b !== delimiter && b !== LF && b !== CR) {
+        hasName = true;
+        column = last + 1;
+        state = State.Skip;
+        jumped = j;
+        return true;
+      }
       if (b === delimiter || b === LF || (crEnds && b === CR)) {
         content = hasText;
         at = column === email && hasAt;
