@@ -8,6 +8,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import * as z from 'zod/mini';
 import { hinted, UsageError } from './errors.js';
+import { kindOf } from './file-kind.js';
 import { defaultProblem } from './profile-defaults.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 
@@ -40,16 +41,6 @@ const configShape = z.looseObject(
   { error: 'expected an object' },
 );
 export type ConfigShape = z.infer<typeof configShape>;
-
-/** What a path holds that is not a regular file, in words: "a FIFO", "a directory". */
-function kindOf(info: Stats): string {
-  if (info.isSymbolicLink()) return 'a symbolic link';
-  if (info.isFIFO()) return 'a FIFO';
-  if (info.isDirectory()) return 'a directory';
-  if (info.isSocket()) return 'a socket';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
-  return 'not a file';
-}
 
 /**
  * Refused unread: anything at `path` but a regular file (a link to one

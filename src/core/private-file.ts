@@ -28,9 +28,10 @@
 // a link and refuses anything but a regular file (a FIFO planted there would
 // otherwise hang the open).
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
+import { constants } from 'node:fs';
 import { link, lstat, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { kindOf } from './file-kind.js';
 import { sweepTemporaries } from './private-temporaries.js';
 
 /** 0 where the platform has no such flag (Windows, where O_EXCL alone refuses an existing link). */
@@ -307,18 +308,6 @@ export async function readRegularFile(path: string, maxBytes?: number): Promise<
   } finally {
     await handle.close();
   }
-}
-
-/** What a path holds, in words: "a FIFO", "a character device". */
-export function kindOf(info: Stats): string {
-  if (info.isFile()) return 'a regular file';
-  if (info.isSymbolicLink()) return 'a symbolic link';
-  if (info.isDirectory()) return 'a directory';
-  if (info.isFIFO()) return 'a FIFO';
-  if (info.isSocket()) return 'a socket';
-  if (info.isCharacterDevice()) return 'a character device';
-  if (info.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
 }
 
 async function refuseLink(path: string): Promise<void> {

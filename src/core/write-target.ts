@@ -13,7 +13,8 @@ import type { Writable } from 'node:stream';
 import { isatty, WriteStream as TtyWriteStream } from 'node:tty';
 import { promisify } from 'node:util';
 import { Interrupted } from './errors.js';
-import { kindOf, UnsafePathError } from './private-file.js';
+import { kindOf } from './file-kind.js';
+import { UnsafePathError } from './private-file.js';
 
 const openAsync = promisify(openCb);
 const fstatAsync = promisify(fstatCb);
