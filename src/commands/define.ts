@@ -1,46 +1,31 @@
-// One typed definition per command (ENGINEERING.md "Layout"): its name, one-line
-// summary, positional arguments, options, examples and run function. The
-// options are declared once, as data: the program builds its commander tree
-// from them (src/program.ts), completions and the docs' command table are
-// generated from them, and src/commands/parse-input.ts turns what the user
-// typed into the typed object `run` receives, checked once, with one error
-// shape (`--batch-size must be 1..1000 (got 1001)`, exit 2).
-//
-// This module and the definitions import nothing heavy: help and completion
-// read every definition, so a command's own dependencies (API functions,
-// schemas, the importer) are loaded inside its `run` with `await import()`.
+// One typed definition per command: options declared once, as data, from which
+// the program, completions, docs and parse-input all derive. This module imports
+// nothing heavy: help and completion read every definition, so a command loads
+// its own dependencies inside `run` with `await import()`.
 import type { Context } from '../context.js';
 import type { View } from '../output/render.js';
 import type { Serving } from '../output/serving.js';
 
-/**
- * Resources whose ids a shell completes (`email __ids <kind>`): campaigns and
- * smart emails asked of the service, lists from what this profile used.
- */
+/** Resources whose ids a shell completes: campaigns and smart emails from the service, lists from this profile's use. */
 export const COMPLETED_IDS = ['campaign', 'smart-email', 'list'] as const;
 export type CompletedId = (typeof COMPLETED_IDS)[number];
 
-/** What a shell completes a value with. */
 export type Completion = 'file' | 'dir' | 'profile' | CompletedId;
 
-/** The ids completed for a resource named by an id's argument or flag, if the shells can offer any. */
 function idCompletion(resource: string): CompletedId | undefined {
   return (COMPLETED_IDS as readonly string[]).includes(resource) ? (resource as CompletedId) : undefined;
 }
 
-/** A check applied to a text value, with the service's code when the rule is the service's. */
 export type TextCheck = 'uuid' | 'email' | 'http-url' | 'nonblank';
 
 interface DeclBase<T> {
-  /** Long flag, e.g. `--batch-size`. */
   readonly flag: `--${string}`;
-  /** Short flag, e.g. `-y`. */
   readonly short?: `-${string}`;
   readonly description: string;
   /** The service's error code for a refused value (service-spec.md "Error codes"). */
   readonly code?: number;
   readonly hidden?: boolean;
-  /** The service's name for what this option sends, where it differs (`date` for --since): a user typing it is pointed here. */
+  /** Where the service's name differs (`date` for --since): a user typing it is pointed here. */
   readonly serviceName?: string;
   /** Phantom: the type `run` receives for this option. */
   readonly __type?: T;
@@ -52,17 +37,14 @@ export interface SwitchDecl extends DeclBase<boolean> {
 
 export interface TextDecl<T extends string | undefined = string | undefined> extends DeclBase<T> {
   readonly kind: 'text';
-  /** Shown in help, e.g. `<addr>`. */
   readonly placeholder: string;
   readonly required?: boolean;
-  /** What the value is, for the error when a required one is missing ("the campaign id"). */
   readonly what?: string;
-  /** The hint under that error. */
   readonly hint?: string;
   readonly check?: TextCheck;
   readonly default?: string;
   readonly complete?: Completion;
-  /** Values offered by help and completion, without refusing others (the command checks them itself, with its codes). */
+  /** Offered by help and completion without refusing others (the command checks them, with its codes). */
   readonly suggest?: readonly string[];
 }
 
@@ -77,7 +59,6 @@ export interface IntDecl<T extends number | undefined = number | undefined> exte
 export interface NumberDecl<T extends number | undefined = number | undefined> extends DeclBase<T> {
   readonly kind: 'number';
   readonly placeholder: string;
-  /** Smallest value allowed; `exclusiveMin` makes it a strict bound. */
   readonly min: number;
   readonly exclusiveMin?: boolean;
   readonly max?: number;
@@ -102,21 +83,15 @@ export interface ListDecl extends DeclBase<string[]> {
 
 export type OptionDecl = SwitchDecl | TextDecl<string | undefined> | TextDecl<string> | IntDecl<number | undefined> | IntDecl<number> | NumberDecl<number | undefined> | NumberDecl<number> | ChoiceDecl<string, string | undefined> | ChoiceDecl<string, string> | ListDecl;
 
-/** A positional argument. */
 export interface ArgDecl<T = unknown> {
   readonly kind: 'arg' | 'id';
-  /** As shown in usage, e.g. `file`, `saved-file`. */
   readonly name: string;
   readonly description: string;
   readonly required: boolean;
   readonly variadic: boolean;
   readonly choices?: readonly string[];
   readonly complete?: Completion;
-  /**
-   * kind 'id': the resource id that is also an option (`--campaign <id>`),
-   * so `email campaigns summary <id>` and `--campaign <id>` both work
-   * (CLI.md "Commands": positional identifiers).
-   */
+  /** kind 'id': the id is also this option, so `summary <id>` and `--campaign <id>` both work. */
   readonly flag?: `--${string}`;
   readonly code?: number;
   readonly __type?: T;
@@ -127,109 +102,58 @@ export type Args = Record<string, ArgDecl>;
 
 type ValueOf<D> = D extends { readonly __type?: infer T } ? T : never;
 
-/** Every declared argument and option, parsed and checked. */
 export type Input<A extends Args, O extends Options> = { [K in keyof A]: ValueOf<A[K]> } & { [K in keyof O]: ValueOf<O[K]> };
 
-/**
- * --limit (LIST_OPTIONS) of a list command: an input of its page walk, which
- * reads no page past it; never set for a command that is not a list.
- */
+/** --limit of a list command: its page walk reads no page past it. */
 export interface ListInput {
   readonly limit?: number;
 }
 
-/**
- * What `run` hands back (ENGINEERING.md habit 14): data for the one renderer
- * (src/output/render.ts), which decides everything per format, and how the
- * command ended. A command never branches on the output format.
- */
+/** What `run` hands back: data for the one renderer, and how the command ended; a command never branches on the format. */
 export interface Result {
-  /**
-   * Records (an array, or an async iterable that yields them as they come: a
-   * page walk), one record, or one value: -o json prints it unchanged (the service's data).
-   */
   data?: unknown;
-  /** Which columns matter in a table (and how their values read). */
   view?: View;
-  /**
-   * What a table shows instead of `data`: the data reshaped for people (one
-   * line per action, per target); a function of the data when --limit must
-   * count the data's records, not the lines (it gets them already limited).
-   */
+  /** The data reshaped for a table; a function when --limit must count the data's records, not the lines. */
   display?: unknown;
-  /**
-   * `data` is an action's answer (preview, unschedule, update, …): one JSON
-   * value under --json and -o ndjson, nothing on stdout for people, who read `message`.
-   */
+  /** An action's answer: one JSON value for machines, nothing on stdout for people, who read `message`. */
   action?: boolean;
-  /**
-   * One line for people on stderr once the data is out (a `notice` in machine
-   * mode); not with --quiet. A function when it is known only then (data that streams).
-   */
+  /** One line on stderr once the data is out; a function when known only then (streamed data). */
   message?: string | (() => string | undefined);
-  /** Lines only people reading a table need, on stderr after the data (scripts have the data); not with --quiet. */
+  /** Lines only people reading a table need, on stderr after the data. */
   notes?: string[];
-  /** Runs once the data is out: what only the end of streamed data can say (a walk's paging facts). */
+  /** Runs once the data is out: what only the end of streamed data can say. */
   done?: () => void;
-  /**
-   * Ends the command once the data is out (an import's partial success: exit 3,
-   * and why); a function when it is known only then (data that streams).
-   */
+  /** Ends the command once the data is out (a partial import: exit 3); a function when known only then. */
   error?: Error | (() => Error | undefined);
   exitCode?: number;
-  /**
-   * The command keeps running once its data is out, until it is stopped (a
-   * server: `sandbox`; `webhooks listen`, whose data are records without end,
-   * view.endless): the edge waits for the first Ctrl-C or SIGTERM, its normal
-   * end, then calls stop() (src/output/serving.ts).
-   */
+  /** Keeps the command running once its data is out: the edge waits for Ctrl-C or SIGTERM, then calls stop(). */
   serving?: Serving;
 }
 
 export interface CommandDefinition<A extends Args = Args, O extends Options = Options> {
   readonly name: string;
   readonly summary: string;
-  /** Longer help shown under the summary in the command's --help. */
   readonly description?: string;
   readonly args?: A;
   readonly options?: O;
-  /** Command lines shown under "Examples:"; each is run against the sandbox by test/commands.test.ts. */
+  /** Each is run against the sandbox by test/commands.test.ts. */
   readonly examples: readonly string[];
   readonly hidden?: boolean;
-  /**
-   * What the command prints as JSON, for --fields and --jq (CLI.md): required,
-   * so a new command cannot be without them. The program gives every command
-   * with JSON those options, declared once below (RECORD_OPTIONS,
-   * LIST_OPTIONS), and the renderer applies them to whatever the command
-   * prints, so no command handles them itself. `false`: it prints no JSON at
-   * all (a completion script, the messages of a login).
-   */
+  /** What the command prints as JSON, for --fields and --jq; required so no command lacks it. `false`: no JSON at all. */
   readonly records: RecordsTrait | false;
-  /** Parsed, checked input in; its data and how it ended out, for the edge to render (it never prints). */
   run(input: Input<A, O> & ListInput, ctx: Context): Promise<Result>;
 }
 
 export interface RecordsTrait {
-  /**
-   * The schema of one printed record (src/schemas/), loaded only when the
-   * command runs with --fields (or to generate completions): its field
-   * names are the ones --fields accepts.
-   */
+  /** The schema of one printed record, loaded only for --fields (or completions). */
   readonly schema?: () => Promise<unknown>;
-  /**
-   * The field names --fields accepts, where what is printed is the tool's own
-   * (an import's summary, doctor's checks) rather than a schema's record. An
-   * empty list: the output is one value with no fields (a created id).
-   * Neither this nor a schema (`email api`): any name is taken.
-   */
+  /** --fields' names where the output is the tool's own; empty: one value without fields. Neither: any name is taken. */
   readonly fields?: readonly string[];
-  /** A list (or a paged listing): --limit bounds it. */
   readonly list?: boolean;
-  /** What --limit counts, in the plural, where a record is more than one line of the table (`campaign entries`). */
+  /** What --limit counts, in the plural, where a record is more than one table line. */
   readonly unit?: string;
 }
 
-/** What every command that prints JSON has (CLI.md `--fields`, `--jq`). */
 export const RECORD_OPTIONS = {
   fields: textOption('--fields', '<a,b,…>', 'print only these fields, in this order (names as --json spells them; Properties.Subject reaches into an object)'),
   jq: textOption('--jq', '<expression>', 'filter the JSON output with a jq expression; strings print raw, other values as compact JSON, one a line'),
@@ -237,12 +161,10 @@ export const RECORD_OPTIONS = {
   bom: switchOption('--bom', 'with -o csv: start with a UTF-8 byte-order mark, so spreadsheets read accents right'),
 };
 
-/** What every list and paged command has (CLI.md `--limit`). */
 export const LIST_OPTIONS = {
   limit: intOption('--limit', '<n>', 'at most n records (a paged listing reads no page past the one that reaches n)', { min: 1 }),
 };
 
-/** The options a command gets from its traits, declared once for all (the program adds them; parse-input reads them). */
 export function sharedOptions(def: AnyCommand): Options {
   if (def.records === false) return {};
   const { list, unit } = def.records;
@@ -284,7 +206,6 @@ export function textOption(flag: `--${string}`, placeholder: string, description
   return { kind: 'text', flag, placeholder, description, ...extra };
 }
 
-/** A resource identifier given as an option only (`--list <id>`), required and checked as a UUID. */
 export function idOption(flag: `--${string}`, description: string, extra: Extra<TextDecl> = {}): TextDecl<string> {
   return { kind: 'text', flag, placeholder: '<id>', description, required: true, check: 'uuid', complete: idCompletion(flag.slice(2)), ...extra } as TextDecl<string>;
 }
@@ -308,7 +229,6 @@ export function choiceOption<const C extends string>(flag: `--${string}`, placeh
   return { kind: 'choice', flag, placeholder, description, choices, ...extra } as ChoiceDecl<C>;
 }
 
-/** A repeatable option: every value, in order (`--field A=1 --field B=2`). */
 export function listOption(flag: `--${string}`, placeholder: string, description: string, extra: Extra<ListDecl> = {}): ListDecl {
   return { kind: 'list', flag, placeholder, description, ...extra };
 }
@@ -325,11 +245,7 @@ export function variadicArg(name: string, description: string, extra: { complete
   return { kind: 'arg', name, description, required: true, variadic: true, ...extra };
 }
 
-/**
- * The one required resource id of a command, given as the first argument or
- * as its flag (`email campaigns summary <id>` or `--campaign <id>`); both,
- * differently, is a usage error. Checked as a UUID.
- */
+/** The one required id, as first argument or as its flag (not both), checked as a UUID. */
 export function idArg(resource: 'list' | 'segment' | 'campaign' | 'smart-email', description: string, extra: { code?: number } = {}): ArgDecl<string> {
   return { kind: 'id', name: resource, description, required: true, variadic: false, flag: `--${resource}`, complete: idCompletion(resource), ...extra };
 }

@@ -1,7 +1,5 @@
-// The global options (CLI.md "Global behaviour"), declared once. The program
-// puts them on its root, where commander recognises them before or after the
-// subcommand (`email --json campaigns sent`, `email campaigns sent --json`);
-// they reach a command's `run` through `ctx.globals`, never through argv.
+// The global options, declared once on the program's root, so commander takes
+// them before or after the subcommand; `run` gets them through `ctx.globals`.
 import type { GlobalOptions, RunDeps } from '../context.js';
 import { OUTPUT_FORMAT_NAMES as OUTPUT_FORMATS } from '../core/profile-defaults.js';
 import { choiceOption, numberOption, switchOption, textOption, type Input } from './define.js';
@@ -19,13 +17,12 @@ export const GLOBAL_OPTIONS = {
   noPager: switchOption('--no-pager', 'never page output on a terminal (also EMAIL_PAGER=cat)'),
 };
 
-/** The global options as typed, checked by their declarations. */
 export type ParsedGlobals = Input<{}, typeof GLOBAL_OPTIONS>;
 
-/** What the global options mean for this run: the environment's colour rules applied, --json folded into --output. */
+/** --json folded into --output, the environment's colour rules applied. */
 export function resolveGlobals(all: ParsedGlobals, deps: RunDeps): GlobalOptions {
   const env = deps.env;
-  // chalk's rules (CLI.md "colour"): FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
+  // FORCE_COLOR wins, then NO_COLOR / --no-color, then TTY.
   let color = deps.io.stdoutIsTTY && !all.noColor && env.NO_COLOR === undefined;
   if (env.FORCE_COLOR !== undefined && !all.noColor) color = env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   return {

@@ -1,22 +1,18 @@
-// Turns what commander collected (raw strings, switches, repeated values) into
-// the typed input a command's `run` receives, by its declarations
-// (src/commands/define.ts). Every option is checked here, once, and every
-// refusal has one shape: `--batch-size must be 1..1000 (got 1001)`, a
-// UsageError (exit 2, nothing sent) carrying the service's code when the rule
-// is the service's. Loaded only when a command runs, never for help.
+// Turns what commander collected into the typed input `run` receives. Every
+// option is checked here once, with one refusal shape: a UsageError (exit 2,
+// nothing sent) with the service's code when the rule is the service's.
 import { UsageError } from '../core/errors.js';
 import { cleanInvisible, isUuid, isValidEmail, showInvisible } from '../validation/email-address.js';
 import { isHttpUrl } from '../validation/option-checks.js';
 import type { Shape } from '../output/shape.js';
 import { LIST_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type OptionDecl, type Options, type TextCheck } from './define.js';
 
-/** The name commander stores an option's value under (`--batch-size` → batchSize, `--no-color` → color). */
+/** `--batch-size` → batchSize, `--no-color` → color. */
 function attributeName(flag: string): string {
   const name = flag.replace(/^--(no-)?/, '');
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Parses the declared options of `decls` from commander's values. */
 export function parseOptions(decls: Options, raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // Every missing required flag is named at once, not one per run.
@@ -43,23 +39,18 @@ function requiredWhat(decl: OptionDecl): string {
   return (decl.kind === 'text' && decl.what) || decl.description;
 }
 
-/** The input of a command: its arguments (positional, or an id's flag) and its options. */
 export function parseInput(def: AnyCommand, raw: Record<string, unknown>, positional: readonly unknown[]): Record<string, unknown> {
   const out = parseOptions(def.options ?? {}, raw);
   const args = Object.entries((def.args ?? {}) as Record<string, ArgDecl>);
   args.forEach(([key, decl], index) => {
     out[key] = parseArg(decl, positional[index], raw);
   });
-  // A list's walk stops at --limit: the command passes it on, as it does its other input (the renderer cuts lists that are not walked).
+  // A list's walk stops at --limit (the renderer cuts lists that are not walked).
   if (def.records && def.records.list) out.limit = parseOption(LIST_OPTIONS.limit, raw[attributeName(LIST_OPTIONS.limit.flag)]);
   return out;
 }
 
-/**
- * The shape of a command's output (--fields, --jq, --limit; src/output/shape.ts),
- * checked before anything is sent: field names against the command's record
- * schema, the jq expression compiled. The schema and jq load only when asked for.
- */
+/** --fields, --jq and --limit checked before anything is sent; the schema and jq load only when asked for. */
 export async function parseShape(def: AnyCommand, raw: Record<string, unknown>, format: string): Promise<Shape | undefined> {
   if (!def.records) return undefined;
   const options = parseOptions(sharedOptions(def), raw) as { fields?: string; jq?: string; limit?: number; wide?: boolean; bom?: boolean };
@@ -67,7 +58,7 @@ export async function parseShape(def: AnyCommand, raw: Record<string, unknown>, 
     throw new UsageError(`--jq prints jq's results, one a line: leave out -o ${format}`);
   }
   if (options.bom && format !== 'csv') throw new UsageError(`--bom starts CSV with a byte-order mark: add -o csv (the output is ${format})`);
-  // Nothing asked for: nothing to load (startup of every read command, bench/startup).
+  // Nothing asked for: nothing to load, for the startup of every read.
   if (options.fields === undefined && options.jq === undefined && options.limit === undefined && !options.wide && !options.bom) return undefined;
   const { resolveShape } = await import('../output/shape.js');
   return resolveShape(options, def.records, async (expression) => (await import('../output/jq.js')).compileJq(expression));
@@ -148,7 +139,7 @@ function describeRange(decl: { kind: 'int' | 'number'; min: number; max?: number
   return `${what} of at least ${decl.min}`;
 }
 
-/** What to type instead of an address spoiled by invisible characters (pasted from a page): refused, not cleaned, on a command line. */
+/** An address spoiled by invisible characters (pasted from a page) is refused, not cleaned. */
 function invisibleHint(value: string): string {
   const cleaned = cleanInvisible(value.trim());
   return cleaned ? `: it holds invisible characters (${cleaned.removed.join(', ')}); without them it is ${cleaned.address}` : '';
@@ -156,7 +147,7 @@ function invisibleHint(value: string): string {
 
 const UUID_EXAMPLE = '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41 or 3f2b8c1e0a4d4c6b9e1f2a7d5c9b8e41';
 
-/** A value checked as the declaration says; returned trimmed (uuid, email, url) or as typed (nonblank). */
+/** Returned trimmed (uuid, email, url) or as typed (nonblank). */
 function checkText(value: string, flag: string, check: TextCheck, code?: number): string {
   switch (check) {
     case 'uuid':

@@ -1,7 +1,5 @@
-// `--web` and `campaigns open`: a record's page, checked to be http(s), opened
-// in the browser or, where none can show it, printed (CLI.md "help topics,
-// config, pages"). As gh's `--web`, a stdout that is a pipe still opens the
-// browser (the user asked for the page); only a missing display prints the URL.
+// `--web` and `campaigns open`: as gh's `--web`, a piped stdout still opens the
+// browser; only a missing display prints the URL.
 import type { Context } from '../context.js';
 import { UnexpectedResponseError } from '../core/errors.js';
 import { switchOption, type Result } from './define.js';
@@ -14,11 +12,7 @@ function quoted(value: unknown): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 }
 
-/**
- * Opens `value`, the page URL the service gave in `field` of its answer to
- * `request` ("GET /…"). One that is absent or not http(s) is the service's
- * answer not fitting the spec (a uri there): exit 1, nothing opened.
- */
+/** A page URL absent or not http(s) is the service's answer not fitting the spec: exit 1, nothing opened. */
 export async function openPage(ctx: Context, value: unknown, field: string, request: string): Promise<Result> {
   const { webPageUrl, openInBrowser } = await import('../core/open-url.js');
   const url = webPageUrl(value);
@@ -27,11 +21,11 @@ export async function openPage(ctx: Context, value: unknown, field: string, requ
     const detail = value === undefined || value === null || value === '' ? `${field}: no page URL in the answer` : `${field}: expected an http(s) URL, got ${quoted(value)}; it is not opened`;
     throw new UnexpectedResponseError(method, path, detail);
   }
-  // A browser's command line shows in `ps` to every user: a URL that holds the key (in any form the masking knows) is never put there.
+  // A browser's command line shows in `ps` to every user: a URL holding the key is never put there.
   const masked = (await ctx.api()).redact(url);
   if (masked !== url) return { data: { URL: masked }, display: masked, message: "Not opened in a browser: the page's URL holds your API key, which the browser's command line would show to other users of this machine (ps); it is printed with the key masked." };
   const outcome = await openInBrowser(url, ctx.env);
   if (outcome.opened) return { data: { URL: url }, action: true, message: `Opening ${url} in your browser.` };
-  // The URL alone on stdout, so `$(…)` and a terminal's link both work; why it was not opened on stderr.
+  // The URL alone on stdout, so `$(…)` and a terminal's link both work.
   return { data: { URL: url }, display: url, message: `Not opened in a browser: ${outcome.reason}.` };
 }

@@ -1,7 +1,5 @@
-// How people read a list of checks (`email doctor`): one line per check,
-// `ok|warn|fail|skip  <check>: <detail>`, with a `hint:` line where there is
-// something to do, the status coloured where colour is on. Scripts get the
-// check records themselves (the renderer decides which).
+// How people read doctor's checks: one line per check, a `hint:` line where
+// there is something to do; scripts get the check records themselves.
 import { neutralize } from './sanitize.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';

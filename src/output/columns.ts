@@ -1,14 +1,9 @@
-// Which columns a list of records shows, and a record's value at a column:
-// shared by the table printer (render.ts, table.ts) and the CSV writer
-// (csv.ts), so a column means the same in both.
+// Shared by the table printer and the CSV writer, so a column means the same in both.
 import type { Column } from './table.js';
 
-/** What a command's view says of columns (render.ts `View`). */
 export interface ColumnsView {
   columns?: (string | Column)[];
-  /** The columns are for tables: CSV carries every field of the records. */
   tableOnly?: boolean;
-  /** CSV's columns, where they differ from the table's. */
   csv?: (string | Column)[];
 }
 
@@ -16,7 +11,6 @@ export function normalizeColumns(columns: (string | Column)[]): Column[] {
   return columns.map((c) => (typeof c === 'string' ? { key: c } : c));
 }
 
-/** The fields of the first records, in the order they come. */
 function inferKeys(rows: unknown[]): string[] {
   const keys: string[] = [];
   for (const row of rows.slice(0, 50)) {
@@ -27,14 +21,13 @@ function inferKeys(rows: unknown[]): string[] {
   return keys.length ? keys : ['value'];
 }
 
-/** A table's columns: the view's, or the records' own fields. */
 export function columnsOf(rows: unknown[], view?: ColumnsView): Column[] {
   return view?.columns ? normalizeColumns(view.columns) : inferKeys(rows).map((key) => ({ key }));
 }
 
 export function pick(record: unknown, path: string): unknown {
   if (record === null || typeof record !== 'object') return path === 'value' ? record : undefined;
-  // A record reduced by --fields keeps dotted names as flat keys (`"Properties.Subject"`).
+  // --fields keeps dotted names as flat keys (`"Properties.Subject"`).
   if (path.includes('.') && Object.hasOwn(record, path)) return (record as Record<string, unknown>)[path];
   let value: unknown = record;
   for (const part of path.split('.')) {
@@ -46,13 +39,7 @@ export function pick(record: unknown, path: string): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/**
- * The columns with an object split into its fields (`Query.From`), and the
- * first array of records into its elements' fields (`Actions.Event`,
- * `Actions.Date`, …), as the first records that have one show them: that
- * array spreads over rows (spreadRows). A column the command formats keeps
- * its value; another array, or one nested in an element, stays one cell.
- */
+/** Objects split into their fields and the first array of records into its elements' fields, which spread over rows. */
 export function flatColumns(columns: Column[], rows: unknown[], split = { array: false }): Column[] {
   return columns.flatMap((c) => {
     if (c.format) return [c];
@@ -66,17 +53,15 @@ export function flatColumns(columns: Column[], rows: unknown[], split = { array:
 }
 
 interface RowValues {
-  /** The path of the array the value spreads over, if it does. */
   root?: string;
   rows: number;
   at(i: number): unknown;
 }
 
-/** The value at `key` in row `i` of a record spread over rows, and the array that asks for them. */
 function rowValues(record: unknown, key: string, scalars: boolean): RowValues {
   const whole = (value: unknown): RowValues => ({ rows: 1, at: () => value });
   const leaf = (value: unknown, root: string): RowValues => (Array.isArray(value) && (scalars || value.some(isObject)) ? { root, rows: value.length, at: (i) => value[i] } : whole(value));
-  // A flat key of --fields (`Actions.Event`) holds what it collected: from the array its first name names.
+  // A flat --fields key (`Actions.Event`) holds what it collected, from the array its first name names.
   if (isObject(record) && key.includes('.') && Object.hasOwn(record, key)) return leaf(record[key], key.split('.')[0]!);
   const parts = key.split('.');
   let value: unknown = record;
@@ -92,14 +77,7 @@ function rowValues(record: unknown, key: string, scalars: boolean): RowValues {
   return leaf(value, key);
 }
 
-/**
- * A record's values under `columns`, as rows: the first array met spreads
- * over rows (row i holds its element i, the record's other fields repeated
- * on every row; fields collected from the same array go along with it);
- * `scalars`: an array of plain values may be that array too (CSV; a table
- * joins them in one cell). Any other array stays one cell. A record without
- * arrays is one row; one whose array is empty, one row with those cells empty.
- */
+/** A record's values as rows: the first array met spreads over rows (others repeated); `scalars`: plain-value arrays too (CSV). */
 export function spreadRows(record: unknown, columns: Column[], scalars: boolean): unknown[][] {
   const values = columns.map((c) => (c.format ? { rows: 1, at: () => pick(record, c.key) } : rowValues(record, c.key, scalars)) as RowValues);
   const root = values.find((v) => v.root !== undefined)?.root;
@@ -108,7 +86,6 @@ export function spreadRows(record: unknown, columns: Column[], scalars: boolean)
   return Array.from({ length: count }, (_, i) => spread.map((v) => v.at(i)));
 }
 
-/** A value as text: strings as they are, objects and arrays as JSON. */
 export function plainText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;

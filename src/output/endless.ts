@@ -1,7 +1,5 @@
-// Records without end (a listener's events, view.endless): written as they
-// come, and what has come is shown before the next is waited for, so a
-// terminal draws each burst (a delivery's events) as a table of its own
-// while the command keeps running.
+// Records without end: what has come is shown before the next is waited for,
+// so a terminal draws each burst as a table of its own.
 import type { RecordStream } from './format.js';
 
 export async function writeEndless(records: AsyncIterable<unknown>, stream: RecordStream): Promise<void> {

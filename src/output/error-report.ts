@@ -1,6 +1,5 @@
-// Prints a failed command's error on stderr (CLI.md "errors"): one line
-// `error 206: …` with an optional hint, or with --json one JSON object. The
-// decision of what to say is src/core/error-exit.ts's.
+// A failed command's error on stderr: one line with an optional hint, or one
+// JSON object in machine mode. What to say is src/core/error-exit.ts's.
 import type { ErrorReport } from '../core/error-exit.js';
 import type { Redactor } from '../core/redact.js';
 import type { Writable } from './writable.js';
@@ -11,17 +10,12 @@ export function printError(stderr: Writable, report: ErrorReport, options: { jso
   const { redactor } = options;
   const message = redactor.redact(report.message);
   if (options.json) {
-    // Machine mode (CLI.md "machine mode"): every line one JSON object, the error last.
     if (report.stack) stderr.write(`${machineLine({ type: 'debug', message: redactor.redact(report.stack) })}\n`);
     const error: Record<string, unknown> = { kind: report.kind, status: report.status ?? null, code: report.code ?? null, message };
     if (report.resultData !== undefined) error.resultData = report.resultData;
-    // `type` and `message` as every other line has them; `error` as CLI.md "errors" fixes it. The hint, for people reading a CI log.
-    // machineLine shows controls in the line's message and hint as visible escapes;
-    // error.message keeps the service's value exactly, for scripts. The service's
-    // message stays one line there too, as below.
+    // machineLine escapes controls in message and hint; error.message keeps the service's value exactly, for scripts.
     const line: Record<string, unknown> = { type: 'error', message: report.fromService ? neutralize(message) : message, error };
     if (report.hint) line.hint = report.hint;
-    // Still one valid JSON object with the service's message, its controls escaped (CLI.md "untrusted text").
     stderr.write(`${redactor.redact(machineLine(line))}\n`);
     return;
   }
@@ -32,24 +26,16 @@ export function printError(stderr: Writable, report: ErrorReport, options: { jso
   }
   const label = report.code !== undefined ? `error ${report.code}` : 'error';
   const status = report.status && report.code === undefined && !report.statusNamed ? ` (HTTP ${report.status})` : '';
-  // The service's message stays one line, whatever it holds (a line break in it cannot pass
-  // for a line of ours); ours may have several. The stderr guard (src/output/edges.ts) would
-  // neutralise the rest anyway; said here so that no path forgets it.
+  // The service's message stays one line (a line break in it cannot pass for
+  // a line of ours); said here, not left to the stderr guard, so no path forgets it.
   stderr.write(`${label}: ${report.fromService ? neutralize(message) : neutralizeLines(message)}${status}\n`);
-  // What the service says in ResultData ("see ResultData"), under the error, one neutralised line each.
   for (const line of resultDataLines(report.resultData)) stderr.write(`  ${neutralize(redactor.redact(line))}\n`);
   if (report.hint) stderr.write(`hint: ${neutralizeLines(redactor.redact(report.hint))}\n`);
 }
 
-/** Lines shown under a coded error; --json has the whole ResultData. */
 const RESULT_DATA_LINES = 12;
 
-/**
- * A coded error's ResultData for people: the rule problems of a 277 ("group
- * 1, rule 1 (EmailAddress contains @a.com): Unknown verb …"), the recipients
- * of a 371, the counts and failures of a 210, and any other object as
- * `Key: value` lines.
- */
+/** A coded error's ResultData for people: known codes' shapes, any other object as `Key: value` lines. */
 function resultDataLines(data: unknown): string[] {
   if (data === undefined || data === null || data === '') return [];
   const lines: string[] = [];

@@ -1,36 +1,16 @@
-// Stdout as its file descriptor, when it is a file, a pipe or a socket (not a
-// terminal), until a command starts. process.stdout, first read, builds a
-// stream for it: for a pipe a socket, with net and stream loaded and a handle
-// made, a large part of a group's help (bench/README.md); help is written
-// synchronously to the descriptor instead, as Node would write a file anyway.
-//
-// A synchronous write to a pipe nobody reads blocks the process, and no
-// signal handler can run meanwhile (CLI.md "signals": nothing makes a signal
-// wait). So main() (src/cli.ts) arms its signal handlers only as a command
-// starts, and at that moment hands this writer over to process.stdout
-// (writeAsynchronously), which writes a pipe or a socket asynchronously:
-// until then a signal takes Node's default action and ends the process even
-// inside a write. test/e2e/stdout-fifo-signal.test.ts holds it to that.
-//
-// A descriptor that would block (EAGAIN: a pipe a parent made non-blocking)
-// hands over to process.stdout for good, from the byte not yet written; a
-// failed write (EPIPE: the reader went away) marks the writer errored, which
-// src/output/edges.ts turns into a closed stdout and a BrokenPipe, as it does
-// for process.stdout.
+// Stdout written synchronously to its descriptor until a command starts, since
+// building process.stdout for a pipe costs much of a group's help. A sync write
+// to an unread pipe blocks signal handlers, so main() hands over to process.stdout
+// as it arms them; EAGAIN hands over for good, EPIPE marks the writer errored.
 import { fstatSync, writeSync } from 'node:fs';
 
-/**
- * Stdout written to its descriptor when it is a file, a pipe or a socket;
- * otherwise (a terminal, Windows, where Node writes a pipe synchronously)
- * undefined, for process.stdout.
- */
+/** Undefined on a terminal and on Windows (where Node writes a pipe synchronously): process.stdout then. */
 export function descriptorStdout(open: () => NodeJS.WriteStream): FdStdout | undefined {
   if (process.platform === 'win32') return undefined;
   try {
     const st = fstatSync(1);
     if (st.isFile() || st.isFIFO() || st.isSocket()) return new FdStdout(1, open, !st.isFile());
   } catch {
-    // No stdout at all (closed): process.stdout deals with that as it always has.
   }
   return undefined;
 }
@@ -44,13 +24,10 @@ export class FdStdout {
 
   constructor(
     private readonly fd: number,
-    /** The stream to hand over to (process.stdout), built only then. */
     private readonly open: () => NodeJS.WriteStream,
-    /** A pipe or a socket, whose reader may never read; a file always takes a write. */
     private readonly mayBlock = true,
   ) {}
 
-  /** The stream handed over to, if it came to that. */
   get handedOver(): NodeJS.WriteStream | undefined {
     return this.stream;
   }
@@ -77,11 +54,7 @@ export class FdStdout {
     return true;
   }
 
-  /**
-   * Hands over to process.stdout now (src/output/edges.ts Writable), whose
-   * 'drain' tells a writer when a full pipe has room (webhooks listen); a
-   * file stays written to its descriptor, which never waits for a reader.
-   */
+  /** Hands over to process.stdout, whose 'drain' says when a full pipe has room; a file stays on its descriptor. */
   writeAsynchronously(): void {
     if (this.mayBlock && !this.stream && !this.failed) this.handOver();
   }

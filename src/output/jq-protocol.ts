@@ -1,5 +1,4 @@
-// Messages between --jq's worker thread (src/output/jq-worker.ts) and the
-// main thread (src/output/jq.ts). Types only: nothing here runs.
+// Messages between --jq's worker thread and the main thread. Types only.
 
 export interface JqWorkerData {
   /** One Int32: characters of output posted by the worker and not yet written to stdout by the main thread. */
@@ -9,9 +8,7 @@ export interface JqWorkerData {
 }
 
 export type ToJq =
-  /** Compile `expression` without running it. */
   | { type: 'check'; expression: string }
-  /** Run `expression` on `input` (JSON text). */
   | { type: 'run'; expression: string; input: string };
 
 export type FromJq =

@@ -1,10 +1,8 @@
-// Records that come one by one (a page walk) through --jq (src/output/jq.ts):
-// per slice as they come when the expression runs per record, or gathered (up
-// to a bound) and run at the end when it needs the whole array.
+// Streamed records through --jq: per slice when the expression runs per record,
+// else gathered (up to a bound) and run at the end.
 import type { RecordStream } from './format.js';
 import type { Shape } from './shape.js';
 
-/** Records a stream hands jq at once when the expression runs per record. */
 const JQ_STREAM_CHUNK = 500;
 
 export function jqStream(jq: NonNullable<Shape['jq']>, write: (text: string) => Promise<void>, signal: AbortSignal | undefined): RecordStream {

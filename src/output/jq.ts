@@ -1,75 +1,38 @@
-// --jq (CLI.md `--jq`): jq itself, compiled to WebAssembly (the jq-wasm
-// package, jq 1.8), so the language is jq's own, not a look-alike, and CI
-// images need no jq binary. Loaded only when --jq is given: it is a 1.3 MB
-// module that no other command may pay for at startup (test/cli.test.ts).
-//
-// jq runs in a worker thread (src/output/jq-worker.ts), never on the main
-// thread, because an expression may run for ever (`last(range(1e11))`): the
-// main thread stays free to hear Ctrl-C, SIGTERM and a closed stdout, and
-// then terminates the worker at once (CLI.md "signals": running --jq never
-// makes a signal wait). Its output streams: lines reach stdout as jq makes
-// them, and jq waits while stdout pushes back (CLI.md "answer size"), so
-// `--jq 'range(3e7)' | head -1` prints 0 and ends.
-//
-// Output as `gh --jq`: a string result prints raw, any other result as compact
-// JSON, one a line (jq's own -r -c).
-//
-// With a stream (`--all`, paged walks) the expression runs per record when it
-// has the form `.[] | f` (or is `.[]`): jq defines `.[] | f` as f on each
-// element in turn, so running it on each slice of the list as it arrives gives
-// the same lines in the same order, and they stream. Any other expression
-// (`length`, `map(…)`, `sort_by(…)`) needs the whole array: it runs once, at
-// the end, on records gathered up to WHOLE_LIST_CHARS of JSON, past which the
-// command fails saying what streams instead (CLI.md "--all": a walk is
-// bounded whatever the service claims).
+// --jq: jq itself, compiled to WebAssembly, loaded only when --jq is given. It
+// runs in a worker so the main thread stays free to hear signals and a closed
+// stdout (an expression may run for ever). With a stream, `.[] | f` runs per
+// record as it arrives; any other expression runs once on the gathered list.
 import nodeModule from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CliError, ExitCode, hinted, UsageError } from '../core/errors.js';
 import type { FromJq, JqWorkerData, ToJq } from './jq-protocol.js';
 import { JQ_WORKER } from './jq-worker-file.js';
 
-/**
- * The worker's first lines: Node's compile cache, which bin/email enabled for
- * this thread only (module.enableCompileCache), is enabled for the worker too
- * before it loads dist/jq.cjs, so jq's 1.3 MB is compiled once, not on every
- * --jq run. A user's NODE_COMPILE_CACHE reaches the worker through the
- * environment, as it reached this thread.
- */
+/** The worker's first lines: the compile cache bin/email enabled for this thread is enabled for the worker too. */
 function workerEntry(): string {
   const dir = nodeModule.getCompileCacheDir();
   const enable = dir ? `require('node:module').enableCompileCache(${JSON.stringify(dir)});\n` : '';
   return `${enable}require(${JSON.stringify(JQ_WORKER)});\n`;
 }
 
-/** Writes jq's output on; resolves when it may go on (after 'drain' when stdout pushes back). */
 export type JqWrite = (text: string) => Promise<void>;
 
 export interface JqFilter {
   readonly expression: string;
   /** `.[] | f`: may run on any slice of a list, in order, instead of on the whole list. */
   readonly perRecord: boolean;
-  /** Runs on `input`: its output reaches `write` as jq makes it. `signal` stops jq at once. */
   run(input: unknown, write: JqWrite, signal?: AbortSignal): Promise<void>;
-  /** The records of a stream, gathered for an expression on the whole list (bounded: see WHOLE_LIST_CHARS). */
   gather(): JqGathering;
 }
 
 export interface JqGathering {
-  /** Adds a record; past the bound it throws the error that says what to do instead. */
   add(record: unknown): void;
-  /** Runs the expression on the records gathered, as one array. */
   run(write: JqWrite, signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * Most JSON text (in characters) gathered for an expression that needs the
- * whole list of a walk. jq holds its parsed input at several times the size
- * of the text: at this bound a run of `length` over 115,000 records peaked at 265 MB (docs/scripting.md).
- * A single answer is bounded by CLI.md "answer size" instead.
- */
+/** Most JSON text gathered for an expression on a walk's whole list: jq holds its input at several times the text's size. */
 export const WHOLE_LIST_CHARS = 16 * 1024 * 1024;
 
-/** Characters of output the worker may post ahead of what stdout took (src/output/jq-worker.ts). */
 const WINDOW = 1024 * 1024;
 
 /** jq failed while running (e.g. `.a.b` on a number): the data was fetched, so not a usage error's exit 2. */
@@ -82,16 +45,9 @@ class JqRunError extends CliError {
   }
 }
 
-/** The memory jq-wasm's engine may grow to (its build's maximum heap). */
 const JQ_HEAP_MIB = 256;
 
-/**
- * A limit reached, not a bad command line: the engine gave up (out of memory:
- * jq-wasm's heap is JQ_HEAP_MIB), or a walk passed WHOLE_LIST_CHARS. Kind `service`, the kind CLI.md's `kind`s
- * give every other failure of exit 1 that a retry would meet again (an
- * answer over the size limit among them); `usage` would say exit 2 and
- * nothing sent, `network` would invite a retry that fails the same way.
- */
+/** A limit reached (jq's heap, WHOLE_LIST_CHARS), not a bad command line: kind `service`, as a retry would meet it again. */
 class JqLimitError extends CliError {
   readonly exitCode = ExitCode.failure;
   readonly kind = 'service';
@@ -109,12 +65,10 @@ interface Ended {
   stderr: string;
 }
 
-/** The worker and the one request it serves at a time. */
 class Engine {
   private readonly worker: Worker;
   private readonly outstanding = new Int32Array(new SharedArrayBuffer(4));
   private current: { message(m: FromJq): void; fail(err: unknown): void } | undefined;
-  /** Why it can serve no more requests (terminated, or the thread failed). */
   stopped: Error | undefined;
 
   constructor() {
@@ -198,7 +152,7 @@ function started(): Engine {
   return engine;
 }
 
-/** Compiles `expression` (a malformed one is a usage error, before anything is sent) and returns the filter. */
+/** Compiles `expression`: a malformed one is a usage error, before anything is sent. */
 export async function compileJq(expression: string): Promise<JqFilter> {
   const checked = await started().request({ type: 'check', expression });
   if (checked.exitCode === -1) throw new JqRunError(`--jq: ${errorLine(checked.stderr)}`);
@@ -245,7 +199,6 @@ export async function compileJq(expression: string): Promise<JqFilter> {
   };
 }
 
-/** The expression as an error message quotes it: one line, not too long. */
 function shown(expression: string): string {
   const line = expression.replace(/\s+/g, ' ').trim();
   return line.length > 40 ? `${line.slice(0, 39)}…` : line;

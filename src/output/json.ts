@@ -1,10 +1,8 @@
-// JSON and NDJSON: the service's data unchanged. On a terminal the strings'
-// controls are `\uXXXX` escapes, so the text stays valid JSON and shows what
-// it holds (CLI.md "untrusted text"); in a pipe or a file, the bytes as they are.
+// JSON and NDJSON: the service's data unchanged; at a terminal controls are
+// `\uXXXX` escapes, so the text stays valid JSON.
 import type { RecordStream, TextOut, View } from './format.js';
 import { jsonForTerminal } from './sanitize.js';
 
-/** A list, one record after another, or one value. */
 export interface ValueWriter extends RecordStream {
   value(value: unknown): Promise<void>;
 }
@@ -31,7 +29,6 @@ export function jsonWriter(view: View | undefined, out: TextOut): ValueWriter {
   };
 }
 
-/** One value a line: a list's records, or the one value. */
 export function ndjsonWriter(out: TextOut): ValueWriter {
   const write = (record: unknown) => out.write(`${jsonText(JSON.stringify(record ?? null), out.isTTY)}\n`);
   return { write, end: async () => undefined, value: write };

@@ -1,19 +1,16 @@
-// Masks the key on stdout (CLI.md "secrets": 2xx data too, in every format),
-// at the edge, so every format and --jq are covered by construction. Writers
-// may cut text anywhere (jq's output comes in fixed-size chunks), so a key
-// could straddle two writes: what follows the last character that no form of
-// a key contains (a line break, a space, a quote, a comma) waits for the next
-// write. Text that ends a line, as records do, is written at once.
+// Masks the key on stdout at the edge, so every format and --jq are covered.
+// A key could straddle two writes, so text after the last boundary character
+// waits for the next write; text that ends a line is written at once.
 
-/** Characters a key and its encodings never hold (keys hold no white space; base64 and URL-encoding none of these). */
+/** Characters no form of a key holds (no white space; base64 and URL-encoding none of these). */
 const BOUNDARY = new Set(["\n", "\r", "\t", " ", '"', ","]);
 
-/** Held text past this with no boundary in it is written anyway: memory stays bounded. */
+/** Past this without a boundary, held text is written anyway: memory stays bounded. */
 const HELD_MAX = 1024 * 1024;
 
 export interface KeyMask {
   filter(text: string): string;
-  /** Holds nothing from now on (the end of the command); returns what was held, to be written through filter(). */
+  /** The end of the command: returns what was held, to be written through filter(). */
   end(): string;
 }
 

@@ -1,8 +1,5 @@
-// Progress of a long import on stderr (CLI.md "progress"): an ora line updated
-// in place on a terminal, cleared at the end; off a terminal nothing, or with
-// --progress one plain line every few seconds for CI logs. Never on stdout.
-// In machine mode (CLI.md "machine mode") no spinner: the lines are `progress`
-// objects (src/output/messages.ts), the last one when the import stops.
+// Progress of a long import on stderr, never stdout: a spinner on a terminal,
+// plain lines with --progress off one, `progress` objects in machine mode.
 import type { Writable } from './writable.js';
 import { countFor } from './numbers.js';
 import { neutralize } from './sanitize.js';
@@ -11,9 +8,8 @@ type Count = (n: number) => string;
 
 export interface ImportProgressView {
   rowsRead: number;
-  /** Data rows the structure check counted (an upper bound: blank lines count). */
+  /** An upper bound: blank lines count. */
   totalRows?: number;
-  /** Every row has its outcome. */
   done?: boolean;
   bytesRead: number;
   totalBytes: number;
@@ -24,13 +20,11 @@ export interface ImportProgressView {
 
 export interface ProgressReporter {
   update(progress: ImportProgressView): void;
-  /** Clears the line (terminal) before the summary is printed. */
   stop(): void;
 }
 
 export type ProgressMode = 'spinner' | 'lines' | 'off';
 
-/** How often `--progress` prints a line off a terminal. */
 export const PROGRESS_LINE_INTERVAL_MS = 5_000;
 
 export function progressMode(opts: { stderrIsTTY: boolean; quiet: boolean; linesRequested: boolean; machine?: boolean }): ProgressMode {
@@ -41,13 +35,9 @@ export function progressMode(opts: { stderrIsTTY: boolean; quiet: boolean; lines
   return opts.linesRequested ? 'lines' : 'off';
 }
 
-/** Machine mode's sink for the lines: a `progress` object with the figures beside the message. */
 export type ProgressEmit = (message: string, fields: Record<string, number | boolean | undefined>) => void;
 
-/**
- * `count` writes the counts of a line: plain digits unless stderr is a
- * terminal (countFor, CLI.md "numbers"); the spinner is on one, so it groups.
- */
+/** Counts are plain digits unless stderr is a terminal (the spinner is on one, so it groups). */
 export async function createProgress(
   mode: ProgressMode,
   stderr: Writable,
@@ -73,7 +63,7 @@ export async function createProgress(
         last = now();
         say(p);
       },
-      // Where the import stopped, so a script's last progress object is not minutes old.
+    // So a script's last progress object is not minutes old.
       stop: () => {
         if (unsaid) say(unsaid);
       },
@@ -94,12 +84,11 @@ export async function createProgress(
   // line as infinitely many rows to clear: print plain lines there instead.
   const columns = (stderr as { columns?: number }).columns;
   if (!(typeof columns === 'number' && columns > 0)) return createProgress('lines', stderr, label, now, undefined, count);
-  // ora only on a terminal: it is not loaded at all otherwise (startup).
+  // ora is loaded only on a terminal.
   const { default: ora } = await import('ora');
   const spinner = ora({
     text: `${label}: starting`,
-    // The spinner draws with escape sequences of its own: on the stream itself
-    // behind the guard (src/output/edges.ts), with text already neutralised.
+    // On the raw stream behind the guard, with text already neutralised.
     stream: ((stderr as { raw?: unknown }).raw ?? stderr) as NodeJS.WritableStream,
     // Leave stdin alone: Ctrl-C must stay a SIGINT (and stdin may be the CSV).
     discardStdin: false,
@@ -114,17 +103,11 @@ export async function createProgress(
   };
 }
 
-/** The figures of a `progress` object (docs/scripting.md). */
 function progressFields(p: ImportProgressView): Record<string, number | boolean | undefined> {
   return { rows: p.rowsRead, totalRows: p.totalRows, inFlight: p.inFlight, retries: p.retries, elapsedMs: Math.round(p.elapsedMs), done: p.done === true };
 }
 
-/**
- * "120,000 of 350,000 rows (34%) · 41,200 rows/s · 3 batches in flight · 2 retries · ETA 0:12".
- * The share is of rows, against the count the structure check took; it says
- * 100 % only at the end (blank lines make the count an upper bound). Without
- * a count it is of the bytes read, and says so: the reader runs ahead of the rows.
- */
+/** The share is of counted rows (at 100 only at the end) or, without a count, of bytes read, and says so. */
 export function describeProgress(p: ImportProgressView, count: Count = countFor(true)): string {
   const seconds = p.elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(p.rowsRead / seconds) : 0;

@@ -1,14 +1,7 @@
-// The one renderer (ENGINEERING.md habit 1): commands hand it data, and it
-// prints table, JSON, NDJSON or CSV on stdout. JSON is the service's data
-// unchanged; tables and CSV are for people and spreadsheets. Written to a
-// terminal, every format shows controls from outside as visible escapes
-// (CLI.md "untrusted text"): tables always, CSV cells, and the strings of JSON
-// as `\uXXXX` escapes so it stays valid JSON. In a pipe or a file JSON and CSV
-// are the data unchanged (CSV keeps its formula guard).
-//
-// Here: what a command may use, and the one switch over the formats. Each
-// format writes in its own file (json.ts, csv.ts, table-writer.ts; reports in
-// report.ts, --jq streams in jq-stream.ts), all through stdout-writer.ts.
+// The one renderer: commands hand it data and it prints table, JSON, NDJSON or
+// CSV. JSON is the service's data unchanged; at a terminal every format shows
+// outside controls as visible escapes (JSON as `\uXXXX`, so it stays valid).
+// Each format writes in its own file, all through stdout-writer.ts.
 import { StdoutWriter } from './stdout-writer.js';
 import { reportValue } from './report-value.js';
 import { csvWriter } from './csv.js';
@@ -28,38 +21,27 @@ export { isReport, type OutputFormat, type RecordStream, type Report, type Repor
 export type { Column } from './table.js';
 export { PLAIN_STYLE, type DisplayStyle } from './numbers.js';
 
-/** What a command hands the renderer (src/commands/define.ts Result). */
 export interface Rendered {
-  /** Records (an array, or an async iterable that yields them as they come), one record, or one value: what -o json prints, unchanged. */
+  /** Records (an array or async iterable), one record, or one value: what -o json prints, unchanged. */
   data?: unknown;
   view?: View;
-  /** What a table shows instead of `data` (data reshaped for people, or a function of the data after --limit); ignored with --fields. */
+  /** The data reshaped for people (or a function of it after --limit); ignored with --fields. */
   display?: unknown;
-  /** An action's answer: printed in the JSON formats only (one JSON value). */
   action?: boolean;
-  /** Lines for people reading a table, on stderr after the data (an import's first rows not imported); scripts have the data. */
+  /** Lines for people reading a table, on stderr after the data; scripts have the data. */
   notes?: string[];
 }
 
-/**
- * What a command may use of the renderer. The format is not part of it: a
- * command cannot branch on it (ENGINEERING.md habit 14); it returns data and
- * the renderer decides.
- */
+/** What a command may use of the renderer. The format is not part of it, so no command branches on it. */
 export interface Output {
-  /** --limit: at most this many records are printed; a paged walk reads no page past them (core/paginate.ts). */
+  /** --limit: a paged walk reads no page past it. */
   readonly limit?: number;
-  /** --fields: the fields every printed record is reduced to (a command that reshapes records for its table leaves them as they are). */
   readonly fields?: readonly string[];
-  /** Prints what a command returned (src/commands/define.ts Result): every per-format decision is the renderer's. */
   render(result: Rendered): Promise<void>;
-  /** Prints a list (array) or one record (object) or a scalar. */
   print(data: unknown, view?: View): Promise<void>;
-  /** Prints records one by one, in order, without holding them all. */
   stream(view?: View): RecordStream;
-  /** A plain line of text on stdout for people (e.g. a created id). */
   line(text: string): Promise<void>;
-  /** What follows is written to a terminal as it comes, never held for a pager: the output of a command that runs until stopped. */
+  /** What follows goes to a terminal as it comes, never held for a pager: a command that runs until stopped. */
   unpaged(): void;
 }
 
@@ -69,11 +51,8 @@ export interface OutputOptions {
   isTTY: boolean;
   color: boolean;
   columns?: number;
-  /** --fields, --jq, --limit (src/output/shape.ts), applied to everything printed. */
   shape?: Shape;
-  /** The command's signal: a --jq run stops with it (src/output/jq.ts). */
   signal?: AbortSignal;
-  /** A line for people on stderr (a report's titles: src/context.ts gives the logger's notices). */
   note?: (line: string) => void;
 }
 
@@ -99,16 +78,15 @@ class Renderer implements Output {
   }
 
   async line(text: string): Promise<void> {
-    // A line of text for people (a created id); the JSON formats print values, never lines.
+    // The JSON formats print values, never lines.
     await this.write(`${this.o.isTTY || this.format === 'table' ? neutralize(text) : text}\n`);
   }
 
   async render(result: Rendered): Promise<void> {
     const { data, view } = result;
     if (data === undefined) return;
-    // Text with no other form: at a terminal its controls are shown, not obeyed (CLI.md "untrusted text").
+    // At a terminal its controls are shown, not obeyed.
     if (view?.raw && typeof data === 'string') return this.write(this.o.isTTY ? neutralizeLines(data) : data);
-    // Text that comes as it is made (an import's failed rows with `--failures -`): written as it comes.
     if (view?.raw && isRecords(data)) {
       for await (const text of data) await this.write(this.o.isTTY ? neutralizeLines(String(text)) : String(text));
       return;
@@ -117,19 +95,16 @@ class Renderer implements Output {
     const { fields, jq, limit } = this.o.shape ?? {};
     if (isReport(data)) return fields || jq || limit !== undefined ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
     const machine = this.format === 'json' || this.format === 'ndjson';
-    // An action's answer is for scripts: one JSON value in the JSON formats;
-    // for people the command's message says what was done (CLI.md "--json").
+    // An action's answer is for scripts; for people the command's message says what was done.
     if (result.action && !machine) return;
-    // What people read in a table may be the data reshaped (one line per
-    // action, per target); --fields names the service's fields, so then the data itself.
+    // --fields names the service's fields, so then the data itself, not the reshaped lines.
     const peopleOf = typeof result.display === 'function' ? (result.display as (data: unknown) => unknown) : undefined;
     const display = view?.checks && Array.isArray(data) ? await checkLines(data, this.o.color) : result.display;
     const shown = this.format === 'table' && display !== undefined && !this.fields ? display : data;
-    // Lines made from the records (one per action): --limit counted the records, so not again the lines.
+    // --limit counted the records, so not again the lines.
     if (peopleOf && shown === display) return this.print(peopleOf(limit !== undefined ? shapeData(data, { limit }) : data), view, { ...this.o.shape, limit: undefined });
     if (isReport(shown)) return this.writer(undefined).report(shown);
     if (isRecords(shown)) {
-      // Records that come one by one (a page walk): written as they come, never held.
       const stream = this.stream(view);
       if (view?.endless) return writeEndless(shown, stream);
       for await (const record of shown) await stream.write(record);
@@ -158,7 +133,7 @@ class Renderer implements Output {
   stream(view?: View): RecordStream {
     if (view?.endless) {
       this.unpaged();
-      // The command serves others while this prints (a listener): a pipe nobody reads must not block the process.
+    // A listener serves others while this prints: a pipe nobody reads must not block the process.
       this.o.stdout.writeAsynchronously?.();
     }
     const shape = this.o.shape;
@@ -168,7 +143,7 @@ class Renderer implements Output {
     let count = 0;
     return {
       write: async (record) => {
-        // Past --limit, records are dropped: the walk that feeds them stops asking for pages (core/paginate.ts).
+        // The walk that feeds them stops asking for pages.
         if (limit !== undefined && count >= limit) return;
         count++;
         await inner.write(fields ? project(record, fields) : record);
@@ -178,16 +153,10 @@ class Renderer implements Output {
     };
   }
 
-  /** jq's output as it comes: its raw strings are the service's text, so on a terminal their controls are shown, not obeyed. */
+  /** jq's raw strings are the service's text: at a terminal their controls are shown, not obeyed. */
   private readonly jqWrite = (text: string): Promise<void> => this.write(this.o.isTTY ? neutralizeLines(text) : text);
 
-  /**
-   * The one place that decides per format (ENGINEERING.md habit 14): how a
-   * list's records are written, one by one, and how one value that is not a
-   * list is. JSON is the data unchanged; NDJSON one value a line; CSV a header
-   * and rows; a table for people (data that has no table, such as a raw
-   * answer of `email api`, is JSON there).
-   */
+  /** The one place that decides per format how a list's records, or one value, are written. */
   private writer(view: View | undefined): FormatWriter {
     const format = view?.json && this.format === 'table' ? 'json' : this.format;
     const text = { write: this.write, isTTY: this.o.isTTY };
@@ -204,7 +173,6 @@ class Renderer implements Output {
     }
   }
 
-  /** What a report for people is written with (src/output/report.ts). */
   private readonly people: PeopleOut = {
     write: (text: string) => this.write(text),
     line: (text: string) => this.line(text),
@@ -215,18 +183,17 @@ class Renderer implements Output {
 
   private bomWritten = false;
 
-  /** --bom: the first CSV text starts with a UTF-8 byte-order mark, once, whatever writers follow (a report's parts). */
+  /** --bom: once, whatever writers follow (a report's parts). */
   private readonly bomWrite = (text: string): Promise<void> => {
     const first = !this.bomWritten;
     this.bomWritten = true;
     return this.write(first ? `\uFEFF${text}` : text);
   };
 
-  /** Every text a format makes goes to stdout here (src/output/stdout-writer.ts). */
   private readonly write = (text: string): Promise<void> => this.out.write(text);
 }
 
-/** With --fields, the columns are the fields, in their order; a command's column for the same field keeps its formatting. */
+/** With --fields the columns are the fields; a command's column for the same field keeps its formatting. */
 function shapedView(view: View | undefined, shape: Shape): View | undefined {
   if (!shape.fields) return view;
   const own = view?.columns ? normalizeColumns(view.columns).filter((c) => !c.derived) : [];

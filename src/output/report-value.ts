@@ -1,10 +1,8 @@
-// A report (an import's --dry-run: format.ts `Report`) as the one JSON object
-// `--json` prints, for --jq and --fields, which work on a value: its parts
-// awaited, a streamed part gathered into an array. Gathered up to a bound,
-// since a report's records stream because a file may have millions of them.
+// A report as the one JSON object `--json` prints, for --jq and --fields, which
+// work on a value. Gathered up to a bound: a file may have millions of records.
 import { CliError, ExitCode } from '../core/errors.js';
 
-/** What this needs of a report (format.ts `Report`; structural, so this module does not import the renderer). */
+/** Structural, so this module does not import the renderer. */
 interface ReportLike {
   readonly parts: readonly { key?: string; value: unknown; peopleOnly?: boolean }[];
 }
@@ -21,7 +19,7 @@ function isRecords(value: unknown): value is AsyncIterable<unknown> {
   return value !== null && typeof value === 'object' && Symbol.asyncIterator in value;
 }
 
-/** The report's machine parts as one object, keyed as `--json` prints them (a part without a key spreads its fields). */
+/** Keyed as `--json` prints them (a part without a key spreads its fields). */
 export async function reportValue(report: ReportLike): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   let chars = 0;

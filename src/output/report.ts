@@ -1,10 +1,6 @@
-// A report written as its parts come (src/output/format.ts Report), in each
-// format's way: one JSON object, the flat records of NDJSON and CSV, or the
-// parts under their titles for people.
 import { isRecords, type FormatWriter, type Report, type TextOut, type View } from './format.js';
 import { indent, jsonText } from './json.js';
 
-/** A report as one JSON object, a streamed part as an array written as it comes. */
 export async function jsonReport(report: Report, out: TextOut): Promise<void> {
   await out.write('{');
   let first = true;
@@ -31,7 +27,6 @@ export async function jsonReport(report: Report, out: TextOut): Promise<void> {
   return out.write(first ? '}\n' : '\n}\n');
 }
 
-/** A report as NDJSON or CSV: the streamed records, then the other parts as one record. */
 export async function flatReport(report: Report, writer: (view: View | undefined) => FormatWriter): Promise<void> {
   const rest: Record<string, unknown> = {};
   for (const part of report.parts) {
@@ -47,32 +42,23 @@ export async function flatReport(report: Report, writer: (view: View | undefined
   return writer(undefined).value(rest);
 }
 
-/** What a report for people is written with: the renderer's own ways. */
 export interface PeopleOut {
-  /** Text as it is (a heading is the command's own text). */
+  /** A heading is the command's own text. */
   write(text: string): Promise<void>;
-  /** A line for people, neutralised. */
   line(text: string): Promise<void>;
-  /** A value or list as the renderer prints one. */
   print(data: unknown, view?: View): Promise<void>;
-  /** The table's writer for records that come one by one. */
   writer(view: View | undefined): FormatWriter;
-  /** A line on stderr. */
   note(line: string): void;
 }
 
-/**
- * A report for people: each part under its title, then the footer (a note on
- * stderr). Titles are on stdout with their tables, so a pager or a file keeps them together.
- */
+/** Titles go on stdout with their tables, so a pager or a file keeps them together. */
 export async function peopleReport(report: Report, out: PeopleOut): Promise<void> {
   for (const part of report.parts) {
     if (part.machineOnly) continue;
     const value: unknown = await part.value;
     const title = typeof part.title === 'function' ? part.title() : part.title;
-    // A streamed part's title waits for its first record, or its end: a run that fails first says only why.
+    // A run that fails before the first record says only why.
     if (title && !isRecords(value)) await out.line(title);
-    // A heading is the command's own text, not the service's: written as it is.
     if (part.heading !== undefined) await out.write(`${part.heading}\n`);
     if (Array.isArray(value) && value.length === 0 && part.empty) {
       await out.line(part.empty);
@@ -80,7 +66,7 @@ export async function peopleReport(report: Report, out: PeopleOut): Promise<void
     }
     if (isRecords(value)) {
       let count = 0;
-      // Opened with the first record: an empty table would say '(no results)' beside the part's own word.
+      // An empty table would say '(no results)' beside the part's own word.
       let writer: FormatWriter | undefined;
       for await (const record of value) {
         if (!writer && title) await out.line(title);

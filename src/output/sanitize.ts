@@ -1,13 +1,9 @@
-// Strings from the service or from users' files may carry terminal escape
-// sequences (to recolour, hide or rewrite the screen) or formulas (to run in a
-// spreadsheet). CLI.md "untrusted text" requires both to be neutralised.
-
-// C0 controls, DEL, C1 controls (U+009B alone is a CSI to many terminals),
-// and the Unicode bidi marks, embeddings, overrides and isolates and the line
-// and paragraph separators, which make text display differently from what it is.
+// Service and file strings may carry terminal escapes or spreadsheet formulas:
+// both are neutralised. Controls include C1 (U+009B alone is a CSI to many
+// terminals) and the bidi and separator marks that make text display otherwise.
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** The same, but the line break: stderr messages of several lines keep their shape. */
+/** The same but the line break: stderr messages of several lines keep their shape. */
 // eslint-disable-next-line no-control-regex
 const UNSAFE_BUT_LINE_BREAK = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
@@ -26,46 +22,31 @@ function visibleEscape(ch: string): string {
   }
 }
 
-/**
- * Makes a string safe to print on a terminal as one line: every control
- * character becomes a visible escape (`\x1b`, `\n`, `\t`, `\u202e`), so an
- * escape sequence shows as text (`\x1b[2J`) instead of acting.
- */
+/** One line safe for a terminal: every control becomes a visible escape (`\x1b`, `\n`, `\u202e`). */
 export function neutralize(text: string): string {
   return text.replace(UNSAFE, visibleEscape);
 }
 
-/** As neutralize(), but line breaks stay line breaks: for messages on stderr, one or more lines. */
 export function neutralizeLines(text: string): string {
   return text.replace(UNSAFE_BUT_LINE_BREAK, visibleEscape);
 }
 
-/**
- * JSON text for a terminal: the controls JSON.stringify leaves raw (DEL, C1,
- * bidi overrides, line separators) become `\uXXXX` escapes. They can only
- * stand inside strings, so the text stays valid JSON with the same value; the
- * line breaks of pretty-printed JSON are left alone.
- */
+/** JSON for a terminal: controls JSON.stringify leaves raw become `\uXXXX`, so it stays valid JSON with the same value. */
 export function jsonForTerminal(json: string): string {
   return json.replace(UNSAFE_BUT_LINE_BREAK, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/**
- * CSV cells that a spreadsheet would treat as a formula get a leading
- * apostrophe (OWASP "CSV injection"). Numbers stay numbers.
- */
+/** Formula-like CSV cells get a leading apostrophe (OWASP "CSV injection"); numbers stay numbers. */
 export function spreadsheetSafe(cell: string): string {
-  // A cell whose apostrophes come before such a character gets one more, so
-  // fromSpreadsheetSafe() can undo exactly what was added ('=x, ''=x and =x stay apart).
+  // One more apostrophe where some precede such a character, so fromSpreadsheetSafe() undoes exactly what was added.
   return /^'*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) && !/^[+-]?\d+(\.\d+)?$/.test(cell) ? `'${cell}` : cell;
 }
 
-/** The cell spreadsheetSafe() was given: a failures file imported again sends the values of the file it came from. */
+/** A failures file imported again sends the values of the file it came from. */
 export function fromSpreadsheetSafe(cell: string): string {
   return cell.charCodeAt(0) === 0x27 && spreadsheetSafe(cell.slice(1)) === cell ? cell.slice(1) : cell;
 }
 
-/** Undoes, in place, the apostrophe spreadsheetSafe() put before cells (a failures file imported again). */
 export function unescapeCells(record: string[]): void {
   for (let i = 0; i < record.length; i++) {
     const cell = record[i]!;

@@ -1,36 +1,19 @@
-// What --fields, --jq and --limit do to the records a command prints (CLI.md
-// `--fields`, `--jq`, `--limit`), in one place: the renderer (render.ts)
-// applies a Shape to everything it prints, so no command handles them.
-//
-// - --limit keeps the first n records of a list (the records of a paged
-//   envelope, `Results`); a paged walk also reads no page past the one that
-//   reaches n (core/paginate.ts `recordLimit`).
-// - --fields keeps these fields, in this order, in every format. Names are
-//   matched without regard to case against the names of the command's record
-//   schema (src/schemas/) and printed as the schema spells them; a dotted
-//   name reaches into an object (`Properties.Subject`), and over an array it
-//   collects the field of every element (`Actions.Event` → ["Open","Click"]).
-//   Keys stay flat (`"Properties.Subject": …`) so JSON keys, CSV headers and
-//   table columns are the same names in the same order.
-// - --jq runs last, on exactly what `-o json` would print (src/output/jq.ts).
-//
-// Checked before anything is sent: an unknown field is a usage error naming
-// the known ones; a malformed jq expression is one too.
+// What --fields, --jq and --limit do to printed records, in one place, so no
+// command handles them. --fields keys stay flat (`"Properties.Subject"`) so JSON
+// keys, CSV headers and table columns are the same names; --jq runs last, on
+// what `-o json` would print. Both are checked before anything is sent.
 import { UsageError } from '../core/errors.js';
 import type { JqFilter } from './jq.js';
 
 export interface Shape {
-  /** Field paths, in the order asked, as the schema spells them (or as typed when the command has no schema). */
+  /** Field paths, in the order asked, as the schema spells them. */
   fields?: readonly string[];
   jq?: JqFilter;
   limit?: number;
-  /** --wide: a table shows every column, those its command keeps for --wide too. */
   wide?: boolean;
-  /** --bom: CSV starts with a UTF-8 byte-order mark, for spreadsheets. */
   bom?: boolean;
 }
 
-/** The options of RECORD_OPTIONS / LIST_OPTIONS as commander collected them (raw strings). */
 export interface ShapeOptions {
   fields?: unknown;
   jq?: unknown;
@@ -39,16 +22,12 @@ export interface ShapeOptions {
   bom?: boolean;
 }
 
-/** What --fields accepts: a record schema (loaded only with --fields) or the names themselves; neither, any name. */
 export interface KnownFields {
   schema?: () => Promise<unknown>;
   fields?: readonly string[];
 }
 
-/**
- * The shape a command's output gets. `known` gives the field names (read only
- * with --fields); `loadJq` compiles an expression (only called with --jq).
- */
+/** `known` is read only with --fields; `loadJq` is called only with --jq. */
 export async function resolveShape(options: ShapeOptions, known: KnownFields, loadJq: (expression: string) => Promise<JqFilter>): Promise<Shape> {
   const shape: Shape = {};
   if (options.limit !== undefined) shape.limit = options.limit;
@@ -70,10 +49,10 @@ export async function resolveShape(options: ShapeOptions, known: KnownFields, lo
   return shape;
 }
 
-/** The asked names as the schema spells them; an unknown one is a usage error listing the known ones. */
+/** An unknown name is a usage error listing the known ones. */
 export function matchFields(asked: readonly string[], known: readonly string[]): string[] {
   const byLower = new Map(known.map((k) => [k.toLowerCase(), k]));
-  // A number step indexes an array (`RuleGroups.0.Rules`): matched as the field without it (`RuleGroups.Rules`).
+  // A number step indexes an array: matched as the field without it.
   const spelled = (name: string): string | undefined => {
     const parts = name.split('.');
     const named = byLower.get(parts.filter((p) => !/^\d+$/.test(p)).join('.').toLowerCase());
@@ -104,7 +83,6 @@ function defOf(schema: unknown): ZodDef | undefined {
   return (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
 }
 
-/** The object a record schema describes, through optional, nullable, array and union wrappers. */
 function recordObject(def: ZodDef | undefined, depth = 0): ZodDef | undefined {
   if (!def || depth > 8) return undefined;
   switch (def.type) {
@@ -128,10 +106,6 @@ function recordObject(def: ZodDef | undefined, depth = 0): ZodDef | undefined {
   }
 }
 
-/**
- * Every field name of a record schema, nested objects and arrays of objects
- * included as dotted names (`Properties`, `Properties.Subject`, `Actions`, `Actions.Event`).
- */
 export function fieldNames(schema: unknown): string[] {
   const names: string[] = [];
   const visit = (def: ZodDef | undefined, prefix: string, depth: number) => {
@@ -149,12 +123,10 @@ export function fieldNames(schema: unknown): string[] {
 
 // ---- applying a shape ----------------------------------------------------------
 
-/** The service's paged envelope (service-spec.md "Paged result envelope"): its records are `Results`. */
 export function isPagedEnvelope(data: unknown): data is { Results: unknown[] } & Record<string, unknown> {
   return data !== null && typeof data === 'object' && !Array.isArray(data) && Array.isArray((data as { Results?: unknown }).Results) && 'PageNumber' in data;
 }
 
-/** `data` with --limit and --fields applied: to each element of a list, to `Results` of an envelope, or to one record. */
 export function shapeData(data: unknown, shape: Shape): unknown {
   if (shape.limit === undefined && !shape.fields) return data;
   if (Array.isArray(data)) return shapeList(data, shape);
@@ -167,18 +139,13 @@ function shapeList(items: unknown[], shape: Shape): unknown[] {
   return shape.fields ? kept.map((item) => project(item, shape.fields!)) : kept;
 }
 
-/**
- * One record reduced to `fields`, in their order; a field it lacks is null.
- * Keyed as the record spells the field (for `email api`, whose names are
- * matched in the records themselves), else as given.
- */
+/** Keyed as the record spells the field (for `email api`, matched in the records themselves), else as given; missing is null. */
 export function project(record: unknown, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) out[spelledPath(record, field) ?? field] = pickField(record, field) ?? null;
   return out;
 }
 
-/** `path` as `record` spells it (`emailaddress` → `EmailAddress`), when its object steps are all there. */
 function spelledPath(record: unknown, path: string): string | undefined {
   const spelled: string[] = [];
   let value = record;
@@ -193,11 +160,7 @@ function spelledPath(record: unknown, path: string): string | undefined {
   return spelled.join('.');
 }
 
-/**
- * The value at a dotted path. Each step matches the key exactly, else without
- * regard to case; over an array a name step collects it from every element
- * (`Actions.Event`), a number step indexes it (`RuleGroups.0`).
- */
+/** Each step matches exactly, else without case; over an array a name collects, a number indexes. */
 function pickField(value: unknown, path: string): unknown {
   return pickParts(value, path.split('.'));
 }

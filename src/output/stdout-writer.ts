@@ -1,11 +1,8 @@
-// The writing end of stdout for the renderer, as gh's iostreams is for its
-// printers: every text a format makes goes through write(), which waits for
-// 'drain' when stdout pushes back and fails once the reader went away, and a
-// whole list's text is held and written in large pieces.
+// The writing end of stdout for the renderer: write() waits for 'drain' when
+// stdout pushes back and fails once the reader went away.
 import { BrokenPipe } from './edges.js';
 import type { Writable } from './writable.js';
 
-/** Characters of a whole list's output held before they are written (see holding()). */
 const HELD_CHARS = 64 * 1024;
 
 export class StdoutWriter {
@@ -14,11 +11,7 @@ export class StdoutWriter {
 
   constructor(private readonly stdout: Writable) {}
 
-  /**
-   * Resolves once stdout takes the text (after 'drain' when it pushes back).
-   * Rejects with BrokenPipe once the reader went away, so a command stops at
-   * its next write (src/output/edges.ts).
-   */
+  /** Rejects with BrokenPipe once the reader went away, so a command stops at its next write. */
   async write(text: string): Promise<void> {
     if (this.held) {
       this.held.push(text);
@@ -29,11 +22,7 @@ export class StdoutWriter {
     return this.writeOut(text);
   }
 
-  /**
-   * What a whole list (print) writes record by record is held and written in
-   * pieces of HELD_CHARS: one write for a short list, as when the list was
-   * one string, and bounded memory for a long one. A stream writes each record at once.
-   */
+  /** A whole list is held and written in pieces: one write for a short list, bounded memory for a long one. */
   async holding(run: () => Promise<void>): Promise<void> {
     if (this.held) return run();
     this.held = [];

@@ -1,7 +1,5 @@
-// The table format's writer (-o table, for people): a list as one bordered
-// table on a terminal, drawn in chunks when it streams, and tab-separated
-// lines without header in a pipe (as gh does); one record as a Field/Value
-// table; a scalar as a line. How a table is drawn and fitted is table.ts's.
+// The table format's writer: a bordered table on a terminal (in chunks when it
+// streams), tab-separated lines without header in a pipe (as gh does).
 import { columnsOf, flatColumns, normalizeColumns, pick, plainText, spreadRows } from './columns.js';
 import type { FormatWriter, Report, TextOut, View } from './format.js';
 import { styleFor, type DisplayStyle } from './numbers.js';
@@ -12,15 +10,12 @@ import { drawRecords, drawTable, fitWidths, tableWidth, wrapCell, CELL_PADDING, 
 const TABLE_STREAM_CHUNK = 500;
 
 export interface TableOut extends TextOut {
-  /** Headers in bold. */
   readonly color: boolean;
-  /** The terminal's width. */
   readonly columns?: number;
-  /** --wide: the columns only --wide shows too. */
   readonly wide?: boolean;
 }
 
-/** The view's columns a table shows: at a terminal, those marked `wide` only with --wide; a pipe's lines keep every column, for cut and awk. */
+/** At a terminal `wide` columns only with --wide; a pipe keeps every column, for cut and awk. */
 function shownColumns(rows: unknown[], view: View | undefined, out: TableOut): Column[] {
   const all = flatColumns(columnsOf(rows, view), rows);
   return out.wide || !out.isTTY ? all : all.filter((c) => !c.wide);
@@ -31,14 +26,12 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
   let pending: unknown[] = [];
   let columns: Column[] | undefined;
   let widths: number[] | undefined;
-  // A long stream is printed as one table in chunks: the first chunk has the
-  // top border and header, and the bottom border waits for the end.
+  // A long stream is one table in chunks; the bottom border waits for the end.
   let bottom: string | undefined;
   const flushTable = async (ending: boolean) => {
     if (!pending.length) return;
     columns ??= shownColumns(pending, view, out);
     const first = count === pending.length;
-    // All the records in one chunk: one table sized to them, as a list printed whole is.
     const whole = first && ending;
     const drawn = await table(out, pending, columns, first, widths, { top: first, stream: !whole });
     widths = drawn?.widths;
@@ -48,9 +41,7 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
   return {
     write: async (record) => {
       count++;
-      // In a pipe each record is its own tab-separated line, written at
-      // once: `| head -1` sees it (and the walk stops) without waiting
-      // for a chunk. On a terminal, chunks size the columns.
+      // In a pipe each record is written at once: `| head -1` sees it (and the walk stops) without waiting for a chunk.
       if (!out.isTTY) {
         columns ??= shownColumns([record], view, out);
         await table(out, [record], columns, false);
@@ -61,7 +52,7 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
     },
     flush: async () => {
       if (!pending.length) return;
-      // Drawn as a table of its own: the next record starts a new one, with its header.
+      // The next record starts a new table, with its header.
       const before = count;
       count = pending.length;
       await flushTable(true);
@@ -84,12 +75,7 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
   };
 }
 
-/**
- * Bordered table on a TTY; tab-separated lines without header in a pipe (as gh does).
- * `part` lets a stream print one table in chunks: without the top border
- * after the first, the bottom border held back (returned) for the end, and
- * widths fixed by the first chunk with room to spare.
- */
+/** `part` lets a stream print one table in chunks, widths fixed by the first with room to spare. */
 async function table(
   out: TableOut,
   rows: unknown[],
@@ -99,7 +85,6 @@ async function table(
   part: { top: boolean; stream: boolean } = { top: true, stream: false },
 ): Promise<{ widths: number[]; bottom: string } | undefined> {
   const style = styleFor(out.isTTY);
-  // An array of records is rows of their own (the record's other fields repeated); an array of values one cell.
   const cells = rows.flatMap((row) => spreadRows(row, columns, false).map((values) => columns.map((c, i) => displayText(values[i], c, row, style))));
   if (!out.isTTY) {
     await out.write(cells.map((r) => `${r.join('\t')}\n`).join(''));
@@ -110,10 +95,10 @@ async function table(
     return undefined;
   }
   const paint = await painter(out.color);
-  // Headers may be the service's field names: neutralised, then painted; wrapped at spaces only (src/output/table.ts).
+  // Header may be the service's field names: neutralised, then painted.
   const shown = columns.map((c) => ({ ...c, header: neutralize(c.header ?? c.key) }));
   const widths = fixedWidths ?? fitWidths(shown, cells, out.columns, part.stream);
-  // Too wide even once everything gave way (ids and dates whole): a block per record.
+  // Too wide even once everything gave way: a block per record.
   if (out.columns && shown.length > 2 && tableWidth(widths) > out.columns) {
     const { text, bottom } = await drawRecords(cells, shown, out.columns, { ...part, paint });
     await out.write(text);
@@ -125,7 +110,6 @@ async function table(
   return { widths, bottom };
 }
 
-/** One record as a two-column Field/Value table. */
 async function record(out: TableOut, record: Record<string, unknown>, view?: View): Promise<void> {
   const columns: Column[] = view?.columns ? normalizeColumns(view.columns).filter((c) => out.wide || !out.isTTY || !c.wide) : Object.keys(record).map((key) => ({ key }));
   const style = styleFor(out.isTTY);
@@ -141,7 +125,7 @@ async function painter(color: boolean): Promise<(s: string) => string> {
 }
 
 function displayText(value: unknown, column: Column, row: unknown, style: DisplayStyle): string {
-  // A whole number is a count (recipients, rows): grouped for people at a terminal (CLI.md "numbers").
+  // A whole number is a count: grouped for people at a terminal.
   const count = typeof value === 'number' && Number.isSafeInteger(value) ? style.count(value) : undefined;
   const list = Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object') ? value.map(plainText).join(', ') : undefined;
   const text = column.format ? column.format(value, (row ?? {}) as Record<string, unknown>, style) : (count ?? list ?? plainText(value));

@@ -8,7 +8,7 @@ import { choiceOption, defineCommand, intOption, listOption, requiredArg, switch
 export default defineCommand({
   name: 'api',
   summary: 'Make a raw authenticated request to any path of the service',
-  // Any path: no schema, so --fields takes any name (matched without regard to case).
+  // No schema, so --fields takes any name.
   records: { list: true },
   args: { path: requiredArg('path', 'path below the base URL, e.g. /email/clients/campaigns') },
   options: {
@@ -32,7 +32,7 @@ export default defineCommand({
     'email api /email/segments/<list-id> -f Title=VIPs -i',
   ],
   async run(input, ctx) {
-    // The path below the base URL, with or without its leading slash (gh api takes both); a whole URL is not a path.
+    // With or without its leading slash (as gh api); a whole URL is not a path.
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input.path)) {
       throw new UsageError(`give the path below the base URL (e.g. /email/clients/campaigns), not a whole URL: "${input.path}"`);
     }
@@ -85,7 +85,7 @@ export default defineCommand({
 
 type Answer = NonNullable<ApiError['answer']>;
 
-/** Raw answers have no table view: printed as JSON where the format is table; with -i, as text after the head, as gh api -i does. */
+/** Raw answers have no table view; with -i, text after the head, as gh api -i does. */
 async function answerResult(res: Answer, include: boolean): Promise<Result> {
   if (!include) return { data: res.data, view: { json: true } };
   const { STATUS_CODES } = await import('node:http');
@@ -94,7 +94,7 @@ async function answerResult(res: Answer, include: boolean): Promise<Result> {
   return { data: `${head.join('\n')}\n\n${body}\n`, view: { raw: true } };
 }
 
-/** -H "Name: value": names lower-cased, so a header given twice is one; the key is the client's own. */
+/** Names lower-cased, so a header given twice is one; the key is the client's own. */
 function requestHeaders(given: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of given) {

@@ -1,11 +1,6 @@
-// email api --paginate (CLI.md "email api"): a GET answered with the paged
-// envelope (service-spec.md "Paged result envelope": Results, PageNumber,
-// NumberOfPages) is walked like --all, through the one page walk (the
-// client's paginate(), core/paginate.ts walkRecords): every page, a window of them in flight,
-// handed out in page order, ending at the first empty page or at twice page
-// 1's total, and at --limit. All Results print as one JSON array (`-o
-// ndjson`: one a line), records the renderer writes as they come, so --fields, --jq and
-// --limit apply. An answer that is not the envelope is printed as it came.
+// email api --paginate: a GET answered with the paged envelope is walked like
+// --all, through the one page walk, so --fields, --jq and --limit apply. An
+// answer that is not the envelope is printed as it came.
 import type { Context } from '../../context.js';
 import type { QueryValue } from '../../core/http.js';
 import { isPagedEnvelope } from '../../output/shape.js';
@@ -26,8 +21,6 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
     onRunaway: (stop) =>
       ctx.log.warn(`the service kept reporting more pages (${stop.pageCount} at page ${stop.pageNumber}): stopped after ${stop.recordsRead} records, twice the ${stop.firstTotal} that page 1 reported`),
   });
-  // Page 1 decides what prints: the envelope's records as they come, or an
-  // answer that is not the envelope as it came.
   const records = walk[Symbol.asyncIterator]();
   const first = await records.next();
   if (first.done && walk.unpaged !== undefined) {
@@ -39,7 +32,7 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
     try {
       for (; !next.done; next = await records.next()) yield next.value;
     } finally {
-      // Output that stops early (a reader gone) stops the walk's pages in flight too.
+      // A reader gone stops the walk's pages in flight too.
       if (!next.done) await records.return?.();
     }
   }

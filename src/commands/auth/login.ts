@@ -1,9 +1,6 @@
-// email auth login: store a key for a profile. The key never comes from argv
-// (it would show in `ps` and shell history): a no-echo prompt, or stdin with --with-key.
-// It goes to the operating system's keychain where one exists, else (or with
-// --insecure-storage) to the config file, 0600, and login says which (CLI.md
-// "auth login"); logging in again moves a key to where it now belongs. What
-// the check and the store need is loaded inside run: help reads this file.
+// email auth login: the key never comes from argv (it would show in `ps` and
+// shell history). It goes to the keychain where one exists, else to the config
+// file (0600), and login says which.
 import type { Context } from '../../context.js';
 import type { KeyStore, Profile } from '../../core/config.js';
 import { ApiError, AuthError, CliError, ExitCode, NetworkError, RedirectError, UsageError } from '../../core/errors.js';
@@ -42,7 +39,7 @@ export default defineCommand({
 
     let apiKey: string;
     if (input.withKey) {
-      // A key is a few dozen characters: an endless stdin (`--with-key < /dev/zero`) is refused, not kept.
+      // An endless stdin (`--with-key < /dev/zero`) is refused, not kept.
       apiKey = (await readText(ctx.stdin.stream, { maxBytes: 64 * 1024, limit: '64 KiB, far more than any key', name: 'the key on stdin', signal: ctx.signal })).trim();
     } else if (ctx.stdin.isTTY) {
       apiKey = await ctx.prompt.secret(`API key for ${baseUrl}: `);
@@ -52,8 +49,7 @@ export default defineCommand({
     if (!apiKey) throw new UsageError('the API key is empty');
     if (/\s/.test(apiKey)) throw new UsageError('the API key contains white space; paste exactly the key');
 
-    // Check before storing, as gh does (CLI.md "auth login"): only a 2xx
-    // answer stores the key; anything else stores nothing and says why.
+    // Check before storing, as gh does: only a 2xx answer stores the key.
     const client = await ctx.apiWith({ baseUrl, apiKey });
     let answer;
     try {
@@ -61,11 +57,10 @@ export default defineCommand({
     } catch (err) {
       throw checkFailed(err, baseUrl);
     }
-    // A redirect (often http → https, or a moved host) is refused by the HTTP core, like every other
-    // non-2xx (CLI.md "redirects"); checkFailed() says what it means here.
+    // The HTTP core refuses a redirect like any non-2xx; checkFailed() says what it means here.
     if (answer.status < 200 || answer.status >= 300) throw new LoginCheckFailed(`could not check the key: ${baseUrl} answered ${answer.status}; ${NOTHING_STORED}`, ExitCode.failure, 'Check the base URL.');
 
-    // The keychain first: when it refuses, nothing is stored (the file is left as it was).
+    // When the keychain refuses, nothing is stored (the file is left as it was).
     const fileWhere = `${store.path} (mode 0600)`;
     let where: KeyStore = 'file';
     let noKeychain: string | undefined;
@@ -87,7 +82,6 @@ export default defineCommand({
     await store.write(data);
     if (was === 'keychain' && where === 'file') await removeFromKeychain(ctx, profile);
 
-    // Said once, here: where the key went, and why not the keychain when it did not go there.
     if (noKeychain) ctx.log.info(`no keychain here (${noKeychain}): the key is stored in ${fileWhere}`);
     const stored = where === 'keychain' ? (was === 'file' ? `moved from ${store.path} to the keychain` : 'stored in the keychain') : `stored in ${fileWhere}`;
     return {
@@ -96,11 +90,7 @@ export default defineCommand({
   },
 });
 
-/**
- * A keychain that exists and said no (locked, access denied) or did not
- * answer in time: one error, exit 4, nothing stored. Never the file instead:
- * keeping a key in plain text is the user's choice (--insecure-storage).
- */
+/** A keychain that said no or did not answer: exit 4, nothing stored. Never the file instead: plain text is the user's choice. */
 function keychainRefused(err: KeychainError, fileWhere: string): Error {
   const hung = err.reason === 'unresponsive';
   const refused = new LoginKeychainRefused(`the keychain ${hung ? 'did not answer when asked' : 'refused'} to store the key (${err.message}); ${NOTHING_STORED}`);
@@ -133,7 +123,6 @@ class LoginKeychainRefused extends CliError {
 
 const NOTHING_STORED = 'nothing was stored';
 
-/** The check's failure, saying why in the user's terms and that the key was not stored. */
 function checkFailed(err: unknown, baseUrl: string): Error {
   if (err instanceof AuthError) {
     const refused = new AuthError({
@@ -163,7 +152,7 @@ function checkFailed(err: unknown, baseUrl: string): Error {
     );
   }
   if (err instanceof ApiError) {
-    // The service's message inside ours: one line whatever it holds, so it cannot pass for a line of ours.
+    // The service's message stays one line, so it cannot pass for a line of ours.
     return new LoginCheckFailed(`could not check the key: ${baseUrl} answered ${err.status} (${neutralize(err.message)}); ${NOTHING_STORED}`, ExitCode.failure, 'Try again later, or check the base URL.');
   }
   if (err instanceof NetworkError) {

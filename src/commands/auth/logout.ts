@@ -1,6 +1,4 @@
-// email auth logout: removes a profile (its base URL and key, from wherever
-// the key is: the keychain or the config file); says which profile is the
-// default afterwards (CLI.md "auth").
+// email auth logout: removes a profile and its key, and says which profile is the default afterwards.
 import { UsageError } from '../../core/errors.js';
 import { defineCommand } from '../define.js';
 
@@ -22,7 +20,7 @@ export default defineCommand({
     const removed = data.profiles[name]!;
     let from = '';
     if (keyStoreOf(removed) === 'keychain') {
-      // The keychain first: a locked one stops the logout (exit 4, nothing removed) rather than leave its key behind.
+      // A locked keychain stops the logout (exit 4, nothing removed) rather than leave its key behind.
       const { deleteKeychainKey, KeychainError } = await import('../../core/keychain.js');
       const entry = await profileKeychainEntry(ctx.env, name);
       try {
@@ -39,7 +37,7 @@ export default defineCommand({
           hung.hint = "Check that the keychain's service is running (on Linux: gnome-keyring or KWallet), and try again.";
           throw hung;
         }
-        // No keychain here (an ssh session, the module absent): the profile goes; the user is told where its key stays.
+        // No keychain here (ssh, module absent): the profile goes; the user is told where its key stays.
         ctx.log.warn(`the keychain cannot be reached here (${err.detail}): the key of profile "${name}" stays there, as entry "${entry.account}" of "${entry.service}"`);
       }
     }

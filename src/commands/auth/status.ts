@@ -1,8 +1,5 @@
-// email auth status: every profile with its base URL, masked key and where
-// the key is stored (the keychain or the config file), which is the default,
-// its stored defaults (`email config`), and one read call to check the key in
-// effect (CLI.md "auth status"). What that needs is loaded inside run: help
-// reads this file.
+// email auth status: every profile, where its key is stored, its defaults, and
+// one read call to check the key in effect. Help reads this file, so run loads the rest.
 import type { KeyStore } from '../../core/config.js';
 import { AuthError, CliError, ExitCode, Interrupted } from '../../core/errors.js';
 import type { ProfileDefaults } from '../../core/profile-defaults.js';
@@ -16,7 +13,7 @@ interface ProfileStatus {
   key: string | null;
   /** Where the key is: the keychain, the config file, or the environment (EMAIL_API_KEY). */
   keyStore: KeyStore | 'env' | null;
-  /** What `email config set` stored for the profile; null for the key from the environment, which is no profile. */
+  /** Null for the key from the environment, which is no profile. */
   defaults: ProfileDefaults | null;
   check: string;
 }
@@ -57,7 +54,7 @@ export default defineCommand({
       try {
         key = await readProfileKey(ctx.env, name, p, ctx.signal);
       } catch (err) {
-        // The check of the key in effect says it below; another profile's problem is said here.
+        // The key in effect is checked below; another profile's problem is said here.
         if (!(err instanceof CliError) || err instanceof Interrupted) throw err;
         if (!inEffect) ctx.log.warn(err.message);
       }
@@ -90,13 +87,13 @@ export default defineCommand({
         await checkKey(await ctx.api());
         active.check = 'valid';
       } catch (err) {
-        // Ctrl-C or a reader gone away ends the command (130, or 0 quietly): it is no verdict on the key.
+        // Ctrl-C or a reader gone away is no verdict on the key.
         if (err instanceof Interrupted || ctx.signal.aborted) throw err;
         if (err instanceof AuthError) {
           active.check = err.status === 403 ? 'account suspended or out of credits (403)' : err.status === 401 ? 'refused (401)' : err.message;
           exitCode = ExitCode.auth;
         } else if (err instanceof CliError && err.exitCode === ExitCode.auth) {
-          // The key could not be had from the keychain (src/core/keychain.ts): the check says why, the hint what to do.
+          // The keychain could not give the key: the check says why, the hint what to do.
           active.check = err.message;
           if (err.hint) ctx.log.info(`hint: ${err.hint}`);
           exitCode = ExitCode.auth;

@@ -1,13 +1,7 @@
-// email campaigns create: POST /email/campaigns (service-spec.md "Create draft
-// campaign"). Every check the request alone allows runs first, with the
-// service's codes. The new campaign's id is printed when the answer carries
-// it (a bare JSON string, the real service, or the sandbox's header); else one
-// line says so. Any other 2xx answer is printed as received with a warning,
-// never re-sent (CLI.md "lenient reading").
-//
-// Options that the service's rules make compulsory are checked by
-// draftCampaignFrom (not declared required) so a missing one is refused with
-// the service's own code (319, 304, 305, 308, 310, 315), like the service would.
+// email campaigns create: every check the request alone allows runs first. The
+// service's compulsory options are checked by draftCampaignFrom, not declared
+// required, so a missing one is refused with the service's own code. Any 2xx
+// answer without an id is printed as received with a warning, never re-sent.
 import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, listOption, textOption } from '../define.js';
 
@@ -25,7 +19,7 @@ export default defineCommand({
     list: listOption('--list', '<id>', "target list (repeat; or --segment; with neither, the profile's default list)", { complete: 'list' }),
     segment: listOption('--segment', '<id>', 'target segment (repeat; or --list)'),
   },
-  // Prints the new campaign's id (or the service's answer keyed by list or segment id): no fields to choose.
+  // No fields to choose: it prints the new id (or the service's answer).
   records: { fields: [] },
   examples: [
     'email campaigns create --name "June news" --subject "News" --from-name Ada --from-email ada@example.com --reply-to ada@example.com --html-url https://example.com/june.html --list <id>',
@@ -48,8 +42,7 @@ export default defineCommand({
       ctx.log.info(`Created draft campaign "${draft.Name}".`);
       return createdResult(ctx, answer.data, id, what);
     }
-    // CLI.md: "when the service's answer carries none, the command says so and how to find it": stdout
-    // gets no id (a list id would pass for the campaign's in `id=$(…)`); the line shows even with --quiet.
+    // Stdout gets no id (a list id would pass for the campaign's in `id=$(…)`); the line shows even with --quiet.
     const targets = Object.keys(answer.data).length;
     const kind = draft.SegmentIDs ? 'segment' : 'list';
     ctx.log.warn(
@@ -61,7 +54,7 @@ export default defineCommand({
   },
 });
 
-/** The header the sandbox names a new draft in (docs/sandbox-campaigns.md), as undici gives headers: lower case. */
+/** As undici gives headers: lower case. */
 const CREATED_CAMPAIGN_HEADER = 'x-sandbox-campaign-id';
 
 function headerValue(value: string | string[] | undefined): string | undefined {

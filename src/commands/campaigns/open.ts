@@ -1,12 +1,10 @@
-// email campaigns open: a campaign's page in the browser (CLI.md "help topics,
-// config, pages"): a sent campaign's web version (WebVersionURL), a scheduled
-// one's preview (PreviewURL). service-spec.md gives those URLs in the sent and
-// scheduled lists only, so both are read; a draft has neither.
+// email campaigns open: the service gives page URLs in the sent and scheduled
+// lists only, so both are read; a draft has neither.
 import { CliError, ExitCode, hinted } from '../../core/errors.js';
 import type { Context } from '../../context.js';
 import { defineCommand, idArg, type Result } from '../define.js';
 
-/** A draft (or a campaign the service does not list): nothing to open; the service refused nothing, but nothing was done. */
+/** A draft (or an unlisted campaign): the service refused nothing, but nothing was done. */
 class NoPageError extends CliError {
   readonly exitCode = ExitCode.failure;
 }
@@ -21,7 +19,6 @@ export default defineCommand({
   run: ({ campaign }, ctx) => openCampaignPage(ctx, campaign),
 });
 
-/** A sent campaign's web version or a scheduled one's preview: `campaigns open`, and `summary --web`. */
 export async function openCampaignPage(ctx: Context, campaign: string): Promise<Result> {
   const [{ listScheduledCampaigns, listSentCampaigns, getCampaignSummary }, { sameId }, { openPage }] = await Promise.all([
     import('../../api/campaigns.js'),
@@ -34,7 +31,7 @@ export async function openCampaignPage(ctx: Context, campaign: string): Promise<
   if (planned) return openPage(ctx, planned.PreviewURL, 'PreviewURL', 'GET /email/clients/scheduled');
   const done = sent.campaigns.find((c) => sameId(c.CampaignID, campaign));
   if (done) return openPage(ctx, done.WebVersionURL, 'WebVersionURL', 'GET /email/clients/campaigns');
-  // The service paged the sent list: an older sent campaign is on a later page; its summary carries the same URL.
+  // The sent list is paged: an older campaign's summary carries the same URL.
   if (sent.paging && sent.paging.numberOfPages > sent.paging.pageNumber) {
     const summary = await getCampaignSummary(api, campaign);
     return openPage(ctx, summary.WebVersionURL, 'WebVersionURL', `GET /email/campaigns/${campaign}/summary`);

@@ -1,6 +1,4 @@
-// email campaigns preview: POST /email/campaigns/{id}/sendpreview
-// (service-spec.md "Send campaign preview"). A send: never repeated
-// automatically once it may have reached the service.
+// email campaigns preview: a send, so never repeated once it may have reached the service.
 import { ApiError, NetworkError } from '../../core/errors.js';
 import { INVALID_PREVIEW_RECIPIENTS } from '../../schemas/enums.js';
 import { defineCommand, idArg, listOption } from '../define.js';
@@ -19,7 +17,7 @@ export default defineCommand({
     let data: unknown;
     try {
       const res = await sendCampaignPreview(client, campaignId, recipients);
-      // The service answers 200 with no body (service-spec.md "Send campaign preview"): then what was sent, in its field names.
+      // The service answers 200 with no body: then what was sent, in its field names.
       data = res.data ?? { CampaignID: campaignId, PreviewRecipients: recipients };
     } catch (err) {
       if (err instanceof ApiError && err.code === INVALID_PREVIEW_RECIPIENTS) {

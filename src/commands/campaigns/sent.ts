@@ -1,7 +1,5 @@
-// email campaigns sent: GET /email/clients/campaigns (service-spec.md "Sent
-// campaign"). Dates as the service gives them; JSON carries the full objects.
-// The real service answers the paged envelope: its Results are the list
-// (CLI.md "lenient reading"), and a list it paged says so.
+// email campaigns sent: the real service answers the paged envelope; its
+// Results are the list, and a list it paged says so.
 import type { Column } from '../../output/render.js';
 import { defineCommand } from '../define.js';
 

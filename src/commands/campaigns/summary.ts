@@ -1,8 +1,5 @@
-// email campaigns summary: GET /email/campaigns/{id}/summary (service-spec.md "Campaign summary").
-// The table adds the rates a marketer reads first (CLI.md `campaigns
-// summary`): open, click, bounce and unsubscribe, as % of recipients, drawn
-// as bars on a terminal and plain numbers in a pipe. `--json` is the
-// service's answer unchanged: the rates live in the table's columns only.
+// email campaigns summary: the table adds the rates a marketer reads first, as
+// bars on a terminal; `--json` is the service's answer unchanged.
 import type { Column, DisplayStyle } from '../../output/render.js';
 import { defineCommand, idArg } from '../define.js';
 import { WEB_OPTION } from '../web.js';
@@ -22,7 +19,6 @@ function count(value: unknown, _record: unknown, text: DisplayStyle): string {
   return n === undefined ? String(value ?? '') : text.count(n);
 }
 
-/** `░`-tracked bar of `percent` (0–100; more is drawn full). */
 export function rateBar(percent: number): string {
   const eighths = Math.round((Math.min(Math.max(percent, 0), 100) / 100) * BAR_CELLS * 8);
   const full = Math.floor(eighths / 8);
@@ -30,11 +26,7 @@ export function rateBar(percent: number): string {
   return `${'█'.repeat(full)}${part}${'░'.repeat(BAR_CELLS - full - (part ? 1 : 0))}`;
 }
 
-/**
- * The value as % of the record's Recipients. No recipients (0, absent, not a
- * number) gives no rate rather than a division by zero: empty in a pipe,
- * said in words on a terminal.
- */
+/** No recipients gives no rate rather than a division by zero: empty in a pipe, words on a terminal. */
 function rate(value: unknown, record: Record<string, unknown>, text: DisplayStyle): string {
   const recipients = numberOf(record.Recipients);
   const part = numberOf(value);
@@ -46,7 +38,7 @@ function rate(value: unknown, record: Record<string, unknown>, text: DisplayStyl
 
 const COLUMNS: Column[] = [
   { key: 'Recipients', header: 'Recipients', format: count },
-  // service-spec.md has no "rate" fields: each is its counter over Recipients (unique opens for the open rate).
+  // The service has no rate fields: each is its counter over Recipients (unique opens for the open rate).
   { key: 'UniqueOpened', header: 'Open rate', format: rate, derived: true },
   { key: 'Clicks', header: 'Click rate', format: rate, derived: true },
   { key: 'Bounced', header: 'Bounce rate', format: rate, derived: true },
@@ -75,7 +67,7 @@ export default defineCommand({
   options: { web: WEB_OPTION },
   examples: ['email campaigns summary <id>', 'email campaigns summary --campaign <id> --json', 'email campaigns summary <id> --web'],
   async run({ campaign, web }, ctx) {
-    // The campaign's page, as `campaigns open` finds it: a scheduled campaign has a preview but no summary.
+    // A scheduled campaign has a preview but no summary.
     if (web) return (await import('./open.js')).openCampaignPage(ctx, campaign);
     const { getCampaignSummary } = await import('../../api/campaigns.js');
     const summary = await getCampaignSummary(await ctx.api(), campaign);

@@ -1,6 +1,4 @@
-// email campaigns unschedule: POST /email/campaigns/{id}/unschedule
-// (service-spec.md "Unschedule campaign"). Cancels a sending, so it asks first
-// (CLI.md "confirmation") and is never repeated automatically.
+// email campaigns unschedule: cancels a sending, so it asks first and is never repeated automatically.
 import { ApiError, UsageError } from '../../core/errors.js';
 import { defineCommand, idArg, switchOption } from '../define.js';
 
@@ -29,7 +27,7 @@ export default defineCommand({
     let data: unknown;
     try {
       const res = await unscheduleCampaign(await ctx.api(), campaignId);
-      // 200 with no body (service-spec.md "Unschedule campaign"): then the campaign it acted on.
+      // 200 with no body: then the campaign it acted on.
       data = res.data ?? { CampaignID: campaignId };
     } catch (err) {
       if (err instanceof ApiError && err.code === CAMPAIGN_NOT_SCHEDULED) {

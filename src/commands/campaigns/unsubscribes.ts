@@ -1,12 +1,6 @@
-// email campaigns unsubscribes: GET /email/campaigns/{id}/unsubscribes
-// (service-spec.md "Campaign unsubscribers", "Paged result envelope").
-//
-// Every form reads through the one page walk (the client's paginate(),
-// core/paginate.ts walkRecords) and prints the records it yields through the renderer's stream, one array
-// of records whatever the paging flags (CLI.md "--json"): --page n reads that
-// page; --all every page, a few at a time, written in order as they arrive,
-// so memory stays flat however many records there are; --limit n as many
-// pages as n needs. The paging facts go to stderr.
+// email campaigns unsubscribes: every form reads through the one page walk and
+// streams its records as one array; --all writes pages in order as they arrive,
+// so memory stays flat. The paging facts go to stderr.
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { RecordWalkRun } from '../../core/paginate.js';
@@ -17,14 +11,12 @@ import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../schemas/enums.js';
 import type { UnsubscribesQuery } from '../../validation/query-params.js';
 import { choiceOption, defineCommand, idArg, intOption, switchOption, textOption, type Result } from '../define.js';
 
-/** service-spec.md "Campaign unsubscribers": records per page, between 10 and 1000; otherwise 801. */
 const MAX_PAGE_SIZE = 1000;
 const MIN_PAGE_SIZE = 10;
 
-/** As `subscribers import --concurrency`. */
 const MAX_CONCURRENCY = 32;
 
-/** The fields of service-spec.md "Campaign unsubscriber record", for tables and CSV; the list id, most often one for all, with --wide. */
+/** The list id, most often one for all, only with --wide. */
 const COLUMNS: Column[] = [
   { key: 'EmailAddress', header: 'Email', fixed: true },
   { key: 'ListID', header: 'List', wide: true },
@@ -39,7 +31,7 @@ export default defineCommand({
   args: { campaign: idArg('campaign', 'campaign id') },
   options: {
     since: textOption('--since', '<"YYYY-MM-DD HH:MM">', 'only unsubscribes on or after this moment (a day YYYY-MM-DD, or ISO YYYY-MM-DDTHH:MM, in the account time zone)', { serviceName: 'date' }),
-    // service-spec.md "Campaign unsubscribers": page invalid 800, pagesize 10..1000 otherwise 801, orderfield 802, orderdirection 803.
+    // The service's codes: page 800, pagesize 801, orderfield 802, orderdirection 803.
     page: intOption('--page', '<n>', 'page number (from 1)', { min: 1, max: 2_147_483_647, code: 800 }),
     pageSize: intOption('--page-size', '<n>', `records per page (10..1000; with --all, default ${MAX_PAGE_SIZE})`, { min: 10, max: MAX_PAGE_SIZE, code: 801 }),
     orderField: choiceOption('--order-field', '<field>', 'sort field', ORDER_FIELDS, { code: 802 }),
@@ -63,23 +55,19 @@ export default defineCommand({
     };
     if (input.all && query.page !== undefined) throw new UsageError('--all walks every page from the first: leave out --page');
     const limit = input.limit;
-    // --limit without --page walks too, as far as the limit needs (CLI.md `--limit`), at a page size that fits it.
+    // --limit without --page walks too, as far as the limit needs.
     const walking = input.all || (limit !== undefined && query.page === undefined);
     const pagesize = walking ? (query.pagesize ?? (limit !== undefined ? Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, limit)) : MAX_PAGE_SIZE)) : query.pagesize;
     return walkResult(ctx, input.campaign, { ...query, pagesize }, walking ? undefined : { asked: query.page }, { concurrency: input.concurrency, limit });
   },
 });
 
-/** A record's identity, to print a record once when records move across a page boundary during the walk. */
+/** To print a record once when records move across a page boundary during the walk. */
 function recordKey(r: UnsubscribesPage['Results'][number]): string {
   return `${r.EmailAddress}\u0000${r.ListID ?? ''}\u0000${r.Date ?? ''}\u0000${r.IPAddress ?? ''}`;
 }
 
-/**
- * Reads one page (`one`: the page asked for, or the first, asked without a
- * page number as the user typed it) or walks them all: the records as they
- * come, for the renderer; the paging facts go to stderr once they are out.
- */
+/** Reads one page (`one`) or walks them all; the paging facts go to stderr once the records are out. */
 async function walkResult(
   ctx: Context,
   campaignId: string,
@@ -111,7 +99,6 @@ async function walkResult(
   return { data: walk, view: { columns: COLUMNS }, done: () => pagingFacts(ctx, walk, one !== undefined) };
 }
 
-/** Under the records, where a person at a terminal reads on: the page shown, or what the walk read. */
 function pagingFacts(ctx: Context, walk: RecordWalkRun<UnsubscribesPage, UnsubscribesPage['Results'][number]>, one: boolean): void {
   const last = walk.last;
   if (one && last) {

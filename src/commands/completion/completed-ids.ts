@@ -1,27 +1,21 @@
-// What `email __ids` prints (src/commands/completion/ids.ts): from the cache
-// while it is fresh, else from the service within the time left of the
-// completion's budget, else nothing.
+// What `email __ids` prints: from the cache while fresh, else from the service
+// within the completion's time budget, else nothing.
 import type { ApiClient } from '../../core/http.js';
 import type { CompletedEntry } from '../../core/id-cache.js';
 import { neutralize } from '../../output/sanitize.js';
 import type { Context } from '../../context.js';
 import type { CompletedId } from '../define.js';
 
-/**
- * Asking ends this long after the process started, so that the whole
- * completion, start and exit included, stays under about 1.5 s: the shell
- * waits for all of it before the user sees anything.
- */
+/** Asking ends this long after start: the shell waits for the whole completion before the user sees anything. */
 const COMPLETION_BUDGET_MS = 1_350;
-/** What is left to ask in, at the least (a process slow to start, a run in a test's process). */
 const MIN_ASK_MS = 500;
-/** Largest answer read for completion: past it nothing is offered (a menu of an account that large would be a guess). */
+/** Largest answer read: past it nothing is offered (a menu that large would be a guess). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export async function completedIds(resource: CompletedId, ctx: Context): Promise<string> {
   const { cacheIdentity, IdCache, isCompletableId, keptEntries, MAX_IDS, MAX_NAME_CHARS } = await import('../../core/id-cache.js');
   const lines = (entries: readonly CompletedEntry[]) => linesOf(entries.slice(0, MAX_IDS), isCompletableId, MAX_NAME_CHARS);
-  // A TAB runs this before the user presses Enter: a --base-url typed (or pasted) on the line is never used.
+  // A TAB runs this before Enter: a --base-url on the line is never used.
   const identity = cacheIdentity(ctx.env, ctx.globals.profile);
   if (!identity) return '';
   const cache = await IdCache.open(ctx.env, identity);
@@ -39,20 +33,14 @@ export async function completedIds(resource: CompletedId, ctx: Context): Promise
   return lines(entries);
 }
 
-/**
- * The service's ids, with the mask of the key they were asked with; none
- * when the answer is over MAX_ANSWER_BYTES (kept as such: the next TAB does
- * not ask again); undefined when it did not answer them all in time (a
- * partial answer is not cached).
- */
+/** None when the answer is too large (cached as such); undefined when not all came in time (not cached). */
 async function ask(resource: Exclude<CompletedId, 'list'>, ctx: Context): Promise<{ entries: CompletedEntry[]; mask: (text: string) => string } | undefined> {
-  // performance.now() counts from the start of the process.
   const deadline = AbortSignal.timeout(Math.round(Math.max(MIN_ASK_MS, COMPLETION_BUDGET_MS - performance.now())));
   let client: ApiClient | undefined;
   const work = (async () => {
     const { resolveCredentials } = await import('../../core/settings.js');
     const { globals, env } = ctx;
-    // The key is read only now, with the deadline: a keychain that hangs costs the budget, no more.
+    // Read only now, with the deadline: a keychain that hangs costs the budget, no more.
     const creds = await resolveCredentials({ env, profileFlag: globals.profile, insecureHttp: globals.insecureHttp, signal: deadline });
     const { AnswerTooLargeError } = await import('../../core/errors.js');
     const api = (client = await ctx.apiWith(creds, { maxBodyBytes: MAX_ANSWER_BYTES }));
@@ -72,7 +60,7 @@ async function ask(resource: Exclude<CompletedId, 'list'>, ctx: Context): Promis
   }
 }
 
-/** Sent and scheduled campaigns: the ones a campaign command can act on (service-spec.md lists no drafts). */
+/** Sent and scheduled campaigns: the ones a campaign command can act on. */
 async function campaigns(client: ApiClient): Promise<CompletedEntry[]> {
   const { listScheduledCampaigns, listSentCampaigns } = await import('../../api/campaigns.js');
   const [scheduled, sent] = await Promise.all([listScheduledCampaigns(client), listSentCampaigns(client)]);
@@ -88,11 +76,7 @@ function entry(id: string, name: string | null | undefined): CompletedEntry {
   return name ? { id, name } : { id };
 }
 
-/**
- * One line an id, a tab and its name. Ids are UUIDs only (a shell must get no
- * word it would expand); names are the service's text, so controls show as
- * escapes (src/output/sanitize.ts), and a tab or line break cannot split a line.
- */
+/** One line an id, a tab and its name: ids are UUIDs only (no word a shell expands); names show controls as escapes. */
 function linesOf(entries: readonly CompletedEntry[], isCompletableId: (id: string) => boolean, maxNameChars: number): string {
   const seen = new Set<string>();
   let out = '';

@@ -1,7 +1,5 @@
-// `email __profiles` (hidden): the stored profile names, one a line, for the
-// completion scripts (`email auth switch <TAB>`, `--profile <TAB>`). It reads
-// the config file only; a missing or refused config prints nothing, since a
-// completion must never print an error into the user's command line.
+// `email __profiles` (hidden): a missing or refused config prints nothing, since
+// a completion must never print an error into the user's command line.
 import { defineCommand } from '../define.js';
 
 export default defineCommand({

@@ -1,8 +1,5 @@
-// The lists a profile used, remembered for `--list <TAB>` (the service has no
-// endpoint that lists them): each command that takes --list calls this once
-// the service accepted it, and `subscribers lists` with the names its answer
-// carried. The cache module loads only when there is something to remember.
-// Never fails the command.
+// The lists a profile used, remembered for `--list <TAB>` since the service has
+// no endpoint that lists them. Never fails the command.
 import type { Context } from '../../context.js';
 
 export async function rememberLists(ctx: Context, lists: readonly (string | { id: string; name: string })[]): Promise<void> {

@@ -1,5 +1,3 @@
-// email customfields create: POST /email/lists/{listId}/customfields
-// (service-spec.md "Create custom field"); prints the generated Key.
 import { DATA_TYPES, INVALID_DATA_TYPE } from '../../schemas/enums.js';
 import { rememberLists } from '../completion/seen-lists.js';
 import { choiceOption, defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
@@ -16,7 +14,6 @@ export default defineCommand({
     option: listOption('--option', '<o>', 'an option of a MultiSelectOne or MultiSelectMany field (repeat)'),
     visible: switchOption('--visible', 'show the field in the preference center'),
   },
-  // Prints the new field's key.
   records: { fields: [] },
   examples: [
     'email customfields create --list <id> --name "Favourite colour" --type Text',

@@ -1,10 +1,6 @@
-// The checks of `email doctor` (CLI.md "doctor"): what commonly goes wrong,
-// in the order a user would look: the runtime, the config file and its
-// permissions, which profile and base URL are in effect and why (from the
-// resolver every command uses), name resolution, TCP, TLS, the key, the
-// clock, and the profile's stored defaults. Each check is a small validator
-// reading what the earlier ones found; none changes the configuration it
-// reports on.
+// Doctor's checks, in the order a user would look: runtime, config file,
+// settings in effect, DNS, TCP, TLS, key, clock, stored defaults. Each reads
+// what the earlier ones found; none changes what it reports on.
 import type { Context } from '../../context.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { checkResult as result, NETWORK_STEP_TIMEOUT_MS, probeDns, probeTcp, probeTls, type CheckResult } from '../../core/probes.js';
@@ -20,16 +16,14 @@ export { checkClock, checkNode, MIN_NODE_VERSION } from './runtime.js';
 
 export interface DoctorOutcome {
   results: CheckResult[];
-  /** 401/403 from the service, or no key at all (CLI.md exit code 4). */
+  /** 401/403 from the service, or no key at all: exit 4. */
   authProblem: boolean;
 }
 
-/** What the checks so far found, for the ones after them. */
 interface Findings {
   ctx: Context;
   config?: ConfigInspection;
   settings?: ResolvedSettings;
-  /** The base URL in effect, when it passed its check. */
   url?: URL;
   byName: Map<string, CheckResult>;
   authProblem: boolean;
@@ -55,7 +49,7 @@ const VALIDATORS: Validator[] = [
   async (f) => {
     const { ctx } = f;
     const input = { env: ctx.env, profileFlag: ctx.globals.profile, baseUrlFlag: ctx.globals.baseUrl, insecureHttp: ctx.globals.insecureHttp, signal: ctx.signal };
-    // An unusable config file (judged above) is read as no profiles: the environment and the flags still say what they can.
+    // An unusable config file is read as no profiles: the environment and flags still say what they can.
     f.settings = await resolveSettings(input, { path: f.config!.path, data: f.config!.data });
     if (!f.config!.data && f.settings.profile.consulted) return result('profile', 'skip', 'the config file could not be read');
     const profile = checkProfile(f.settings, f.config!.path);

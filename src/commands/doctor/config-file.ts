@@ -1,6 +1,4 @@
-// The config file check of `email doctor` (CLI.md "config location"): the
-// file and directory modes, the owner, and whether it reads; read with the
-// same reader as every command, without opening the store.
+// Doctor's config file check: modes, owner and whether it reads, with the commands' own reader.
 import { configDir, configFilePath, keyStoreOf, readConfig, type ConfigData } from '../../core/config.js';
 import { lstatSync, statSync } from 'node:fs';
 import { CliError } from '../../core/errors.js';
@@ -11,15 +9,14 @@ const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 export interface ConfigInspection {
   result: CheckResult;
   path: string;
-  /** Undefined when the file or its directory cannot be used. */
   data?: ConfigData;
 }
 
-/** CLI.md "config location": file mode 0600, directory 0700; read without opening the store, and nothing is created or changed. */
+/** File 0600, directory 0700; nothing is created or changed. */
 export function inspectConfig(env: Readonly<Record<string, string | undefined>>): ConfigInspection {
   const dir = configDir(env);
   const path = configFilePath(dir);
-  // What the commands refuse (a directory or file others can write to, someone else's, a link) fails here with the same words.
+  // What the commands refuse fails here with the same words.
   let data: ConfigData;
   try {
     data = readConfig(env).data;

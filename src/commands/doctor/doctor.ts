@@ -1,7 +1,5 @@
-// `email doctor`: the checks' records, {check, status, detail, hint}, which
-// people read one line per check (src/output/checks.ts). Exit 1 when a check fails,
-// 4 when the failure is the key (none, 401, 403), as CLI.md's exit codes say.
-// The checks (checks.ts) are loaded inside run: help reads this file.
+// `email doctor`: exit 1 when a check fails, 4 when the failure is the key.
+// The checks are loaded inside run: help reads this file.
 import { ExitCode } from '../../core/errors.js';
 import { defineCommand } from '../define.js';
 

@@ -1,16 +1,9 @@
-// The checks of `email doctor` about this machine: the Node.js it runs on,
-// and its clock against the service's.
 import type { RawResponse } from '../../core/http.js';
 import { checkResult as result, type CheckResult } from '../../core/probes.js';
 
-/** package.json "engines" (and bin/email's check, which runs before anything else). */
+/** Also bin/email's check, which runs before anything else. */
 export const MIN_NODE_VERSION = '22.15.0';
-/**
- * When each Node line stops getting fixes (the Node.js release schedule,
- * github.com/nodejs/Release). A line past its date but not older than the
- * minimum (23, 25) still runs the tool, with a warning here. CI tests 22, 24
- * and 26 (.ci/run); a line newer than this table is taken as maintained.
- */
+/** When each Node line stops getting fixes; a line newer than this table is taken as maintained. */
 const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
   22: '2027-04-30',
   23: '2025-06-01',
@@ -18,9 +11,8 @@ const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
   25: '2026-06-01',
   26: '2029-04-30',
 };
-/** Beyond this the clock is worth fixing: dates given to the service (--since, --from/--to) and TLS validity depend on it. */
+/** Dates given to the service and TLS validity depend on the clock. */
 const CLOCK_SKEW_WARN_MS = 60_000;
-/** The running Node against `engines`, and whether its line still gets fixes on `today`. */
 export function checkNode(version: string, today: Date): CheckResult {
   if (compareVersions(version, MIN_NODE_VERSION) < 0) {
     return result('node', 'fail', `Node.js ${version} is older than ${MIN_NODE_VERSION}, the oldest this tool runs on`, 'install Node.js 24 LTS (or 22 LTS)');

@@ -1,6 +1,4 @@
-// The checks of `email doctor` about the settings in effect: which profile,
-// which key and which base URL, each with where it came from, as the one
-// resolver the commands use (src/core/settings.ts) answers it.
+// Doctor's checks of the settings in effect, as the one resolver the commands use answers them.
 import { checkBaseUrl, DEFAULT_PROFILE, type ConfigData } from '../../core/config.js';
 import { AuthError } from '../../core/errors.js';
 import { describeDefaults } from '../../core/profile-defaults.js';
@@ -8,12 +6,11 @@ import { checkResult as result, type CheckResult } from '../../core/probes.js';
 import { maskKey } from '../../core/redact.js';
 import { defaultsWithheld, describeOrigin, unknownProfileError, type ResolvedSettings } from '../../core/settings.js';
 
-/** Why this profile is in effect, as the profile line says it. */
 function why(settings: ResolvedSettings): string {
   return settings.profile.chosenBy === 'default' ? 'the default profile' : `from ${describeOrigin(settings.profile.origin)}`;
 }
 
-/** The key in effect and where it came from; a failure here is a key problem (exit 4), except a profile that does not exist. */
+/** A failure here is a key problem (exit 4), except a profile that does not exist. */
 export function checkProfile(settings: ResolvedSettings, configPath: string): { result: CheckResult; authProblem: boolean } {
   const { profile, apiKey } = settings;
   const unknown = unknownProfileError(settings);
@@ -39,7 +36,6 @@ export function checkProfile(settings: ResolvedSettings, configPath: string): { 
   }
   if (settings.keyProblem) return { result: result('profile', 'fail', `"${profile.value}" (${why(settings)}): ${settings.keyProblem.message}`, settings.keyProblem.hint), authProblem: true };
   if (apiKey) {
-    // Where the key lives (CLI.md "auth login"): the keychain, or the config file, readable by you only.
     const where = apiKey.store === 'keychain' ? 'in the keychain' : `in ${configPath} (0600)`;
     return { result: result('profile', 'ok', `"${profile.value}" (${why(settings)}), key ${maskKey(apiKey.value)} ${where}`), authProblem: false };
   }
@@ -55,7 +51,6 @@ export function checkProfile(settings: ResolvedSettings, configPath: string): { 
   };
 }
 
-/** The base URL in effect, checked as the commands check it, and where it came from. */
 export function checkBaseUrlSetting(settings: ResolvedSettings, insecureHttp: boolean): { result: CheckResult; url?: URL } {
   if (!settings.baseUrl) {
     return { result: result('base URL', 'fail', 'none configured', 'pass --base-url <url>, set EMAIL_BASE_URL, or store one with `email auth login --base-url <url>`') };
@@ -70,10 +65,7 @@ export function checkBaseUrlSetting(settings: ResolvedSettings, insecureHttp: bo
   }
 }
 
-/**
- * The profile's stored defaults (`email config`), and which of them a
- * variable set here overrides: the pager's, by EMAIL_PAGER or PAGER.
- */
+/** The stored defaults, and which a variable set here overrides (the pager, by EMAIL_PAGER or PAGER). */
 export function checkDefaults(settings: ResolvedSettings, data: ConfigData | undefined, env: Readonly<Record<string, string | undefined>>): CheckResult {
   if (!data) return result('defaults', 'skip', 'the config file could not be read');
   const name = settings.profile.value;

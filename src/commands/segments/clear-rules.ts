@@ -1,6 +1,4 @@
-// email segments clear-rules: DELETE /email/segments/{segmentId}/rules
-// (service-spec.md "Delete segment rules"). Undoes work, so it asks first
-// (CLI.md "confirmation").
+// email segments clear-rules: undoes work, so it asks first.
 import { UsageError } from '../../core/errors.js';
 import { defineCommand, idArg, switchOption } from '../define.js';
 

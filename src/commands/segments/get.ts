@@ -1,6 +1,5 @@
-// email segments get: GET /email/segments/{segmentId}. The table shows one
-// line per rule group, its rules joined by OR (groups are ANDed); JSON is the
-// service's data unchanged.
+// email segments get: the table shows one line per rule group, its rules joined
+// by OR (groups are ANDed); JSON is the service's data unchanged.
 import type { Column } from '../../output/render.js';
 import { defineCommand, idArg } from '../define.js';
 

@@ -1,6 +1,4 @@
-// email segments update: PUT /email/segments/{segmentId} (service-spec.md
-// "Update segment"). With --group the rules are replaced, all of them; without
-// it they are kept. The command says which happened.
+// email segments update: with --group the rules are all replaced, without it kept; the command says which.
 import { UsageError } from '../../core/errors.js';
 import { defineCommand, idArg, listOption, textOption } from '../define.js';
 import { fromFileOption, readSegmentFile } from './from-file.js';

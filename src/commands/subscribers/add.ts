@@ -1,6 +1,5 @@
-// email subscribers add: POST /email/subscribers/{listId} (service-spec.md
-// "Add subscriber"). Checked before sending, with the service's codes where
-// the rule is the service's (1, 214, 215); --field values go as typed.
+// email subscribers add: checked before sending, with the service's codes where
+// the rule is the service's; --field values go as typed.
 import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_HINT, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, RESTART_HELP } from './codes.js';
@@ -22,7 +21,6 @@ export default defineCommand({
     restartAutoresponders: switchOption('--restart-autoresponders', RESTART_HELP),
     allowEmptyName: switchOption('--allow-empty-name', ALLOW_EMPTY_NAME_HELP),
   },
-  // Prints the subscriber's address, as the service answers it.
   records: { fields: [] },
   examples: [
     'email subscribers add --list <id> --email ada@example.com --name "Ada Lovelace" --consent yes',
@@ -35,7 +33,6 @@ export default defineCommand({
       import('../../validation/subscriber-fields.js'),
       import('./codes.js'),
     ]);
-    // Every flag is checked before anything is said about the values.
     const consent = consentFlag(input.consent);
     const notes: string[] = [];
     const CustomFields = fieldFlags(input.field, (line) => notes.push(line));

@@ -1,5 +1,4 @@
-// Codes of service-spec.md "Coded errors by area" → Subscribers that the
-// subscriber commands' declarations carry (the checks themselves live in
+// Subscriber codes the commands' declarations carry (the checks live in
 // src/validation/subscriber-fields.ts), and what add and update say around them.
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../core/errors.js';
@@ -20,12 +19,7 @@ export const CONSENT_HINT =
 export const ALLOW_EMPTY_NAME_HELP = 'send an empty --name, which empties the stored name';
 export const RESTART_HELP = 'restart subscription-based automated emails for a resubscribed address';
 
-/**
- * The name to send. service-spec.md "Subscriber": Name is required, and what
- * is sent replaces a stored name ("Add subscriber": name and custom fields are
- * updated), so an empty one (an unset variable, say) is sent only when asked:
- * --allow-empty-name, or yes at a terminal.
- */
+/** What is sent replaces a stored name, so an empty one is sent only when asked (--allow-empty-name, or yes at a terminal). */
 export async function nameToSend(ctx: Context, name: string, allowEmpty: boolean, address: string): Promise<string> {
   if (allowEmpty || name.trim() !== '') return name;
   const what = `--name is empty: the service replaces the stored name of ${address} with what is sent, so it would be emptied`;
@@ -42,7 +36,6 @@ export async function nameToSend(ctx: Context, name: string, allowEmpty: boolean
 export const RESUBSCRIBE_CODES: ReadonlySet<number> = new Set([204, 205, 206, 207]);
 export const RESUBSCRIBE_HINT = '--resubscribe re-adds it (only if the person asked to be added again).';
 
-/** The service's refusal of an inactive address, with the flag that re-adds it. */
 export function withResubscribeHint(err: unknown): unknown {
   if (err instanceof ApiError && err.code !== undefined && RESUBSCRIBE_CODES.has(err.code) && !err.hint) err.hint = RESUBSCRIBE_HINT;
   return err;

@@ -1,6 +1,5 @@
-// email subscribers history: GET /email/subscribers/{listId}/history
-// (service-spec.md "Subscriber history"). JSON is the service's array
-// unchanged; the table has one line per action, under its campaign.
+// email subscribers history: JSON is the service's array unchanged; the table
+// has one line per action, under its campaign.
 import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, idOption, textOption } from '../define.js';
 import { EMAIL_INVALID } from './codes.js';
@@ -18,8 +17,7 @@ export default defineCommand({
     const { getSubscriberHistory } = await import('../../api/subscribers.js');
     const history = await getSubscriberHistory(await ctx.api(), list, email);
     await rememberLists(ctx, [list]);
-    // A table has one line per action, under its campaign; every other format (and --fields) has the service's records.
-    // A function of the records: the renderer applies --limit to them (campaign entries) before they become lines.
+    // A function, so the renderer applies --limit to the records before they become lines.
     const rows = (entries: typeof history) =>
       entries.flatMap((entry) => {
         const actions = entry.Actions?.length ? entry.Actions : [{}];

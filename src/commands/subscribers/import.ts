@@ -1,15 +1,10 @@
-// email subscribers import <file.csv|-> --list <id>: the definition. The
-// command itself (options checked together, progress, Ctrl-C, the summary and
-// the exit code) is import-session.ts, loaded only when the command runs: it pulls
-// in the whole import pipeline of src/import.
+// email subscribers import: the definition only. The command is import-session.ts,
+// loaded only when it runs, since it pulls in the whole import pipeline.
 import { defineCommand } from '../define.js';
 import type { ImportSummary } from '../../import/tally.js';
 import { args, options } from './import-options.js';
 
-/**
- * The fields of the --json summary (CLI.md "Import guarantees"), then those
- * only a --dry-run report has: what --fields accepts.
- */
+/** The --json summary's fields, then those only a --dry-run report has. */
 const IMPORT_FIELDS = [
   ...(['rows', 'new', 'existing', 'failed', 'rejected', 'duplicates', 'partial', 'duplicatesFromFailuresFile', 'skipped', 'batches', 'retries', 'rateLimited', 'waitedMs', 'elapsedMs', 'resumed', 'service'] satisfies (keyof ImportSummary)[]),
   'service.TotalUniqueEmailsSubmitted',

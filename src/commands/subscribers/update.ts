@@ -1,7 +1,4 @@
-// email subscribers update: PUT /email/subscribers/{listId}?email=<current>
-// (service-spec.md "Update subscriber"). Codes checked before sending: 1 for
-// the current address, 211 for the new one, 214/215 for consent; --field
-// values go as typed.
+// email subscribers update: codes are checked before sending; --field values go as typed.
 import { rememberLists } from '../completion/seen-lists.js';
 import { defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_HINT, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, NEW_EMAIL_INVALID, RESTART_HELP } from './codes.js';
@@ -42,7 +39,6 @@ export default defineCommand({
     ]);
     const current = input.email;
     const newEmail = input.newEmail ?? current;
-    // Every flag is checked before anything is said about the values.
     const consent = consentFlag(input.consent);
     const notes: string[] = [];
     // service-spec.md rule 4: values not supplied stay unchanged; --field and --clear-field items go in the order given.
@@ -60,7 +56,7 @@ export default defineCommand({
     const answer = await updateSubscriber(await ctx.api(), input.list, current, body);
     await rememberLists(ctx, [input.list]);
     return {
-      // The service's answer; when it has none (200, service-spec.md "Update subscriber"), what was sent.
+      // When the service answers nothing, what was sent.
       data: answer.data ?? { ListID: input.list, ...body },
       action: true,
       message: newEmail === current ? `updated ${current}` : `updated ${current} → ${newEmail}`,

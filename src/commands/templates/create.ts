@@ -1,6 +1,5 @@
-// email templates create: POST /email/templates (service-spec.md "Create
-// template"); prints the template id. Compulsory options are checked by
-// templateFrom, so a missing one gets the service's code (4002, 4004, 4006).
+// email templates create: compulsory options are checked by templateFrom, so a
+// missing one gets the service's code.
 import { defineCommand, textOption } from '../define.js';
 
 export default defineCommand({

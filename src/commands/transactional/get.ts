@@ -1,6 +1,4 @@
-// email transactional get: GET /email/transactional/smartEmail/{id}
-// (service-spec.md "Smart email details"). The table leaves out the HTML and
-// text bodies (long); JSON carries everything.
+// email transactional get: the table leaves out the long HTML and text bodies; JSON carries everything.
 import type { Column } from '../../output/render.js';
 import { defineCommand, idArg } from '../define.js';
 import { WEB_OPTION } from '../web.js';

@@ -1,6 +1,5 @@
-// email transactional stats: GET /email/transactional/statistics
-// (service-spec.md "Email statistics"). The table shows the service's query
-// echo, marking the values the spec's defaults supplied, then the counters.
+// email transactional stats: the table shows the service's query echo, marking
+// the values the spec's defaults supplied, then the counters.
 import type { Column } from '../../output/render.js';
 import { INVALID_TIME_ZONE, STATS_TIME_ZONES } from '../../schemas/enums.js';
 import type { StatisticsQuery } from '../../validation/query-params.js';
@@ -38,7 +37,7 @@ function shown(value: unknown): string {
   return value === undefined || value === null ? '' : String(value);
 }
 
-/** The echo as the service gives it; where the user gave no value, the spec's default is named beside it. */
+/** Where the user gave no value, the spec's default is named beside it. */
 function echoed(given: string | undefined, defaultText: string | undefined) {
   return (value: unknown): string => {
     const text = shown(value);

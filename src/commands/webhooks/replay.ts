@@ -1,7 +1,5 @@
-// `email webhooks replay`: sends saved deliveries (files written by `listen
-// --save`, or any file holding a delivery body) again, untouched, one request
-// per file in the order given, each request's status reported as a record
-// (src/webhooks/send-deliveries.ts). Every file is checked before anything is sent.
+// `email webhooks replay`: saved deliveries sent again, untouched, one request per
+// file in order. Every file is checked before anything is sent.
 import { defineCommand, intOption, textOption, variadicArg } from '../define.js';
 
 const args = { savedFile: variadicArg('saved-file', 'files written by `webhooks listen --save`, or the folder holding them', { complete: 'file' }) };

@@ -1,7 +1,5 @@
-// `email webhooks trigger`: realistic synthetic deliveries sent to a receiver
-// the way the service sends them (service-spec.md "Events": {Events, ListID}
-// bodies of at most 1000 events, JSON or XML), each request's status reported
-// as a record as it is answered (src/webhooks/send-deliveries.ts).
+// `email webhooks trigger`: synthetic deliveries sent to a receiver the way the
+// service sends them, each request's status reported as a record as it is answered.
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { choiceOption, defineCommand, intOption, textOption } from '../define.js';
 
