@@ -31,7 +31,7 @@ export interface PeopleOut {
   /** Records, or one record (a Field/Value table), as a table under these columns. */
   table(data: unknown, columns?: (string | Column)[]): Promise<void>;
   /** A line of the command's text; controls in it are shown, not obeyed. `lead`: a word before it, coloured where colour is on. */
-  line(text: string, lead?: { text: string; color: 'green' | 'yellow' | 'red' | 'dim' }): Promise<void>;
+  line(text: string, lead?: { text: string; color?: 'green' | 'yellow' | 'red' | 'dim' }): Promise<void>;
   /** Text with no other form (a completion script, a raw answer with its head): as it is, its controls shown at a terminal. */
   text(text: string): Promise<void>;
   /** A value with no table (a raw answer): as -o json prints it. */

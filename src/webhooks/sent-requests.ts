@@ -3,7 +3,7 @@
 // records are yielded as the requests are answered, for the renderer to write
 // as they come; the counts are settled once the last one is out.
 import { ApiError, Interrupted, NetworkError, PartialFailure } from '../core/errors.js';
-import type { Column } from '../output/render.js';
+import type { Column } from '../output/table.js';
 import { answerExcerpt, isSuccess, type PostOutcome } from './post.js';
 
 export interface SentRequest {
