@@ -283,12 +283,14 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
     },
   );
   let summary: ImportSummary | undefined;
-  const counts = done.then((s) => {
-    summary = s;
-    const { dryRun: _, ...rest } = s;
-    return { ...rest, firstRequest: firstRequest ?? null };
-  });
   const handled = <T>(p: Promise<T>): Promise<T> => (p.catch(() => undefined), p);
+  const counts = handled(
+    done.then((s) => {
+      summary = s;
+      const { dryRun: _, ...rest } = s;
+      return { ...rest, firstRequest: firstRequest ?? null };
+    }),
+  );
   // The counts are known once every problem is out: they follow the problems, as the object's last fields.
   async function* problemsThenCounts(): AsyncGenerator<Record<string, unknown>> {
     yield* problems;
