@@ -139,10 +139,10 @@ class Renderer implements Output {
     }
   }
 
-  /** What a command's people view writes with (src/output/result.ts PeopleOut). */
+  /** What a command's people view writes with (src/output/result.ts PeopleOut); its data is already cut by --limit. */
   private readonly people: PeopleOut = {
     table: async (data, columns) => {
-      if (!isRecords(data)) return this.print(data, columns, undefined);
+      if (!isRecords(data)) return this.print(data, columns, {});
       const writer = this.writer(columns, 'table');
       for await (const record of data) await writer.write(record);
       await writer.end();
@@ -150,7 +150,7 @@ class Renderer implements Output {
     line: async (text, lead) => this.write(`${lead ? await paint(lead, this.o.color) : ''}${neutralize(text)}\n`),
     text: (text) => this.write(this.o.isTTY ? neutralizeLines(text) : text),
     json: async (value) => {
-      if (!isRecords(value)) return this.print(value, undefined, undefined, 'json');
+      if (!isRecords(value)) return this.print(value, undefined, {}, 'json');
       const stream = this.stream(undefined, 'json');
       for await (const record of value) await stream.write(record);
       await stream.end();

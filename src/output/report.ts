@@ -64,21 +64,12 @@ class TooLarge extends CliError {
 }
 
 /** As the one value --json prints, for --jq and --fields, which work on a value: gathered up to a bound. */
-export async function gathered(data: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  let chars = 0;
-  for await (const [name, value] of fields(data)) {
-    if (!isRecords(value)) {
-      out[name] = value;
-      continue;
-    }
-    const records: unknown[] = [];
-    for await (const record of value) {
-      chars += JSON.stringify(record ?? null).length + 1;
-      if (chars > GATHERED_CHARS) throw new TooLarge(`--jq and --fields read the whole report, and its ${name} passed ${GATHERED_CHARS / 1024 / 1024} MiB: leave them out and read the JSON as it streams`);
-      records.push(record);
-    }
-    out[name] = records;
-  }
-  return out;
+export async function gathered(data: Record<string, unknown>): Promise<unknown> {
+  let json = '';
+  const write = async (text: string) => {
+    json += text;
+    if (json.length > GATHERED_CHARS) throw new TooLarge(`--jq and --fields read the whole report, and it passed ${GATHERED_CHARS / 1024 / 1024} MiB: leave them out and read the JSON as it streams`);
+  };
+  await jsonObject(data, { write, isTTY: false });
+  return JSON.parse(json);
 }

@@ -4,10 +4,12 @@ import { wrapCell } from '../../src/output/table.js';
 import { BrokenPipe } from '../../src/output/edges.js';
 import { csvCell, jsonForTerminal, neutralize, neutralizeLines, spreadsheetSafe } from '../../src/output/sanitize.js';
 import type { OutputFormat } from '../../src/output/render.js';
+import type { PeopleOut } from '../../src/output/result.js';
+import type { Shape } from '../../src/output/shape.js';
 
-function capture(format: OutputFormat, isTTY = false): { out: Output; text: () => string } {
+function capture(format: OutputFormat, isTTY = false, shape?: Shape): { out: Output; text: () => string } {
   let text = '';
-  const out = createOutput({ format, isTTY, color: false, columns: 100, stdout: { write: (s) => ((text += String(s)), true) } });
+  const out = createOutput({ format, isTTY, color: false, columns: 100, shape, stdout: { write: (s) => ((text += String(s)), true) } });
   return { out, text: () => text };
 }
 
@@ -27,6 +29,19 @@ describe('renderer', () => {
       await out.render({ people: async (_, o) => { for await (const chunk of chunks()) await o.text(chunk); } });
       expect(text()).toBe('email,Line\r\n=bad,2\r\n');
     }
+  });
+
+  it("people get the command's view of the data cut by --limit; machine formats and --fields get the data", async () => {
+    const people = async (data: unknown, o: PeopleOut) => o.table((data as { Name: string }[]).flatMap((r) => [{ Line: `${r.Name}!` }, { Line: `${r.Name}?` }]));
+    const table = capture('table', false, { limit: 1 });
+    await table.out.render({ data: rows, people });
+    expect(table.text()).toBe('Ada!\nAda?\n');
+    const csv = capture('csv', false, { limit: 1 });
+    await csv.out.render({ data: rows, people, columns: ['Name'] });
+    expect(csv.text().split('\r\n')[0]).toBe('EmailAddress,Name,Count,Nested.a');
+    const fields = capture('table', false, { fields: ['Name'] });
+    await fields.out.render({ data: rows, people });
+    expect(fields.text()).toBe('Ada\nBo\\tTab\n');
   });
 
   it('json prints the service data unchanged', async () => {
