@@ -21,7 +21,7 @@ const POLL_MS = 25;
 export interface BoundedReadOptions {
   maxBytes: number;
   signal?: AbortSignal;
-  /** Follows the size in messages: "10 MiB, the largest delivery". */
+  /** Follows the size in messages, naming what the cap is for. */
   limit: string;
   name: string;
 }
