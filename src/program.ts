@@ -1,10 +1,6 @@
-// Builds the commander tree from the command definitions (src/commands/).
-// Commander only collects what was typed: every value is checked by
-// src/commands/parse-input.ts when the command runs, so a usage error has one
-// shape whether it is a bad number, an unknown choice or a missing id. Only
-// commander and the definitions load here; what a command needs to run is
-// an `await import()` away inside its `run`, so help stays fast
-// (ENGINEERING.md habit 10).
+// Builds the commander tree from the definitions (src/commands/). Commander only collects what
+// was typed; parse-input.ts checks every value, so a usage error has one shape. What a command
+// needs to run is an `await import()` away inside its `run`, so help stays fast.
 import { Argument, Command, CommanderError, Help, Option } from 'commander';
 import { completionCommand } from './completion/command.js';
 import { COMMANDS } from './commands/index.js';
@@ -15,10 +11,8 @@ import { EXIT_CODE_MEANINGS } from './core/errors.js';
 import { CLI_VERSION } from './core/version.js';
 import { HELP_TOPICS, helpTopicsBlock, isHelpTopic } from './help/topic-list.js';
 
-/** Makes the commander action of a definition. */
 export type ActionFactory = (definition: AnyCommand) => (...actionArgs: unknown[]) => Promise<void>;
 
-// One table of codes (src/core/errors.ts), also printed by `email help exit-codes`.
 const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(5)}${meaning}`).join('\n')}\n`;
 
 const ROOT_EXAMPLES = [
@@ -28,19 +22,11 @@ const ROOT_EXAMPLES = [
   'email sandbox',
 ];
 
-/** Help text block with gh-style examples. */
 function examplesHelp(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
-/**
- * Help in gh's order (CLI.md's help paragraph): what a group holds comes
- * first, then the command's arguments and own options, then the global
- * options that work after any command. Commander puts its commands last,
- * after every option (`email subscribers --help` had "Commands:" on line 25).
- * The items are commander's own, aligned to one column as commander aligns
- * them; only the order of the sections differs.
- */
+/** gh's order (CLI.md's help paragraph): commander puts a group's commands after every option. */
 function ghOrderedHelp(this: Help, cmd: Command, helper: Help): string {
   const termWidth = helper.padWidth(cmd, helper);
   const item = (term: string, description: string) => helper.formatItem(term, termWidth, description, helper);
@@ -57,7 +43,7 @@ function ghOrderedHelp(this: Help, cmd: Command, helper: Help): string {
   return output.join('\n');
 }
 
-/** The commander option for a declaration; values are left as typed (checked later), choices kept for help and completion. */
+/** Values are left as typed (checked later); choices kept for help and completion. */
 function commanderOption(decl: OptionDecl): Option {
   const flags = `${decl.short ? `${decl.short}, ` : ''}${decl.flag}${decl.kind === 'switch' ? '' : ` ${decl.placeholder}`}`;
   const option = new Option(flags, describeOption(decl));
@@ -65,7 +51,6 @@ function commanderOption(decl: OptionDecl): Option {
   if (decl.kind === 'choice') option.argChoices = [...decl.choices];
   if (decl.kind === 'text' && decl.suggest) option.argChoices = [...decl.suggest];
   if (decl.hidden) option.hideHelp();
-  // What the completion scripts complete the value with (profile names, files, directories).
   if ((decl.kind === 'text' || decl.kind === 'list') && decl.complete) Object.assign(option, { complete: decl.complete });
   return option;
 }
@@ -86,11 +71,9 @@ function commanderArgument(decl: ArgDecl): Argument {
   return argument;
 }
 
-/** Field names by command, for completion scripts. */
 export type FieldNames = ReadonlyMap<AnyCommand, readonly string[]>;
 
 function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fields?: FieldNames): Command {
-  // The summary lists the command in its group's help; its own help shows the description under it.
   const cmd = parent
     .command(def.name, { hidden: def.hidden })
     .summary(def.summary)
@@ -135,11 +118,8 @@ function isGroup(entry: AnyCommand | GroupDefinition): entry is GroupDefinition 
 }
 
 /**
- * The top-level command or group that argv names (`campaigns` in
- * `email -o json campaigns sent`), when that is certain: the first word,
- * after nothing but global options and their values. Anything else before it
- * (`-h`, which asks for the root's help; an unknown option; `--`) or an
- * unknown word gives undefined, and the whole program is built.
+ * The top-level entry argv names, when certain: the first word after nothing but global
+ * options. Anything else (`-h`, `--`, an unknown option or word) builds the whole program.
  */
 export function entryNamed(argv: readonly string[]): string | undefined {
   const switches = new Set<string>();
@@ -161,12 +141,8 @@ export function entryNamed(argv: readonly string[]): string | undefined {
 }
 
 /**
- * The commander tree. With `only`, the tree holds that top-level entry alone
- * (plus `help` and `completion`): what a run that argv names it can reach
- * (entryNamed). `email campaigns --help` takes 61 ms against 63 for
- * `email help campaigns`, which builds the whole tree (0.976×, medians of 25
- * paired runs). test/program.test.ts checks that every command's
- * help and options are the same either way.
+ * With `only`, the tree holds that entry alone (plus `help` and `completion`), which is quicker
+ * to build; test/program.test.ts checks that help and options are the same either way.
  */
 export function buildProgram(action: ActionFactory = () => async () => undefined, fields?: FieldNames, only?: string): Command {
   const program = new Command('email')
@@ -191,10 +167,7 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
       addCommand(program, entry, action, fields);
       continue;
     }
-    // A group called without a subcommand prints its help (commander does so
-    // for a group without an action), like gh; an unknown subcommand is
-    // named, with a suggestion.
-    // Without commander's own `help [command]` line: `email help <group> <command>` is the one help command (gh lists commands, then options).
+    // A group without a subcommand prints its help, like gh; `email help <group> <command>` is the one help command.
     const group = program.command(entry.name).description(entry.summary).helpCommand(false);
     for (const def of entry.commands) addCommand(group, def, action, fields);
   }
@@ -203,13 +176,7 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
   return program;
 }
 
-/**
- * `email help [command…]` is `email [command…] --help` at any depth (gh's
- * `help`); commander's own help command reads one word only. A word that
- * names no command but a help topic prints the topic (its text is loaded
- * only then). An unknown command is a usage error with a suggestion, as it
- * is without `help`; an unknown first word also names the topics.
- */
+/** gh's `help` at any depth (commander's reads one word); a word naming a help topic prints it. */
 function addHelpCommand(program: Command): void {
   program.helpCommand(false);
   program

@@ -1,29 +1,20 @@
-// Questions asked on the controlling terminal: a key without echo, and yes/no.
-// A question may quote the service's text (a campaign's name): neutralised
-// like every other line on stderr (CLI.md "untrusted text").
-//
-// CLI.md "prompts": Ctrl-C or Ctrl-D (end of input) cancels. readline puts the
-// terminal in raw mode, so Ctrl-C reaches it as a key, not as SIGINT, and
-// Ctrl-D (or stdin closing) closes it without answering: left alone, either
-// would leave the question's promise pending for ever, and the process would
-// end through the exit guard in src/cli.ts as a bug. Both settle the question
-// with Cancelled (exit 130), before anything is stored or sent.
+// Questions on the terminal: a key without echo, and yes/no. readline in raw mode turns Ctrl-C
+// into a key and Ctrl-D into a close, which would leave the question pending for ever; both
+// settle it with Cancelled before anything is stored or sent (CLI.md "prompts").
 import { Cancelled } from './core/errors.js';
 import { neutralize } from './output/sanitize.js';
 
 export interface Prompt {
-  /** Reads a line without echo from the TTY. */
   secret(question: string): Promise<string>;
-  /** Yes/no question on the TTY; false unless the user answers yes. */
+  /** False unless the user answers yes. */
   confirm(question: string): Promise<boolean>;
 }
 
 export interface PromptStreams {
-  /** The terminal's input; process.stdin by default. */
   input?: NodeJS.ReadableStream;
-  /** Where the question goes; process.stderr by default (stdout carries data only). */
+  /** Stderr by default: stdout carries data only. */
   output?: NodeJS.WritableStream;
-  /** Aborted by a signal from outside (SIGTERM, Ctrl-C before the terminal went raw): the question is cancelled. */
+  /** A signal from outside (SIGTERM, Ctrl-C before the terminal went raw) cancels the question. */
   signal?: AbortSignal;
 }
 
@@ -57,7 +48,7 @@ async function ask(question: string, mute: boolean, streams: PromptStreams): Pro
       if (settled) return;
       settled = true;
       streams.signal?.removeEventListener('abort', cancel);
-      // The question's line is ended, so that `cancelled` stands on a line of its own.
+      // So that `cancelled` stands on a line of its own.
       if (answer === undefined) output.write('\n');
       rl.close();
       if (answer === undefined) reject(new Cancelled());

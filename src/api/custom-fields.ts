@@ -3,7 +3,7 @@ import type { ApiClient } from '../core/http.js';
 import { createCustomFieldResponse } from '../schemas/custom-fields.js';
 import type { CustomFieldDefinition } from '../validation/custom-field-definition.js';
 
-/** POST /email/lists/{listId}/customfields. A creation: never repeated automatically (CLI.md "retries"). */
+/** Never repeated automatically (CLI.md "retries"). */
 export function createCustomField(client: ApiClient, listId: string, definition: CustomFieldDefinition): Promise<unknown> {
   return client.request({
     method: 'POST',

@@ -1,11 +1,9 @@
-// service-spec.md "Subscribers". Add, update and import are safe to repeat
-// after a 5xx or a dropped connection (an existing subscriber is updated, not
-// duplicated), so the core retries them (CLI.md "retries").
+// service-spec.md "Subscribers". Add, update and import are safe to repeat (an existing
+// subscriber is updated, not duplicated), so the core retries them (CLI.md "retries").
 import type { ApiClient, RawResponse } from '../core/http.js';
 import { addSubscriberResponse, listsForEmail, subscriberHistory } from '../schemas/subscribers.js';
 import type { Consent, CustomFieldValue } from '../validation/subscriber-fields.js';
 
-/** "Subscriber (request body of add and update)". */
 export interface SubscriberBody {
   EmailAddress: string;
   Name: string;
@@ -15,7 +13,7 @@ export interface SubscriberBody {
   RestartSubscriptionBasedAutoresponders: boolean;
 }
 
-/** The booleans of an "Import request", sent with every batch. */
+/** Sent with every batch. */
 export interface ImportFlags {
   Resubscribe: boolean;
   QueueSubscriptionBasedAutoResponders: boolean;
@@ -24,12 +22,10 @@ export interface ImportFlags {
 
 const listPath = (listId: string) => `/email/subscribers/${encodeURIComponent(listId)}`;
 
-/** POST /email/subscribers/{listId}: 201 with a JSON string identifying the subscriber. */
 export function addSubscriber(client: ApiClient, listId: string, body: SubscriberBody): Promise<unknown> {
   return client.request({ method: 'POST', path: listPath(listId), body, schema: addSubscriberResponse, idempotent: true });
 }
 
-/** PUT /email/subscribers/{listId}?email=<current address>: 200, no body shown. */
 export function updateSubscriber(client: ApiClient, listId: string, currentEmail: string, body: SubscriberBody): Promise<RawResponse> {
   return client.send({ method: 'PUT', path: listPath(listId), query: { email: currentEmail }, body, idempotent: true });
 }
@@ -38,12 +34,7 @@ export function importPath(listId: string): string {
   return `${listPath(listId)}/import`;
 }
 
-/**
- * POST /email/subscribers/{listId}/import with a body the import pipeline
- * has already serialised to UTF-8 (see Batch.body). Errors are thrown as by
- * every request, including 400 code 210 whose ResultData carries the import
- * result.
- */
+/** The body is already UTF-8. A 400 code 210 is thrown too; its ResultData carries the import result. */
 export function importBatch(
   client: ApiClient,
   listId: string,
@@ -61,12 +52,10 @@ export function importBatch(
   });
 }
 
-/** GET /email/subscribers/{listId}/history?email=. */
 export function getSubscriberHistory(client: ApiClient, listId: string, email: string) {
   return client.request({ method: 'GET', path: `${listPath(listId)}/history`, query: { email }, schema: subscriberHistory, idempotent: true });
 }
 
-/** GET /email/clients/listsforemail?email=. */
 export function getListsForEmail(client: ApiClient, email: string) {
   return client.request({ method: 'GET', path: '/email/clients/listsforemail', query: { email }, schema: listsForEmail, idempotent: true });
 }

@@ -3,7 +3,7 @@ import type { ApiClient, WriteAnswer } from '../core/http.js';
 import { createTemplateResponse } from '../schemas/templates.js';
 import type { TemplateRequest } from '../validation/campaign-fields.js';
 
-/** POST /email/templates: 201 with the template id. A creation: never repeated automatically; a 2xx that is not an id comes back as received. */
+/** Never repeated; a 2xx that is not an id comes back as received. */
 export function createTemplate(client: ApiClient, body: TemplateRequest): Promise<WriteAnswer<string>> {
   return client.write({ method: 'POST', path: '/email/templates', body, schema: createTemplateResponse, idempotent: false });
 }

@@ -4,21 +4,13 @@ import { emailStatistics, smartEmailDetails, smartEmailList, type EmailStatistic
 import type { SmartEmailStatus } from '../schemas/enums.js';
 import type { StatisticsQuery } from '../validation/query-params.js';
 
-/**
- * Name of the query parameter of "Email statistics" that filters by smart
- * email id. service-spec.md does not show it ("Name of the query parameter
- * filtering by smart email ID … not shown"); `smartEmailID` follows the spelling
- * of the path parameter {smartEmailID} and is what the sandbox reads. Change it
- * here, and only here, if the service names it otherwise.
- */
+/** The spec does not show this name; it follows the path parameter's spelling, as the sandbox reads it. */
 export const STATS_SMART_EMAIL_PARAM = 'smartEmailID';
 
-/** GET /email/transactional/smartEmail?status=. */
 export function listSmartEmails(client: ApiClient, status?: SmartEmailStatus) {
   return client.request({ method: 'GET', path: '/email/transactional/smartEmail', query: { status }, schema: smartEmailList, idempotent: true });
 }
 
-/** GET /email/transactional/smartEmail/{smartEmailID}. */
 export function getSmartEmail(client: ApiClient, smartEmailId: string) {
   return client.request({
     method: 'GET',
@@ -28,7 +20,7 @@ export function getSmartEmail(client: ApiClient, smartEmailId: string) {
   });
 }
 
-/** GET /email/transactional/statistics; parameters left out take the service's defaults. */
+/** Parameters left out take the service's defaults. */
 export function getEmailStatistics(client: ApiClient, query: StatisticsQuery): Promise<EmailStatistics> {
   return client.request({
     method: 'GET',

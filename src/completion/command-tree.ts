@@ -1,34 +1,26 @@
-// The command tree as completion scripts need it, read from the commander
-// program itself (src/program.ts), so the scripts cannot drift from the
-// commands: names, flags, which flags take a value, and the values a flag
-// or argument accepts (commander's choices, e.g. --output, --order-field, --type).
+// The command tree as completion scripts need it, read from the commander program itself so the
+// scripts cannot drift from the commands.
 import type { Argument, Command, Option } from 'commander';
 import { COMPLETED_IDS, type CompletedId } from '../commands/define.js';
 import { HELP_TOPICS } from '../help/topic-list.js';
 
-/**
- * What a value is completed with. `profile`: the stored profile names, which
- * the scripts ask `email __profiles` for; `ids`: the ids of a resource, which
- * they ask `email __ids <of>` for (with their names, for zsh and fish).
- */
+/** `profile` and `ids` are asked of the program at TAB (`email __profiles`, `email __ids <of>`). */
 export type ValueKind = { kind: 'choices'; values: string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'profile' } | { kind: 'ids'; of: CompletedId } | { kind: 'free' };
 
 export interface OptionSpec {
   short?: string;
   long?: string;
   description: string;
-  /** undefined: a switch that takes no value. */
   value?: ValueKind;
 }
 
 export interface CommandSpec {
-  /** Words after `email`, e.g. ['campaigns', 'unsubscribes']; [] for the program. */
   path: string[];
   name: string;
   description: string;
   subcommands: CommandSpec[];
   options: OptionSpec[];
-  /** What a positional argument is completed with (the first argument's kind; files for a variadic file list). */
+  /** The first argument's kind; files for a variadic file list. */
   positional?: ValueKind;
 }
 
@@ -36,7 +28,7 @@ const HELP: OptionSpec = { short: '-h', long: '--help', description: 'show help'
 
 export function commandTree(program: Command): CommandSpec {
   const tree = walk(program, [], program.options.filter((o) => !o.hidden && o.long !== '--version').map(optionSpec));
-  // `email help <command…>` takes a command path, or a topic: its words complete as those of the commands do.
+  // `email help <command…>` completes command paths and topics.
   const help = tree.subcommands.find((c) => c.name === 'help');
   if (help) {
     const topics = Object.entries(HELP_TOPICS).map(([name, description]): CommandSpec => ({ path: ['help', name], name, description, subcommands: [], options: [] }));
@@ -46,13 +38,12 @@ export function commandTree(program: Command): CommandSpec {
   return tree;
 }
 
-/** A command as a word after `email help`: its name and its commands, no options. */
 function helpPath(spec: CommandSpec, at: string[]): CommandSpec {
   const path = [...at, spec.name];
   return { path, name: spec.name, description: spec.description, subcommands: spec.subcommands.map((s) => helpPath(s, path)), options: [] };
 }
 
-/** `globals`: the program's options, which commander accepts after any subcommand too; leaves offer them. */
+/** `globals`: commander accepts the program's options after any subcommand, so leaves offer them. */
 function walk(cmd: Command, path: string[], globals: OptionSpec[]): CommandSpec {
   const visible = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
   const own = cmd.options.filter((o) => !o.hidden).map(optionSpec);
@@ -81,7 +72,7 @@ function argumentKind(argument: Argument): ValueKind {
   return valueKind(argument.argChoices, argument.name(), completeOf(argument));
 }
 
-/** What the definition declared the value is completed with (program.ts puts it on the commander option or argument). */
+/** program.ts puts it on the commander option or argument. */
 function completeOf(item: Option | Argument): string | undefined {
   return (item as { complete?: string }).complete;
 }
@@ -90,7 +81,7 @@ function placeholder(flags: string): string {
   return /<([^>]+)>|\[([^\]]+)\]/.exec(flags)?.slice(1).find(Boolean) ?? '';
 }
 
-/** Choices when commander has them; what the definition declared; else files or directories when the value's name says so (`<file.csv>`, `<dir>`). */
+/** Else files or directories when the value's name says so (`<file.csv>`, `<dir>`). */
 function valueKind(choices: string[] | undefined, name: string, complete?: string): ValueKind {
   if (choices?.length) return { kind: 'choices', values: [...choices] };
   if (complete === 'profile' || complete === 'file' || complete === 'dir') return { kind: complete };
@@ -104,7 +95,6 @@ function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').trim();
 }
 
-/** Every command of the tree, depth first, the program first. */
 export function* allCommands(spec: CommandSpec): Generator<CommandSpec> {
   yield spec;
   for (const sub of spec.subcommands) yield* allCommands(sub);

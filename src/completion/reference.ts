@@ -1,8 +1,5 @@
-// docs/reference.md, generated from the command definitions like the help and
-// the completion scripts, so the docs' command tables cannot drift from the
-// program. Written by scripts/gen-completions.mjs (through dist/reference.js,
-// an entry of its own that the package does not ship); test/completion checks
-// the committed file is current.
+// docs/reference.md, generated from the command definitions so its tables cannot drift;
+// test/completion checks the committed file is current.
 import { completionCommand } from './command.js';
 import type { AnyCommand, ArgDecl, GroupDefinition, OptionDecl } from '../commands/define.js';
 import { GLOBAL_OPTIONS } from '../commands/globals.js';

@@ -1,22 +1,19 @@
-// The typed error of an answer that is not 2xx, as the judge of every request
-// makes it (src/core/request-layers.ts judgeLayer, src/core/http.ts): both
-// error shapes of the service, and a 3xx named with where it pointed.
+// The typed error of an answer that is not 2xx, as the judge of every request makes it: both error
+// shapes of the service, and a 3xx named with where it pointed.
 import { STATUS_CODES } from 'node:http';
 import { ApiError, AuthError, RedirectError } from './errors.js';
 import { statusWithReason } from './http-errors.js';
 
-/** A Location longer than this is cut where it is named: a header may be kilobytes long. */
+/** A header may be kilobytes long. */
 const MAX_LOCATION_SHOWN = 500;
 
-/** What the judge reads of an answer. */
 export interface AnswerBody {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON, or the text when the body is not JSON. */
   data: unknown;
 }
 
-/** Both error shapes of service-spec.md "Errors": {Code, Message[, ResultData]} and {status, message}. */
+/** service-spec.md "Errors" has two shapes: {Code, Message[, ResultData]} and {status, message}. */
 export function errorForAnswer(method: string, path: string, res: AnswerBody, redact: (text: string) => string): ApiError {
   const body = res.data;
   let code: number | undefined;
@@ -36,8 +33,7 @@ export function errorForAnswer(method: string, path: string, res: AnswerBody, re
   const init = {
     status: res.status,
     code,
-    // Without a message of the service's own, say which request failed; the
-    // status number is added by the printer (`… (HTTP 404)`), so only its reason phrase here.
+    // The printer adds the status number (`… (HTTP 404)`), so only its reason phrase here.
     message: redact(message ?? `${method} ${path}: ${STATUS_CODES[res.status] ?? `HTTP ${res.status}`}`),
     resultData,
     method,
@@ -48,12 +44,7 @@ export function errorForAnswer(method: string, path: string, res: AnswerBody, re
   return new ApiError(init);
 }
 
-/**
- * A 3xx as an error naming the status and where it pointed: a relative
- * Location is resolved against the request, so the user sees the host too.
- * The header is kept as received otherwise (redacted here, neutralised where
- * it is printed) and cut to a line's length.
- */
+/** A relative Location is resolved against the request, so the user sees the host too. */
 export function redirectForAnswer(method: string, path: string, requestUrl: string, res: AnswerBody, redact: (text: string) => string): RedirectError {
   let location = header(res.headers, 'location')?.trim() || undefined;
   if (location && !/^[a-z][a-z0-9+.-]*:/i.test(location)) {

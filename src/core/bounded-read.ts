@@ -1,19 +1,7 @@
-// Reading a whole file the user named, or standard input, with a cap and an
-// abort signal (CLI.md "answer size": a file given to `replay` or `-d @file`,
-// a FIFO or /dev/zero included, is bounded; CLI.md "signals": reading stdin or
-// a FIFO never makes a signal wait). fs.readFile on a FIFO opens it in a
-// thread that waits for a writer, and on /dev/zero reads without end: the
-// first ignored SIGTERM and two Ctrl-Cs (not even the exit can free that
-// thread), the second reached 24 GB. Here:
-//
-// - the file is opened O_NONBLOCK, so a FIFO is opened at once;
-// - a FIFO, a socket or a terminal is read through the event loop (as Node
-//   reads a piped stdin), so waiting for its writer, or for a line typed,
-//   holds no thread and the signal ends it (a thread of the pool left
-//   waiting would hold the exit too: process.exit() joins them);
-// - anything else (a regular file, a device) is read in chunks, the signal
-//   checked between them; a device with nothing to give (EAGAIN) is polled;
-// - past `maxBytes` the read stops and the file is refused, naming it and the cap.
+// A whole file the user named, or stdin, read with a cap and a signal (CLI.md "answer size",
+// "signals"). fs.readFile waits on a FIFO in a thread no signal can free, and reads /dev/zero
+// without end; here a FIFO, socket or terminal is read through the event loop, anything else in
+// chunks with the signal checked between them.
 import { close, constants, fstat, open, read, type Stats } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -27,21 +15,17 @@ const readAsync = promisify(read);
 const closeAsync = promisify(close);
 
 const CHUNK_BYTES = 256 * 1024;
-/** How often a device that has nothing to give yet (EAGAIN) is asked again. */
+/** A device with nothing to give yet (EAGAIN) is polled. */
 const POLL_MS = 25;
 
 export interface BoundedReadOptions {
-  /** The most bytes taken; one more and the read is refused. */
   maxBytes: number;
-  /** Ends the read at once with Interrupted (exit 130). */
   signal?: AbortSignal;
-  /** Says what the cap is, after the size: "10 MiB, the largest delivery". */
+  /** Follows the size in messages, naming what the cap is for. */
   limit: string;
-  /** How messages name the source: the path as the user gave it, or "stdin". */
   name: string;
 }
 
-/** A file or stream over its cap (exit 2): "<name> is larger than <limit>". */
 export class TooLargeInputError extends UsageError {
   constructor(name: string, limit: string) {
     super(`${name} is larger than ${limit}`);
@@ -49,19 +33,15 @@ export class TooLargeInputError extends UsageError {
   }
 }
 
-/**
- * Reads the file at `path` whole. Errors of the file system (ENOENT, EACCES,
- * EISDIR for a directory) are thrown as they are, for the caller's words.
- */
+/** File system errors are thrown as they are, for the caller's words. */
 export async function readFileBounded(path: string, options: BoundedReadOptions): Promise<Buffer> {
   return (await readNamedInput(path, options)).data;
 }
 
-/** readFileBounded, saying too whether the file was a regular one (which can be read again; a pipe cannot). */
+/** Also says whether the file can be read again (a pipe cannot). */
 export async function readNamedInput(path: string, options: BoundedReadOptions): Promise<{ data: Buffer; regularFile: boolean }> {
   if (options.signal?.aborted) throw new Interrupted();
-  // O_NONBLOCK: a FIFO is opened without waiting for its writer (a blocked
-  // open holds a thread no interrupt can free); a regular file ignores it.
+  // O_NONBLOCK: a blocked open of a FIFO would hold a thread no interrupt can free.
   const fd = await openAsync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   let info: Stats;
   try {
@@ -83,7 +63,6 @@ export async function readNamedInput(path: string, options: BoundedReadOptions):
   }
   if (pipe) return { data: await readStreamBounded(pipe, options), regularFile: false };
   try {
-    // A regular file says its size: one over the cap is refused before a byte is read.
     if (info.isFile() && info.size > options.maxBytes) throw new TooLargeInputError(options.name, options.limit);
     return { data: await readChunks(fd, options), regularFile: info.isFile() };
   } finally {
@@ -91,12 +70,7 @@ export async function readNamedInput(path: string, options: BoundedReadOptions):
   }
 }
 
-/**
- * The descriptor as a stream read through the event loop, when it must be:
- * a FIFO, a socket or a terminal (a read of which can wait for ever);
- * undefined for anything read in chunks. The stream owns the descriptor
- * from then on: destroy() closes it.
- */
+/** A FIFO, socket or terminal, whose read can wait for ever; the stream owns the descriptor from then on. */
 export function eventLoopStream(fd: number, info: Stats): Readable | undefined {
   if (info.isFIFO() || info.isSocket()) return new Socket({ fd, readable: true, writable: false });
   if (info.isCharacterDevice() && isatty(fd)) return new TtyReadStream(fd);
@@ -108,7 +82,6 @@ async function readChunks(fd: number, options: BoundedReadOptions): Promise<Buff
   let total = 0;
   for (;;) {
     if (options.signal?.aborted) throw new Interrupted();
-    // One byte past the cap is enough to know the file is over it.
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, options.maxBytes + 1 - total));
     let bytesRead: number;
     try {
@@ -125,10 +98,6 @@ async function readChunks(fd: number, options: BoundedReadOptions): Promise<Buff
   }
 }
 
-/**
- * Reads a stream (standard input, a pipe) to its end, up to the cap; the
- * signal or the cap destroys it at once.
- */
 export function readStreamBounded(stream: Readable, options: BoundedReadOptions): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -1,10 +1,6 @@
-// Reading config.json (CLI.md "config location"): a regular file and nothing
-// else, of the shape the tool writes. A FIFO there once blocked every command
-// that read it until SIGKILL (a blocking open waits for a writer on a thread
-// no signal frees); a link was read and written through, and its target
-// chmodded 0600; a field of the wrong type surfaced as a TypeError. The file
-// is opened O_NONBLOCK and O_NOFOLLOW, as src/core/bounded-read.ts opens the
-// files a user names, and what is not a regular file is refused unread.
+// Reading config.json: a regular file of the shape the tool writes, nothing else. A FIFO there once
+// blocked every command until SIGKILL, and a link was written through; so it is opened O_NONBLOCK
+// and O_NOFOLLOW, and anything else is refused unread.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import * as z from 'zod/mini';
 import { hinted, UsageError } from './errors.js';
@@ -12,18 +8,17 @@ import { kindOf } from './file-kind.js';
 import { defaultProblem } from './profile-defaults.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 
-/** Far more than any number of profiles: a file past it is not one the tool wrote. */
+/** A file past it is not one the tool wrote. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 const FIX_HINT = 'Fix the file, or move it away and run `email auth login` again.';
 
 const text = z.string({ error: 'expected a string' });
-/** A stored default, held to the rule `email config set` applies. */
 const defaultValue = (key: 'list' | 'listName' | 'output' | 'pager') => z.optional(text.check(z.refine((v) => defaultProblem(key, v) === undefined, { error: (issue) => defaultProblem(key, String(issue.input), false) ?? 'invalid' })));
 const defaultsShape = z.looseObject(
   { list: defaultValue('list'), listName: defaultValue('listName'), output: defaultValue('output'), pager: defaultValue('pager') },
   { error: 'expected an object (list, listName, output, pager)' },
 );
-// Loose: a field another version of the tool wrote is kept when this one writes the file back.
+// Loose: a field another version wrote is kept when this one writes the file back.
 const profileShape = z.looseObject(
   {
     baseUrl: z.optional(text),
@@ -42,12 +37,7 @@ const configShape = z.looseObject(
 );
 export type ConfigShape = z.infer<typeof configShape>;
 
-/**
- * Refused unread: anything at `path` but a regular file (a link to one
- * included), and, as ssh judges its config, a file of another user (root
- * aside) or one others can write to: they could name the base URL the key
- * goes to, or a pager to run. Undefined when there is nothing there.
- */
+/** As ssh judges its config: others who could write it could name where the key goes, or a pager to run. */
 export function configFileProblem(path: string): UsageError | undefined {
   let info: Stats;
   try {
@@ -83,13 +73,12 @@ function cannotRead(path: string, err: unknown): UsageError {
   return new UsageError(`cannot read the config file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
 }
 
-/** The file's text, or undefined when there is none; throws UsageError for anything but a regular file of a sane size. */
 export function readConfigText(path: string): string | undefined {
   const problem = configFileProblem(path);
   if (problem) throw problem;
   let fd: number;
   try {
-    // O_NOFOLLOW: a link put there since the check is refused too (ELOOP), not followed.
+    // A link put there since the check is refused too (ELOOP).
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -110,7 +99,7 @@ export function readConfigText(path: string): string | undefined {
   }
 }
 
-/** The parsed file, checked against the shape the tool writes; exit 2 naming the first field that does not fit. */
+/** Exit 2 naming the first field that does not fit. */
 export function parseConfigText(path: string, content: string): ConfigShape {
   let raw: unknown;
   try {

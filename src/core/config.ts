@@ -1,13 +1,7 @@
-// Profiles and credentials (CLI.md "credentials", "config location", "auth
-// login"). Settings live in one conf store, file mode 0600; each profile's key
-// lives in the operating system's keychain (src/core/keychain.ts) where `auth
-// login` found one, else in that file, and the profile records which
-// (keyStore). The directory is created 0700 when the tool creates it; an
-// existing one keeps its mode, and is refused when other users could write to
-// it (they could swap the file and send the key elsewhere), as ssh refuses a
-// loose ~/.ssh. Reading never creates anything: the store is opened with conf
-// (which writes its defaults as it opens) only to write. Which settings are in
-// effect, and from where, is src/core/settings.ts.
+// Profiles and credentials (CLI.md "credentials", "config location", "auth login"): one 0600
+// file, each key there or in the OS keychain. A directory others can write to is refused, as
+// ssh refuses a loose ~/.ssh (they could swap the file and send the key elsewhere). Reading
+// never creates anything: conf, which writes its defaults as it opens, is used only to write.
 import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -16,16 +10,13 @@ import { hinted, UsageError } from './errors.js';
 import { isLoopbackHost } from './loopback.js';
 import type { ProfileDefaults } from './profile-defaults.js';
 
-/** Where a profile's key lives (CLI.md "auth login"). */
 export type KeyStore = 'keychain' | 'file';
 
 export interface Profile {
   baseUrl?: string;
-  /** The key, when it lives in this file. */
   apiKey?: string;
   /** Absent in files written before keys went to the keychain: the key, if any, is then in the file. */
   keyStore?: KeyStore;
-  /** What `email config set` stored: src/core/profile-defaults.ts. */
   defaults?: ProfileDefaults;
 }
 
@@ -50,23 +41,17 @@ export function configFilePath(dir: string): string {
   return join(dir, `${CONFIG_FILE_NAME}.json`);
 }
 
-/** Where a profile's key is: the keychain, the file, or nowhere (a profile with a base URL only). */
 export function keyStoreOf(profile: Profile | undefined): KeyStore | undefined {
   if (profile?.keyStore === 'keychain') return 'keychain';
   return profile?.apiKey ? 'file' : undefined;
 }
 
-/** The keychain entry of a profile of the config directory in effect (src/core/keychain.ts names them). */
 export async function profileKeychainEntry(env: Readonly<Record<string, string | undefined>>, profile: string) {
   const { keychainEntry } = await import('./keychain.js');
   return keychainEntry(configDir(env), configDir({ ...env, EMAIL_CONFIG_DIR: undefined }), profile);
 }
 
-/**
- * A profile's key, from where it lives; undefined when it has none. A key in
- * the keychain that cannot be had is a KeychainError naming the profile
- * (exit 4), with what to do: unlock, log in again, or keep it in the file.
- */
+/** A keychain key that cannot be had is a KeychainError naming the profile, with what to do. */
 export async function readProfileKey(env: Readonly<Record<string, string | undefined>>, name: string, profile: Profile | undefined, signal?: AbortSignal): Promise<string | undefined> {
   if (keyStoreOf(profile) !== 'keychain') return profile?.apiKey || undefined;
   const { KeychainError, readKeychainKey } = await import('./keychain.js');
@@ -108,12 +93,8 @@ export interface ConfigDirProblem {
 }
 
 /**
- * Why an existing config directory cannot be trusted with keys, if it cannot
- * (POSIX only). As ssh does for ~/.ssh, a symbolic link is followed and its
- * target judged: a link you made to a private directory of yours is fine; one
- * planted by someone else points at a directory they own or can write to,
- * and is refused. A missing directory is no problem (it is created 0700 on
- * the first write).
+ * POSIX only. As ssh does, a symbolic link is followed and its target judged: one planted by
+ * someone else points at a directory they own or can write to.
  */
 export function configDirProblem(dir: string): ConfigDirProblem | undefined {
   if (process.platform === 'win32') return undefined;
@@ -170,17 +151,11 @@ const emptyConfig = (): ConfigData => ({ profiles: {} });
 export interface ConfigStore {
   readonly path: string;
   readonly dir: string;
-  /** The stored profiles; empty when there is no file yet (nothing is created). */
   read(): ConfigData;
-  /** Creates the directory (0700) and the file (0600) when missing. */
   write(data: ConfigData): Promise<void>;
 }
 
-/**
- * The one reader of the config, for every command, completion and doctor: a
- * directory or file the tool refuses (configDirProblem, configFileProblem)
- * is an error and supplies nothing at all, no key and no stored default.
- */
+/** The one reader of the config: a refused directory or file supplies nothing, not even a default. */
 export function readConfig(env: Readonly<Record<string, string | undefined>>): { path: string; dir: string; data: ConfigData } {
   const dir = configDir(env);
   refuseUnsafeDir(dir);
@@ -188,7 +163,6 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): {
   return { path, dir, data: readConfigFile(path) };
 }
 
-/** Opens the config store: the directory is checked now; nothing is created until write(). */
 export async function openConfig(env: Readonly<Record<string, string | undefined>>): Promise<ConfigStore> {
   const dir = configDir(env);
   refuseUnsafeDir(dir);
@@ -211,7 +185,7 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
       // What a write killed before its rename left (it may hold keys) goes first.
       const { sweepConfigTemporaries } = await import('./private-temporaries.js');
       await sweepConfigTemporaries(dir, basename(path));
-      // conf loaded only to write (it pulls in ajv, ~30 ms).
+      // conf pulls in ajv: loaded only to write.
       const { default: Conf } = await import('conf');
       try {
         const conf = new Conf<ConfigData>({
@@ -234,12 +208,7 @@ export async function openConfig(env: Readonly<Record<string, string | undefined
   };
 }
 
-/**
- * Reads the config file without conf (which would write its defaults): a
- * missing file is an empty store; anything but a regular file of the
- * expected shape is a UsageError (src/core/config-file.ts). Only through
- * readConfig(), which judges the directory first.
- */
+/** Without conf, which would write its defaults; only through readConfig(), which judges the directory first. */
 function readConfigFile(path: string): ConfigData {
   const text = readConfigText(path);
   if (text === undefined) return emptyConfig();
@@ -248,10 +217,7 @@ function readConfigFile(path: string): ConfigData {
   return raw.defaultProfile ? { defaultProfile: raw.defaultProfile, profiles: { ...profiles } } : { profiles: { ...profiles } };
 }
 
-/**
- * The key must never travel in clear text by accident (CLI.md "--base-url"):
- * https is required unless the host is loopback or --insecure-http is given.
- */
+/** The key must never travel in clear text by accident (CLI.md "--base-url"). */
 export function checkBaseUrl(raw: string, insecureHttp: boolean, source = '--base-url'): string {
   const bare = withoutScheme(raw);
   if (bare) throw new UsageError(`invalid base URL from ${source}: "${raw}" has no scheme: add ${bare.scheme} (${bare.url})`);
@@ -274,11 +240,7 @@ export function checkBaseUrl(raw: string, insecureHttp: boolean, source = '--bas
   return url.toString().replace(/\/+$/, '');
 }
 
-/**
- * A base URL as the same service whatever its spelling (host case, default
- * port, trailing slash): what a stored key is bound to. Text that is no URL
- * stays as given, trimmed.
- */
+/** What a stored key is bound to: the same service whatever the spelling of host, port or slash. */
 export function sameServiceUrl(raw: string): string {
   try {
     const url = new URL(raw.trim());
@@ -288,12 +250,7 @@ export function sameServiceUrl(raw: string): string {
   }
 }
 
-/**
- * A host and port typed without a scheme (`127.0.0.1:4010`, `localhost:4010`,
- * which the URL parser reads as the scheme "localhost:"): the scheme to add,
- * http:// for a loopback host (the sandbox), else https://, and the URL that
- * gives. Undefined when the text has a scheme, or is no URL even with one.
- */
+/** `localhost:4010` parses as the scheme "localhost:": suggest http:// for loopback, else https://. */
 function withoutScheme(raw: string): { scheme: string; url: string } | undefined {
   const text = raw.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /\s/.test(text) || text === '') return undefined;

@@ -1,8 +1,5 @@
-// Every environment variable the tool reads, with what it does and what wins
-// over what: one list, printed by `email help environment` and checked by
-// test/help/environment.test.ts against the names the source reads, so a
-// variable cannot be read without being listed here. How the key, the base
-// URL and the profile are chosen is src/core/resolver-rules.ts.
+// Every environment variable the tool reads: printed by `email help environment`, and
+// test/help/environment.test.ts fails when the source reads one not listed here.
 
 export interface EnvironmentVariable {
   readonly name: string;

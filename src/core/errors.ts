@@ -1,21 +1,17 @@
-// Typed errors. Every failure a command can meet is one of these; src/cli.ts
-// is the one place that maps them to exit codes (CLI.md "Exit codes").
+// Typed errors: every failure a command can meet is one of these; src/cli.ts alone maps them to
+// exit codes (CLI.md "Exit codes").
 
 export const ExitCode = {
   ok: 0,
-  /** The service or the network refused the operation. */
   failure: 1,
-  /** Usage or client-side validation error: nothing was sent. */
   usage: 2,
-  /** Partial success: some rows or items failed. */
   partial: 3,
-  /** No key, 401, 403. */
   auth: 4,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** What each exit code means, in order: the root help and `email help exit-codes` both print this table. */
+/** Printed by the root help and `email help exit-codes`. */
 export const EXIT_CODE_MEANINGS: readonly (readonly [code: ExitCodeValue, meaning: string])[] = [
   [ExitCode.ok, 'success'],
   [ExitCode.failure, 'the service or the network refused the operation (4xx other than auth, 5xx after retries, timeouts)'],
@@ -27,17 +23,16 @@ export const EXIT_CODE_MEANINGS: readonly (readonly [code: ExitCodeValue, meanin
 
 export abstract class CliError extends Error {
   abstract readonly exitCode: number;
-  /** A second line of help shown under the error on stderr. */
   hint?: string;
 }
 
-/** Sets the error's hint (the second line under it on stderr) and returns the error, for `throw hinted(new …, '…')`. */
+/** For `throw hinted(new …, '…')`. */
 export function hinted<E extends CliError>(error: E, hint: string): E {
   error.hint = hint;
   return error;
 }
 
-/** Bad input on our side: nothing was sent. `code` mirrors the service's code when the check is the service's own rule. */
+/** Nothing was sent. `code` mirrors the service's code when the rule is the service's own. */
 export class UsageError extends CliError {
   readonly exitCode = ExitCode.usage;
   constructor(
@@ -56,13 +51,11 @@ export interface ApiErrorInit {
   resultData?: unknown;
   method: string;
   path: string;
-  /** Milliseconds the service asked us to wait (429). */
   retryAfterMs?: number;
-  /** The answer as received, for a command that prints it (`email api`, as `gh api`). */
+  /** For a command that prints it (`email api`, as `gh api`). */
   answer?: { status: number; headers: Record<string, string | string[] | undefined>; data: unknown };
 }
 
-/** The service answered with an error status. */
 export class ApiError extends CliError {
   readonly exitCode: number = ExitCode.failure;
   readonly status: number;
@@ -86,12 +79,9 @@ export class ApiError extends CliError {
 }
 
 /**
- * A 3xx answer (CLI.md "redirects"): never followed (the key and the body
- * would go where it points) and never success, since what answered is a
- * proxy, an http → https redirect or a wrong base-URL prefix, not the
- * service having done the work. Never retried: the next attempt meets the
- * same redirect. `location` is the Location header as received (or resolved
- * against the request when relative), neutralised only where it is printed.
+ * Never followed (the key and body would go where it points) and never success: what answered
+ * is a proxy or a wrong base URL, not the service (CLI.md "redirects"). `location` is neutralised
+ * only where it is printed.
  */
 export class RedirectError extends ApiError {
   constructor(
@@ -103,7 +93,6 @@ export class RedirectError extends ApiError {
   }
 }
 
-/** 401 or 403 from the service, or no key configured at all. */
 export class AuthError extends ApiError {
   override readonly exitCode = ExitCode.auth;
   constructor(init: ApiErrorInit) {
@@ -112,7 +101,6 @@ export class AuthError extends ApiError {
   }
 }
 
-/** 429 that we gave up waiting on (the retry cap was exceeded). */
 export class RateLimitError extends ApiError {
   constructor(init: ApiErrorInit) {
     super(init);
@@ -120,7 +108,6 @@ export class RateLimitError extends ApiError {
   }
 }
 
-/** Connection refused, reset, DNS failure: the request may or may not have reached the service. */
 export class NetworkError extends CliError {
   readonly exitCode = ExitCode.failure;
   constructor(
@@ -128,7 +115,7 @@ export class NetworkError extends CliError {
     readonly method: string,
     readonly path: string,
     options?: { cause?: unknown },
-    /** The failure came before a connection existed: the request cannot have reached the service. */
+    /** Before a connection existed: the request cannot have reached the service. */
     readonly neverSent = false,
   ) {
     super(message, options);
@@ -143,7 +130,6 @@ export class TimeoutError extends NetworkError {
   }
 }
 
-/** The service answered 2xx with a body that does not fit what the spec says. */
 export class UnexpectedResponseError extends CliError {
   readonly exitCode = ExitCode.failure;
   constructor(method: string, path: string, detail: string) {
@@ -152,11 +138,7 @@ export class UnexpectedResponseError extends CliError {
   }
 }
 
-/**
- * An answer body over the size limit (CLI.md "answer size"). Thrown while the
- * body streams in, so memory stays bounded; never retried, since a second
- * attempt would be as large and cost as much again.
- */
+/** Thrown while the body streams in (CLI.md "answer size"); never retried: a second would be as large. */
 export class AnswerTooLargeError extends CliError {
   readonly exitCode = ExitCode.failure;
   constructor(
@@ -169,7 +151,6 @@ export class AnswerTooLargeError extends CliError {
   }
 }
 
-/** Some items failed and were reported; the rest was done. */
 export class PartialFailure extends CliError {
   readonly exitCode = ExitCode.partial;
   constructor(message: string) {
@@ -194,11 +175,7 @@ export class Interrupted extends CliError {
   }
 }
 
-/**
- * A prompt answered with Ctrl-C or Ctrl-D (CLI.md "prompts"): nothing was
- * stored or sent. Printed as the one word `cancelled`, not as an error: the
- * user chose to stop.
- */
+/** Printed as `cancelled`, not as an error: the user chose to stop (CLI.md "prompts"). */
 export class Cancelled extends Interrupted {
   constructor() {
     super('cancelled');
@@ -211,7 +188,6 @@ function formatSeconds(ms: number): string {
   return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
 }
 
-/** 64 MiB, 1 KiB, 1.5 MiB: binary units, as the limits are written. */
 function formatBytes(bytes: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB'];
   let value = bytes;

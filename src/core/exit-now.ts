@@ -1,8 +1,6 @@
-// The process's exit when a native call may still be running on libuv's
-// thread pool (a keychain that does not answer, src/core/keychain.ts): Node's
-// process.exit() joins that pool's threads, so it would wait for the call to
-// end (D-Bus gives up after 25 s), through any signal. Replacing the process
-// image with a shell that exits with the same code ends those threads at once.
+// Exit while a native call (a hung keychain) may still hold a libuv thread: process.exit() joins
+// the pool and would wait through any signal; replacing the process image with a shell that exits
+// with the same code ends those threads at once.
 
 let stuck = 0;
 

@@ -1,16 +1,10 @@
-// Long imports and page walks allocate fast and hold little: the heap is kept
-// at its working size for them. This sets process-wide V8 flags, so nothing
-// calls it when merely loaded: the process entry (main() in src/cli.ts) hands
-// this module on as `ctx.heap`, which the import and the walk use; in-process
-// runs (tests) go without.
+// Long imports and page walks allocate fast and hold little: the heap is kept at its working
+// size for them. The flags are process-wide, so only the process entry hands this on (ctx.heap).
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-// V8 writes an error for a flag it does not know straight to stderr, past
-// src/output/edges.ts. These flags are set only on the Node lines CI runs the
-// import on (.ci/run), whose V8s know them; on another line the heap is left
-// to V8's defaults, and test/core/heap.test.ts fails until this list and the
-// V8 flags are checked again.
+// V8 writes an unknown flag's error straight to stderr, so flags are set only on the Node lines
+// CI checks; test/core/heap.test.ts fails until a new line is checked.
 const flagsKnown = /^(22|24|26)\./.test(process.versions.node);
 function setV8Flag(flag: string): boolean {
   if (flagsKnown) setFlagsFromString(flag);
@@ -19,17 +13,11 @@ function setV8Flag(flag: string): boolean {
 
 let collector: (() => void) | undefined;
 
-/** The process entry's hook to this module (ctx.heap); in-process runs (tests) have none. */
 export type HeapHook = () => Promise<{ boundedHeap: typeof boundedHeap }>;
 
 /**
- * For the import and the page walk: the young generation may grow to
- * `youngBytes` (fewer scavenges), then stops growing, and a full collection
- * runs after every `workBetweenCollections` units of work (rows, pages).
- * Left alone, V8 answers a sustained allocation rate by growing the young
- * generation and letting old-generation garbage pile up, so peak memory grew
- * with the length of the run although the live data did not (bench/README.md).
- * Returns a function to call with the work done since its last call.
+ * Left alone, V8 grows the young generation under sustained allocation and lets old garbage pile
+ * up, so peak memory grew with the run (bench/README.md). Call with the work done since last call.
  */
 export function boundedHeap(options: { youngBytes: number; workBetweenCollections: number }): (work: number) => void {
   const collect = collector ?? exposeGc();

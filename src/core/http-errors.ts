@@ -1,8 +1,5 @@
-// The words for a request that went wrong, for every HTTP client of the tool:
-// the API client (src/core/http.ts) and the outgoing posts of trigger, replay
-// and --forward-to (src/webhooks/post.ts). The same failure reads the same
-// wherever it happens: `connection refused`, `connection reset by the server`,
-// `timed out after 10s`, `302 Found, a redirect (not followed)`.
+// The words for a request that went wrong, shared by the API client and the webhook posts, so the
+// same failure reads the same wherever it happens.
 import { STATUS_CODES } from 'node:http';
 
 /** A failure with no answer (refused, reset, DNS), from undici's request() or fetch() alike. */

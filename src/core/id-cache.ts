@@ -1,10 +1,7 @@
-// The ids shell completion offers (`email __ids`, CLI.md "completion"): what
-// the service answered, kept for about a minute so that TAB after TAB does not
-// ask again, and the lists this profile used (the service cannot list them).
-// One file per profile and base URL, in the user's cache directory, private
-// to them: never the key, which a completion does not even need to read once
-// the answer is cached. A cache is only a shortcut: nothing here may fail a
-// command, so every problem reads as "nothing cached".
+// The ids shell completion offers (CLI.md "completion"): answers kept for a minute so TAB
+// after TAB does not ask again, and the lists this profile used (the service cannot list them).
+// Private to the user, never the key; a cache is only a shortcut, so every problem reads as
+// "nothing cached".
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
@@ -15,46 +12,34 @@ import { chooseProfile } from './settings.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** An id with its name, where one is known. */
 export interface CompletedEntry {
   id: string;
   name?: string;
 }
 
-/** Whose ids a cache file holds: the profile in effect ('' for a key from EMAIL_API_KEY) and the base URL. */
+/** The profile is '' for a key from EMAIL_API_KEY. */
 export interface CacheIdentity {
   profile: string;
   baseUrl: string;
 }
 
-/** How long an answer of the service is offered again without asking. */
 export const ANSWER_TTL_MS = 60_000;
-/** Lists remembered per profile, the most recently used first. */
 const MAX_LISTS = 200;
-/** A list used again is written again (to move it up) at most this often: a read need not write each time. */
+/** So that a read need not write each time it moves a list up. */
 const RECENCY_STEP_MS = 60 * 60_000;
-/** Ids kept of an answer, and offered: a menu, not the whole account. */
+/** A menu, not the whole account. */
 export const MAX_IDS = 1_000;
-/** Longest name kept: what a menu shows of it. */
 export const MAX_NAME_CHARS = 80;
-/**
- * A cache file larger than this is not ours to read, and is not read at all:
- * what this module writes stays far under it (MAX_IDS names of MAX_NAME_CHARS).
- */
+/** Far over what this module writes: a larger file is not ours, and is not read. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Only an id of this shape is ever offered: a shell must never receive a word it could expand. */
+/** A shell must never receive a word it could expand. */
 export function isCompletableId(id: unknown): id is string {
   return typeof id === 'string' && UUID.test(id);
 }
 
-/**
- * The profile and base URL a command would use, by the rules of
- * src/core/settings.ts (--base-url, EMAIL_BASE_URL, then the profile's; the
- * profile by --profile, EMAIL_PROFILE, the stored default), without reading
- * the key. undefined when there is no base URL or the config cannot be read.
- */
+/** By the rules of settings.ts, without reading the key. */
 export function cacheIdentity(env: Env, profileFlag?: string, baseUrlFlag?: string): CacheIdentity | undefined {
   try {
     let raw = baseUrlFlag || env.EMAIL_BASE_URL;
@@ -86,7 +71,7 @@ export class IdCache {
     private data: Stored,
   ) {}
 
-  /** The cache of this identity; undefined where the user's cache directory is not private (or cannot be had). */
+  /** Undefined where the user's cache directory is not private. */
   static async open(env: Env, identity: CacheIdentity): Promise<IdCache | undefined> {
     const dir = privateCacheDir(env);
     if (!dir) return undefined;
@@ -104,24 +89,22 @@ export class IdCache {
     return new IdCache(path, ours ? stored! : empty);
   }
 
-  /** The service's answer for `kind` when it is younger than ANSWER_TTL_MS (and not from the future: a clock set back). */
+  /** Not from the future either: a clock set back. */
   answer(kind: string, now: number): CompletedEntry[] | undefined {
     const answer = this.data.answers[kind];
     if (!answer || answer.at > now || now - answer.at >= ANSWER_TTL_MS) return undefined;
     return answer.entries;
   }
 
-  /** Keeps an answer as keptEntries() made it (its first MAX_IDS ids, names masked and cut). */
   setAnswer(kind: string, entries: readonly CompletedEntry[], now: number): void {
     this.data.answers[kind] = { at: now, entries: entries.filter((e) => isCompletableId(e.id)).slice(0, MAX_IDS) };
   }
 
-  /** The lists remembered, the most recently used first. */
   lists(): CompletedEntry[] {
     return this.data.lists.map(({ id, name }) => (name === undefined ? { id } : { id, name }));
   }
 
-  /** Remembers lists used now; true when anything is worth writing (a new list or name, or one not moved up for a while). */
+  /** True when worth writing: a new list or name, or one not moved up for a while. */
   rememberLists(entries: readonly CompletedEntry[], now: number, mask: (text: string) => string): boolean {
     let changed = false;
     for (const given of entries) {
@@ -138,18 +121,13 @@ export class IdCache {
     return changed;
   }
 
-  /** Written the private way (0600, never through a link); a cache needs no fsync. */
+  /** A cache needs no fsync. */
   async save(): Promise<void> {
     await writePrivateFile(this.path, JSON.stringify(this.data), { durable: false });
   }
 }
 
-/**
- * The first MAX_IDS completable ids of an answer, as they are kept and
- * offered. `mask` hides the key in every form (the service's text may echo
- * it): a name is masked, then cut, so no cut leaves a piece of a form the
- * mask would have known.
- */
+/** The key is masked before a name is cut, so no cut leaves a piece of a form the mask would know. */
 export function keptEntries(entries: readonly CompletedEntry[], mask: (text: string) => string): CompletedEntry[] {
   const kept: CompletedEntry[] = [];
   for (const entry of entries) {
@@ -184,12 +162,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The user's cache directory for email, as bin/email chooses it for Node's
- * compile cache ($XDG_CACHE_HOME/email-cli, else ~/.cache/email-cli;
- * ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows); a relative HOME or
- * XDG_CACHE_HOME is ignored, as the XDG spec says.
- */
+/** As bin/email chooses it for Node's compile cache; a relative HOME or XDG_CACHE_HOME is ignored (XDG spec). */
 export function userCacheDir(env: Env): string | undefined {
   const absolute = (p: string | undefined) => (p && isAbsolute(p) ? p : undefined);
   const home = absolute(env.HOME) ?? (env.HOME ? undefined : absolute(homedir()));
@@ -202,12 +175,7 @@ export function userCacheDir(env: Env): string | undefined {
   return base && join(base, 'email-cli');
 }
 
-/**
- * `completion/` in the user's cache directory, created 0700, when it and every
- * directory above it are real directories of the user (or root) that no one
- * else can write to (sticky ones aside), as bin/email judges the compile
- * cache's: the files hold which campaigns and lists the user works with.
- */
+/** Judged as bin/email judges the compile cache's: the files say which campaigns and lists the user works with. */
 function privateCacheDir(env: Env): string | undefined {
   const base = userCacheDir(env);
   if (!base) return undefined;
@@ -230,7 +198,7 @@ function privateCacheDir(env: Env): string | undefined {
   }
 }
 
-/** Whether `dir` and every directory above it are real directories of the user or root that only they can change (or sticky). */
+/** Sticky directories aside. */
 function safeFrom(dir: string, uid: number | undefined): boolean {
   if (process.platform === 'win32') return true;
   for (let at = dir; ; at = dirname(at)) {

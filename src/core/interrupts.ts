@@ -1,30 +1,16 @@
-// Ctrl-C (SIGINT) and SIGTERM, counted as interruptions and routed to the
-// handlers a command registered (the import drains its batches on the first
-// and abandons them on the second). main() in src/cli.ts owns the signals;
-// without a handler the first interruption aborts the command's signal, the
-// second exits 130.
-//
-// CLI.md "signals": two signals less than SAME_INTERRUPTION_MS apart are one
-// interruption. `timeout -s INT` and CI runners cancelling a job signal the
-// process and then its whole process group, which holds the process too: a
-// person cannot press Ctrl-C twice that fast, so the second is the same one.
+// Ctrl-C and SIGTERM, counted and routed to the handlers a command registered (the import drains
+// on the first, abandons on the second). Two signals closer than SAME_INTERRUPTION_MS are one:
+// `timeout -s INT` and CI runners signal the process, then its group (CLI.md "signals").
 
 export const SAME_INTERRUPTION_MS = 100;
 
-/**
- * CLI.md "signals": nothing makes a signal wait, an output nobody reads
- * included. After a signal, what stdout and stderr still hold gets this long
- * to be taken (a reader that reads takes it well within); then the process
- * ends without it.
- */
+/** Nothing makes a signal wait, not even an output nobody reads (CLI.md "signals"). */
 export const OUTPUT_GRACE_MS = 2_000;
 
 export interface Press {
-  /** Interruptions so far (this one included). */
   count: number;
-  /** A registered handler took it. */
   handled: boolean;
-  /** Came less than SAME_INTERRUPTION_MS after the interruption it belongs to: nothing was done. */
+  /** It belonged to the interruption before it: nothing was done. */
   repeated?: true;
 }
 
@@ -40,7 +26,6 @@ export class InterruptHub {
     return () => this.handlers.delete(handler);
   }
 
-  /** One signal: counted, unless it repeats the interruption before it, and passed to the handlers. */
   fire(): Press {
     const at = this.now();
     if (at - this.lastCountedAt < SAME_INTERRUPTION_MS) return { count: this.count, handled: this.handlers.size > 0, repeated: true };

@@ -4,21 +4,15 @@ import type { Readable } from 'node:stream';
 import { readFileBounded, readStreamBounded } from './bounded-read.js';
 import { CliError, UsageError } from './errors.js';
 
-/**
- * The largest JSON document taken from a file or stdin (CLI.md "answer size":
- * `-d @file` is bounded, a FIFO or /dev/zero included). The service's largest
- * request is an import batch of 1,000 subscribers (service-spec.md "Limits"),
- * about 1 MB with every custom field filled; 8 MiB leaves room for any
- * request and keeps memory small.
- */
+/** Bounded (CLI.md "answer size"), with room for the service's largest request, an import batch. */
 export const MAX_JSON_INPUT_BYTES = 8 * 1024 * 1024;
 
-/** Standard input as text, up to `maxBytes`; the signal ends the wait (CLI.md "signals"). */
+/** The signal ends the wait (CLI.md "signals"). */
 export async function readText(stream: Readable, options: { maxBytes: number; limit: string; name: string; signal?: AbortSignal }): Promise<string> {
   return (await readStreamBounded(stream, options)).toString('utf8');
 }
 
-/** Reads the flag's value as JSON text, @file or @-, and parses it; errors name the flag and the position. */
+/** Errors name the flag and the position. */
 export async function readJsonArgument(value: string, flag: string, stdin: Readable, cwd: string, signal?: AbortSignal): Promise<unknown> {
   const { text, source } = await readArgumentText(value, flag, stdin, cwd, signal);
   const clean = text.replace(/^\uFEFF/, '');
@@ -30,7 +24,6 @@ export async function readJsonArgument(value: string, flag: string, stdin: Reada
   }
 }
 
-/** A flag's value as text: itself, the file after @, or stdin for @-; `source` names where it came from. */
 export async function readArgumentText(value: string, flag: string, stdin: Readable, cwd: string, signal?: AbortSignal): Promise<{ text: string; source: string }> {
   let text: string;
   let source: string;
@@ -55,10 +48,7 @@ export async function readArgumentText(value: string, flag: string, stdin: Reada
   return { text, source };
 }
 
-/**
- * Finds where JSON text first goes wrong, as "line L, column C: what". V8's
- * own messages give a position only for some errors, so we scan ourselves.
- */
+/** V8's messages give a position only for some errors, so we scan ourselves. */
 export function describeJsonError(text: string): string {
   let i = 0;
   const fail = (what: string): never => {

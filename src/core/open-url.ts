@@ -1,13 +1,9 @@
-// Opening a web page in the user's browser (CLI.md "campaigns open", `--web`),
-// as gh does: `$BROWSER` (a command with arguments, split as a shell would
-// split words but never run by one), else the platform's opener. The opener is
-// started detached with its output ignored, so it neither mixes into ours nor
-// keeps us waiting; the URL is always its own argument, so nothing in a URL
-// can become a command. Where no browser can show anything (no display, CI,
-// SSH) nothing is started and the caller prints the URL instead.
+// Opens a page in the browser as gh does: `$BROWSER` (split as a shell would, never run by one),
+// else the platform's opener, detached and silent. The URL is always its own argument, so it
+// can never become a command; with no display (CI, SSH) the caller prints the URL instead.
 import { spawn } from 'node:child_process';
 
-/** The URL when it is http(s) (a page a browser may open), else undefined: never a file:, javascript: or custom scheme. */
+/** Never a file:, javascript: or custom scheme. */
 export function webPageUrl(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   try {
@@ -18,11 +14,7 @@ export function webPageUrl(value: unknown): string | undefined {
   }
 }
 
-/**
- * Splits a command line into words the way a POSIX shell does for quoting
- * ('…' literal, "…" with \ escapes, \ outside quotes), without expanding
- * anything; as gh splits $BROWSER. Undefined when a quote is left open.
- */
+/** POSIX quoting without expansion, as gh splits $BROWSER. Undefined when a quote is left open. */
 export function splitCommand(line: string): string[] | undefined {
   const words: string[] = [];
   let word = '';
@@ -65,7 +57,7 @@ export interface Opener {
   args: string[];
 }
 
-/** The command that opens a page here, or why there is none (a reason that reads after "not opened: "). */
+/** The reason reads after "not opened: ". */
 export function browserOpener(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform): Opener | { reason: string } {
   const browser = env.BROWSER?.trim();
   if (browser) {
@@ -89,11 +81,7 @@ export function browserOpener(env: Readonly<Record<string, string | undefined>>,
 
 export type OpenOutcome = { opened: true; command: string } | { opened: false; reason: string };
 
-/**
- * Starts the opener on `url` (which must have passed webPageUrl), detached,
- * and resolves once it has started or could not be: a missing opener is a
- * reason to print the URL, not an error.
- */
+/** A missing opener is a reason to print the URL, not an error. */
 export async function openInBrowser(url: string, env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): Promise<OpenOutcome> {
   const opener = browserOpener(env, platform);
   if ('reason' in opener) return { opened: false, reason: opener.reason };

@@ -1,32 +1,7 @@
-// Files the tool writes beside the user's data: the import journal and its
-// lock, the failures file, saved webhook deliveries (ENGINEERING.md habit 16,
-// CLI.md "--journal", "--failures", "webhooks listen"). They sit in folders
-// other people may write to (a shared export folder), and hold personal data,
-// so every one is created the same way:
-//
-// - a symbolic link at the target is refused (or, where asked, replaced by the
-//   rename without being followed); nothing is ever opened through one;
-// - the data goes to a temporary file beside the target, under a name nobody
-//   can guess (random bytes), created exclusively with O_NOFOLLOW: a file or
-//   link planted there in advance makes the creation fail, never a write
-//   through it; those a killed run left are swept (core/private-temporaries.ts);
-// - mode 0600, set on the descriptor (a umask cannot loosen it);
-// - fsync, then a rename into place (or a hard link, where an existing file
-//   must not be replaced), then a sync of the directory, so the file exists
-//   whole or not at all after a crash.
-//
-// File systems that refuse a hard link (FAT, exFAT, many SMB and FUSE mounts)
-// get the file copied, exclusively and without following a link, to its path;
-// those that refuse a rename over an existing file get that file removed
-// first (a crash in between leaves the data in the temporary file). Nothing
-// here relies on O_TMPFILE.
-//
-// A file that is appended to after it is in place (the journal) goes on
-// through the descriptor created here, which is the file renamed into place:
-// its path is never opened again, so a link planted there later is not
-// followed either. readRegularFile() is the matching read: it does not follow
-// a link and refuses anything but a regular file (a FIFO planted there would
-// otherwise hang the open).
+// Files written beside the user's data (journal, lock, failures, saved deliveries) may sit in
+// folders others can write to and hold personal data: so no symlink is followed, a temporary
+// under a random name is created with O_EXCL|O_NOFOLLOW, mode 0600, fsync, then renamed (or
+// hard-linked, or copied where links are refused) into place, so it exists whole or not at all.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, lstat, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
@@ -51,33 +26,16 @@ export class UnsafePathError extends Error {
 }
 
 export interface PrivateFileOptions {
-  /**
-   * What becomes of a file already at the target: 'replace' (the rename
-   * replaces it) or 'refuse' (the commit fails with EEXIST: a lock, a saved
-   * delivery). Default 'replace'.
-   */
+  /** 'refuse' makes commit() fail with EEXIST (a lock, a saved delivery). Default 'replace'. */
   existing?: 'replace' | 'refuse';
-  /**
-   * A symbolic link at the target: 'refuse' (default), or 'replace' it with
-   * the file, without following it (--failures: CLI.md lets the file named
-   * replace a link there).
-   */
+  /** 'replace' a link at the target without following it (CLI.md lets --failures do so). */
   symlink?: 'refuse' | 'replace';
-  /**
-   * fsync the file and its directory on commit (default true). A lock, which
-   * only matters while its process runs, skips them: a sync can wait behind
-   * the writeback of other files' data, before anything is sent.
-   */
+  /** A lock skips fsync: a sync can wait behind other files' writeback before anything is sent. */
   durable?: boolean;
-  /**
-   * Remove the temporary files killed runs left for this path first (default
-   * true; once a path per process). A caller writing many files of one
-   * folder (saved deliveries) sweeps the folder once instead.
-   */
+  /** Sweep killed runs' temporaries first; a caller writing many files of one folder sweeps once itself. */
   sweep?: boolean;
 }
 
-/** Paths whose leftovers this process has swept already. */
 const swept = new Set<string>();
 
 export class PrivateFile {
@@ -85,9 +43,7 @@ export class PrivateFile {
   private placed = false;
 
   private constructor(
-    /** Where the file ends up. */
     readonly path: string,
-    /** The temporary file until commit(). */
     private readonly temporary: string,
     handle: FileHandle,
     private readonly existing: 'replace' | 'refuse',
@@ -96,7 +52,6 @@ export class PrivateFile {
     this.fd = handle;
   }
 
-  /** Creates the temporary file (0600, exclusively, under an unpredictable name) beside `path`. */
   static async create(path: string, options: PrivateFileOptions = {}): Promise<PrivateFile> {
     if (options.symlink !== 'replace') await refuseLink(path);
     if (options.sweep !== false && !swept.has(path)) {
@@ -119,27 +74,21 @@ export class PrivateFile {
     return new PrivateFile(path, temporary, handle, options.existing ?? 'replace', options.durable ?? true);
   }
 
-  /** The open descriptor: the temporary file, then (after commit()) the file in place. */
+  /** The temporary file, then (after commit()) the file in place: appends never reopen the path. */
   get handle(): FileHandle {
     if (!this.fd) throw new Error(`${this.path} is closed`);
     return this.fd;
   }
 
-  /** Whether commit() has put the file in place. */
   get committed(): boolean {
     return this.placed;
   }
 
-  /** Writes all of `data` at the current position. */
   async write(data: string | Uint8Array): Promise<void> {
     await this.handle.writeFile(data);
   }
 
-  /**
-   * Makes the file durable and puts it at its path: fsync, rename (or a hard
-   * link where existing files are refused), sync of the directory. The
-   * descriptor stays open for appends; close() it when done.
-   */
+  /** The descriptor stays open for appends; close() it when done. */
   async commit(): Promise<void> {
     if (this.durable) await this.handle.sync();
     if (this.existing === 'replace') {
@@ -157,7 +106,6 @@ export class PrivateFile {
     await handle?.close();
   }
 
-  /** Closes the file and removes the temporary one when it was not put in place (an error on the way). */
   async discard(): Promise<void> {
     await this.close().catch(() => undefined);
     if (!this.placed) await rm(this.temporary, { force: true }).catch(() => undefined);
@@ -192,7 +140,6 @@ export class PrivateFile {
     await unlink(this.temporary);
   }
 
-  /** Copies the temporary file to its path, created exclusively (a file or link there: EEXIST); the descriptor moves there. */
   private async copyExclusively(): Promise<void> {
     // Read back through a descriptor of its own, opened once the writing one is closed: fusefat reads
     // zeros through the descriptor that wrote them. The same file, checked by device and inode.
@@ -233,11 +180,8 @@ export class PrivateFile {
 const MODES_UNSUPPORTED = new Set(['EPERM', 'ENOSYS', 'ENOTSUP', 'EOPNOTSUPP']);
 
 /**
- * A file system that sets no modes (FAT, some FUSE mounts) gives each file
- * the mode of its mount: the file stays there, with `err` put aside, when it
- * is private all the same: its folder is the user's own and no one else may
- * write to it (nobody can swap the file), and either no one else can read the
- * file or no one else can enter the folder. Otherwise the refusal says why.
+ * Without modes (FAT, some FUSE) the file is private all the same when its folder is the
+ * user's, nobody else may write to it, and nobody else can read the file or enter the folder.
  */
 async function privateWithoutModes(err: NodeJS.ErrnoException, handle: FileHandle, dir: string): Promise<void> {
   const uid = process.getuid?.();
@@ -257,10 +201,8 @@ async function privateWithoutModes(err: NodeJS.ErrnoException, handle: FileHandl
 
 const COPY_CHUNK = 64 * 1024;
 const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
-/** What a rename over an existing file fails with where the file system refuses that (SMB, FUSE). */
 const RENAME_OVER_REFUSED = new Set(['EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
-/** Writes a whole file at `path` the private way (PrivateFile): it exists whole, or not at all. */
 export async function writePrivateFile(path: string, data: string | Uint8Array, options: PrivateFileOptions = {}): Promise<void> {
   const file = await PrivateFile.create(path, options);
   try {
@@ -273,13 +215,7 @@ export async function writePrivateFile(path: string, data: string | Uint8Array, 
   await file.close();
 }
 
-/**
- * Reads a file without following a link at its path; undefined when there is
- * none. Throws UnsafePathError for a link or anything but a regular file.
- * With `maxBytes`, a file larger than that throws before a byte is read (its
- * size is asked of the open descriptor), and a file growing past it meanwhile
- * is read no further.
- */
+/** Never follows a link and refuses a FIFO (it would hang the open); undefined when absent. */
 export async function readRegularFile(path: string, maxBytes?: number): Promise<Buffer | undefined> {
   let handle: FileHandle;
   try {
@@ -315,7 +251,6 @@ async function refuseLink(path: string): Promise<void> {
   if (info?.isSymbolicLink()) throw new UnsafePathError(path, 'is a symbolic link');
 }
 
-/** Makes a rename durable: the directory entry itself is synced (Linux and macOS; ignored where unsupported). */
 async function syncDirectory(dir: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {

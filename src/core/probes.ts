@@ -1,8 +1,5 @@
-// The network probes of `email doctor`: name resolution, a TCP connection
-// and a TLS handshake to the base URL's host, each with a verdict and, where
-// there is something to do, a hint. They speak to the network below the HTTP
-// core on purpose: each step is judged on its own, so a failure is named
-// where it happens (the name, the port, the certificate).
+// `email doctor`'s network probes: resolution, TCP, TLS to the base URL's host. Below the HTTP
+// core on purpose, so a failure is named where it happens (the name, the port, the certificate).
 import { lookup } from 'node:dns/promises';
 import { connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';

@@ -1,20 +1,13 @@
-// Per-profile defaults a user repeats (CLI.md `email config`): the default
-// `--list` (with the name the user gave it, since the service has no read of
-// a list's own fields: service-spec.md "Fields of the subscriber list
-// resource itself: not shown"), the output format and the pager. One table of
-// keys and checks, read by the config file's shape (config-file.ts) and by
-// `email config set`, so a value the command refuses can never be read back
-// from the file.
+// Per-profile defaults (CLI.md `email config`). One table of keys and checks, read by the config
+// file's reader and by `config set`, so a value the command refuses can never be read back.
 import { hinted, UsageError } from './errors.js';
 
 export const DEFAULT_KEYS = ['list', 'output', 'pager'] as const;
 export type DefaultKey = (typeof DEFAULT_KEYS)[number];
-/** As stored: each key's value, and the default list's name when one was given with it. */
+/** The default list's name is kept too: the service cannot read a list's own fields. */
 export type ProfileDefaults = Partial<Record<DefaultKey | 'listName', string>>;
 
-/** The formats of `--output` (src/commands/globals.ts offers the same). */
 export const OUTPUT_FORMAT_NAMES = ['table', 'json', 'ndjson', 'csv'] as const;
-/** Stored as the pager: paging off, as --no-pager. */
 export const PAGER_OFF = ['none', 'off'] as const;
 
 /** Far longer than any list's name; the name is shown on stderr, never sent. */
@@ -22,10 +15,7 @@ export const MAX_LIST_NAME = 200;
 
 const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
 
-/**
- * Why `value` cannot be the `key` default, or undefined when it can; `shown`:
- * with what was given (the config file's reader names it itself).
- */
+/** `shown`: with what was given (the config file's reader names it itself). */
 export function defaultProblem(key: DefaultKey | 'listName', value: string, shown = true): string | undefined {
   const got = shown ? `, got "${value}"` : '';
   switch (key) {
@@ -41,7 +31,7 @@ export function defaultProblem(key: DefaultKey | 'listName', value: string, show
   }
 }
 
-/** The value as stored: a list id lower-cased with its dashes, a format in lower case, a pager as given (trimmed). Exit 2 when it does not fit. */
+/** Exit 2 when it does not fit. */
 export function normalizeDefault(key: DefaultKey, value: string): string {
   const problem = defaultProblem(key, value);
   if (problem) throw hinted(new UsageError(problem), `\`email config set ${key} <value>\`; nothing was stored.`);
@@ -52,17 +42,12 @@ export function normalizeDefault(key: DefaultKey, value: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The stored pager's command, or undefined when it turns paging off. */
 export function storedPagerCommand(value: string): string | undefined {
   const v = value.trim();
   return (PAGER_OFF as readonly string[]).includes(v.toLowerCase()) || v === 'cat' ? undefined : v;
 }
 
-/**
- * `list Newsletter (<id>), output json, pager less -R`: the stored defaults in
- * the words `auth status` and `doctor` show; `after` adds words to a setting
- * (what wins over it). Undefined when none is stored.
- */
+/** `after` adds what wins over a setting. */
 export function describeDefaults(defaults: ProfileDefaults, after: Partial<Record<DefaultKey, string>> = {}): string | undefined {
   const shown = (key: DefaultKey, value: string) => `${key} ${value}${after[key] ? ` ${after[key]}` : ''}`;
   const parts: string[] = [];

@@ -3,31 +3,25 @@
 
 const MASK = '***';
 
-/** A key is a token: letters, digits, `_` and `-` next to it make it part of another word ("another" for the key `other`). */
+/** A key is a token: next to a word character it is part of another word ("another" for `other`). */
 const WORD_CHAR = String.raw`[\p{L}\p{N}_-]`;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Every whole-token occurrence of `secret` in the text. */
 function tokenPattern(secret: string): RegExp {
   return new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(secret)}(?!${WORD_CHAR})`, 'gu');
 }
 
 /**
- * A key cut short at its end (a log or a column that truncates it) still
- * gives it away: it is masked as a token from this many of its first
- * characters on. 16 is past any fixed, non-secret prefix (`sk-live-` is 8),
- * so no innocent word is that long a piece of a key, while a key cut to 16
- * leaves at most its second half to guess; a key of 16 or fewer loses only
- * its last character (N-1). Under 8 characters only the whole key is masked:
- * a shorter piece would be an ordinary word ("othe" of the key `other`).
+ * A key cut short (a truncating log) still gives it away, so it is masked from this many of its
+ * first characters on: past any non-secret prefix like `sk-live-`. Under the floor only the
+ * whole key is masked, since a shorter piece would be an ordinary word.
  */
 const CUT_KEY_MIN = 16;
 const CUT_KEY_FLOOR = 8;
 
-/** The key as a token, whole or cut at its end down to `min` characters. */
 function cutPattern(secret: string, min: number): RegExp {
   const chars = Array.from(secret);
   let rest = '';
@@ -35,12 +29,7 @@ function cutPattern(secret: string, min: number): RegExp {
   return new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(chars.slice(0, min).join(''))}${rest}(?!${WORD_CHAR})`, 'gu');
 }
 
-/**
- * The forms of a key a service or a proxy may echo (CLI.md "secrets"): as
- * written, URL-encoded, base64 (standard and URL-safe, padded or not, and
- * URL-encoded), each masked as a whole token; padded forms first, so no `=`
- * is left behind. Returns the patterns and the texts a quick test looks for.
- */
+/** The forms a service or proxy may echo (CLI.md "secrets"); padded forms first, so no `=` is left. */
 function keyForms(secret: string): { patterns: RegExp[]; needles: string[] } {
   const length = Array.from(secret).length;
   const min = Math.min(CUT_KEY_MIN, length - 1);
@@ -54,11 +43,8 @@ function keyForms(secret: string): { patterns: RegExp[]; needles: string[] } {
 }
 
 /**
- * The key's base64 inside a longer base64 text (`Basic base64(key:x)`, an
- * echoed header encoded whole): its characters there depend on where the key
- * starts in the text, modulo 3. For each of the three offsets, the run of
- * base64 characters that only the key's bytes decide; the one or two at each
- * end that mix in their neighbours' bits are left out.
+ * The key's base64 inside a longer base64 text (`Basic base64(key:x)`) depends on its offset
+ * modulo 3: per offset, the run only the key's bytes decide, without the mixed end characters.
  */
 function innerBase64Runs(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
@@ -68,14 +54,12 @@ function innerBase64Runs(secret: string): string[] {
   });
 }
 
-/** A base64 character as standard, URL-safe or URL-encoded base64 writes it. */
 function base64Char(c: string): string {
   if (c === '+') return '(?:[+-]|%2[Bb])';
   if (c === '/') return '(?:[/_]|%2[Ff])';
   return c;
 }
 
-/** The run whole, or cut at its end down to `min` characters (a name cut short), in any of the alphabets. */
 function runPattern(run: string, min: number): RegExp {
   const chars = Array.from(run);
   let rest = '';
@@ -83,14 +67,9 @@ function runPattern(run: string, min: number): RegExp {
   return new RegExp(`${chars.slice(0, min).map(base64Char).join('')}${rest}`, 'g');
 }
 
-/**
- * What a base64 text around a run found is masked with: letters, digits,
- * `+`, `-`, `_`. Not `/`, which would take a URL's path with it; what is left
- * past one is the text's own, not the key's.
- */
+/** Not `/`, which would take a URL's path with it. */
 const BASE64_CHAR = /[A-Za-z0-9+_-]/;
 
-/** `text` with each match of `run` masked together with the base64 text it stands in (up to the last mask). */
 function maskBase64Text(text: string, run: RegExp): string {
   let out = '';
   let last = 0;
@@ -107,7 +86,6 @@ function maskBase64Text(text: string, run: RegExp): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** The key's base64 at the three offsets, whole or cut down to `minBytes` of the key; the texts a quick test looks for. */
 function innerForms(secret: string, minBytes: number): { runs: RegExp[]; needles: string[] } {
   const runs: RegExp[] = [];
   const needles: string[] = [];
@@ -120,7 +98,6 @@ function innerForms(secret: string, minBytes: number): { runs: RegExp[]; needles
   return { runs, needles: [...new Set(needles)] };
 }
 
-/** A Bearer value (an Authorization header's), known or not; "Bearer" as a word of its own. */
 const BEARER = new RegExp(String.raw`(?<!${WORD_CHAR})(Bearer\s+)(?!\*\*\*)[^\s"',;]+`, 'giu');
 
 export class Redactor {
@@ -135,17 +112,12 @@ export class Redactor {
     this.secrets.push({ secret, ...keyForms(secret), inner });
   }
 
-  /** The text with every Bearer value and every key masked, each as a whole token (CLI.md "secrets"). */
+  /** Bearer values too, known or not (CLI.md "secrets"). */
   redact(text: string): string {
     return this.redactKeys(text.replace(BEARER, `$1${MASK}`));
   }
 
-  /**
-   * The text with every known key masked, in every form keyForms() names and
-   * inside longer base64 (innerForms()), and nothing else changed: for data
-   * on stdout, where a word "Bearer" is the user's own text. A key stands as
-   * a token, so JSON stays JSON.
-   */
+  /** Known keys only: on stdout a word "Bearer" is the user's own text. A key is a token, so JSON stays JSON. */
   redactKeys(text: string): string {
     let out = text;
     for (const { needles, patterns, inner } of this.secrets) {
@@ -157,15 +129,9 @@ export class Redactor {
   }
 }
 
-/** Keys shorter than this show none of their characters. */
 const MASK_MIN_KEY_LENGTH = 8;
 
-/**
- * A key as `auth status`, `auth login` and `doctor` show it: the last
- * characters, so two keys can be told apart, but at most a quarter of the key
- * and never more than 4 (a 5-character key showing 4 would all but give it
- * away); nothing of a key under 8 characters.
- */
+/** The last few characters, so keys can be told apart, but never enough to give a short key away. */
 export function maskKey(key: string): string {
   if (key.length < MASK_MIN_KEY_LENGTH) return MASK;
   const shown = Math.min(4, Math.floor(key.length / 4));

@@ -1,9 +1,5 @@
-// Says why an answer did not fit its schema in words a user can act on:
-// the field path, what was expected and what came (CLI.md "lenient reading":
-// `Results[3].Date: expected a date, got 17`). zod/mini carries no message
-// catalogue, so every issue it raises without our own wording reads
-// "Invalid input"; the words here come from the issue's code and from the
-// value actually found at its path.
+// Why an answer did not fit its schema, in words a user can act on (CLI.md "lenient reading").
+// zod/mini has no message catalogue, so the words come from the issue's code and the value found.
 
 export interface SchemaIssue {
   path: PropertyKey[];
@@ -14,7 +10,7 @@ export interface SchemaIssue {
   errors?: SchemaIssue[][];
 }
 
-/** `Results[3].Date: expected a date-time, got 17`; the path is left out when the whole answer is wrong. */
+/** The path is left out when the whole answer is wrong. */
 export function describeIssue(issue: SchemaIssue | undefined, data: unknown): string {
   if (!issue) return 'the answer does not have the expected shape';
   const deeper = deepestBranchIssue(issue);
@@ -25,11 +21,7 @@ export function describeIssue(issue: SchemaIssue | undefined, data: unknown): st
   return `${where ? `${where}: ` : ''}${expectation(issue)}, ${got}`;
 }
 
-/**
- * Of a union's alternatives, the one that went furthest into the value
- * before failing (the paged envelope whose Results[2] lacks an id, rather
- * than "expected an array"): the user's problem is there.
- */
+/** The union branch that went furthest into the value before failing: the user's problem is there. */
 function deepestBranchIssue(issue: SchemaIssue): SchemaIssue | undefined {
   if (issue.code !== 'invalid_union') return undefined;
   let best: SchemaIssue | undefined;
@@ -40,7 +32,6 @@ function deepestBranchIssue(issue: SchemaIssue): SchemaIssue | undefined {
   return best;
 }
 
-/** `Results[3].Date`, `[0].CampaignID`. */
 function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
@@ -100,7 +91,7 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): { present: boolea
 const MAX_SHOWN = 60;
 const MAX_KEYS = 6;
 
-/** Short enough for one line of an error: never a whole body (ENGINEERING.md: no dumping of bodies). */
+/** Never a whole body (ENGINEERING.md). */
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return value.length ? `an array of ${value.length}` : 'an empty array';

@@ -1,18 +1,14 @@
-// The retry policy, written once (CLI.md "retries"; ENGINEERING.md habit 4).
-// Every decision is returned with a human reason so --debug can show it.
+// The retry policy, written once (CLI.md "retries"); each decision carries a reason for --debug.
 
 export interface RetryPolicy {
-  /** Retries after 5xx, dropped connections and timeouts (safe operations only). */
+  /** Safe operations only. */
   maxRetries: number;
-  /** Retries after 429 (any operation: a 429 means the request was refused, not performed). */
+  /** Any operation: a 429 means the request was refused, not performed. */
   maxRateLimitRetries: number;
-  /** Cap on the total time spent waiting between attempts of one request. */
   maxTotalWaitMs: number;
-  /** First backoff step; doubles each attempt. Injectable so tests run in milliseconds. */
+  /** Doubles each attempt; injectable so tests run fast. */
   baseDelayMs: number;
-  /** Largest single backoff step. */
   maxDelayMs: number;
-  /** 0..1 random source for jitter. */
   random: () => number;
 }
 
@@ -35,26 +31,18 @@ export type RetryDecision =
   | { retry: false; reason: string; capExceeded?: { wantedMs: number } };
 
 export interface RetryState {
-  /** Retries made so far for this request (0 before the first retry). */
   retries: number;
   rateLimitRetries: number;
   waitedMs: number;
 }
 
-/**
- * Backoff with "full jitter" in its upper half: between half and all of the
- * exponential step, so concurrent clients spread out without ever retrying at once.
- */
+/** Between half and all of the exponential step, so concurrent clients spread out. */
 function backoffMs(policy: RetryPolicy, attempt: number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(step / 2 + (policy.random() * step) / 2);
 }
 
-/**
- * How long a 429 asks us to wait, in the order CLI.md gives: seconds stated in
- * the message (service-spec.md "Errors": "the message states the number of
- * seconds until a retry is possible"), else X-RateLimit-Reset, else Retry-After.
- */
+/** In CLI.md's order: seconds stated in the message (service-spec.md "Errors"), X-RateLimit-Reset, Retry-After. */
 export function rateLimitWaitMs(
   headers: Record<string, string | string[] | undefined>,
   message: string | undefined,

@@ -1,19 +1,15 @@
-// Which profile, key and base URL are in effect, and where each came from
-// (CLI.md "credentials"). The one resolver: every command's client, completion
-// and `email doctor` read the same answer, and `email help environment` prints
-// its rules (src/core/resolver-rules.ts, tested against it through bin/email).
+// Which profile, key and base URL are in effect, and from where (CLI.md "credentials"). The one
+// resolver, read by every client, completion and doctor; `help environment` prints its rules.
 import { checkBaseUrl, DEFAULT_PROFILE, keyStoreOf, openConfig, readConfig, readProfileKey, sameServiceUrl, type ConfigData, type KeyStore, type Profile } from './config.js';
 import type { ProfileDefaults } from './profile-defaults.js';
 import { AuthError, CliError, hinted, Interrupted, UsageError } from './errors.js';
 
 export type ProfileChoice = 'flag' | 'env' | 'default';
 
-/** Where a setting came from. */
 export type Origin =
   | { kind: 'flag'; name: '--profile' | '--base-url' }
   | { kind: 'env'; name: 'EMAIL_API_KEY' | 'EMAIL_BASE_URL' | 'EMAIL_PROFILE' }
   | { kind: 'profile'; profile: string }
-  /** The stored default profile, or "default" when none is stored. */
   | { kind: 'default' };
 
 export interface Setting<T> {
@@ -21,7 +17,6 @@ export interface Setting<T> {
   origin: Origin;
 }
 
-/** `--base-url`, `env EMAIL_BASE_URL`, `profile "staging"`, `the default profile`: the words messages use. */
 export function describeOrigin(origin: Origin): string {
   switch (origin.kind) {
     case 'flag':
@@ -35,7 +30,6 @@ export function describeOrigin(origin: Origin): string {
   }
 }
 
-/** Why this profile is the one in effect, as the messages say it. */
 export function profileChoiceWords(chosenBy: ProfileChoice): string {
   return chosenBy === 'flag' ? 'given with --profile' : chosenBy === 'env' ? 'named by EMAIL_PROFILE' : 'the default profile';
 }
@@ -45,26 +39,21 @@ export interface ResolveInput {
   profileFlag?: string;
   baseUrlFlag?: string;
   insecureHttp: boolean;
-  /** Ends a keychain read that is waiting (CLI.md "signals"). */
   signal?: AbortSignal;
 }
 
 export interface ResolvedSettings {
-  /** The profile in effect, whether it is stored (and where its key is), and whether anything was taken from it. */
   profile: Setting<string> & { chosenBy: ProfileChoice; exists: boolean; known: string[]; consulted: boolean; keyStore?: KeyStore; baseUrl?: string };
   apiKey?: Setting<string> & { store?: KeyStore };
-  /** Why the profile's key could not be had (a keychain that is locked or gone). */
   keyProblem?: CliError;
-  /** The profile's key is stored for another base URL than the one in effect: it is not read, and not sent. */
+  /** A key stored for another base URL is not read, and not sent. */
   keyBound?: UsageError;
-  /** As given, not yet checked: checkBaseUrl() judges it. */
   baseUrl?: Setting<string>;
   configPath?: string;
   /** Things the user may not expect, e.g. --profile ignored because EMAIL_API_KEY is set. */
   notes: string[];
 }
 
-/** Which profile is in effect and why: --profile, then EMAIL_PROFILE, then the stored default. */
 export function chooseProfile(input: Pick<ResolveInput, 'env' | 'profileFlag'>, data: Pick<ConfigData, 'defaultProfile'>): { name: string; chosenBy: ProfileChoice } {
   if (input.profileFlag) return { name: input.profileFlag, chosenBy: 'flag' };
   if (input.env.EMAIL_PROFILE) return { name: input.env.EMAIL_PROFILE, chosenBy: 'env' };
@@ -75,19 +64,15 @@ const profileOrigin = (chosenBy: ProfileChoice): Origin =>
   chosenBy === 'flag' ? { kind: 'flag', name: '--profile' } : chosenBy === 'env' ? { kind: 'env', name: 'EMAIL_PROFILE' } : { kind: 'default' };
 
 /**
- * Every setting with its origin; throws only for a config directory or file
- * that cannot be used. A key that cannot be had is keyProblem, and what is
- * missing is left out, for the caller to judge (resolveCredentials() throws,
- * doctor reports). `config`: the profiles already read (doctor reads and
- * judges the file itself; an unusable one is given as no profiles).
+ * Throws only for an unusable config; a key that cannot be had is keyProblem, and what is
+ * missing is left for the caller (resolveCredentials() throws, doctor reports).
  */
 export async function resolveSettings(input: ResolveInput, config?: { path: string; data?: ConfigData }): Promise<ResolvedSettings> {
   const { env } = input;
   const keyFromProfile = !env.EMAIL_API_KEY;
   const urlFromProfile = !input.baseUrlFlag && !env.EMAIL_BASE_URL;
   const consulted = keyFromProfile || urlFromProfile;
-  // With both halves from the environment no key or base URL comes from the config, and it is not opened here:
-  // CI with a broken or foreign config still runs. (Doctor gives what it read, to say what is overridden.)
+  // With both halves from the environment the config is not opened: CI with a broken config still runs.
   const store = config ?? (consulted ? await openConfig(env) : undefined);
   const data = store && ('read' in store ? store.read() : store.data);
   const chosen = chooseProfile(input, data ?? {});
@@ -131,11 +116,7 @@ export async function resolveSettings(input: ResolveInput, config?: { path: stri
   return settings;
 }
 
-/**
- * A stored key goes only to the base URL it was stored with (CLI.md
- * "credentials"): a --base-url or EMAIL_BASE_URL naming another service,
- * with no EMAIL_API_KEY, is refused (exit 2), before the key is even read.
- */
+/** A stored key goes only to the base URL it was stored with (CLI.md "credentials"). */
 function keyBinding(name: string, profile: Profile, baseUrl: Setting<string> | undefined): UsageError | undefined {
   if (!keyStoreOf(profile) || !baseUrl || baseUrl.origin.kind === 'profile') return undefined;
   if (profile.baseUrl && sameServiceUrl(profile.baseUrl) === sameServiceUrl(baseUrl.value)) return undefined;
@@ -152,12 +133,7 @@ function keyBinding(name: string, profile: Profile, baseUrl: Setting<string> | u
   );
 }
 
-/**
- * A profile named by --profile or EMAIL_PROFILE that is not stored, when
- * something was to come from it: a usage error naming the stored ones (exit
- * 2, as `auth switch` says it), or exit 4 with the login when none is stored.
- * A missing default profile is left to the "no API key" error, whose hint is to log in.
- */
+/** A missing default profile is left to the "no API key" error, whose hint is to log in. */
 export function unknownProfileError(settings: ResolvedSettings): CliError | undefined {
   const { profile } = settings;
   if (profile.exists || !profile.consulted || profile.chosenBy === 'default') return undefined;
@@ -184,7 +160,6 @@ export interface ResolvedCredentials {
   notes: string[];
 }
 
-/** The key and the checked base URL a command's client uses, or the error that says what is missing. */
 export async function resolveCredentials(input: ResolveInput): Promise<ResolvedCredentials> {
   const settings = await resolveSettings(input);
   const { profile, apiKey } = settings;
@@ -212,7 +187,6 @@ export async function resolveCredentials(input: ResolveInput): Promise<ResolvedC
   };
 }
 
-/** Where the key in effect came from, as messages and hints name it. */
 export function keySourceOf(settings: ResolvedSettings, apiKey: NonNullable<ResolvedSettings['apiKey']>): KeySource {
   const { profile } = settings;
   return apiKey.origin.kind === 'env'
@@ -220,33 +194,21 @@ export function keySourceOf(settings: ResolvedSettings, apiKey: NonNullable<Reso
     : { kind: 'profile', profile: profile.value, chosenBy: profile.chosenBy, path: settings.configPath ?? '', store: apiKey.store ?? 'file' };
 }
 
-/**
- * The hint of a 401, naming where the refused key came from: the variable
- * wins over every profile, so `auth status` would not show the key at fault.
- */
+/** EMAIL_API_KEY wins over every profile, so `auth status` would not show the key at fault. */
 export function refusedKeyHint(source: KeySource): string {
   if (source.kind === 'env') return 'The key from EMAIL_API_KEY was refused: check the variable (it wins over every profile), or unset it to use the key `email auth login` stored.';
   const flag = source.profile === DEFAULT_PROFILE ? '' : ` --profile ${source.profile}`;
   return `The key of profile "${source.profile}" was refused. Check it with \`email auth status${flag}\`, or store a new one with \`email auth login${flag}\`.`;
 }
 
-/**
- * Why a profile's stored defaults do not apply, or undefined when they do:
- * they belong to the profile's service (CLI.md "email config"), so a base URL
- * named by --base-url or EMAIL_BASE_URL that is not the profile's takes none.
- */
+/** Defaults belong to the profile's service (CLI.md "email config"). */
 export function defaultsWithheld(baseUrl: Setting<string> | undefined, profileBaseUrl: string | undefined): string | undefined {
   if (!baseUrl || baseUrl.origin.kind === 'profile') return undefined;
   if (profileBaseUrl && sameServiceUrl(profileBaseUrl) === sameServiceUrl(baseUrl.value)) return undefined;
   return `not used: the base URL in effect (${describeOrigin(baseUrl.origin)}) is not the profile's${profileBaseUrl ? ` (${profileBaseUrl})` : ''}`;
 }
 
-/**
- * The stored defaults (`email config`) of the profile in effect, read only
- * when a command needs one it was not given: a flag or an environment
- * variable always wins, so the caller asks only after finding neither. None
- * when the service in use is not the profile's.
- */
+/** Read only when neither a flag nor a variable gave the setting: those always win. */
 export function profileDefaults(input: Pick<ResolveInput, 'env' | 'profileFlag' | 'baseUrlFlag'>): { profile: string; defaults: ProfileDefaults; withheld?: string } {
   const { data } = readConfig(input.env);
   const { name } = chooseProfile(input, data);

@@ -1,11 +1,7 @@
-// The one rule for a path the user gives the tool to write (--failures,
-// --journal, --save's folder): what is there decides how it is written, and
-// nothing but a regular file is ever renamed over. Renaming over a device
-// once turned /dev/null, for root, into a file of personal data; over a FIFO
-// it left the reader waiting for ever. A character device or a FIFO is
-// written through where the caller can write a stream (a file written once,
-// front to back); a symbolic link, a socket, a directory, a block device are
-// refused, naming what they are, before anything is sent.
+// The one rule for a path the user gives to write (--failures, --journal, --save's folder):
+// only a regular file is ever renamed over (over a device it once turned /dev/null into a file
+// of personal data; over a FIFO it left the reader waiting). A character device or FIFO is
+// written through where a stream will do; anything else is refused before anything is sent.
 import { closeSync, constants, createWriteStream, fstat as fstatCb, open as openCb, type Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
@@ -19,15 +15,9 @@ import { UnsafePathError } from './private-file.js';
 const openAsync = promisify(openCb);
 const fstatAsync = promisify(fstatCb);
 
-/** Nothing at the path, a regular file (written aside and renamed over), or a stream written through. */
 export type WriteTarget = 'none' | 'file' | 'stream';
 
-/**
- * What `path` holds, by the rule above; throws UnsafePathError ("<path> is a
- * FIFO") for anything the caller cannot write. `streams`: a character device
- * or a FIFO may be written through (the journal, read back and appended to,
- * may not).
- */
+/** `streams`: whether a device or FIFO may be written through (the journal, read back, may not). */
 export async function writeTarget(path: string, options: { streams: boolean }): Promise<WriteTarget> {
   let info: Stats;
   try {
@@ -41,26 +31,15 @@ export async function writeTarget(path: string, options: { streams: boolean }): 
   throw new UnsafePathError(path, `is ${kindOf(info)}`);
 }
 
-/**
- * A folder to write files in (--save): nothing yet, a folder, or a link to
- * one (each file in it is created exclusively, never through a link);
- * anything else is refused, naming what it is.
- */
+/** Each file in it is created exclusively, never through a link. */
 export async function folderTarget(path: string): Promise<void> {
   const info = await stat(path).catch(() => undefined);
   if (info && !info.isDirectory()) throw new UnsafePathError(path, `is ${kindOf(info)}, not a folder`);
 }
 
-/** How long to wait between two looks for a FIFO's reader. */
 const READER_POLL_MS = 100;
 
-/**
- * Opens a character device or a FIFO for writing, never creating anything,
- * never through a link; a FIFO waits for its reader without holding a thread
- * (a blocked open() would make a signal wait), calling `onWait` once, until
- * `signal` aborts (Interrupted). A FIFO or a terminal is written through the
- * event loop, as Node writes a pipe.
- */
+/** A FIFO's reader is awaited by polling: a blocked open() would make a signal wait. */
 export async function openWriteThrough(path: string, o: { signal?: AbortSignal; onWait?: () => void } = {}): Promise<Writable> {
   const flags = constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
   let fd: number;
@@ -70,7 +49,6 @@ export async function openWriteThrough(path: string, o: { signal?: AbortSignal; 
       fd = await openAsync(path, flags);
       break;
     } catch (err) {
-      // ENXIO: a FIFO nobody reads yet.
       if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
       if (o.signal?.aborted) throw new Interrupted();
       if (!waited) o.onWait?.();

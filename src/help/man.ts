@@ -1,10 +1,6 @@
-// Man pages, generated at build (scripts/build.mjs writes them to dist/man/)
-// from the commander tree the program itself builds (the caller passes it), so a page lists exactly
-// the options `--help` lists. One page per command and per group
-// (email-subscribers-import(1)), as git and gh do: `man email-subscribers-import`
-// then finds it by name, and no page is a hundred screens long. email(1)
-// carries what belongs to the whole program: the commands, the global
-// options, the environment, the exit status and the help topics.
+// Man pages, generated at build from the commander tree the program builds, so a page lists
+// exactly what `--help` does. One page per command and group, as git and gh do, so `man
+// email-subscribers-import` finds it and no page is a hundred screens long.
 import type { Command, Help, Option } from 'commander';
 import type { AnyCommand } from '../commands/define.js';
 import { COMMANDS } from '../commands/index.js';
@@ -15,16 +11,13 @@ import { CLI_VERSION } from '../core/version.js';
 import { HELP_TOPICS } from './topic-list.js';
 
 export interface ManPage {
-  /** The file name: email-subscribers-import.1 */
   file: string;
-  /** The command's words after `email`. */
   path: string[];
-  /** The one line of its NAME section. */
   summary: string;
   text: string;
 }
 
-/** Text as roff reads it: backslashes and hyphens escaped, any other non-ASCII character named, no line read as a request. */
+/** No line may be read as a roff request. */
 export function roff(text: string): string {
   const escaped = text
     .replace(/\\/g, '\\e')
@@ -33,7 +26,6 @@ export function roff(text: string): string {
   return escaped.replace(/^([.'])/gm, '\\&$1');
 }
 
-/** Paragraphs of a description: blank lines start a new one. */
 function paragraphs(text: string): string[] {
   return text
     .split(/\n\s*\n/)
@@ -87,7 +79,6 @@ function commandPage(cmd: Command, path: string[], all: ManPage[]): ManPage {
   const globals = help.visibleGlobalOptions(cmd);
   if (globals.length) lines.push('.SH GLOBAL OPTIONS', '.PP', 'These work before or after any command; see', '.BR email (1).', ...optionItems(help, globals));
   if (def?.examples.length) lines.push('.SH EXAMPLES', '.PP', '.nf', ...def.examples.map((e) => roff(`$ ${e}`)), '.fi');
-  // The page above this one, and those of its commands.
   const seeAlso = [pageName(path.slice(0, -1)), ...subcommands.map((s) => pageName([...path, s.name()]))];
   lines.push('.SH SEE ALSO', ...seeAlso.map((n, i) => `.BR ${roff(n)} (1)${i < seeAlso.length - 1 ? ',' : ''}`));
   const page = { file: `${pageName(path)}.1`, path, summary, text: `${lines.join('\n')}\n` };
@@ -111,7 +102,6 @@ function rootPage(program: Command, pages: readonly ManPage[]): ManPage {
   return { file: 'email.1', path: [], summary: program.description(), text: `${lines.join('\n')}\n` };
 }
 
-/** Every page: email(1) first, then each group and command that --help shows. */
 export function manPages(program: Command): ManPage[] {
   const pages: ManPage[] = [];
   const walk = (cmd: Command, path: string[]) => {

@@ -1,18 +1,7 @@
-// What the service takes for an email address: EmailAddress (codes 1 and
-// 211), FromEmail (307), ReplyTo (309), PreviewRecipients (371), the email
-// query parameter (1). service-spec.md types these "email": a mailbox of
-// RFC 5321 §4.1.2 — a dot-atom local part, "@", a domain of LDH labels —
-// within the lengths of RFC 5321 §4.5.3.1.
-//
-// Where the spec leaves it open, the sandbox refuses what a mass-mailing
-// service does not deliver to (docs/sandbox.md "Addresses"): quoted local
-// parts, address literals ([192.0.2.1]), domains of one label, top-level
-// labels that are not letters or an IDNA A-label, non-ASCII (no SMTPUTF8).
-// Surrounding whitespace is dropped, as with every value the sandbox stores.
-//
-// Written apart from the tool's own check on purpose (test/sandbox/address.test.ts
-// runs both over one table): a bug in one is then a failing test, not a
-// mirrored answer.
+// What the service takes for an email address (RFC 5321 mailbox and lengths); where the spec is
+// open, what a mass-mailing service does not deliver to is refused (docs/sandbox.md "Addresses").
+// Written apart from the tool's own check on purpose: test/sandbox/address.test.ts runs both over
+// one table, so a bug in one is a failing test, not a mirrored answer.
 
 /** RFC 5321 §4.5.3.1.1. */
 const MAX_LOCAL_PART = 64;

@@ -1,18 +1,7 @@
-// Custom field values on subscribers (service-spec.md "Custom field value"
-// and its rules 1-4):
-// - several items with the same Key set a MultiSelectMany field, and replace
-//   its previous selections (rule 4);
-// - Clear: true clears a value; on a MultiSelectMany field a Value naming an
-//   option removes only that option, an empty Value clears them all (accepted
-//   by update and import; ignored on add);
-// - a Date field is cleared by 0000-00-00 (rule 2) and takes year-first dates
-//   (rule 3): anything else, a date-time included, is not stored;
-// - fields not supplied keep their values (rule 4); an empty Value without
-//   Clear counts as not supplied.
-// Keys are matched without regard to case and with or without the brackets of
-// the generated Key. Unknown keys and values that do not fit the field's type
-// (a word in a Number field, an option that does not exist) are ignored: the
-// spec documents no error for them.
+// Custom field values on subscribers (service-spec.md "Custom field value" rules 1-4): repeated
+// Keys set a MultiSelectMany field, Clear removes, a Date field takes year-first dates or
+// 0000-00-00. Keys match without case or brackets; unknown keys and values that do not fit are
+// ignored, since the spec documents no error for them.
 import type { CustomFieldDefinition } from './types.js';
 
 /** service-spec.md "Custom field value" and "Limits": at most 250 characters. */

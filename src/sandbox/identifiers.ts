@@ -1,9 +1,5 @@
-// Identifiers in paths, queries and bodies. service-spec.md "Conventions":
-// {listId}, {segmentId}, {campaignId}, {smartEmailID} are UUIDs. The sandbox
-// issues them dashed, in lower case, and reads them as the real service reads
-// its GUIDs: dashed or as 32 hex digits, in either letter case (CLI.md
-// "identifiers"). Requests are brought to that one form where they come in
-// (canonicalRequest, server.ts), so no route compares ids of two forms.
+// Ids are issued dashed and lower case, and read as the real service reads its GUIDs, dashed or
+// not, in any case (CLI.md "identifiers"). Requests are brought to one form where they come in.
 
 const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNDASHED = /^[0-9a-f]{32}$/i;

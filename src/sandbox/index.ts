@@ -86,7 +86,7 @@ export interface RunningSandbox {
   url: string;
   apiKey: string;
   seed: SandboxSeedSummary;
-  /** The most recent requests (at most 10,000; bodies of the most recent 32 MiB), oldest first. */
+  /** The most recent requests, bounded in number and in body bytes, oldest first. */
   requests: RecordedRequest[];
   requestCount(): number;
   clearRequests(): void;

@@ -1,13 +1,6 @@
-// Personalisation tags in a campaign's sender fields (service-spec.md "Coded
-// errors by area", draft campaign creation: 322 from name contains a reserved
-// tag, 323/325 an address needs a fallback, 324/326 an address contains a
-// reserved tag).
-//
-// Tags are written `[name]` or `[name,fallback=value]`. The subscriber's own
-// data (first name, last name, full name, address) is reserved: a sender
-// cannot be the recipient. Other tags (custom fields) are allowed in the from
-// name, and in addresses when they carry a non-empty fallback, which must
-// then make the address valid.
+// Personalisation tags in a campaign's sender fields (codes 322-326): `[name]` or
+// `[name,fallback=value]`. The subscriber's own data is reserved, since a sender cannot be the
+// recipient; other tags need a fallback that makes an address valid.
 
 const RESERVED_PERSONALISATION_TAGS: readonly string[] = ['firstname', 'lastname', 'fullname', 'email'];
 /** Used with the g flag added per call (a shared global expression would carry lastIndex between calls). */

@@ -1,13 +1,6 @@
-// Seed of the campaign side: segments (the system engagement segments of every
-// list plus a few API segments), campaigns in each state, smart emails and the
-// transactional send records the statistics endpoint sums. Ids are fixed;
-// dates of past events are fixed too, while scheduled dates and send records
-// are placed relative to `now` so that schedules lie ahead and the statistics
-// defaults (the last 29 days) find data.
-//
-// Campaign unsubscribe records are not stored: they are generated from the
-// record's index (unsubscribeRecordsFor), so 100,000 of them cost no state
-// file space and no seeding time.
+// Seed of the campaign side. Ids and past dates are fixed; schedules and send records sit relative
+// to `now` so schedules lie ahead and the statistics defaults find data. Unsubscribe records are
+// generated from their index, so a great many cost no state file space and no seeding time.
 import { seededRandom } from './faults.js';
 import { SEED_LIST_IDS, SEED_SENT_CAMPAIGN } from './seed-ids.js';
 import type { State } from './types.js';

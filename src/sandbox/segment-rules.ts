@@ -1,30 +1,7 @@
-// Segment rules: parsing RuleGroups and deciding membership
-// (service-spec.md "Segment", membership rules 1-3, code 277).
-//
-// The spec shows the RuleTypes EmailAddress, Date and DateSubscribed and the
-// verbs CONTAINS, AFTER, BEFORE, EQUALS, and says the full set is not shown.
-// The sandbox accepts these, plus custom fields of the segment's list written
-// as their Key (`[Plan]`, as the service generates Keys), plus what the real
-// service's recorded segment answers show beyond the spec (its SDKs' test
-// fixtures hold {"RuleType":"Name","Clause":"PROVIDED"}): the RuleType Name
-// and the verbs PROVIDED and NOT_PROVIDED, which take no operand:
-//
-//   RuleType          verbs                    operand
-//   EmailAddress      EQUALS, CONTAINS         text (case-insensitive)
-//   Name              EQUALS, CONTAINS         text (case-insensitive)
-//   DateSubscribed    EQUALS, BEFORE, AFTER    a date yyyy/mm/dd or yyyy-mm-dd
-//   Date              same as DateSubscribed (the only date every subscriber has)
-//   [Key] Text, Country, USState, MultiSelectOne, MultiSelectMany
-//                     EQUALS, CONTAINS         text; a multi-valued field matches when any value does
-//   [Key] Number      EQUALS                   a number
-//   [Key] Date        EQUALS, BEFORE, AFTER    a date
-//   any of the above  PROVIDED, NOT_PROVIDED   none: whether the value is there (not blank);
-//                                              an address and the subscription date always are
-//
-// A Clause is "VERB operand"; verbs are written in capitals as in the spec.
-// Every operand is required. Dates are calendar days in the client's time
-// zone (UTC in the sandbox); BEFORE and AFTER are strict. Anything else is a
-// parse failure (277) whose ResultData lists each problem.
+// Segment rules: parsing RuleGroups and deciding membership (service-spec.md "Segment", code 277).
+// Beyond the spec's RuleTypes and verbs, custom field Keys and what the real service's recorded
+// answers show (Name, PROVIDED, NOT_PROVIDED) are taken; the table is in docs/sandbox-campaigns.md
+// "Segment rules". Anything else is a 277 whose ResultData lists each problem.
 import { isCalendarDay } from './custom-field-values.js';
 import type { CustomFieldDefinition, Subscriber, SubscriberList } from './types.js';
 import type { RuleGroupDefinition } from './types-campaigns.js';

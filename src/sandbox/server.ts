@@ -254,7 +254,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
 /**
  * Requests Node's HTTP parser refuses before any handler runs (a request line
- * and headers over its 16 KiB limit, bytes that are not HTTP) still get an
+ * and headers over its size limit, bytes that are not HTTP) still get an
  * answer in the status shape: 431 for the size, 400 otherwise.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {

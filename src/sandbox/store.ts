@@ -1,11 +1,6 @@
-// Holds the state and persists it. Writes are debounced (at most one every
-// PERSIST_DEBOUNCE_MS while requests keep changing things, or less often when
-// the state is so big that writing it takes a while: the gap is at least four
-// times the last write's duration, so serialising a 200,000-subscriber state
-// never takes more than a fifth of the server's time) and atomic: the
-// JSON goes to a temporary file in the same directory, is fsynced, renamed over
-// the state file, and the directory is fsynced. A process killed at any moment
-// therefore leaves either the previous complete file or the new complete file.
+// Holds the state and persists it, debounced (the gap grows with the last write's duration, so a
+// big state never takes much of the server's time) and atomic (temporary file, fsync, rename,
+// directory fsync), so a kill leaves either the old or the new complete file.
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';

@@ -1,9 +1,5 @@
-// Shapes of the campaign side of the sandbox state: segments, campaigns,
-// templates, smart emails, statistics send records and the preview log.
-// Plain JSON like the rest of State (types.ts) so the --state file holds them
-// as they are. Fields named like the service's own fields carry the service's
-// meaning (service-spec.md "Resources and their fields"); the others are the
-// sandbox's bookkeeping and are never sent as they are.
+// Shapes of the campaign side of the sandbox state, plain JSON like the rest of State. Fields named
+// like the service's carry its meaning; the others are bookkeeping, never sent as they are.
 
 /** service-spec.md "Segment": RuleGroups element. */
 interface RuleDefinition {

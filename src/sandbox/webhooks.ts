@@ -1,9 +1,6 @@
-// Webhook deliveries (service-spec.md "Events"): events queue per webhook and
-// leave in batches {Events, ListID} of at most 1,000, at most one request per
-// interval (10 s by default, shorter for tests). A failed request keeps its
-// events, in order, for the next interval. A webhook whose requests keep
-// failing for longer than the tolerance (one week by default, spec "Limits")
-// is deactivated and gets no more events.
+// Webhook deliveries (service-spec.md "Events"): events queue per webhook and leave in batches, at
+// most one request per interval. A failed request keeps its events for the next; a webhook that
+// keeps failing past the tolerance (spec "Limits") is deactivated.
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { Store } from './store.js';

@@ -1,18 +1,12 @@
-// Responses of the campaign endpoints (service-spec.md "Campaigns" and the
-// resources they return). Loose objects: extra fields pass, values are never
-// rewritten (JSON output is the service's data unchanged).
+// Responses of the campaign endpoints (service-spec.md "Campaigns"). Loose objects: extra fields
+// pass and values are never rewritten, so JSON output is the service's data unchanged.
 import * as z from 'zod/mini';
 import { DATE_TIME, field, id, lenientInt } from './common.js';
 
-/**
- * "Create draft campaign": an object whose keys are the list or segment ids,
- * each with an empty string; the real service answers a bare JSON string,
- * the new campaign's id (CLI.md "lenient reading"). Both are taken.
- */
+/** The spec's object of ids, or the bare id string the real service answers (CLI.md "lenient reading"). */
 export const createCampaignResponse = z.union([id, z.record(z.string(), z.nullable(z.string()))]);
 export type CreateCampaignResponse = z.infer<typeof createCampaignResponse>;
 
-/** "Campaign unsubscriber record". */
 export const unsubscriberRecord = z.looseObject({
   EmailAddress: z.string(),
   ListID: z.optional(z.nullable(z.string())),
@@ -21,12 +15,7 @@ export const unsubscriberRecord = z.looseObject({
 });
 export type UnsubscriberRecord = z.infer<typeof unsubscriberRecord>;
 
-/**
- * What is wrong with one record, as the field and what was expected there
- * (core/response-issues.ts adds what came); undefined when it fits
- * "Campaign unsubscriber record": EmailAddress a string; ListID, Date and
- * IPAddress absent, null, or of their kind.
- */
+/** The field and what was expected there; response-issues.ts adds what came. */
 function recordProblem(value: unknown): { field?: string; expected: string } | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { expected: 'expected an unsubscriber record (an object)' };
   const r = value as Record<string, unknown>;
@@ -39,12 +28,8 @@ function recordProblem(value: unknown): { field?: string; expected: string } | u
 }
 
 /**
- * Results checked in place rather than parsed into copies: `--all` holds a
- * window of 1,000-record pages, and copying every record doubled what each
- * page costs the heap (bench/unsubscribes.bench.mjs, peak RSS bar). Every
- * field is checked all the same (CLI.md "lenient reading"): the first record
- * that does not fit is named with its field, `Results[3].Date: expected a
- * date, got 17`, rather than printed as if it were fine.
+ * Checked in place, not parsed into copies: copies doubled what each page of an `--all` window
+ * costs the heap. The first record that does not fit is still named (CLI.md "lenient reading").
  */
 const unsubscriberRecords = z
   .custom<UnsubscriberRecord[]>((value) => Array.isArray(value), 'expected an array of unsubscriber records')
@@ -59,7 +44,7 @@ const unsubscriberRecords = z
     }),
   );
 
-/** "Paged result envelope (campaign unsubscribes)". The walk (--all) relies on NumberOfPages and TotalNumberOfRecords. */
+/** The walk (--all) relies on NumberOfPages and TotalNumberOfRecords. */
 export const unsubscribesPage = z.looseObject({
   Results: unsubscriberRecords,
   ResultsOrderedBy: z.optional(z.nullable(z.string())),
@@ -72,7 +57,6 @@ export const unsubscribesPage = z.looseObject({
 });
 export type UnsubscribesPage = z.infer<typeof unsubscribesPage>;
 
-/** "Campaign summary": counters and URLs. */
 export const campaignSummary = z.looseObject({
   Recipients: z.optional(z.nullable(lenientInt)),
   TotalOpened: field,
@@ -90,7 +74,6 @@ export const campaignSummary = z.looseObject({
 });
 export type CampaignSummary = z.infer<typeof campaignSummary>;
 
-/** "Scheduled campaign" elements. */
 export const scheduledCampaigns = z.array(
   z.looseObject({
     CampaignID: id,
@@ -121,11 +104,7 @@ const sentCampaign = z.looseObject({
 });
 export type SentCampaign = z.infer<typeof sentCampaign>;
 
-/**
- * "Sent campaign" elements: an array in the spec; the real service answers
- * the paged envelope instead (Results, PageNumber, NumberOfPages, …; CLI.md
- * "lenient reading"). Both are taken.
- */
+/** An array in the spec; the real service answers the paged envelope (CLI.md "lenient reading"). */
 export const sentCampaigns = z.union([
   z.array(sentCampaign),
   z.looseObject({

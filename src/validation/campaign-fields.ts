@@ -1,12 +1,10 @@
-// Checks of the campaign-side request bodies that the request alone allows
-// (service-spec.md "Draft campaign", "Send campaign preview", "Template"),
-// with the service's codes, so a mistake costs no round trip.
+// Campaign-side request checks the request alone allows, with the service's codes, so a mistake
+// costs no round trip.
 import { INVALID_PREVIEW_RECIPIENTS } from '../schemas/enums.js';
 import { UsageError } from '../core/errors.js';
 import { isValidEmail } from './email-address.js';
 import { checkEmail, checkHttpUrl, checkUuid, requireText } from './option-checks.js';
 
-/** service-spec.md "Draft campaign (create request)". */
 export interface DraftCampaign {
   Name: string;
   Subject: string;
@@ -19,7 +17,6 @@ export interface DraftCampaign {
   SegmentIDs?: string[];
 }
 
-/** Codes of "Draft campaign creation". */
 const CAMPAIGN_CODES = {
   nameRequired: 319,
   subjectRequired: 304,
@@ -34,7 +31,6 @@ const CAMPAIGN_CODES = {
   listsOrSegmentsRequired: 315,
 } as const;
 
-/** The options of `campaigns create`, as typed. */
 export interface DraftCampaignInput {
   name?: string;
   subject?: string;
@@ -47,7 +43,6 @@ export interface DraftCampaignInput {
   segment: string[];
 }
 
-/** Builds the create body from the options; every check throws UsageError with the service's code. */
 export function draftCampaignFrom(opts: DraftCampaignInput): DraftCampaign {
   const C = CAMPAIGN_CODES;
   const Name = requireText(opts.name, '--name', C.nameRequired, 'the campaign name');
@@ -76,11 +71,7 @@ export function draftCampaignFrom(opts: DraftCampaignInput): DraftCampaign {
   return body;
 }
 
-/**
- * A sender address is checked here only when it is a plain address: one holding a
- * personalisation tag (`[Sender,fallback=news@example.com]`) is the service's to judge
- * (codes 322-326), so the tool never refuses what the service takes.
- */
+/** A sender holding a personalisation tag is the service's to judge, so the tool never refuses what it takes. */
 function senderAddress(value: string, flag: string, code: number): string {
   return value.includes('[') ? value.trim() : checkEmail(value, flag, code);
 }
@@ -90,7 +81,6 @@ function senderAddress(value: string, flag: string, code: number): string {
 const NO_PREVIEW_RECIPIENTS = 370;
 
 const TOO_MANY_PREVIEW_RECIPIENTS = 374;
-/** "Preview recipients per call: 15" (374). */
 const MAX_PREVIEW_RECIPIENTS = 15;
 
 export function previewRecipientsFrom(given: string[]): string[] {

@@ -1,8 +1,5 @@
-// Values shaped like dates, read the ways a person may have meant them.
-// service-spec.md "Custom field value" rule 3: a Date field takes year-first
-// yyyy/mm/dd. No endpoint tells the tool a field's type ("Fields of the
-// subscriber list resource itself: not shown"), so what is read here is said
-// to the user, never used to rewrite what they typed (`--field`), except
+// Values shaped like dates, read the ways a person may have meant them. No endpoint tells a
+// field's type, so a reading is said to the user, never used to rewrite what they typed, except
 // where a rule says so (the import's slashed dates, --date-only).
 
 export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -17,7 +14,6 @@ export function isRealDate(year: number, month: number, day: number): boolean {
   return day <= days[month - 1]!;
 }
 
-/** One reading of a date: the yyyy/mm/dd a Date field takes, and the day in words ("1 February 2024"). */
 export interface DateReading {
   ymd: string;
   words: string;
@@ -30,12 +26,7 @@ function reading(year: number, month: number, day: number): DateReading {
   return { ymd: `${String(year).padStart(4, '0')}/${pad2(month)}/${pad2(day)}`, words: `${day} ${MONTHS[month - 1]} ${year}` };
 }
 
-/**
- * The calendar days a value shaped like a date can name: one for a year-first
- * date, one or two for dd/mm/yyyy and mm/dd/yyyy (with / . or -; two only when
- * both are days and differ), none when no reading is a day. Undefined for a
- * value not shaped like a date, and for 0000-00-00 (rule 2: it clears a Date field).
- */
+/** Two readings only when both are days and differ; undefined for 0000-00-00, which clears a Date field. */
 export function dateReadings(value: string): DateReading[] | undefined {
   const yearFirst = YEAR_FIRST.exec(value);
   if (yearFirst) {
@@ -55,12 +46,7 @@ export function dateReadings(value: string): DateReading[] | undefined {
 // After the date: a time (hh:mm, :ss, a fraction, AM/PM) and a zone (Z, UTC, GMT, ±hh[:mm]), as exports write them.
 const TIME = /^(?:[ T]|, ?)\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?: ?[AaPp][Mm])?(?: ?(?:Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?))?$/;
 
-/**
- * The date part, as written, of a value that is a date and a time
- * (`2024-01-01 10:00`, `2018-08-27T15:06:27.713Z`, `2018-02-12 10:54:27 UTC`,
- * `12/02/2018 10:54`); undefined for anything else. Cheap for values that
- * cannot be one: the import asks it of every custom field value.
- */
+/** Cheap for values that cannot be one: the import asks it of every custom field value. */
 export function dateTimeDatePart(value: string): string | undefined {
   const length = value.length;
   if (length < 13 || length > 40) return undefined;
@@ -75,7 +61,6 @@ export function dateTimeDatePart(value: string): string | undefined {
   return undefined;
 }
 
-/** `--field "Key=yyyy/mm/dd"`, the way to send one reading. */
 function sendAs(key: string, r: DateReading): string {
   return `--field "${key}=${r.ymd}"`;
 }
@@ -84,12 +69,7 @@ function choices(key: string, readings: DateReading[]): string {
   return readings.map((r) => `${r.words} (${sendAs(key, r)})`).join(' or ');
 }
 
-/**
- * The one line `--field Key=Value` earns when the value, sent as typed, may
- * not be what a Date field stores: a date in another form than yyyy/mm/dd, a
- * date the tool cannot read one way, or a date and a time. Undefined when
- * there is nothing to say (any other value, yyyy/mm/dd itself, 0000-00-00).
- */
+/** Said when a value sent as typed may not be what a Date field stores. */
 export function typedDateNotice(key: string, value: string): string | undefined {
   const shown = `--field ${key} "${value}"`;
   const datePart = dateTimeDatePart(value);

@@ -1,7 +1,5 @@
-// One email-syntax check for every client-side validation (subscribers 1/211,
-// campaigns 307/309, previews 371), so the tool refuses the same addresses
-// everywhere. Deliberately close to what services accept in practice: a local
-// part, one @, a domain with a dot and a TLD of letters; no spaces or quotes.
+// One email-syntax check for every client-side validation, so the same addresses are refused
+// everywhere; close to what services accept in practice.
 
 const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
 const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
@@ -24,30 +22,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNDASHED_UUID = /^[0-9a-f]{32}$/i;
 
 /**
- * Identifiers are UUIDs (service-spec.md "Conventions"), in any letter case,
- * with their dashes or as the 32 hex digits the real service issues (CLI.md
- * "identifiers"). The tool sends an id as the user gave it: the real service
- * knows its ids undashed, so rewriting them to the dashed form could make it
- * miss a resource it has.
+ * Dashed or as the 32 hex digits the real service issues (CLI.md "identifiers"). Ids are sent
+ * as given: the service knows its ids undashed, so rewriting could make it miss one.
  */
 export function isUuid(value: string): boolean {
   return UUID.test(value) || UNDASHED_UUID.test(value);
 }
 
-// Characters that show as nothing and ride along when an address is copied
-// from a web page, a PDF or a word processor: zero-width space, non-joiner and
-// joiner, word joiner, a byte-order mark, a soft hyphen. None can be part of
-// an address, and removing them changes nothing a reader sees: cleaning is
-// safe. A no-break space inside an address is not cleaned (trim() takes it off
-// the ends): it stands where a space was, and an address with a space in it
-// is two things run together, not one to guess at.
+// Invisible characters that ride along when an address is copied from a page: none can be part
+// of an address, so removing them is safe. A no-break space is not cleaned: an address with a
+// space in it is two things run together, not one to guess at.
 const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 
-/**
- * The address without the invisible characters, and which were removed (as
- * U+XXXX), when that makes a valid address; undefined when it does not (or
- * there were none).
- */
+/** Only when cleaning makes a valid address. */
 export function cleanInvisible(trimmed: string): { address: string; removed: string[] } | undefined {
   const removed = new Set<string>();
   const address = trimmed.replace(INVISIBLE, (c) => (removed.add(codePoint(c)), '')).trim();
@@ -55,12 +42,7 @@ export function cleanInvisible(trimmed: string): { address: string; removed: str
   return { address, removed: [...removed] };
 }
 
-/**
- * Characters nobody can see (zero-width and invisible format characters,
- * spaces other than ' '), shown by their code point: "zw<U+200B>sp@example.com".
- * Controls and direction marks are left to output/sanitize.ts neutralize(),
- * which shows them as escapes wherever text from a file is printed.
- */
+/** Controls and direction marks are left to output/sanitize.ts, which escapes them wherever text is printed. */
 export function showInvisible(text: string): string {
   return text.replace(/[\u00A0\u00AD\u1680\u180E\u2000-\u200D\u202F\u205F\u2060-\u2064\u3000\uFEFF]/g, (c) => `<${codePoint(c)}>`);
 }

@@ -1,12 +1,9 @@
-// Client-side checks shared by the commands of customfields, segments,
-// campaigns, templates and transactional. Each check throws UsageError (exit 2,
-// nothing sent) carrying the service's own code where the rule is the
-// service's (ENGINEERING.md habit 5), so a user sees the same code whether the
-// tool or the service refused.
+// Client-side checks shared by several command groups. Each throws UsageError with the service's
+// own code where the rule is the service's, so a user sees the same code whoever refused.
 import { UsageError } from '../core/errors.js';
 import { isUuid, isValidEmail } from './email-address.js';
 
-/** A value that must be given and not blank. Returns it as given (the service gets exactly what was typed). */
+/** Returned as given: the service gets exactly what was typed. */
 export function requireText(value: string | undefined, flag: string, code: number | undefined, what: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${flag} is required: ${what}`, code);
   return value;

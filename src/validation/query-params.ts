@@ -1,5 +1,4 @@
-// Query parameters of the reading operations, checked before sending with the
-// codes of service-spec.md "Coded errors by area" → Reading operations.
+// Query parameters of the reads, checked before sending with the service's codes.
 import { INVALID_SMART_EMAIL_ID, type OrderDirection, type OrderField, type StatsTimeZone } from '../schemas/enums.js';
 import { UsageError } from '../core/errors.js';
 import { checkUuid } from './option-checks.js';
@@ -8,19 +7,14 @@ import { checkUuid } from './option-checks.js';
 
 const INVALID_DATE = 5;
 
-
-/** True when y-m-d is a day of the calendar (no 2024-02-30). */
 function isCalendarDay(y: number, m: number, d: number): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
 /**
- * `date`: "format YYYY-MM-DD HH:MM. Invalid gives code 5." A day alone
- * (2024-02-02, from midnight) and ISO 8601's T between day and time
- * (2024-02-02T10:00, seconds dropped) are taken too and sent in the service's
- * form. A time zone (Z, +02:00) is refused: the service reads moments in the
- * account's own time zone, which the tool does not know.
+ * A day alone and ISO's T are taken too, sent in the service's form. A time zone is refused: the
+ * service reads moments in the account's zone, which the tool does not know.
  */
 export function checkSince(value: string | undefined, flag = '--since'): string | undefined {
   if (value === undefined) return undefined;
@@ -51,8 +45,6 @@ const FROM_AFTER_TO = 921;
 const INVALID_TO_DATE = 922;
 const GROUP_AND_SMART_EMAIL = 924;
 
-
-/** `from` / `to`: "date YYYY-MM-DD". */
 export function checkDay(value: unknown, flag: string, code: number): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
@@ -71,11 +63,7 @@ export interface StatisticsQuery {
   timezone?: StatsTimeZone;
 }
 
-/**
- * Every query parameter of "Email statistics". from ≤ to (921) is checked
- * only when both are given: the defaults are days of the account's own time
- * zone, which the tool does not know.
- */
+/** from ≤ to is checked only when both are given: the defaults are days of the account's own zone. */
 export function checkStatisticsQuery(opts: { group?: string; smartEmail?: string; from?: string; to?: string; timezone?: StatsTimeZone }): StatisticsQuery {
   const group = opts.group;
   if (group !== undefined && opts.smartEmail !== undefined) {
@@ -85,7 +73,6 @@ export function checkStatisticsQuery(opts: { group?: string; smartEmail?: string
   const smartEmailId = opts.smartEmail === undefined ? undefined : checkUuid(opts.smartEmail, '--smart-email', INVALID_SMART_EMAIL_ID);
   const from = checkDay(opts.from, '--from', INVALID_FROM_DATE);
   const to = checkDay(opts.to, '--to', INVALID_TO_DATE);
-  // YYYY-MM-DD strings compare in calendar order.
   if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`, FROM_AFTER_TO);
   return { group, smartEmailId, from, to, timezone: opts.timezone };
 }

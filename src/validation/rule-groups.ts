@@ -1,7 +1,5 @@
-// `--group` of the segments commands (CLI.md "segments"): one rule group is
-// rules joined by " OR ", each rule being the RuleType, a space, then the
-// Clause; repeated --group flags are ANDed. The result is the RuleGroups shape
-// of service-spec.md "Segment": [{Rules: [{RuleType, Clause}]}].
+// `--group` of the segments commands (CLI.md "segments"): rules joined by " OR ", each a
+// RuleType, a space and a Clause; repeated groups are ANDed (service-spec.md "Segment").
 import { nearNames } from '../core/edit-distance.js';
 import { UsageError } from '../core/errors.js';
 
@@ -14,18 +12,11 @@ export interface RuleGroup {
   Rules: Rule[];
 }
 
-/** service-spec.md "Coded errors by area" → Segments: rules could not be parsed. */
 const RULES_UNPARSABLE = 277;
 
 const OR = ' OR ';
 
-/**
- * Parses one --group value. A RuleType written as a custom field key in
- * brackets may hold spaces (`[Favourite colour] EQUALS Blue`); any other
- * RuleType is the first word. Every rule needs a Clause (a verb at least,
- * service-spec.md "Segment" rule 3), so a rule of one word is refused here
- * rather than by the service with 277.
- */
+/** A bracketed field key may hold spaces; a rule without a Clause is refused here rather than by the service. */
 export function parseRuleGroup(text: string, flag = '--group', warn?: (line: string) => void): RuleGroup {
   if (text.trim() === '') throw new UsageError(`${flag} is empty: give rules like "EmailAddress CONTAINS @example.com"`, RULES_UNPARSABLE);
   const rules = text.split(OR).map((raw, index) => parseRule(raw, index, text, flag, warn));
@@ -54,8 +45,7 @@ function parseRule(raw: string, index: number, group: string, flag: string, warn
   if (Clause === '') {
     throw new UsageError(`${where}: "${rule}" has no clause; write the RuleType, a space, then the clause, e.g. "EmailAddress CONTAINS @example.com"`, RULES_UNPARSABLE);
   }
-  // Split only on " OR " (CLI.md "segments"): a value may hold " or " ("Black or White Ltd"). One that
-  // reads like a second rule (a RuleType and a verb, or a [field key]) is said, and sent as typed.
+  // Split only on " OR ": a value may hold " or ". One that reads like a second rule is said, and sent as typed.
   const joined = /\s([oO][rR])\s+(\[[^\]]+\]|[A-Za-z]\w*\s+[A-Z]{2,}\b)/.exec(Clause);
   if (joined && joined[1] !== 'OR') {
     warn?.(`${where}: "${rule}" holds "${joined[1]}" before what reads as a rule; sent as one clause; rules are joined by " OR " in capitals`);
@@ -63,7 +53,6 @@ function parseRule(raw: string, index: number, group: string, flag: string, warn
   return { RuleType, Clause };
 }
 
-/** One group as a line for people: rules joined by " OR " (the inverse of parseRuleGroup). */
 export function describeRuleGroup(group: unknown): string {
   const rules = group && typeof group === 'object' ? (group as { Rules?: unknown }).Rules : undefined;
   if (!Array.isArray(rules)) return JSON.stringify(group ?? null);
@@ -78,15 +67,12 @@ export function describeRuleGroup(group: unknown): string {
 const SEGMENT_KEYS = ['Title', 'RuleGroups'];
 const GROUP_KEYS = ['Rules'];
 const RULE_KEYS = ['RuleType', 'Clause'];
-/** service-spec.md "Segment": fields the service assigns, as `segments get --json` prints them. */
+/** Fields the service assigns, as `segments get --json` prints them. */
 const READ_ONLY_KEYS = ['ActiveSubscribers', 'ListID', 'SegmentID'];
 
 /**
- * A `--from-file` body of the segments commands, read strictly: a whole segment
- * (create, update) or one rule group (add-rules). A key the spec does not name
- * is refused with the nearest known one, since the service would ignore it (a
- * misspelt "RuleGroup" makes a segment without rules, which holds everybody);
- * the read-only fields of a `get --json` are left out with one notice.
+ * Strict: an unknown key would be ignored by the service (a misspelt "RuleGroup" makes a
+ * segment that holds everybody), so it is refused with the nearest known one.
  */
 export function segmentBodyFromFile(doc: unknown, kind: 'segment' | 'group', warn: (line: string) => void): Record<string, unknown> {
   const example = kind === 'segment' ? '{"Title": "…", "RuleGroups": [{"Rules": [{"RuleType": "…", "Clause": "…"}]}]}' : '{"Rules": [{"RuleType": "…", "Clause": "…"}]}';
@@ -115,11 +101,7 @@ function refuseUnknownKeys(doc: Record<string, unknown>, known: readonly string[
   throw new UsageError(`--from-file: ${where ? `${where}: ` : ''}unknown key "${unknown}"${near.length ? ` (did you mean "${near[0]}"?)` : ''}; the keys are ${known.join(', ')}`);
 }
 
-/**
- * Checks the RuleGroups of a body read with --from-file against the shape of
- * service-spec.md "Segment", so a malformed file is refused before sending.
- * `path` names the groups in messages (empty for add-rules' one group).
- */
+/** `path` names the groups in messages (empty for add-rules' one group). */
 export function checkRuleGroupsShape(value: unknown, source: string, path = 'RuleGroups'): void {
   if (value === undefined || value === null) return;
   const fail = (what: string): never => {

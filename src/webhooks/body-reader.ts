@@ -1,36 +1,26 @@
-// Reading a delivery's body as it comes, under a budget of bytes that all
-// senders share (CLI.md `webhooks listen`): a body that would cross the
-// budget waits, unread (TCP holds the sender back), until room is made.
+// A delivery's body read as it comes, under a byte budget all senders share (CLI.md `webhooks
+// listen`): a body that would cross it waits unread, TCP holding the sender back.
 import type { IncomingMessage } from 'node:http';
 import { Limiter, type Release } from '../core/limiter.js';
 
-/** A body being read, as the budget knows it. */
 interface Reader {
-  /** It has become the oldest body still being read: it goes on now, room or not. */
+  /** Now the oldest body still being read: it goes on, room or not. */
   promote(): void;
 }
 
 /**
- * The bytes of bodies read and not yet parsed, all senders together, in
- * core's Limiter. A reader that would cross the budget pauses (its socket is
- * no longer read) and waits in the limiter's line; the oldest reader still
- * reading may always go on (force), so paused readers can never all wait on
- * each other. Memory is thus at most the budget and one body beyond it.
- * A paused body's request deadline keeps running: room comes back as the
- * bodies ahead of it end, each within its own deadline.
+ * The oldest reader may always go on (force), so paused readers never all wait on each other:
+ * memory stays at most the budget plus one body.
  */
 export class ReadingBudget {
   private readonly bytes: Limiter;
-  /** Readers still reading, in arrival order. */
   private readonly readers = new Set<Reader>();
   constructor(max: number) {
     this.bytes = new Limiter(max);
   }
-  /** Bodies being read. */
   get reading(): number {
     return this.readers.size;
   }
-  /** Bytes read and not yet given back. */
   get buffered(): number {
     return this.bytes.used;
   }
@@ -40,21 +30,19 @@ export class ReadingBudget {
   join(reader: Reader): void {
     this.readers.add(reader);
   }
-  /** The reader is done reading (its body whole, refused or gone); the next oldest goes on if it waits. */
+  /** The next oldest goes on if it waits. */
   leave(reader: Reader): void {
     const wasOldest = this.isOldest(reader);
     this.readers.delete(reader);
     if (wasOldest) this.readers.values().next().value?.promote();
   }
-  /** `bytes` for `reader` now, or undefined when it must wait for them (wait()). */
   take(reader: Reader, bytes: number): Release | undefined {
     return this.isOldest(reader) ? this.bytes.force(bytes) : this.bytes.tryAcquire(bytes);
   }
-  /** `bytes` once there is room, in arrival order; rejects when `signal` aborts first. */
   wait(bytes: number, signal: AbortSignal): Promise<Release> {
     return this.bytes.acquire(bytes, signal);
   }
-  /** What a promoted reader had in hand when it paused: counted whatever the room. */
+  /** What a promoted reader had in hand when it paused. */
   force(bytes: number): Release {
     return this.bytes.force(bytes);
   }
@@ -63,7 +51,6 @@ export class ReadingBudget {
   }
 }
 
-/** A whole body, and the release that gives its bytes back to the budget once the caller is done with it. */
 export interface ReadBody {
   body: Buffer;
   release: Release;
@@ -72,21 +59,16 @@ export interface ReadBody {
 export type ReadResult = ReadBody | 'too large' | 'idle';
 
 /**
- * The whole body; 'too large' as soon as it crosses `maxBytes`, 'idle' when
- * no byte came for `idleMs` (reading stops there and what was read is given
- * back). Bytes read are counted in `budget`, and reading pauses while the
- * budget has no room (the idle clock stopped meanwhile: the wait is ours).
+ * The idle clock stops while waiting for the budget: that wait is ours, not the sender's.
  * Rejects when the request closes before its end.
  */
 export function readBody(req: IncomingMessage, maxBytes: number, idleMs: number, budget: ReadingBudget): Promise<ReadResult> {
   return new Promise((resolve, rejectRead) => {
     const chunks: Buffer[] = [];
-    /** The budget's bytes this body holds, a release per chunk. */
     const held: Release[] = [];
     let size = 0;
-    /** Chunks that came while paused, the first one being what the budget is asked for. */
+    /** Chunks that came while paused; the first is what the budget is asked for. */
     let pending: Buffer[] = [];
-    /** Set while waiting in the budget's line; aborting it leaves the line. */
     let waiting: AbortController | undefined;
     let endedWhilePaused = false;
     let idle: NodeJS.Timeout | undefined;
@@ -97,7 +79,6 @@ export function readBody(req: IncomingMessage, maxBytes: number, idleMs: number,
       clearTimeout(idle);
       idle = setTimeout(() => finish('idle'), idleMs);
     };
-    /** Goes on with the chunks held back; the first is already counted when `firstCounted`. */
     const resume = (firstCounted: boolean) => {
       const resumed = pending;
       pending = [];
@@ -134,7 +115,6 @@ export function readBody(req: IncomingMessage, maxBytes: number, idleMs: number,
         () => undefined, // left the line: stopped, or promoted
       );
     };
-    /** Counts a chunk already taken from the budget; false when the body is now too large. */
     const keep = (chunk: Buffer): boolean => {
       if (size + chunk.length > maxBytes) {
         finish('too large');
@@ -145,7 +125,6 @@ export function readBody(req: IncomingMessage, maxBytes: number, idleMs: number,
       return true;
     };
     const onData = (chunk: Buffer) => {
-      // Paused already: this one waits behind the others.
       if (pending.length) {
         pending.push(chunk);
         return;

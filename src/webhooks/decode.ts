@@ -1,11 +1,6 @@
-// Turns a delivery body into {Events, ListID}, from JSON or XML
-// (service-spec.md "Events" rule 1: the format chosen when the webhook was
-// created). The XML form is not shown by the spec; we accept the shape the
-// sandbox sends (docs/sandbox.md "XML body": element names equal to the JSON
-// field names, <CustomFields><CustomField><Key/><Value/></CustomField></CustomFields>)
-// and the variants a hand-written or other producer is likely to send: any
-// root element name, namespace prefixes, indentation, attributes, one or no
-// event, empty elements. XML is parsed by fast-xml-parser, never by patterns.
+// A delivery body to {Events, ListID}, from JSON or XML. The spec shows no XML form: we accept
+// the sandbox's (docs/sandbox.md "XML body") and the variants another producer is likely to
+// send. Both are pre-scanned so a hostile body costs a scan, never a parse.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import {
   checkDelivery,
@@ -26,10 +21,7 @@ export interface DecodedDelivery {
   delivery: WebhookDelivery;
 }
 
-/**
- * The format a body is in: the Content-Type decides when it names JSON or
- * XML; otherwise (missing, text/plain, octet-stream) the first character does.
- */
+/** The Content-Type decides when it names JSON or XML; otherwise the first character does. */
 export function detectFormat(text: string, contentType?: string): DeliveryFormat {
   const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (media === 'application/json' || media === 'text/json' || media.endsWith('+json')) return 'json';
@@ -43,12 +35,6 @@ export function detectFormat(text: string, contentType?: string): DeliveryFormat
 }
 
 export interface DecodeOptions {
-  /**
-   * More events than this is a TooManyEventsError. For XML the events are
-   * counted before the document is validated or parsed, so an oversized one
-   * costs a scan, not a parse (a 161,721-event document held the event loop
-   * for seconds and took 748 MB to parse).
-   */
   maxEvents?: number;
 }
 
@@ -59,28 +45,16 @@ export function decodeDelivery(body: string | Uint8Array, contentType?: string, 
   return { format, delivery };
 }
 
-/**
- * The most values (objects, arrays, strings, numbers, literals) a JSON
- * delivery may hold, and the deepest it may nest, checked by a scan before
- * the parse: 3.3 million empty objects under {"R":{"Events":[…]}} (10 MB)
- * took JSON.parse 2.6 s and 350 MB. A delivery of 1,000 events with 30
- * custom field values each holds about 99,000 values and nests 5 deep.
- */
+/** Room for twice a full delivery (bench/README.md "Figures behind bounds in src/"). */
 export const MAX_JSON_VALUES = 200_000;
 export const MAX_JSON_DEPTH = 16;
 
-/**
- * Counts the events, values and nesting depth of a JSON text, stopping as
- * soon as one passes its limit. Events are the elements of any array under a
- * key "Events", wherever it sits (CLI.md `webhooks listen`). A scan, not a
- * parse: on malformed text the parse that follows reports the error.
- */
+/** Events are the elements of any array under a key "Events", wherever it sits (CLI.md `webhooks listen`). */
 export function scanJson(text: string, limits: { events: number; values: number; depth: number }): { events: number; values: number; depth: number } {
   let events = 0;
   let values = 0;
   let depth = 0;
   let deepest = 0;
-  // eventsAt[d]: whether the open container at depth d is an array under the key "Events".
   const eventsAt: boolean[] = [false];
   let keyIsEvents = false;
   const n = text.length;
@@ -91,7 +65,6 @@ export function scanJson(text: string, limits: { events: number; values: number;
       if (depth > 0) depth--;
       continue;
     }
-    // A string: a key when a ':' follows, else a value.
     if (c === 0x22 /* " */) {
       let j = i + 1;
       while (j < n) {
@@ -109,7 +82,6 @@ export function scanJson(text: string, limits: { events: number; values: number;
       }
       i = j;
     } else if (c !== 0x7b /* { */ && c !== 0x5b /* [ */) {
-      // A number or a literal: to its end.
       while (i + 1 < n && !isJsonDelimiter(text.charCodeAt(i + 1))) i++;
     }
     values++;
@@ -155,8 +127,7 @@ function xmlParser(): XMLParser {
     ignoreDeclaration: true,
     ignorePiTags: true,
     removeNSPrefix: true,
-    // Values stay strings exactly as sent: "0042" must not become 42, nor
-    // " Ada " become "Ada" (JSON deliveries keep them too).
+    // Values stay strings exactly as sent ("0042", " Ada "), as JSON deliveries keep them.
     parseTagValue: false,
     trimValues: false,
     htmlEntities: false,
@@ -183,8 +154,7 @@ function decodeXml(text: string, maxEvents: number | undefined): WebhookDelivery
   if (shape.depth > MAX_XML_DEPTH) throw new MalformedDeliveryError(`XML nested deeper than ${MAX_XML_DEPTH} elements (a delivery nests 6)`);
   const valid = XMLValidator.validate(body);
   if (valid !== true) {
-    // The parser's message may quote whole element names, or every element
-    // still open: the reason stays one short line (it is answered and printed).
+    // The parser's message may quote every open element: the reason stays one short line.
     throw new MalformedDeliveryError(`invalid XML at line ${valid.err.line}, column ${valid.err.col}: ${shortened(valid.err.msg)}`);
   }
   let document: unknown;
@@ -210,7 +180,7 @@ function decodeXml(text: string, maxEvents: number | undefined): WebhookDelivery
   return checkDelivery(delivery);
 }
 
-/** The children of <Events>: each one an event, whatever its element name. */
+/** Each child is an event, whatever its element name. */
 function xmlEvents(value: unknown): unknown[] {
   if (value === '' || isBlank(value)) return [];
   if (!isPlainObject(value)) throw new MalformedDeliveryError('<Events> must contain <Event> elements');
@@ -255,7 +225,6 @@ function cleanValue(value: unknown): unknown {
   return Object.fromEntries(Object.entries(elementsOf(value)).map(([k, v]) => [k, cleanValue(v)]));
 }
 
-/** An element's children without the whitespace between them (indented XML). */
 function elementsOf(value: unknown): Record<string, unknown> {
   if (!isPlainObject(value)) return {};
   const out: Record<string, unknown> = {};

@@ -1,10 +1,6 @@
-// The event model of the service's webhook deliveries (service-spec.md
-// "Events"): a POST whose body is {Events: array of event, ListID: string},
-// in JSON or XML. The receiving side keeps every value exactly as it arrived
-// (a SignupIPAddress that is a marker such as "Manually Entered" rather than
-// an address stays as it is), so fields are typed loosely.
+// The event model of webhook deliveries (service-spec.md "Events"). Values are kept exactly as
+// they arrived (a SignupIPAddress may be a marker like "Manually Entered"), so fields are loose.
 
-/** service-spec.md "Events" rule 3 and "Limits": at most 1000 events per request. */
 export const WEBHOOK_BATCH_LIMIT = 1000;
 
 export type WebhookEventType = 'Subscribe' | 'Update' | 'Deactivate';
@@ -15,17 +11,15 @@ export interface CustomFieldValue {
   Value: string;
 }
 
-/** One event as the service's "Events" table describes it; any other field a delivery carries is kept. */
+/** Any other field a delivery carries is kept. */
 export interface WebhookEvent {
   Type: string;
-  /** YYYY-MM-DD HH:MM:SS */
   Date?: string;
   OldEmailAddress?: string;
   EmailAddress?: string;
   Name?: string;
   State?: string;
   CustomFields?: CustomFieldValue[];
-  /** An address, or a non-address marker for manually entered subscribers. */
   SignupIPAddress?: string;
   [field: string]: unknown;
 }
@@ -42,7 +36,7 @@ export const CONTENT_TYPES: Record<DeliveryFormat, string> = {
   xml: 'application/xml',
 };
 
-/** A body that is not a delivery; the message says what is wrong, for a 400 and a line on stderr. */
+/** Answered 400. */
 export class MalformedDeliveryError extends Error {
   constructor(message: string) {
     super(message);
@@ -50,7 +44,7 @@ export class MalformedDeliveryError extends Error {
   }
 }
 
-/** A delivery larger than any the service sends, in events or in XML elements: answered 413. */
+/** Answered 413. */
 export class OversizedDeliveryError extends Error {
   constructor(message: string) {
     super(message);
@@ -58,7 +52,6 @@ export class OversizedDeliveryError extends Error {
   }
 }
 
-/** A delivery with more events than the service ever sends in one request (service-spec.md "Events" rule 3). */
 export class TooManyEventsError extends OversizedDeliveryError {
   constructor(readonly limit: number) {
     super(`more than ${limit} events in one delivery (the service sends at most ${WEBHOOK_BATCH_LIMIT})`);
@@ -66,7 +59,6 @@ export class TooManyEventsError extends OversizedDeliveryError {
   }
 }
 
-/** A delivery with more XML elements or JSON values than 1,000 events need (src/webhooks/decode.ts MAX_XML_ELEMENTS, MAX_JSON_VALUES). */
 export class TooManyElementsError extends OversizedDeliveryError {
   constructor(
     readonly limit: number,
@@ -77,11 +69,7 @@ export class TooManyElementsError extends OversizedDeliveryError {
   }
 }
 
-/**
- * Checks the body shape of service-spec.md "Events" rule 2 and returns the
- * delivery with its values untouched. Events must be objects; their fields
- * are not judged (a receiver prints what it got).
- */
+/** Fields are not judged: a receiver prints what it got. */
 export function checkDelivery(value: unknown): WebhookDelivery {
   if (!isPlainObject(value)) throw new MalformedDeliveryError('the body is not an object with Events and ListID');
   if (!('Events' in value)) throw new MalformedDeliveryError('Events is missing');

@@ -1,17 +1,7 @@
-// Sends a delivery body to a receiver: used by trigger, replay and listen's
-// --forward-to. These go to URLs the user names (their own receiver), never to
-// the service, so no API key is attached and the service's retry policy does
-// not apply: each request is made once and its outcome reported. They go
-// through the API client's transport (src/core/http.ts exchange), so they
-// reach every port an API request reaches (fetch refuses its "bad ports"). A redirect
-// is an answer, never followed (CLI.md `webhooks listen`: it counts as not
-// accepted): following it would send the delivery somewhere the user did not
-// name (a 302 turned it into a GET to another host).
-//
-// Of the receiver's answer only the status counts, and the first few KiB are
-// kept for the log; the connection is then dropped (CLI.md "answer size":
-// memory stays bounded whatever the receiver sends, issue 19.7: an endless 200
-// body was once read until --timeout, 1.1 GB in 10 s).
+// Posts a delivery to a receiver the user names (trigger, replay, --forward-to): no API key, no
+// retry, each outcome reported. A redirect is never followed: it would send the delivery where
+// the user did not say (CLI.md `webhooks listen`). Only the status counts; a few KiB of the
+// answer are kept for the log, so memory stays bounded (CLI.md "answer size").
 import type { Dispatcher, Pool } from 'undici';
 import { UsageError } from '../core/errors.js';
 import type { Exchange, ExchangeRequest } from '../core/http.js';
@@ -19,23 +9,14 @@ import { describeNetworkError, redirectWords, timedOut } from '../core/http-erro
 import { CLI_VERSION } from '../core/version.js';
 
 const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
-/** What is read of a receiver's answer body, for the log: a line of text or an error page's start. */
 export const ANSWER_PREFIX_BYTES = 4 * 1024;
-/**
- * How long the start of the answer body is waited for once the status is in:
- * the status decides the outcome, so a body that trickles in never holds it
- * up to the whole timeout.
- */
+/** The status decides the outcome, so a body that trickles in never holds it up to the whole timeout. */
 const ANSWER_PREFIX_WAIT_MS = 1_000;
 
 export interface PostOutcome {
-  /** HTTP status when the receiver answered. */
   status?: number;
-  /** The start of the answer body (at most ANSWER_PREFIX_BYTES, as UTF-8 text), when the receiver answered. */
   answer?: string;
-  /** Why there was no answer (refused, timed out…). */
   error?: string;
-  /** There was no answer within the timeout. */
   timedOut?: boolean;
   elapsedMs: number;
 }
@@ -44,31 +25,22 @@ export function isSuccess(outcome: PostOutcome): boolean {
   return outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
 }
 
-/**
- * The outcome in a few words for a line on stderr: `500`, `302 Found, a
- * redirect (not followed)`, `connection refused`: the API client's words for
- * the same failures (src/core/http-errors.ts).
- */
+/** The API client's words for the same failures (http-errors.ts). */
 export function describeOutcome(outcome: PostOutcome): string {
   if (outcome.status === undefined) return outcome.error ?? 'no answer';
   if (outcome.status >= 300 && outcome.status < 400) return redirectWords(outcome.status);
   return String(outcome.status);
 }
 
-/** The start of the receiver's answer on one line, for a debug line; undefined when it said nothing. */
 export function answerExcerpt(outcome: PostOutcome, max = 200): string | undefined {
   const text = outcome.answer?.replace(/\s+/g, ' ').trim();
   if (!text) return undefined;
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/**
- * Headers that describe one connection, not the message (RFC 9110 7.6.1),
- * and the ones the new request sets for itself (Host, Content-Length).
- */
+/** Hop-by-hop headers (RFC 9110 7.6.1), and those the new request sets for itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
 
-/** A received request's headers to send on with its body: all but the hop-by-hop ones and those its Connection header names. */
 export function forwardableHeaders(headers: readonly (readonly [string, string])[]): [string, string][] {
   const named = new Set(HOP_BY_HOP);
   for (const [name, value] of headers) {
@@ -77,7 +49,6 @@ export function forwardableHeaders(headers: readonly (readonly [string, string])
   return headers.filter(([name]) => !named.has(name.toLowerCase())).map(([name, value]) => [name, value]);
 }
 
-/** A receiver URL given on the command line: http or https, nothing else. */
 export function receiverUrl(flag: string, value: string): URL {
   let url: URL;
   try {
@@ -94,13 +65,13 @@ export function receiverUrl(flag: string, value: string): URL {
 export interface PostOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** Headers to send as they are (a forwarded delivery's, already without hop-by-hop ones); Content-Type among them wins over `contentType`. */
+  /** Content-Type among them wins over `contentType`. */
   headers?: readonly (readonly [string, string])[];
-  /** The connections of a command that posts more than once (closed by it); without it the post has a connection of its own. */
+  /** Without it the post has a connection of its own. */
   poster?: PlainPoster;
 }
 
-/** Keep-alive connections to receivers, one pool per origin, loading the HTTP core on the first post; close() when done. */
+/** One pool per origin; close() when done. */
 export class PlainPoster {
   private readonly pools = new Map<string, Pool>();
   private core?: Promise<typeof import('../core/http.js')>;
@@ -108,12 +79,11 @@ export class PlainPoster {
   async post<T>(url: URL, request: Omit<ExchangeRequest, 'method' | 'path'>, read: (res: Dispatcher.ResponseData) => Promise<T>): Promise<Exchange<T>> {
     const { exchange, connectionPool } = await (this.core ??= import('../core/http.js'));
     let pool = this.pools.get(url.origin);
-    // Posts go one at a time (trigger, replay, forwards in arrival order): one connection is enough.
+    // Posts go one at a time, so one connection is enough.
     if (!pool) this.pools.set(url.origin, (pool = connectionPool(url.origin, { connections: 1, keepAliveTimeout: 4_000 })));
     return exchange(pool, { ...request, method: 'POST', path: `${url.pathname}${url.search}` }, read);
   }
 
-  /** Throws away every connection, and whatever is still on the wire. */
   async close(): Promise<void> {
     const pools = [...this.pools.values()];
     this.pools.clear();
@@ -141,12 +111,7 @@ export async function postBody(url: URL | string, body: string | Uint8Array, con
   }
 }
 
-/**
- * Up to ANSWER_PREFIX_BYTES of the answer body, read for at most
- * ANSWER_PREFIX_WAIT_MS; a body not read to its end is destroyed, which ends
- * the transfer and closes the connection. Never throws: the status is already
- * the outcome.
- */
+/** A body not read to its end is destroyed, closing the connection. Never throws: the status is the outcome. */
 async function answerPrefix(res: Dispatcher.ResponseData): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -1,7 +1,4 @@
-// What `webhooks trigger` and `webhooks replay` send: deliveries posted to a
-// receiver one request at a time, each request yielded with its answer as it
-// comes (src/webhooks/sent-requests.ts makes the records). Plain values in,
-// so the commands' definitions load this only when they run.
+// What `webhooks trigger` and `replay` send, one request at a time, each yielded with its answer.
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { readNamedInput } from '../core/bounded-read.js';
@@ -19,7 +16,6 @@ import { syntheticEvents } from './synthetic.js';
 export interface Sending {
   signal: AbortSignal;
   timeoutMs?: number;
-  /** Wait between requests, in ms. */
   interval: number;
 }
 
@@ -27,14 +23,12 @@ export interface Synthetic {
   type: WebhookEventType;
   count: number;
   format: 'json' | 'xml';
-  /** ListID to put in the deliveries (default: a random id). */
   list?: string;
   batchSize: number;
-  /** The date of the last event. */
   end: Date;
 }
 
-/** Realistic synthetic deliveries, batched the way the service sends them (service-spec.md "Events": {Events, ListID}, at most 1000 events). */
+/** Batched as the service sends them (service-spec.md "Events"). */
 export async function* sendSynthetic(to: URL, what: Synthetic, how: Sending): AsyncGenerator<Sent> {
   const listId = what.list ?? randomUUID();
   const poster = new PlainPoster();
@@ -59,17 +53,13 @@ export interface SavedDelivery {
   path: string;
   contentType: string;
   events: number;
-  /** The body of a file that cannot be read twice (a pipe). */
+  /** Kept only for a file that cannot be read twice (a pipe). */
   body?: Buffer;
 }
 
 /**
- * Saved deliveries (files written by `listen --save`, or any file holding a
- * delivery body), each read and checked before anything is sent, so a typo
- * in the list sends nothing (exit 2). A pipe (a FIFO, `<(…)`) cannot be read
- * twice: its body is kept from the check to the send; a regular file is read
- * again when its turn comes, so memory holds one delivery at a time however
- * many files are named.
+ * All read and checked before anything is sent, so a typo sends nothing. A regular file is read
+ * again when its turn comes, so memory holds one delivery at a time.
  */
 export async function planReplay(names: string[], cwd: string, signal: AbortSignal): Promise<SavedDelivery[]> {
   if (names.length === 0) throw new UsageError('name at least one saved delivery file');
@@ -94,7 +84,7 @@ export async function planReplay(names: string[], cwd: string, signal: AbortSign
   return plan;
 }
 
-/** The files named, a folder standing for the deliveries `listen --save` wrote in it, in arrival order. */
+/** A folder stands for the deliveries `listen --save` wrote in it, in arrival order. */
 async function withFolders(names: string[], cwd: string): Promise<string[]> {
   const { readdir, stat } = await import('node:fs/promises');
   const files: string[] = [];
@@ -111,7 +101,6 @@ async function withFolders(names: string[], cwd: string): Promise<string[]> {
   return files;
 }
 
-/** The saved deliveries sent again, untouched, one request per file in the order given. */
 export async function* sendSaved(to: URL, plan: SavedDelivery[], how: Sending): AsyncGenerator<Sent> {
   const poster = new PlainPoster();
   try {
@@ -128,11 +117,7 @@ export async function* sendSaved(to: URL, plan: SavedDelivery[], how: Sending): 
   }
 }
 
-/**
- * A saved delivery, at most as large as the receiver takes one (10 MiB,
- * CLI.md `webhooks listen`); a FIFO or /dev/zero is read so that a signal or
- * the cap ends it (CLI.md "answer size", "signals").
- */
+/** Capped as the receiver caps one; a FIFO or /dev/zero ends on a signal or the cap (CLI.md "signals"). */
 async function readSaved(file: string, path: string, signal: AbortSignal): Promise<{ data: Buffer; regularFile: boolean }> {
   try {
     return await readNamedInput(path, { maxBytes: DEFAULT_MAX_BODY_BYTES, limit: '10 MiB, the largest delivery `webhooks listen` takes', name: file, signal });

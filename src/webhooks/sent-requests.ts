@@ -1,24 +1,18 @@
-// What trigger and replay report: one record per request they send (CLI.md
-// "webhooks": "reporting each request's status"), and how a run ended. The
-// records are yielded as the requests are answered, for the renderer to write
-// as they come; the counts are settled once the last one is out.
+// What trigger and replay report: one record per request, yielded as each is answered, and how
+// the run ended (CLI.md "webhooks").
 import { ApiError, Interrupted, NetworkError, PartialFailure } from '../core/errors.js';
 import type { Column } from '../output/table.js';
 import { answerExcerpt, isSuccess, type PostOutcome } from './post.js';
 
 export interface SentRequest {
-  /** 1-based request number (trigger) */
   request?: number;
-  /** The replayed file (replay). */
   file?: string;
   events: number;
-  /** HTTP status of the receiver's answer; null when there was none. */
   status: number | null;
   elapsedMs: number;
   error?: string;
 }
 
-/** One request sent: what the record names it by, and how the receiver answered. */
 export interface Sent {
   base: { request?: number; file?: string; events: number };
   outcome: PostOutcome;
@@ -43,7 +37,7 @@ export class RequestTally {
   accepted = 0;
   refused = 0;
   events = 0;
-  /** The last request not accepted: what the error says of them all. */
+  /** What the error says of them all. */
   private lastRefused: PostOutcome | undefined;
 
   constructor(
@@ -51,7 +45,6 @@ export class RequestTally {
     private readonly debug: (line: string) => void,
   ) {}
 
-  /** Each request's record as it is answered, counted on the way. */
   async *records(sent: AsyncIterable<Sent>): AsyncGenerator<SentRequest> {
     for await (const { base, outcome } of sent) {
       const record: SentRequest = { ...base, status: outcome.status ?? null, elapsedMs: outcome.elapsedMs };
@@ -69,19 +62,12 @@ export class RequestTally {
     }
   }
 
-  /** The line for people once the records are out. */
   summary(): string {
     const total = this.accepted + this.refused;
     return `${total} request${total === 1 ? '' : 's'} (${this.events} event${this.events === 1 ? '' : 's'}) to ${this.target}: ${this.accepted} accepted${this.refused ? `, ${this.refused} not accepted` : ''}`;
   }
 
-  /**
-   * How the run ended: nothing when all were accepted; otherwise the error
-   * that ends stderr (CLI.md "machine mode"): `partial` (exit 3) when some
-   * were accepted; when none were, `service` if the receiver answered (it
-   * stands where the service would) and `network` if it never did (exit 1);
-   * 130 when interrupted.
-   */
+  /** The receiver stands where the service would: exit 3 if some were accepted, else 1; 130 when interrupted. */
   error(aborted: boolean): Error | undefined {
     const { target } = this;
     const total = this.accepted + this.refused;
@@ -90,12 +76,11 @@ export class RequestTally {
     if (this.accepted > 0) return new PartialFailure(`${this.refused} of ${total} requests ${this.refused === 1 ? 'was' : 'were'} not accepted by ${target}`);
     const last = this.lastRefused!;
     if (last.status === undefined) return new NetworkError(`no request was accepted by ${target}: ${last.error ?? 'no answer'}`, 'POST', target);
-    // The status follows the message where it is printed: `(HTTP 500)`, and `status` in machine mode.
+    // The status follows the message where printed: `(HTTP 500)`, and `status` in machine mode.
     return new ApiError({ status: last.status, message: `no request was accepted by ${target}`, method: 'POST', path: target });
   }
 }
 
-/** Waits between requests; returns early on Ctrl-C. */
 export function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {

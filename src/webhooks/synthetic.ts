@@ -1,14 +1,8 @@
-// Realistic synthetic events for `webhooks trigger`, with the fields of
-// service-spec.md "Events" table per type, so a user can exercise their own
-// receiver without a real list. Deterministic for a given start time: the
-// same flags give the same events, which makes receiver bugs repeatable.
+// Synthetic events for `webhooks trigger`, per type as service-spec.md "Events" lists them, so a
+// user can exercise a receiver without a real list. Deterministic, so receiver bugs repeat.
 import type { WebhookEvent, WebhookEventType } from './events.js';
 
-/**
- * service-spec.md "Events", Subscribe: "a non-address marker is used for
- * manually entered subscribers". The spec names no marker; this is the one
- * the sandbox uses (docs/sandbox.md "Webhooks").
- */
+/** The spec names no marker for manually entered subscribers; this is the sandbox's. */
 export const MANUAL_SIGNUP_MARKER = 'Manually Entered';
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Margaret', 'Linus', 'Ken', 'Dennis', 'Barbara', 'Edsger', 'Frances', 'John', 'Radia', 'Donald', 'Katherine', 'Tim', 'Hedy'];
@@ -18,13 +12,13 @@ const DOMAINS = ['example.com', 'example.org', 'example.net'];
 const SIGNUP_ADDRESSES = (i: number) => [`203.0.113.${(i % 254) + 1}`, `198.51.100.${(i % 254) + 1}`, `2001:db8::${(i % 0xffff).toString(16)}`, MANUAL_SIGNUP_MARKER];
 const PLANS = ['Free', 'Pro', 'Enterprise'];
 const INTERESTS = ['News', 'Events', 'Offers', 'Product updates'];
-/** Deactivate: "State (for example Unsubscribed)"; the inactive states of service-spec.md "States and transitions". */
+/** The inactive states of service-spec.md "States and transitions". */
 const INACTIVE_STATES = ['Unsubscribed', 'Unsubscribed', 'Bounced', 'Deleted'];
 
 export interface SyntheticOptions {
   type: WebhookEventType;
   count: number;
-  /** Date of the last event; earlier events are one second apart before it. */
+  /** Earlier events are one second apart before it. */
   end: Date;
 }
 
@@ -72,7 +66,7 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** service-spec.md "Events": Date is YYYY-MM-DD HH:MM:SS (UTC here, as in the sandbox). */
+/** UTC here, as in the sandbox. */
 export function serviceDateTime(d: Date): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }

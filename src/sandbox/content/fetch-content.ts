@@ -1,11 +1,6 @@
-// The one way the sandbox reads content from a URL (HtmlUrl, TextUrl,
-// HtmlPageURL, ZipFileURL). Content is fetched ONLY from loopback http(s)
-// URLs (127.0.0.0/8, ::1, localhost). Any other http(s) URL is never
-// contacted: its content is unknown and the content checks are skipped. Every
-// other scheme (file: included) is not a content URL at all and is refused
-// with the field's validation code before anything is read: answering file:
-// URLs would let anyone with the sandbox's public key tell which files exist
-// on the machine.
+// The sandbox's one way to read content from a URL: only loopback http(s) is fetched; another
+// http(s) URL is never contacted, and any other scheme is refused, since answering file: URLs
+// would tell anyone with the public key which files exist on the machine.
 
 const CONTENT_FETCH_TIMEOUT_MS = 2_000;
 const CONTENT_MAX_BYTES = 5 * 1024 * 1024;
