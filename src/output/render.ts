@@ -77,10 +77,7 @@ class Renderer implements Output {
     }
     if (!isRecords(data)) return this.print(data, columns);
     // Records that come one by one (a page walk): written as they come, never held.
-    const stream = this.stream(columns);
-    if (this.served) return writeEndless(data, stream);
-    for await (const record of data) await stream.write(record);
-    await stream.end();
+    return this.served ? writeEndless(data, this.stream(columns)) : pour(data, this.stream(columns));
   }
 
   async print(data: unknown, columns?: Columns, shape: Shape | undefined = this.o.shape, format = this.format): Promise<void> {
@@ -142,18 +139,12 @@ class Renderer implements Output {
   /** What a command's people view writes with (src/output/result.ts PeopleOut); its data is already cut by --limit. */
   private readonly people: PeopleOut = {
     table: async (data, columns) => {
-      if (!isRecords(data)) return this.print(data, columns, {});
-      const writer = this.writer(columns, 'table');
-      for await (const record of data) await writer.write(record);
-      await writer.end();
+      return isRecords(data) ? pour(data, this.writer(columns, 'table')) : this.print(data, columns, {});
     },
     line: async (text, lead) => this.write(`${lead ? await paint(lead, this.o.color) : ''}${neutralize(text)}\n`),
     text: (text) => this.write(this.o.isTTY ? neutralizeLines(text) : text),
     json: async (value) => {
-      if (!isRecords(value)) return this.print(value, undefined, {}, 'json');
-      const stream = this.stream(undefined, 'json');
-      for await (const record of value) await stream.write(record);
-      await stream.end();
+      return isRecords(value) ? pour(value, this.stream(undefined, 'json')) : this.print(value, undefined, {}, 'json');
     },
     note: (text) => this.o.note?.(text),
   };
@@ -169,6 +160,11 @@ class Renderer implements Output {
 
   /** Every text a format makes goes to stdout here (src/output/stdout-writer.ts). */
   private readonly write = (text: string): Promise<void> => this.out.write(text);
+}
+
+async function pour(records: AsyncIterable<unknown>, stream: RecordStream): Promise<void> {
+  for await (const record of records) await stream.write(record);
+  await stream.end();
 }
 
 /** The first `limit` records for a people view; a stream's rest is read and dropped, so its walk ends as it would. */
