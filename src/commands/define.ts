@@ -114,8 +114,8 @@ export type { Column, DisplayStyle, PeopleOut, Result } from '../output/result.j
 /** An action's people view: nothing on stdout, its message says what was done (the JSON formats have the answer). */
 export const messageOnly = (): void => undefined;
 
-/** A people view for data with no table (a raw answer): as -o json prints it. */
-export const asJson = (data: unknown, out: PeopleOut): Promise<void> => out.json(data);
+/** A people view for data with no table (a raw answer): as -o json prints it; an answer with no body, nothing. */
+export const asJson = async (data: unknown, out: PeopleOut): Promise<void> => (data === undefined ? undefined : out.json(data));
 
 export interface CommandDefinition<A extends Args = Args, O extends Options = Options> {
   readonly name: string;
