@@ -1,9 +1,7 @@
-// The program's two entry points: main() for the real process (signals,
-// the real streams, exit) and run(argv, deps) → exit code, which tests call
-// in-process. A run parses with the commander tree built from the command
-// definitions (src/program.ts), checks the input (src/commands/parse-input.ts),
-// builds the context (src/context.ts), runs the command and prints its data;
-// whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
+// The program's two entry points: main() for the real process (signals, the
+// real streams, exit) and run(argv, deps) → exit code, which tests call
+// in-process: parse and check the input, build the context, run the command,
+// render its Result, and map whatever ended it to an exit code once.
 import type { Command } from 'commander';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS, resolveGlobals, type ParsedGlobals } from './commands/globals.js';
@@ -235,8 +233,7 @@ export async function main(): Promise<void> {
   settled = true;
   process.exitCode = code;
   // Once the command is done nothing else may run: exit as soon as stdout and
-  // stderr are flushed. Left to itself the process lingers ~120 ms after
-  // undici's pool has closed (measured in bench/startup), a third of a read command's time.
+  // stderr are flushed, rather than linger after undici's pool has closed.
   const stdoutStream = stdout instanceof FdStdout ? stdout.handedOver : stdout;
   if (stdoutStream) await Promise.race([flushed(stdoutStream), grace]);
   if (stderrOpened) await Promise.race([flushed(process.stderr), grace]);

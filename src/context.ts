@@ -1,10 +1,7 @@
-// The one object a command receives, and where it is built: the IO (the
-// edge's: a command reads only its input facts, stdin and whether it may
-// prompt), the environment, the global options, the logger, the renderer,
-// the prompt and the API client (created on first use, so a command that needs no key never
-// fails for lack of one). Commands touch nothing global: no console,
-// process.env, process.exit or process.stdout outside src/cli.ts and this
-// file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
+// The one object a command receives, and where it is built: its input facts,
+// environment, globals, logger, renderer, prompt and lazy API client (a command
+// that needs no key never fails for lack of one). Nothing global is touched
+// outside src/cli.ts and this file; tests build a Context with injected IO.
 import type { Readable } from 'node:stream';
 import { UsageError } from './core/errors.js';
 import type { HeapHook } from './core/heap.js';
@@ -175,7 +172,7 @@ export function createContext(
       apiKey,
       timeoutMs: globals.timeoutMs,
       debug: globals.debug ? (line) => log.debug(line) : undefined,
-      // A wait of 5 s or more is announced (CLI.md "retries"), through the logger: not with --quiet.
+      // A long wait is announced (CLI.md "retries"), through the logger: not with --quiet.
       onWait: (line, waitMs) => log.emit('wait', line, { waitMs }),
       signal,
       retry: retryOverrides(env),
