@@ -10,17 +10,23 @@ export interface CsvWriter {
   value(value: unknown): Promise<void>;
 }
 
-/** The header goes with the first record (or at the end, for a list of none whose columns --fields named). */
-export function csvWriter(named: Column[] | undefined, isTTY: boolean, out: (text: string) => Promise<void>): CsvWriter {
+/**
+ * The header goes with the first record (or at the end, for a list of none
+ * whose columns --fields named); a list's first records (`list`) all give it fields.
+ */
+export function csvWriter(named: Column[] | undefined, isTTY: boolean, out: (text: string) => Promise<void>, list?: unknown[]): CsvWriter {
   const cell = (text: string) => csvCell(isTTY ? neutralize(text) : text);
   let columns: Column[] | undefined;
   const header = () => `${columns!.map((c) => cell(c.key)).join(',')}\r\n`;
   const write = async (record: unknown) => {
     const first = !columns;
-    columns ??= flatColumns(columnsOf([record], named), [record]);
+    if (first) {
+      const rows = list?.length ? list.slice(0, 50) : [record];
+      columns = flatColumns(columnsOf(rows, named), rows);
+    }
     // An array of records spreads over rows: a spreadsheet gets no JSON to take apart.
-    const rows = spreadRows(record, columns, true).map((row) => `${row.map((v) => cell(plainText(v))).join(',')}\r\n`);
-    await out(`${first ? header() : ''}${rows.join('')}`);
+    const lines = spreadRows(record, columns!, true).map((row) => `${row.map((v) => cell(plainText(v))).join(',')}\r\n`);
+    await out(`${first ? header() : ''}${lines.join('')}`);
   };
   const end = async () => {
     if (columns || !named) return;

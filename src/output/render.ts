@@ -86,7 +86,7 @@ class Renderer implements Output {
       columns = shapedColumns(columns, shape);
     }
     if (shape?.jq) return shape.jq.run(data, this.jqWrite, this.o.signal);
-    const writer = this.writer(columns, format);
+    const writer = this.writer(columns, format, Array.isArray(data) ? data : undefined);
     if (!Array.isArray(data)) return writer.value(data);
     const records = data;
     await this.out.holding(async () => {
@@ -121,7 +121,7 @@ class Renderer implements Output {
    * JSON the data unchanged, NDJSON one value a line, CSV a header and rows
    * of the data's fields, a table for people under the command's columns.
    */
-  private writer(columns: Columns | undefined, format = this.format): FormatWriter {
+  private writer(columns: Columns | undefined, format = this.format, list?: unknown[]): FormatWriter {
     const text = { write: this.write, isTTY: this.o.isTTY };
     switch (format) {
       case 'json':
@@ -129,8 +129,8 @@ class Renderer implements Output {
       case 'ndjson':
         return ndjsonWriter(text);
       case 'csv':
-        // The data's own fields, or those --fields named: a command's columns are for people.
-        return csvWriter(this.o.shape?.fields?.map((key) => ({ key })), this.o.isTTY, this.o.shape?.bom ? this.bomWrite : this.write);
+        // The data's own fields (a list's, as its first records have them), or those --fields named: a command's columns are for people.
+        return csvWriter(this.o.shape?.fields?.map((key) => ({ key })), this.o.isTTY, this.o.shape?.bom ? this.bomWrite : this.write, list);
       case 'table':
         return tableWriter(columns, { ...text, color: this.o.color, columns: this.o.columns, wide: this.o.shape?.wide });
     }

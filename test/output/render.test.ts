@@ -310,6 +310,10 @@ describe('CSV flattens objects and arrays (docs/scripting.md)', () => {
     expect(lines).toEqual(['ID,Query.From,Query.To,Actions.Event', 'a,2024-01-01,2024-01-31,Open', 'a,2024-01-01,2024-01-31,Click', 'b,2024-02-01,2024-02-28,']);
   });
 
+  it("a list's header has the fields of its first records, not only the first's (a check's hint)", async () => {
+    expect(await csv([{ check: 'a', status: 'ok' }, { check: 'b', status: 'fail', hint: 'do x' }])).toEqual(['check,status,hint', 'a,ok,', 'b,fail,do x']);
+  });
+
   it('only the first array spreads over rows: another stays one cell, never zipped with it', async () => {
     const lines = await csv([{ Mapping: [{ Column: 'email' }, { Column: 'name' }], Request: { Subscribers: [{ EmailAddress: 'a@example.com' }] } }]);
     expect(lines[0]).toBe('Mapping.Column,Request.Subscribers');
