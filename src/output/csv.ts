@@ -2,19 +2,14 @@
 // ends, every cell safe to open in a spreadsheet.
 import { columnsOf, flatColumns, plainText, spreadRows } from './columns.js';
 import { csvCell, neutralize } from './sanitize.js';
+import type { FormatWriter } from './format.js';
 import type { Column } from './table.js';
-
-export interface CsvWriter {
-  write(record: unknown): Promise<void>;
-  end(): Promise<void>;
-  value(value: unknown): Promise<void>;
-}
 
 /**
  * The header goes with the first record (or at the end, for a list of none
  * whose columns --fields named); a list's first records (`list`) all give it fields.
  */
-export function csvWriter(named: Column[] | undefined, isTTY: boolean, out: (text: string) => Promise<void>, list?: unknown[]): CsvWriter {
+export function csvWriter(named: Column[] | undefined, isTTY: boolean, out: (text: string) => Promise<void>, list?: unknown[]): FormatWriter {
   const cell = (text: string) => csvCell(isTTY ? neutralize(text) : text);
   let columns: Column[] | undefined;
   const header = () => `${columns!.map((c) => cell(c.key)).join(',')}\r\n`;

@@ -16,8 +16,6 @@ import { tableWriter } from './table-writer.js';
 import type { PeopleOut, Result } from './result.js';
 import type { Writable } from './writable.js';
 
-export type { OutputFormat, RecordStream };
-
 export interface Output {
   /** Prints what a command returned: every per-format decision is made here. */
   render(result: Result): Promise<void>;

@@ -3,8 +3,7 @@ import { createOutput, type Output } from '../../src/output/render.js';
 import { wrapCell } from '../../src/output/table.js';
 import { BrokenPipe } from '../../src/output/edges.js';
 import { csvCell, jsonForTerminal, neutralize, neutralizeLines, spreadsheetSafe } from '../../src/output/sanitize.js';
-import type { OutputFormat } from '../../src/output/render.js';
-import type { PeopleOut } from '../../src/output/result.js';
+import type { OutputFormat, PeopleOut } from '../../src/output/result.js';
 import type { Shape } from '../../src/output/shape.js';
 
 function capture(format: OutputFormat, isTTY = false, shape?: Shape): { out: Output; text: () => string } {
