@@ -271,7 +271,7 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
     return summary;
   });
   // A failure (a file without consent column: nothing to report) reaches the renderer through the
-  // part it waits on, so only the error is said; and never as an unhandled rejection.
+  // mapping or the problems it waits on, so only the error is said; and never as an unhandled rejection.
   done.then(
     () => {
       mapped([]);
