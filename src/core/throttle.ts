@@ -158,7 +158,8 @@ export class Throttle {
     if (this.slowStart && !probing) this.roundBack.push(release);
     else release();
     if (answer) {
-      this.probeAnswers++;
+      // Timed from the first answer: the first request's connection and start-up say nothing of the service's pace.
+      if (this.probeAnswers++ === 0) this.probeEndsAt = now + PROBE_MS;
       this.readLimit(answer.headers);
       if (answer.status === 429) this.rateLimited(ticket, now, pauseMs ?? 1000);
       else if (answer.status < 400) this.succeeded(now);
@@ -300,7 +301,6 @@ export class Throttle {
       const waiter = queue.shift()!;
       if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
       this.lastStartAt = now;
-      if (this.probeEndsAt === Number.POSITIVE_INFINITY) this.probeEndsAt = now + PROBE_MS;
       // There is room (checked above): the place is taken as the request goes.
       const turn: Turn = { startedAt: now, settled: false, release: this.slots.tryAcquire()! };
       waiter.resolve(turn);
