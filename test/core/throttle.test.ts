@@ -98,6 +98,19 @@ describe('Throttle', () => {
     expect(started).toHaveLength(PROBE_ANSWERS + 6);
   });
 
+  it('times the first round from the first answer, not from the first request', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 8, clock });
+    const started = ask(throttle, 60, clock);
+    // The first answer is late (a connection made, a process starting): the half second starts with it.
+    await clock.advance(2 * PROBE_MS);
+    for (let answered = 0; clock.now() < 3 * PROBE_MS; answered++) {
+      throttle.done(started[answered]!.ticket, ok);
+      await clock.advance(10);
+      expect(started).toHaveLength(answered + 3);
+    }
+  });
+
   it('paces evenly at a share of the limit X-RateLimit-Limit and X-RateLimit-Reset state', async () => {
     const clock = new FakeClock();
     const lines: string[] = [];
