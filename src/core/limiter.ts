@@ -1,20 +1,7 @@
-// The one "at most n at once" of the codebase (ENGINEERING.md habit 18):
-// batches in flight, deliveries being parsed, bytes of bodies read or held.
-// A weighted semaphore: each holder takes a weight (1 for a slot, a length
-// for bytes) and gives it back with the release it was handed.
-//
-// - Fair: waiters are served strictly in arrival order; a later, lighter one
-//   never passes a heavier one ahead of it, so nobody starves. tryAcquire()
-//   refuses while anyone waits, for the same reason.
-// - A weight larger than the capacity goes alone, once nothing is held:
-//   otherwise it could never go at all.
-// - Abortable: a waiter whose signal aborts leaves the line (its promise
-//   rejects with the signal's reason) and those behind it move up.
-// - force() counts a weight without asking: for a holder that must go on for
-//   any room to come back (the oldest body being read), so back-pressure
-//   cannot wait on itself.
-// - The capacity may change while held: lowering it lets the holders finish,
-//   raising it serves the waiters at once.
+// Core's two primitives (ENGINEERING.md habit 18): Limiter, a fair weighted
+// semaphore for every "at most n at once" (batches in flight, bodies held, one
+// save at a time), and Channel, the one queue from producers to a single reader.
+// Both serve strictly in arrival order.
 
 /** Gives back what was taken. Calling it again does nothing. */
 export type Release = () => void;
@@ -24,6 +11,12 @@ interface Waiter {
   grant(release: Release): void;
 }
 
+/**
+ * Each holder takes a weight (1 for a slot, a length for bytes). A weight over
+ * the capacity goes alone once nothing is held; a waiter whose signal aborts
+ * leaves the line; force() counts a weight without asking, for a holder that
+ * must go on for room to come back. The capacity may change while held.
+ */
 export class Limiter {
   private held = 0;
   private highest = 0;
@@ -88,9 +81,19 @@ export class Limiter {
     });
   }
 
-  /** Counts `weight` now, whatever the room and the line (see the top of this file). */
+  /** Counts `weight` now, whatever the room and the line. */
   force(weight: number): Release {
     return this.take(checkWeight(weight));
+  }
+
+  /** Runs `task` holding `weight`, given back however it ends: with a capacity of 1, tasks run one after another in the order given. */
+  async run<R>(task: () => Promise<R>, weight = 1): Promise<R> {
+    const release = await this.acquire(weight);
+    try {
+      return await task();
+    } finally {
+      release();
+    }
   }
 
   /** Changes the capacity; those already holding keep what they hold. */
@@ -125,30 +128,64 @@ export class Limiter {
   }
 }
 
-/** Items pushed as they come, read in order by one consumer; close() ends the reading once the rest is read, or with its error. */
+/**
+ * Items pushed as they come, read in order by one reader; close() ends the
+ * reading once the rest is read, or with its error. A reader that stops early
+ * lets go of what is left, and of every item pushed later, through `letGo`.
+ */
 export class Channel<T> implements AsyncIterable<T> {
   private items: T[] = [];
   private closed?: { error?: unknown };
+  private gone = false;
   private wake?: () => void;
 
+  constructor(private readonly letGo: (item: T) => void = () => undefined) {}
+
+  /** The reader waits: it has read everything pushed so far. */
+  get idle(): boolean {
+    return this.wake !== undefined;
+  }
+
   push(item: T): void {
+    if (this.gone) return this.letGo(item);
     this.items.push(item);
-    this.wake?.();
+    this.notify();
   }
 
   close(error?: unknown): void {
     this.closed ??= { error };
-    this.wake?.();
+    this.notify();
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
-    for (;;) {
-      yield* this.items.splice(0);
-      if (this.items.length) continue;
-      if (this.closed?.error) throw this.closed.error;
-      if (this.closed) return;
-      await new Promise<void>((resolve) => (this.wake = resolve));
+    let batch: (T | undefined)[] = [];
+    let at = 0;
+    try {
+      for (;;) {
+        while (at < batch.length) {
+          const item = batch[at] as T;
+          // Read items are the reader's: the channel keeps nothing of them.
+          batch[at++] = undefined;
+          yield item;
+        }
+        if (this.items.length) {
+          [batch, at, this.items] = [this.items, 0, []];
+          continue;
+        }
+        if (this.closed?.error) throw this.closed.error;
+        if (this.closed) return;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+      }
+    } finally {
+      this.gone = true;
+      for (const item of [...batch.slice(at), ...this.items.splice(0)]) this.letGo(item as T);
     }
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 }
 

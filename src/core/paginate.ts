@@ -1,29 +1,9 @@
-// Walking a paged listing, in two layers.
-//
-// walkRecords() is THE page walk every paged command consumes (`campaigns
-// unsubscribes` with --all, --limit or --page, `api --paginate`), reached
-// through the client (ApiClient.paginate, which sizes its pool to the walk and
-// gives it the client's flow control): an async iterator of records that owns
-// what a walk must get right once — --limit (no page past the one that
-// reaches it), page order, and each record once when the listing moves under
-// the walk. Commands hand it how to fetch a page and read its records, and
-// write what it yields.
-//
-// walkPages() under it (Vercel CLI style: an async generator of pages): the
-// first page tells how many pages there are; the rest are fetched a few at
-// a time and handed out strictly in page order. At most `concurrency` pages
-// are in flight or waiting to be consumed, so memory depends on the window,
-// never on the number of pages; the next fetch starts before a page is handed
-// out, so the network keeps working while the consumer writes.
-//
-// A walk is bounded whatever the service claims (ENGINEERING.md habit 12,
-// CLI.md "--all"): it ends at the first empty page, and a total that keeps
-// growing stops it once it has read twice the first page's total.
-//
-// The pages' requests go through the client's flow control (core/throttle.ts,
-// CLI.md "flow control"): paced under the service's rate limit, one shared
-// pause per 429, `concurrency` the ceiling on requests in flight.
+// The one page walk (CLI.md "--all"), reached through ApiClient.paginate:
+// walkRecords() yields a listing's records in order, each once, up to --limit;
+// walkPages() under it reads page 1, then keeps `concurrency` pages asked ahead
+// and hands them out in page order. The first empty page, or twice page 1's total, ends it.
 import type { HeapHook } from './heap.js';
+import { Channel } from './limiter.js';
 
 export interface RecordWalk<P, R> {
   /** Fetches one page (1-based), its request sent with this signal (aborted when the walk stops early or fails). */
@@ -222,14 +202,15 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
   const controller = new AbortController();
   const stopOnAbort = () => controller.abort(walk.signal?.reason);
   walk.signal?.addEventListener('abort', stopOnAbort, { once: true });
-  // The window is this map, the pages asked for and not yet handed out: its size
-  // bounds them without core's Limiter, since nothing ever waits for a place here.
-  const inFlight = new Map<number, Promise<P>>();
+  // The window: the pages asked for and not yet handed out, in page order.
+  const ahead = new Channel<Promise<P>>();
+  let asked = 0;
   const start = (n: number) => {
     const promise = walk.fetchPage(n, controller.signal);
     // A page that fails while an earlier one is awaited is reported when its turn comes; until then it must not count as unhandled.
     promise.catch(() => undefined);
-    inFlight.set(n, promise);
+    ahead.push(promise);
+    asked++;
   };
   const records = (page: P) => (walk.recordCount ? walk.recordCount(page) : undefined);
   const wanted = walk.recordLimit !== undefined && walk.recordCount ? walk.recordLimit : Number.POSITIVE_INFINITY;
@@ -248,15 +229,17 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
     let lastNeeded = read >= wanted ? 1 : Number.isFinite(wanted) ? Math.ceil(wanted / perPage) : Number.POSITIVE_INFINITY;
     let next = 2;
     const fill = () => {
-      while (next <= Math.min(total, lastNeeded) && inFlight.size < Math.max(1, walk.concurrency)) start(next++);
+      while (next <= Math.min(total, lastNeeded) && asked < Math.max(1, walk.concurrency)) start(next++);
     };
     fill();
     yield { pageNumber: 1, page: first, pageCount: total };
     first = undefined; // not held for the rest of the walk
-    for (let n = 2; n <= Math.min(total, lastNeeded); n++) {
-      if (!inFlight.has(n)) start(n);
-      const page = await inFlight.get(n)!;
-      inFlight.delete(n);
+    if (!asked) return;
+    let n = 1;
+    for await (const asking of ahead) {
+      n++;
+      const page = await asking;
+      asked--;
       const count = records(page);
       if (count === 0) return; // the first empty page ends the walk
       read += count ?? 0;
@@ -270,11 +253,10 @@ export async function* walkPages<P>(walk: PageWalk<P>): AsyncGenerator<WalkedPag
         walk.onRunaway?.({ recordsRead: read, firstTotal, pageNumber: n, pageCount: total });
         return;
       }
-      if (read >= wanted) return; // pages still in flight are cancelled below
-
+      if (read >= wanted || !asked) return; // pages still in flight are cancelled below
     }
   } finally {
     walk.signal?.removeEventListener('abort', stopOnAbort);
-    if (inFlight.size) controller.abort(new Error('page walk stopped'));
+    if (asked) controller.abort(new Error('page walk stopped'));
   }
 }

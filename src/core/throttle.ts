@@ -1,37 +1,7 @@
 // Flow control for the walkers with requests in flight at once (CLI.md "flow
-// control": the import's batches, --all, api --paginate). A service that
-// answers in milliseconds is limited per second, not per connection, so the
-// number in flight alone cannot keep under its limit: this paces the request
-// RATE as well, the way TCP paces its window (AIMD).
-//
-// - Slow start: requests go in rounds, SLOW_START_WINDOW in the first; when
-//   every request of a round is answered, the next round may be twice as
-//   large (TCP's slow start), up to --concurrency, where the rounds end and
-//   any answer lets the next request go. A stated limit (X-RateLimit-Limit
-//   over the window X-RateLimit-Reset shows) ends slow start: requests are
-//   paced evenly at RATE_SHARE of the limit, the window open. A 429 ends it
-//   too (the shared pause and the pace take over). Opening straight to
-//   --concurrency after the first answer cost an import under a 4/s token
-//   bucket (burst 4) that states its limit only on the 429 8 refusals of 48
-//   calls, all in its first second (issue 19). Rounds of 2 then 4 keep them
-//   to the part of the round that crosses the burst; a window that grew with
-//   each answer instead (TCP's own rule) let the round's successes send more
-//   before its 429s arrived: 6 refusals. The rounds cost the unlimited
-//   `--all` of bench/unsubscribes 1.01× its time (21 paired runs).
-//   A round that sent fewer than it could leaves the rest to the next: a walk
-//   sends page 1 alone, and rounds of 1, 4, 8 let a bucket that refills by a
-//   token a round trip take the 4 and refuse 7 of the 8.
-// - A 429: ONE shared pause of the wait the service named, during which no
-//   request starts (the one refused is retried after it, first in line), and
-//   the rate is cut multiplicatively (CUT) from what the service let through
-//   lately. Answers to requests sent before the cut do not cut again.
-// - Each answer that succeeds raises the rate additively, up to the stated
-//   limit when there is one.
-// --concurrency stays the ceiling on requests in flight: core's Limiter holds
-// the places (ENGINEERING.md habit 18), the round of slow start its capacity.
-// Its line stays empty: the throttle keeps its own two queues (retries first)
-// and only takes a place once the pause and the pace let a request go. The
-// clock and timers are injectable, so the tests run on a fake clock.
+// control": the import's batches, --all, api --paginate). A service limited per
+// second, not per connection, needs the request RATE paced too, as TCP paces its
+// window (AIMD): slow start, one shared pause per 429, cut on a 429, raise on success.
 import { Limiter, type Release } from './limiter.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
@@ -56,19 +26,18 @@ export interface ThrottleOptions {
   debug?: (line: string) => void;
 }
 
-/**
- * Share of a stated limit paced at. Even spacing at 100 % lets a window of a
- * fixed-window limiter catch one request too many when arrivals jitter by a
- * few ms; at 95 % it takes 5 % of the window (50 ms in a one-second window)
- * of jitter. bench/ratelimit: 0.9–1.0 of the allowance used, no 429 at 5/s.
- */
+/** Share of a stated limit paced at: even spacing at the whole limit lets a fixed window catch one request too many when arrivals jitter. */
 export const RATE_SHARE = 0.95;
 /**
- * The first round of slow start. Two, then four, then eight (a walk's page 1
- * alone, then five): a service that allows a burst of four refuses at most
- * two of the round that crosses it.
+ * Slow start: a first round of two in flight, kept for PROBE_MS and PROBE_ANSWERS,
+ * drains a burst that states no limit two at a time, so crossing it costs at most
+ * two 429s, whether answers take a millisecond (time counts) or a second (answers
+ * count). Then each round, once all answered, may be twice as large, up to
+ * --concurrency. A stated limit (the pace takes over) or a 429 ends slow start.
  */
 export const SLOW_START_WINDOW = 2;
+export const PROBE_MS = 500;
+export const PROBE_ANSWERS = 12;
 /** Multiplicative decrease after a 429. */
 export const CUT = 0.75;
 /** Additive increase per successful answer, as a share of the reference rate (the stated limit, else the rate at the last cut). */
@@ -117,6 +86,8 @@ export class Throttle {
    * places held are the requests this round started.
    */
   private roundBack: Release[] = [];
+  private probeEndsAt = Number.POSITIVE_INFINITY;
+  private probeAnswers = 0;
   private rate = Number.POSITIVE_INFINITY;
   /** The stated limit, requests per second (Infinity: none stated). */
   private ceiling = Number.POSITIVE_INFINITY;
@@ -181,10 +152,14 @@ export class Throttle {
     if (ticket.settled) return;
     ticket.settled = true;
     const { release } = ticket as Turn;
-    if (this.slowStart) this.roundBack.push(release);
-    else release();
     const now = this.clock.now();
+    const roundSent = this.slots.used;
+    const probing = this.probeAnswers < PROBE_ANSWERS || now < this.probeEndsAt;
+    if (this.slowStart && !probing) this.roundBack.push(release);
+    else release();
     if (answer) {
+      // Timed from the first answer: the first request's connection and start-up say nothing of the service's pace.
+      if (this.probeAnswers++ === 0) this.probeEndsAt = now + PROBE_MS;
       this.readLimit(answer.headers);
       if (answer.status === 429) this.rateLimited(ticket, now, pauseMs ?? 1000);
       else if (answer.status < 400) this.succeeded(now);
@@ -192,15 +167,13 @@ export class Throttle {
         // A stated limit sets the pace from here. The round already sent counts
         // against it, as if paced: two at once and then the pace would put one
         // too many in the first window of a fixed-window limiter.
-        const roundSent = this.slots.used;
         if (Number.isFinite(this.rate) && roundSent > 1) this.lastStartAt += ((roundSent - 1) * 1000) / this.rate;
         this.endSlowStart();
       } else if (this.slowStart && answer.status === 429) this.endSlowStart();
     }
-    if (this.slowStart && this.roundBack.length === this.slots.used) {
-      // The whole round is back: the next may be twice as large, plus what this one left unsent
-      // (a walk's page 1 goes alone), so the rounds add up to 2, 6, 14 however full each was.
-      const next = 3 * this.slots.capacity - this.slots.used;
+    if (this.slowStart && !probing && this.roundBack.length === this.slots.used) {
+      // The whole round is back: the next may be twice as large.
+      const next = 2 * this.slots.capacity;
       this.giveBackRound();
       if (next >= this.max) this.endSlowStart();
       else this.slots.setCapacity(next);

@@ -1,36 +1,7 @@
-// `--failures <file.csv>`: every row that was not imported, streamed to disk
-// as its outcome becomes known (memory does not grow with the failures). Each
-// row keeps its original cells, followed by Line, Outcome (failed, rejected,
-// skipped, duplicate), Code and Message. The file uses the input's delimiter and is
-// UTF-8 with a byte-order mark whatever the input's encoding: the BOM is what
-// spreadsheets need to read UTF-8 right, and what the import follows over
-// --encoding, so the same command run on the fixed file reads its rows as they
-// went out (input.ts). Once fixed it can be imported again as it is: the
-// importer ignores these four trailing columns (mapping.ts FAILURE_COLUMNS).
-// Line names the row's line in the first file imported: a failures file's own
-// failures file carries it over from its Line column.
-//
-// Rows rejected before sending and duplicates are written as the file is
-// read. Rows the service refused are written at the end, in line order, their
-// cells read again from the input, as far as the last one: their outcome is
-// known only when the service answers, and keeping cells until then is what
-// this avoids. Keeping the parsed rows of every batch in flight promoted
-// ~2 MB to V8's old generation at each young collection and peaked 40 MB
-// higher at a million rows (batches.ts); keeping only the refused rows' cells
-// would grow with the refusals instead (a service refusing every batch: the
-// whole file in memory). A second read costs time only when --failures is
-// given and the service refused a row; what stays in memory until then is a
-// line number and a shared [code, message] per refused row.
-//
-// The file holds personal data (CLI.md "--failures"): it is written the way
-// of every file beside the user's data (core/private-file.ts): a temporary
-// file beside the target, under an unpredictable name, created 0600 with
-// O_EXCL|O_NOFOLLOW (so nothing planted there is written through), synced and
-// renamed over the target when it is complete. What is at the path decides
-// (core/write-target.ts): a character device or a FIFO is written through,
-// never replaced; a link, a socket, a directory is refused before anything is
-// sent, and so is a path that is the input or the journal, by whatever name
-// (refuseFailuresClash). `-` is standard output, a stream the command gives.
+// `--failures <file.csv>`: every row not imported, streamed to disk with its
+// original cells plus Line, Outcome, Code and Message (CLI.md "--failures"), so
+// the fixed file imports again as it is. Refused rows are written at the end,
+// their cells read again from the input: keeping them until the answer is what this avoids.
 import { createWriteStream, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -49,9 +20,6 @@ export class FailuresFile {
   private readonly cell: (value: string) => string;
   private readonly separator: string;
   private failure: Error | undefined;
-  /** True while the file's buffer is full: reading waits for writable(). */
-  busy = false;
-  private drained: Promise<void> | undefined;
   // Rows the service refused, written at the end: their lines and [code, message] (shared by consecutive rows).
   private readonly laterLines: number[] = [];
   private readonly laterReasons: [string, string, FailureOutcome][] = [];
@@ -90,20 +58,9 @@ export class FailuresFile {
     return writer;
   }
 
-  /** Writes one row now; a full buffer sets `busy` until it drains. */
+  /** Writes one row now; past the stream's buffer, reading waits for writable(). */
   write(record: readonly string[], line: number, outcome: FailureOutcome, code: string, message: string): void {
-    if (!this.append(record, line, outcome, code, message) && !this.busy) {
-      this.busy = true;
-      this.drained = this.drain().then(() => {
-        this.busy = false;
-        this.drained = undefined;
-      });
-    }
-  }
-
-  /** Resolves once the file's buffer has room again (at once unless busy). */
-  writable(): Promise<void> {
-    return this.drained ?? Promise.resolve();
+    this.append(record, line, outcome, code, message);
   }
 
   /** A row the service refused (or imported without a value: `partial`), known by its line: written by writeLater(). */
@@ -134,7 +91,7 @@ export class FailuresFile {
           room = this.append(record, rows.line, outcome, code, message) && room;
           k++;
         }
-        if (!room) await this.drain();
+        if (!room) await this.writable();
       }
     } finally {
       rows.close();
@@ -164,7 +121,8 @@ export class FailuresFile {
     return /^[1-9][0-9]{0,14}$/.test(cell) ? Number(cell) : line;
   }
 
-  private drain(): Promise<void> {
+  /** Resolves once the file's buffer has room again (at once unless it is full). */
+  writable(): Promise<void> {
     if (!this.stream.writableNeedDrain) return Promise.resolve();
     // A stream destroyed meanwhile (standard output gone) never drains: its end lets the rows go on, unwritten.
     return new Promise((resolve) => {

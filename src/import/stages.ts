@@ -39,10 +39,10 @@ export interface ReadingState {
   stopped: boolean;
 }
 
-/** The records of the text in file order; waits while the failures file is busy; ends at the end of the text or once `stopped()`. */
+/** The records of the text in file order; waits while the failures file's buffer is full; ends at the end of the text or once `stopped()`. */
 export async function* readRecords(rows: RowSource, failures: FailuresFile | undefined, stopped: () => boolean): AsyncGenerator<RecordChunk> {
   while (!stopped()) {
-    if (failures?.busy) await failures.writable();
+    await failures?.writable();
     const chunk: RecordChunk = { records: [], lines: [] };
     let record: string[] | null = null;
     while (chunk.records.length < CHUNK_RECORDS && (record = rows.read()) !== null) {

@@ -303,4 +303,47 @@ describe('Channel', () => {
     })()).rejects.toThrow('no consent column');
     expect(seen).toEqual(['a']);
   });
+
+  it('a reader that stops early lets go of what is left and of every later push; idle while it waits', async () => {
+    const letGo: number[] = [];
+    const channel = new Channel<number>((n) => letGo.push(n));
+    channel.push(1);
+    channel.push(2);
+    const it = channel[Symbol.asyncIterator]();
+    expect(await it.next()).toEqual({ done: false, value: 1 });
+    expect(channel.idle).toBe(false);
+    await it.return(undefined);
+    expect(letGo).toEqual([2]);
+    channel.push(3);
+    expect(letGo).toEqual([2, 3]);
+
+    const waiting = new Channel<number>();
+    const next = waiting[Symbol.asyncIterator]().next();
+    await flush();
+    expect(waiting.idle).toBe(true);
+    waiting.push(4);
+    expect(waiting.idle).toBe(false);
+    expect(await next).toEqual({ done: false, value: 4 });
+  });
+});
+
+describe('Limiter.run', () => {
+  it('with a capacity of one, runs tasks one after another in the order given; a failing task does not stop the next', async () => {
+    const serial = new Limiter(1);
+    const log: string[] = [];
+    const slow = serial.run(async () => {
+      await flush();
+      log.push('a');
+    });
+    const failing = serial.run(async () => {
+      log.push('b');
+      throw new Error('disk full');
+    });
+    const last = serial.run(async () => void log.push('c'));
+    await slow;
+    await expect(failing).rejects.toThrow('disk full');
+    await last;
+    expect(log).toEqual(['a', 'b', 'c']);
+    expect(serial.used).toBe(0);
+  });
 });

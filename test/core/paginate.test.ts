@@ -344,7 +344,7 @@ describe('ApiClient.paginate: the walk through the client', () => {
     // Each page is held 150 ms, so the pages of a round are in progress together.
     let inFlight = 0;
     let most = 0;
-    const pages = 60;
+    const pages = 90;
     const server = createServer((req, res) => {
       inFlight++;
       most = Math.max(most, inFlight);
@@ -368,7 +368,7 @@ describe('ApiClient.paginate: the walk through the client', () => {
       const seen: number[] = [];
       for await (const record of walk) seen.push(record);
       expect(seen).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
-      // Slow start's rounds (1, 5, 10) come first; then the whole --concurrency at once.
+      // Slow start comes first (two at a time for twelve answers, then rounds of 4, 8, 16); then the whole --concurrency at once.
       expect(most).toBe(concurrency);
     } finally {
       await client.close();

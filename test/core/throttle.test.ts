@@ -8,7 +8,7 @@ import { SEED_CAMPAIGN_IDS } from '../../src/sandbox/seed-campaigns.js';
 import { runCli } from '../helpers/cli.js';
 import { startCommandSandbox, type CommandSandbox } from '../helpers/sandbox.js';
 import { expectCountsAddUp, importRequests, listAddresses, peopleCsv, tempDir, writeFile } from '../helpers/import-files.js';
-import { CUT, RATE_SHARE, Throttle, type ThrottleTicket } from '../../src/core/throttle.js';
+import { CUT, PROBE_ANSWERS, PROBE_MS, RATE_SHARE, Throttle, type ThrottleTicket } from '../../src/core/throttle.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 
 const ok = { status: 200, headers: {} };
@@ -18,8 +18,18 @@ const limited = (limit: number, resetSeconds: number, remaining = 0) => ({
 });
 const tooMany = (headers: Record<string, string> = {}) => ({ status: 429, headers });
 
-/** Takes a throttle through slow start (rounds of 2 and 4, all answered), then lets two seconds pass. */
+/** Takes a throttle through the first round of slow start: two at a time, each answered 100 ms later, until it is over. */
+async function pastProbe(throttle: Throttle, clock: FakeClock): Promise<void> {
+  for (let i = 0; i < PROBE_ANSWERS / 2; i++) {
+    const started = ask(throttle, 2, clock);
+    await clock.advance(100);
+    for (const s of started) throttle.done(s.ticket, ok);
+  }
+}
+
+/** Takes a throttle through slow start (the first round, then rounds of 2 and 4, all answered), then lets two seconds pass. */
 async function openWindow(throttle: Throttle, clock: FakeClock): Promise<void> {
+  await pastProbe(throttle, clock);
   for (const round of [2, 4]) {
     const started = ask(throttle, round, clock);
     await clock.advance(0);
@@ -38,49 +48,67 @@ function ask(throttle: Throttle, n: number, clock: FakeClock, opts: { retry?: bo
 }
 
 describe('Throttle', () => {
-  it('starts with a round of two, doubles the round as each is answered, then keeps --concurrency in flight when no limit is stated', async () => {
+  it('keeps a first round of two for PROBE_MS and PROBE_ANSWERS, then doubles each answered round, then keeps --concurrency in flight when no limit is stated', async () => {
     const clock = new FakeClock();
     const throttle = new Throttle({ maxInFlight: 8, clock });
-    const started = ask(throttle, 30, clock);
+    const started = ask(throttle, 40, clock);
     await clock.advance(0);
     expect(started).toHaveLength(2);
+    // Answered quickly: each answer lets one more go, two in flight, until PROBE_MS has passed and PROBE_ANSWERS came.
+    for (let answered = 0; answered < PROBE_ANSWERS || clock.now() < PROBE_MS; answered++) {
+      throttle.done(started[answered]!.ticket, ok);
+      await clock.advance(50);
+      expect(started).toHaveLength(answered + 3);
+    }
+    const probed = started.length;
+    for (const s of started.slice(probed - 2)) throttle.done(s.ticket, ok);
+    await clock.advance(0);
+    expect(started).toHaveLength(probed + 4);
     await clock.advance(10);
-    throttle.done(started[0]!.ticket, ok);
+    for (const s of started.slice(probed, probed + 3)) throttle.done(s.ticket, ok);
     await clock.advance(0);
     // The round is not back yet: nothing more goes.
-    expect(started).toHaveLength(2);
-    throttle.done(started[1]!.ticket, ok);
-    await clock.advance(0);
-    expect(started).toHaveLength(6);
-    await clock.advance(10);
-    for (const s of started.slice(2, 5)) throttle.done(s.ticket, ok);
-    await clock.advance(0);
-    expect(started).toHaveLength(6);
-    throttle.done(started[5]!.ticket, ok);
+    expect(started).toHaveLength(probed + 4);
+    throttle.done(started[probed + 3]!.ticket, ok);
     await clock.advance(0);
     // Eight in flight at once, unpaced: the fast path is not slowed.
-    expect(started).toHaveLength(14);
-    expect(new Set(started.slice(6).map((s) => s.at))).toEqual(new Set([20]));
+    expect(started).toHaveLength(probed + 12);
+    expect(new Set(started.slice(probed + 4).map((s) => s.at))).toEqual(new Set([clock.now()]));
     // From here any answer lets the next request go.
-    throttle.done(started[6]!.ticket, ok);
+    throttle.done(started[probed + 4]!.ticket, ok);
     await clock.advance(0);
-    expect(started).toHaveLength(15);
+    expect(started).toHaveLength(probed + 13);
     expect(throttle.stats.ratePerSecond).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it("counts a round that sent fewer than it could (a walk's page 1 alone) toward the next: one, then five, then --concurrency", async () => {
+  it('keeps the first round of two for PROBE_ANSWERS answers when they come slowly', async () => {
     const clock = new FakeClock();
     const throttle = new Throttle({ maxInFlight: 8, clock });
-    const first = ask(throttle, 1, clock);
+    const started = ask(throttle, 40, clock);
+    for (let answered = 0; answered < PROBE_ANSWERS; answered++) {
+      await clock.advance(PROBE_MS);
+      expect(started).toHaveLength(answered + 2);
+      throttle.done(started[answered]!.ticket, ok);
+    }
     await clock.advance(0);
-    throttle.done(first[0]!.ticket, ok);
-    const started = ask(throttle, 30, clock);
+    expect(started).toHaveLength(PROBE_ANSWERS + 2);
+    // The last two of the first round answered: a round of four.
+    for (const s of started.slice(PROBE_ANSWERS)) throttle.done(s.ticket, ok);
     await clock.advance(0);
-    // Six in the first two rounds, as a walker with work at hand sends (two, then four): the round that crosses a burst of four is refused at most two.
-    expect(started).toHaveLength(5);
-    for (const s of started) throttle.done(s.ticket, ok);
-    await clock.advance(0);
-    expect(started).toHaveLength(13);
+    expect(started).toHaveLength(PROBE_ANSWERS + 6);
+  });
+
+  it('times the first round from the first answer, not from the first request', async () => {
+    const clock = new FakeClock();
+    const throttle = new Throttle({ maxInFlight: 8, clock });
+    const started = ask(throttle, 60, clock);
+    // The first answer is late (a connection made, a process starting): the half second starts with it.
+    await clock.advance(2 * PROBE_MS);
+    for (let answered = 0; clock.now() < 3 * PROBE_MS; answered++) {
+      throttle.done(started[answered]!.ticket, ok);
+      await clock.advance(10);
+      expect(started).toHaveLength(answered + 3);
+    }
   });
 
   it('paces evenly at a share of the limit X-RateLimit-Limit and X-RateLimit-Reset state', async () => {
@@ -114,6 +142,7 @@ describe('Throttle', () => {
     const lines: string[] = [];
     const throttle = new Throttle({ maxInFlight: 8, clock, debug: (l) => lines.push(l) });
     await openWindow(throttle, clock);
+    const from = clock.now();
     const burst = ask(throttle, 7, clock);
     await clock.advance(0);
     expect(burst).toHaveLength(7);
@@ -131,7 +160,7 @@ describe('Throttle', () => {
     expect(retried).toHaveLength(0);
     await clock.advance(10);
     expect(retried).toHaveLength(1);
-    expect(retried[0]!.at).toBe(3005);
+    expect(retried[0]!.at).toBe(from + 1005);
     // Paced after the pause, from what the service let through (2 in the last second), cut.
     const rate = throttle.stats.ratePerSecond;
     expect(rate).toBeCloseTo(CUT * 2, 5);
@@ -215,9 +244,10 @@ describe('Throttle', () => {
   it('keeps --concurrency as the ceiling on requests in flight', async () => {
     const clock = new FakeClock();
     const throttle = new Throttle({ maxInFlight: 3, clock });
-    const first = ask(throttle, 1, clock);
+    await pastProbe(throttle, clock);
+    const round = ask(throttle, 2, clock);
     await clock.advance(0);
-    throttle.done(first[0]!.ticket, ok);
+    for (const s of round) throttle.done(s.ticket, ok);
     const rest = ask(throttle, 10, clock);
     await clock.advance(1000);
     expect(rest).toHaveLength(3);
@@ -376,6 +406,21 @@ describe('against the sandbox as a token bucket that states its limit only with 
     const records = JSON.parse(r.stdout) as { EmailAddress: string }[];
     expect(records).toHaveLength(400);
     expect(new Set(records.map((x) => x.EmailAddress)).size).toBe(400);
+    const refused = r.sent.filter((x) => x.status === 429).length;
+    expect(refused, `429 answers of ${r.sent.length} requests`).toBeLessThanOrEqual(2);
+  }, 60_000);
+
+  // Answered at once, so a window of eight crosses the burst with eight in flight.
+  it.each([
+    { rate: 10, pageSize: 100, pages: 60 },
+    { rate: 20, pageSize: 50, pages: 60 },
+  ])('campaigns unsubscribes --all over $pages pages of $pageSize under $rate requests/s (burst $rate) meets at most two 429s, every record once', async ({ rate, pageSize, pages }) => {
+    s = await startCommandSandbox({ rateLimitPerSecond: rate, rateLimit: { style: 'bucket', burst: rate, headers: 'on-429' }, unsubscribesPerCampaign: pages * pageSize });
+    const r = await s.emailSent(['campaigns', 'unsubscribes', SEED_CAMPAIGN_IDS.welcome, '--all', '--page-size', String(pageSize), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const records = JSON.parse(r.stdout) as { EmailAddress: string }[];
+    expect(records).toHaveLength(pages * pageSize);
+    expect(new Set(records.map((x) => x.EmailAddress)).size).toBe(pages * pageSize);
     const refused = r.sent.filter((x) => x.status === 429).length;
     expect(refused, `429 answers of ${r.sent.length} requests`).toBeLessThanOrEqual(2);
   }, 60_000);

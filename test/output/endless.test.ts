@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeEndless } from '../../src/output/endless.js';
 import type { RecordStream } from '../../src/output/format.js';
-import { EventQueue } from '../../src/webhooks/event-queue.js';
+import { eventQueue } from '../../src/webhooks/event-queue.js';
 
 function recording(fail?: (record: unknown) => boolean): RecordStream & { log: string[] } {
   const log: string[] = [];
@@ -21,10 +21,10 @@ function recording(fail?: (record: unknown) => boolean): RecordStream & { log: s
 
 describe('writeEndless', () => {
   it('flushes when the source has nothing ready, not between records that came together', async () => {
-    const q = new EventQueue<string>();
+    const q = eventQueue<string>();
     const out = recording();
     q.push(['a1', 'a2', 'a3'], () => undefined);
-    const writing = writeEndless(q, out);
+    const writing = writeEndless(q.records, out);
     await new Promise((r) => setTimeout(r, 20));
     expect(out.log).toEqual(['write a1', 'write a2', 'write a3', 'flush']);
     q.push(['b1'], () => undefined);
@@ -35,12 +35,12 @@ describe('writeEndless', () => {
   });
 
   it('a write that fails tells the source, which lets go of what it holds', async () => {
-    const q = new EventQueue<string>();
+    const q = eventQueue<string>();
     const taken: string[] = [];
     q.push(['ok'], () => taken.push('first'));
     q.push(['bad'], () => taken.push('second'));
     q.push(['never'], () => taken.push('third'));
-    await expect(writeEndless(q, recording((r) => r === 'bad'))).rejects.toThrow(/went away/);
+    await expect(writeEndless(q.records, recording((r) => r === 'bad'))).rejects.toThrow(/went away/);
     expect(taken).toEqual(['first', 'second', 'third']);
   });
 });

@@ -7,7 +7,7 @@ import { InterruptHub } from '../../src/core/interrupts.js';
 import { BrokenPipe } from '../../src/output/edges.js';
 import { createOutput } from '../../src/output/render.js';
 import { renderServing, type ServingEdge } from '../../src/output/serving.js';
-import { EventQueue } from '../../src/webhooks/event-queue.js';
+import { eventQueue } from '../../src/webhooks/event-queue.js';
 
 function setUp(write: (text: string) => boolean = () => true) {
   let stdout = '';
@@ -41,9 +41,9 @@ describe('renderServing', () => {
 
   it('records without end: printed while it serves, and what is held printed after the stop', async () => {
     const t = setUp();
-    const q = new EventQueue<number>();
+    const q = eventQueue<number>();
     q.push([1], () => undefined);
-    const serving = renderServing(t.out, { data: q }, { stop: async () => (q.push([2, 3], () => undefined), q.end()) }, t.edge);
+    const serving = renderServing(t.out, { data: q.records }, { stop: async () => (q.push([2, 3], () => undefined), q.end()) }, t.edge);
     await tick();
     expect(t.stdout()).toBe('1\n');
     t.hub.fire();
@@ -55,9 +55,9 @@ describe('renderServing', () => {
     for (const outlivesStdout of [false, true]) {
       const t = setUp();
       let stopped = false;
-      const q = new EventQueue<number>();
+      const q = eventQueue<number>();
       const stop = async () => ((stopped = true), q.end());
-      const serving = renderServing(t.out, { data: q }, { stop, outlivesStdout }, t.edge);
+      const serving = renderServing(t.out, { data: q.records }, { stop, outlivesStdout }, t.edge);
       t.controller.abort(new BrokenPipe());
       await tick();
       expect(stopped, `outlivesStdout: ${outlivesStdout}`).toBe(!outlivesStdout);
@@ -71,10 +71,10 @@ describe('renderServing', () => {
     const t = setUp(() => {
       throw new Error('disk full');
     });
-    const q = new EventQueue<number>();
+    const q = eventQueue<number>();
     q.push([1], () => undefined);
     let stopped = false;
-    await expect(renderServing(t.out, { data: q }, { stop: async () => void (stopped = true) }, t.edge)).rejects.toThrow(/disk full/);
+    await expect(renderServing(t.out, { data: q.records }, { stop: async () => void (stopped = true) }, t.edge)).rejects.toThrow(/disk full/);
     expect(stopped).toBe(true);
   });
 });

@@ -1,36 +1,21 @@
-// `email webhooks listen`: a local receiver for the service's deliveries
-// (CLI.md "webhooks"). 200 means delivered: saved (--save, before the
-// answer), or taken by a sink: its events written to standard output, or the
-// delivery forwarded. One that no sink takes within ANSWER_WAIT_MS is
-// withdrawn and answered 503, so the service sends it again, and while a sink
-// stays stuck the next ones get 503 at once; a delivery never gets 200 while
-// it is held only in memory. Its events are the command's data, records
-// without end that the renderer prints in arrival order. Runs until Ctrl-C
-// (src/output/serving.ts), then finishes what it received and exits 0;
-// deliveries answered 200 (saved, forwarded) whose events stdout never took
-// are named, with their events, on stderr. When the reader of stdout goes
-// away (`| head`) with nowhere else to put events, it stops accepting
-// deliveries, so the service keeps them for a retry, and exits 0; with
-// --save or --forward-to it keeps serving (CLI.md "broken pipe").
-//
-// What it has taken but not yet saved, printed and forwarded is held
-// up to the receiver's bound (src/webhooks/receiver.ts); past it deliveries
-// are answered 503 so the service sends them again later (CLI.md `webhooks
-// listen`): a stuck forward target or a stdout nobody reads costs
-// that bound, never more.
+// `email webhooks listen` (CLI.md "webhooks"): a local receiver whose 200 means
+// delivered: saved before the answer, printed, or forwarded. A delivery no sink
+// takes within ANSWER_WAIT_MS is withdrawn and answered 503, so the service sends
+// it again; what is held waiting for sinks stays under the receiver's bound.
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { isBrokenPipe, UsageError } from '../../core/errors.js';
 import { OUTPUT_GRACE_MS } from '../../core/interrupts.js';
+import { Limiter } from '../../core/limiter.js';
 import { neutralize } from '../../core/neutralize.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { UnsafePathError, writePrivateFile } from '../../core/private-file.js';
 import { sweepTemporaries } from '../../core/private-temporaries.js';
 import { folderTarget } from '../../core/write-target.js';
 import type { Column, Input, Result } from '../define.js';
-import { EventQueue } from '../../webhooks/event-queue.js';
+import { eventQueue } from '../../webhooks/event-queue.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
 import { DEFAULT_MAX_HELD_BYTES, NOT_TAKEN, startDeliveryReceiver, type ReceivedDelivery, type RunningReceiver } from '../../webhooks/receiver.js';
@@ -71,17 +56,6 @@ function timeout(ms: number): { expired: Promise<boolean>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
   return { expired, cancel: () => clearTimeout(timer) };
-}
-
-/** Runs tasks one after another in the order they were queued; a failing task does not stop the next. */
-class SerialQueue {
-  private tail: Promise<void> = Promise.resolve();
-  push(task: () => Promise<void>, onError: (error: unknown) => void): void {
-    this.tail = this.tail.then(task).catch(onError);
-  }
-  drained(): Promise<void> {
-    return this.tail;
-  }
 }
 
 /**
@@ -135,12 +109,13 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
   // Answering 503 since the last delivery taken: the first refusal of a spell gets a warning, the others a debug line.
   let full = false;
   // Saves one at a time, in arrival order: deliveries are then answered and printed in that order too.
-  let saving: Promise<unknown> = Promise.resolve();
-  const forwarding = new SerialQueue();
+  const saving = new Limiter(1);
+  // Forwards one at a time, in arrival order, as the service itself delivers.
+  const forwarding = new Limiter(1);
   const poster = new PlainPoster();
   // The session's events, one stream (one JSON array, one CSV header) without end: the renderer
   // writes them as they come, never through a pager, each delivery shown before the next is waited for.
-  const events = new EventQueue<WebhookEvent>();
+  const events = eventQueue<WebhookEvent>();
 
   // A sink stuck since a delivery was withdrawn: the next ones are answered 503 at once, until a sink takes one.
   let stalled = false;
@@ -175,30 +150,28 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
       tookIt();
     });
     let forwardStarted = false;
-    if (forwardTo) {
-      // In arrival order, one at a time, as the service itself delivers.
-      forwarding.push(
-        async () => {
-          try {
-            if (withdrawn) return;
-            forwardStarted = true;
-            if (await forward(received)) {
-              stalled = false;
-              tookIt();
+    const forwarded = forwardTo
+      ? forwarding
+          .run(async () => {
+            try {
+              if (withdrawn) return;
+              forwardStarted = true;
+              if (await forward(received)) {
+                stalled = false;
+                tookIt();
+              }
+            } finally {
+              sinkDone();
             }
-          } finally {
-            sinkDone();
-          }
-        },
-        (error) => ctx.log.warn(`forwarding delivery ${seq}: ${(error as Error).message}`),
-      );
-    }
+          })
+          .catch((error: unknown) => ctx.log.warn(`forwarding delivery ${seq}: ${(error as Error).message}`))
+      : undefined;
     if (!kept) {
       const deadline = timeout(ANSWER_WAIT_MS);
       let took = await Promise.race([taken.then(yes), deadline.expired, stoppedAnswer]);
       deadline.cancel();
       // A forward under way has its own deadline (--timeout): its outcome decides.
-      if (!took && forwardStarted && !stopping) took = await Promise.race([taken.then(yes), forwarding.drained().then(no), stoppedAnswer]);
+      if (!took && forwardStarted && !stopping) took = await Promise.race([taken.then(yes), forwarded!.then(no), stoppedAnswer]);
       if (!took && withdraw()) {
         withdrawn = true;
         unprinted.delete(seq);
@@ -248,7 +221,7 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
   /** Saves a delivery before it is answered; a failure is the reason of the 500 the sender gets. */
   const save = (received: Omit<ReceivedDelivery, 'done'>): Promise<void> => {
     const path = join(saveDir!, savedDeliveryName(received.seq, received.receivedAt, received.format));
-    const saved = saving.then(async () => {
+    return saving.run(async () => {
       try {
         // Deliveries are personal data: readable by their owner only, written whole or not at all, never
         // through a link, never over a file already there (core/private-file.ts, CLI.md "webhooks listen").
@@ -263,8 +236,6 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
       counts.saved++;
       ctx.log.debug(`saved delivery ${received.seq} to ${path}`);
     });
-    saving = saved.catch(() => undefined);
-    return saved;
   };
 
   let receiver: RunningReceiver;
@@ -339,14 +310,15 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
       onStop();
       await receiver.close();
       events.end();
-      await saving;
-      await forwarding.drained();
+      // Their turns come after every save and forward queued.
+      await saving.run(async () => undefined);
+      await forwarding.run(async () => undefined);
       await poster.close();
     },
     outlivesStdout: Boolean(saveDir || forwardTo),
   });
   return {
-    data: events,
+    data: events.records,
     columns: EVENT_COLUMNS,
     message: () => {
       if (quietly()) return undefined;

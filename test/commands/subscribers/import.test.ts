@@ -518,7 +518,7 @@ describe('--concurrency', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
-      // The slow start sends rounds of 2, 4 and 8 (14 batches) before 12 are kept in flight.
+      // Slow start sends two at a time for its first round, then rounds of 4 and 8 (26 batches) before 12 are kept in flight.
       writeFile(dir, 'people.csv', peopleCsv(400));
       const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       const r = await s.email([...importArgs('people.csv', '--batch-size', '10', '--concurrency', '12'), '--json'], { cwd: dir, env: { EMAIL_BASE_URL: url } });
