@@ -17,10 +17,10 @@
 // loader a resolve, a read and a compile (a read command loaded 24), where
 // one CommonJS bundle is one read and, with the compile cache, no compile
 // (figures in bench/README.md).
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from './third-party-notices.mjs';
 
@@ -142,12 +142,17 @@ warnings.push(...program.warnings);
 checkSplit(program.metafile, splits);
 const vendors = await Promise.all(
   Object.entries(VENDORED).map(async ([name, { entry }]) => {
+    const undici = name === 'undici';
     const built = await bundle({
       ...common,
       entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) },
-      plugins: [...common.plugins, ...(name === 'undici' ? [withoutUndiciHttp2(), undiciWithoutNodeAssert()] : [])],
+      plugins: [...common.plugins, ...(undici ? [withoutUndiciHttp2(), undiciWithoutNodeAssert()] : [])],
+      ...(undici && { minify: false, write: false }),
     });
-    if (name === 'undici') checkUndiciStandIns(built.metafile);
+    if (undici) {
+      checkUndiciStandIns(built.metafile);
+      for (const out of built.outputFiles) writeEagerModules(out.path, out.text);
+    }
     return built;
   }),
 );
@@ -164,6 +169,28 @@ const jq = await bundle({
 });
 // docs/reference.md's generator, for scripts/gen-completions.mjs only (not shipped).
 await bundle({ ...common, entryPoints: { reference: 'src/completion/reference.ts' }, format: 'esm', outExtension: {}, minify: false, metafile: false, define: {}, inject: [], plugins: [] });
+
+/**
+ * undici's bundle, with each CommonJS module esbuild wraps
+ * (`__commonJS({ "path"(exports, module) {…} })`) made a parenthesized
+ * function, which V8 compiles with the bundle's top level: Node's compile
+ * cache holds only what was compiled then, so the module bodies every read
+ * runs come from the cache instead of being compiled on each run (figures in
+ * bench/README.md). The minifier keeps the parentheses.
+ */
+function writeEagerModules(file, code) {
+  let wrapped = 0;
+  const eager = code.replace(/^(var [\w$]+ = __commonJS\(\{\n  "[^"\n]+")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (_all, head, params, body) => {
+    wrapped++;
+    return `${head}: (function(${params}) {\n${body}  })\n});`;
+  });
+  // A change in esbuild's output would silently lose this: fail the build instead.
+  if (wrapped === 0) throw new Error(`${file}: no CommonJS module wrapper found to compile eagerly (esbuild's output changed?)`);
+  const { code: out, warnings: found } = transformSync(eager, { loader: 'js', minify: common.minify, logLevel: 'warning' });
+  warnings.push(...found);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, out);
+}
 
 /**
  * `import.meta` for code bundled into CommonJS, where esbuild would leave it
@@ -261,7 +288,7 @@ function siblingBundles() {
       // The worker's path, beside dist/cli.cjs wherever it is installed (src/output/jq-worker-file.ts).
       b.onResolve({ filter: /^\.\/jq-worker-file\.js$/ }, () => ({ path: 'jq-worker-file', namespace: 'jq-worker-file' }));
       b.onLoad({ filter: /.*/, namespace: 'jq-worker-file' }, () => ({
-        contents: "import { join, relative } from 'node:path'; export const JQ_WORKER = join(__dirname, 'jq.cjs');",
+        contents: "import { dirname, join, relative } from 'node:path'; export const JQ_WORKER = join(__dirname, 'jq.cjs');",
         loader: 'js',
       }));
     },
