@@ -105,14 +105,15 @@ const withVersion = { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pk
 // dist/cli.cjs is built twice: first to learn which modules it holds, then,
 // once the split bundles have said which of those they use, with the table
 // that hands them over (the second build holds the same modules).
-const buildProgram = (shared) =>
+const buildProgram = (shared, options = {}) =>
   build({
     ...common,
     entryPoints: { cli: 'email:program' },
     sourcemap: 'linked',
     define: withVersion,
     plugins: [...common.plugins, programEntry(shared), commanderWithoutChildProcess(), siblingBundles(), splitOff()],
-    write: shared !== undefined,
+    write: false,
+    ...options,
   });
 const held = new Set(Object.keys((await buildProgram(undefined)).metafile.inputs));
 const buildSplits = (wanted, write = true) =>
@@ -140,6 +141,8 @@ const splits = await buildSplits(wanted);
 const program = await buildProgram([...wanted].sort());
 warnings.push(...program.warnings);
 checkSplit(program.metafile, splits);
+// Written from a build that keeps esbuild's layout, which writeEagerModules reads; its source map goes along.
+for (const out of (await buildProgram([...wanted].sort(), { minify: false, sourcemap: 'inline' })).outputFiles) writeEagerModules(out.path, out.text, /(^|[\\/])node_modules[\\/]commander[\\/]/);
 const vendors = await Promise.all(
   Object.entries(VENDORED).map(async ([name, { entry }]) => {
     const undici = name === 'undici';
@@ -171,25 +174,31 @@ const jq = await bundle({
 await bundle({ ...common, entryPoints: { reference: 'src/completion/reference.ts' }, format: 'esm', outExtension: {}, minify: false, metafile: false, define: {}, inject: [], plugins: [] });
 
 /**
- * undici's bundle, with each CommonJS module esbuild wraps
- * (`__commonJS({ "path"(exports, module) {…} })`) made a parenthesized
- * function, which V8 compiles with the bundle's top level: Node's compile
- * cache holds only what was compiled then, so the module bodies every read
- * runs come from the cache instead of being compiled on each run (figures in
- * bench/README.md). The minifier keeps the parentheses.
+ * Writes a bundle with each CommonJS module esbuild wraps
+ * (`__commonJS({ "path"(exports, module) {…} })`) whose path matches `which`
+ * made a parenthesized function, which V8 compiles with the bundle's top
+ * level: Node's compile cache holds only what was compiled then, so the
+ * bodies of the libraries every run loads (commander; undici for a read)
+ * come from the cache instead of being compiled on each run (figures in
+ * bench/README.md). The minifier keeps the parentheses; an inline source map
+ * in `code` becomes the bundle's linked one.
  */
-function writeEagerModules(file, code) {
+function writeEagerModules(file, code, which = /./) {
   let wrapped = 0;
-  const eager = code.replace(/^(var [\w$]+ = __commonJS\(\{\n  "[^"\n]+")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (_all, head, params, body) => {
+  const eager = code.replace(/^(var [\w$]+ = __commonJS\(\{\n  "([^"\n]+)")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (all, head, path, params, body) => {
+    if (!which.test(path)) return all;
     wrapped++;
     return `${head}: (function(${params}) {\n${body}  })\n});`;
   });
   // A change in esbuild's output would silently lose this: fail the build instead.
   if (wrapped === 0) throw new Error(`${file}: no CommonJS module wrapper found to compile eagerly (esbuild's output changed?)`);
-  const { code: out, warnings: found } = transformSync(eager, { loader: 'js', minify: common.minify, logLevel: 'warning' });
+  const mapped = code.includes('//# sourceMappingURL=data:');
+  const name = file.split(/[\\/]/).pop();
+  const { code: out, map, warnings: found } = transformSync(eager, { loader: 'js', format: 'cjs', minify: common.minify, logLevel: 'warning', ...(mapped && { sourcemap: 'external', sourcefile: name }) });
   warnings.push(...found);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, out);
+  writeFileSync(file, mapped ? `${out}//# sourceMappingURL=${name}.map\n` : out);
+  if (mapped) writeFileSync(`${file}.map`, map);
 }
 
 /**
