@@ -142,7 +142,7 @@ const program = await buildProgram([...wanted].sort());
 warnings.push(...program.warnings);
 checkSplit(program.metafile, splits);
 // Written from a build that keeps esbuild's layout, which writeEagerModules reads; its source map goes along.
-for (const out of (await buildProgram([...wanted].sort(), { minify: false, sourcemap: 'inline' })).outputFiles) writeEagerModules(out.path, out.text, /(^|[\\/])node_modules[\\/]commander[\\/]/);
+for (const out of (await buildProgram([...wanted].sort(), { minify: false, sourcemap: 'inline' })).outputFiles) writeEagerModules(out.path, out.text, /^src\/|(^|[\\/])node_modules[\\/](commander|zod)[\\/]/);
 const vendors = await Promise.all(
   Object.entries(VENDORED).map(async ([name, { entry }]) => {
     const undici = name === 'undici';
@@ -174,18 +174,18 @@ const jq = await bundle({
 await bundle({ ...common, entryPoints: { reference: 'src/completion/reference.ts' }, format: 'esm', outExtension: {}, minify: false, metafile: false, define: {}, inject: [], plugins: [] });
 
 /**
- * Writes a bundle with each CommonJS module esbuild wraps
- * (`__commonJS({ "path"(exports, module) {…} })`) whose path matches `which`
- * made a parenthesized function, which V8 compiles with the bundle's top
- * level: Node's compile cache holds only what was compiled then, so the
- * bodies of the libraries every run loads (commander; undici for a read)
- * come from the cache instead of being compiled on each run (figures in
- * bench/README.md). The minifier keeps the parentheses; an inline source map
- * in `code` becomes the bundle's linked one.
+ * Writes a bundle with each module esbuild wraps (`__commonJS({ "path"(exports,
+ * module) {…} })`, or `__esm` for an ES module reached by `await import()`)
+ * whose path matches `which` made a parenthesized function, which V8 compiles
+ * with the bundle's top level: Node's compile cache holds only what was
+ * compiled then, so the module bodies a run executes (ours, commander's and
+ * zod's; undici's for a read) come from the cache instead of being compiled
+ * on each run (figures in bench/README.md). The minifier keeps the
+ * parentheses; an inline source map in `code` becomes the bundle's linked one.
  */
 function writeEagerModules(file, code, which = /./) {
   let wrapped = 0;
-  const eager = code.replace(/^(var [\w$]+ = __commonJS\(\{\n  "([^"\n]+)")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (all, head, path, params, body) => {
+  const eager = code.replace(/^(var [\w$]+ = __(?:commonJS|esm)\(\{\n  "([^"\n]+)")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (all, head, path, params, body) => {
     if (!which.test(path)) return all;
     wrapped++;
     return `${head}: (function(${params}) {\n${body}  })\n});`;
