@@ -104,7 +104,9 @@ async function bundle(options) {
 const withVersion = { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) };
 // dist/cli.cjs is built twice: first to learn which modules it holds, then,
 // once the split bundles have said which of those they use, with the table
-// that hands them over (the second build holds the same modules).
+// that hands them over (the second build holds the same modules; its metafile
+// is the one kept, and the file is written from the same build unminified,
+// which writeEagerModules reads and minifies).
 const buildProgram = (shared, options = {}) =>
   build({
     ...common,
@@ -141,7 +143,6 @@ const splits = await buildSplits(wanted);
 const program = await buildProgram([...wanted].sort());
 warnings.push(...program.warnings);
 checkSplit(program.metafile, splits);
-// Written from a build that keeps esbuild's layout, which writeEagerModules reads; its source map goes along.
 for (const out of (await buildProgram([...wanted].sort(), { minify: false, sourcemap: 'inline' })).outputFiles) writeEagerModules(out.path, out.text, /^src\/|(^|[\\/])node_modules[\\/](commander|zod)[\\/]/);
 const vendors = await Promise.all(
   Object.entries(VENDORED).map(async ([name, { entry }]) => {

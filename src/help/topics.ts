@@ -1,9 +1,7 @@
 // The text of `email help <topic>`, built from the definitions the code uses
 // (the environment list, the exit-code table, the option declarations), so a
 // new variable, code or option shows here without anyone editing this file.
-// Loaded only when a topic is asked for (src/program.ts), which hands it the
-// definitions it documents: imported here, they would be wrapped as modules
-// loaded later, and run so in every command.
+// Loaded only when a topic is asked for (src/program.ts).
 import type { AnyCommand, OptionDecl } from '../commands/define.js';
 import { LIST_OPTIONS, RECORD_OPTIONS } from '../commands/define.js';
 import type { GLOBAL_OPTIONS } from '../commands/globals.js';
@@ -85,7 +83,7 @@ function importTopic({ importCommand }: Documented): string {
   ]);
 }
 
-/** The definitions the topics document. */
+/** The definitions the topics document, handed over by src/program.ts: imported here, esbuild would wrap them as modules loaded later. */
 export interface Documented {
   globals: typeof GLOBAL_OPTIONS;
   importCommand: AnyCommand;
