@@ -117,9 +117,6 @@ function innerForms(secret: string, minBytes: number): { needles: string[]; runs
   return { needles: [...new Set(needles)], runs: () => runs.map(({ run, min }) => runPattern(run, min)) };
 }
 
-/** A Bearer value (an Authorization header's), known or not; "Bearer" as a word of its own. */
-const BEARER = /(?<![\p{L}\p{N}_-])(Bearer\s+)(?!\*\*\*)[^\s"',;]+/giu;
-
 type Forms = { needles: string[]; patterns: () => RegExp[] };
 
 /** Each pattern list built on first use. */
@@ -141,9 +138,14 @@ export class Redactor {
     this.secrets.push({ secret, forms: { needles, patterns: once(patterns) }, inner: { needles: inner.needles, patterns: once(inner.runs) } });
   }
 
-  /** The text with every Bearer value and every key masked, each as a whole token (CLI.md "secrets"). */
+  /**
+   * The text with every Bearer value (an Authorization header's, known or
+   * not; "Bearer" a word of its own) and every key masked, each as a whole
+   * token (CLI.md "secrets"). The pattern is made at the call: its Unicode
+   * classes would cost every run, most of which never redact a line.
+   */
   redact(text: string): string {
-    return this.redactKeys(text.replace(BEARER, `$1${MASK}`));
+    return this.redactKeys(text.replace(/(?<![\p{L}\p{N}_-])(Bearer\s+)(?!\*\*\*)[^\s"',;]+/giu, `$1${MASK}`));
   }
 
   /**
