@@ -61,13 +61,14 @@ function shapeIssue(raw: unknown): SchemaIssue | undefined {
  * goes to, or a pager to run. Undefined when there is nothing there.
  */
 export function configFileProblem(path: string): UsageError | undefined {
-  let info: Stats;
+  let info: Stats | undefined;
   try {
-    info = lstatSync(path);
+    // No file is the common case: answered without building an error.
+    info = lstatSync(path, { throwIfNoEntry: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return cannotRead(path, err);
   }
+  if (!info) return undefined;
   if (!info.isFile()) return notRegular(path, kindOf(info));
   if (process.platform === 'win32') return undefined;
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
