@@ -109,7 +109,8 @@ export interface ImportHooks {
 export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Promise<ImportOutcome> {
   const { input } = o;
   if (o.failuresPath) await refuseFailuresClash(o.failuresPath, input, o.dryRun ? undefined : o.journalPath);
-  const shape = await checkText(input, o.delimiter);
+  const planOf = (header: string[]) => planMapping(header, o.map, input.name, { onlyMapped: o.onlyMapped });
+  const shape = await checkText(input, o.delimiter, o.allowEmptyNames ? undefined : planOf);
   const { rows, header } = await RowSource.open(input, shape);
   let journal: JournalSession | undefined;
   let failures: FailuresFile | undefined;
@@ -118,7 +119,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     if (header === undefined || (header.length === 1 && header[0]!.trim() === '')) {
       throw hinted(new UsageError(`${input.name} is empty: there is no header row`), 'The first line names the columns, e.g. "email,name"; nothing was sent.');
     }
-    const plan = planMapping(header, o.map, input.name, { onlyMapped: o.onlyMapped });
+    const plan = planOf(header);
     // Every row would be refused (214), one line each: refused once here, as a missing address column is (CLI.md "--consent").
     if (plan.consentColumn < 0 && o.consent === undefined) {
       throw hinted(

@@ -8,7 +8,6 @@
 import { hinted, UsageError } from '../core/errors.js';
 import type { ImportInput } from './input.js';
 import type { MappingPlan } from './mapping.js';
-import { scanEmptyNames } from './name-scan.js';
 import type { TextShape } from './source.js';
 import { lineAt } from './structure-check.js';
 import { scanChunks } from './text.js';
@@ -57,17 +56,13 @@ export class EmptyNames {
 
 /**
  * Stops the import before anything is sent when rows would be sent with an
- * empty Name and --allow-empty-names was not given (CLI.md "Names"): the
- * whole text is scanned first (name-scan.ts), as the consent check stops a
- * file with no consent column.
+ * empty Name and --allow-empty-names was not given (CLI.md "Names"), as the
+ * consent check stops a file with no consent column. The structure check
+ * counted them (source.ts checkText).
  */
 export async function refuseEmptyNames(input: ImportInput, shape: TextShape, plan: MappingPlan, header: readonly string[], dryRun: boolean): Promise<void> {
-  const found = await scanEmptyNames(scanChunks(input), {
-    delimiter: shape.delimiter,
-    carriageReturns: shape.carriageReturns,
-    emailColumn: plan.emailColumn,
-    nameColumns: plan.nameColumns,
-  });
+  const found = shape.emptyNames;
+  if (!found) throw new Error('the rows without a name were not counted');
   if (found.rows === 0) return;
   const rows = found.rows === 1 ? '1 row' : `${found.rows.toLocaleString('en-US')} rows`;
   let what: string;

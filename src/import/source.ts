@@ -8,7 +8,7 @@
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { UsageError } from '../core/errors.js';
 import type { ImportInput } from './input.js';
-import { lineAt, MAX_RECORD_BYTES, scanStructure, structureError } from './structure-check.js';
+import { lineAt, MAX_RECORD_BYTES, scanStructure, structureError, type EmptyNameCount, type NameColumns } from './structure-check.js';
 import { scanChunks, utf8Source } from './text.js';
 
 /** The delimiters tried when none is given (CLI.md "--delimiter"). */
@@ -105,25 +105,40 @@ export interface TextShape {
   quotedLineBreaks: boolean;
   /** Data rows, counted by the structure check (an upper bound: blank lines are counted), for the progress. */
   rowsEstimate: number;
+  /** Rows that would be sent with an empty Name, when checkText was given the name columns. */
+  emptyNames?: EmptyNameCount;
 }
 
 /**
  * The delimiter (--delimiter, else the one a `sep=` line names, else sniffed)
  * and the whole text checked; a broken file is refused naming its line, before
- * anything is sent.
+ * anything is sent. Given `namesOf` (the name columns of a header), the same
+ * pass counts the rows with an empty name (names.ts).
  */
-export async function checkText(input: ImportInput, delimiterFlag: string | undefined): Promise<TextShape> {
+export async function checkText(input: ImportInput, delimiterFlag: string | undefined, namesOf?: (header: string[]) => NameColumns): Promise<TextShape> {
   const delimiter = delimiterFlag ?? input.sepDelimiter ?? sniffDelimiter(input.head);
   let report: Awaited<ReturnType<typeof scanStructure>>;
   try {
-    report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8');
+    const columns = namesOf && (await nameColumnsOf(input, delimiter, namesOf));
+    report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8', columns);
   } catch (err) {
     // A gzip stream corrupt or cut short past its head (text.ts): met here, before the first request.
     if (err instanceof UsageError) err.message += '; nothing was sent';
     throw err;
   }
   if ('kind' in report) throw structureError(input.name, report, input.preambleLines + (await lineAt(scanChunks(input), report.offset)));
-  return { delimiter, carriageReturns: report.carriageReturns, quotedLineBreaks: report.quotedLineBreaks, rowsEstimate: Math.max(0, report.records - 1) };
+  return { delimiter, carriageReturns: report.carriageReturns, quotedLineBreaks: report.quotedLineBreaks, rowsEstimate: Math.max(0, report.records - 1), emptyNames: report.emptyNames };
+}
+
+/** The name columns of the header, read ahead; undefined when it cannot be read or mapped, which the import then refuses in its own words. */
+async function nameColumnsOf(input: ImportInput, delimiter: string, namesOf: (header: string[]) => NameColumns): Promise<NameColumns | undefined> {
+  try {
+    const { rows, header } = await RowSource.open(input, { delimiter, carriageReturns: true, quotedLineBreaks: false, rowsEstimate: 0 });
+    rows.close();
+    return header && namesOf(header);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -20,11 +20,27 @@ import { UsageError } from '../core/errors.js';
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const AT = 0x40;
 /** Marks "before the first byte": a field starts there. */
 const START = -1;
 
 /** The longest record accepted, in bytes of UTF-8 text: 1 MiB (see above). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** The columns the names check reads (names.ts): the address and every name column. */
+export interface NameColumns {
+  emailColumn: number;
+  nameColumns: readonly number[];
+}
+
+export interface EmptyNameCount {
+  /** Data rows with an @ in the address cell and nothing but spaces in every name cell. */
+  rows: number;
+  /** Byte offset of the first such row (-1: none). */
+  firstOffset: number;
+}
 
 interface StructureReport {
   /** Some quoted field holds a line break: line numbers must count them. */
@@ -39,6 +55,8 @@ interface StructureReport {
    * count too, so it is an upper bound — what the import's progress needs.
    */
   records: number;
+  /** Counted when the scan was given the name columns. */
+  emptyNames?: EmptyNameCount;
 }
 
 interface StructureProblem {
@@ -48,7 +66,13 @@ interface StructureProblem {
 }
 
 /** Scans the text; returns a problem instead of throwing, so the caller can name the line. */
-export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: number, checkUtf8: boolean): Promise<StructureReport | StructureProblem> {
+export async function scanStructure(
+  stream: AsyncIterable<Buffer>,
+  delimiter: number,
+  checkUtf8: boolean,
+  nameColumns?: NameColumns,
+): Promise<StructureReport | StructureProblem> {
+  const names = nameColumns && new NameCounter(nameColumns, delimiter);
   let inQuote = false;
   // The previous chunk ended on a quote inside a quoted field: the next byte decides.
   let pendingQuote = false;
@@ -127,6 +151,7 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
             break;
           }
           if (offset + at - recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: recordStart };
+          names?.record(buf, recordStart - offset, at, recordStart);
           recordStart = offset + at + 1;
         }
         if (q < 0) break;
@@ -139,6 +164,7 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
       }
     }
     prev = buf[length - 1]!;
+    names?.keep(buf, recordStart - offset);
     offset += length;
     // The record being read is already too long, whatever follows: refused now, not at its end (a gzip bomb of one character has none).
     if (offset - recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: recordStart };
@@ -150,7 +176,94 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
   // Old Mac text ends its lines in \r alone; elsewhere \r comes before \n and is not counted twice.
   const breaks = lineFeeds > 0 ? lineFeeds : returns;
   const records = offset === 0 ? 0 : breaks + (prev === LF || prev === CR ? 0 : 1);
-  return { quotedLineBreaks, carriageReturns, bytes: offset, records };
+  if (records > breaks) names?.record(Buffer.alloc(0), 0, 0, recordStart);
+  return { quotedLineBreaks, carriageReturns, bytes: offset, records, emptyNames: names && { rows: names.rows, firstOffset: names.firstOffset } };
+}
+
+/**
+ * Counts, record by record, the rows rows.ts would send with an empty Name
+ * (CLI.md "Names"), reading a record's cells only up to the last column it needs.
+ */
+class NameCounter implements EmptyNameCount {
+  rows = 0;
+  firstOffset = -1;
+  private header = true;
+  /** The start of a record cut by a chunk's end (the chunk itself is reused). */
+  private carry: Buffer | undefined;
+  private readonly email: number;
+  private readonly isName: Uint8Array;
+
+  constructor(
+    columns: NameColumns,
+    private readonly delimiter: number,
+  ) {
+    this.email = columns.emailColumn;
+    this.isName = new Uint8Array(Math.max(columns.emailColumn, ...columns.nameColumns) + 1);
+    for (const c of columns.nameColumns) this.isName[c] = 1;
+  }
+
+  /** The record buf[start, end), at `offset` of the text; a negative start: it began in the carried bytes. */
+  record(buf: Buffer, start: number, end: number, offset: number): void {
+    if (this.header) {
+      this.header = false;
+      this.carry = undefined;
+      return;
+    }
+    if (this.carry) {
+      buf = Buffer.concat([this.carry, buf.subarray(0, end)]);
+      this.carry = undefined;
+      start = 0;
+      end = buf.length;
+    }
+    if (this.blankNames(buf, start, end) && this.rows++ === 0) this.firstOffset = offset;
+  }
+
+  /** At a chunk's end: the unfinished record's bytes from `start` on, copied. */
+  keep(buf: Buffer, start: number): void {
+    if (this.header || start >= buf.length) return;
+    const tail = buf.subarray(Math.max(0, start));
+    this.carry = this.carry ? Buffer.concat([this.carry, tail]) : Buffer.from(tail);
+  }
+
+  /**
+   * The address cell holds an @ and every name cell nothing but spaces. Cells
+   * are read as the parser reads them (source.ts: `""` in quotes; relax_quotes:
+   * a quote that does not start a cell is an ordinary character); a row that
+   * ends before the last column needed is refused (missing fields), not sent.
+   */
+  private blankNames(buf: Buffer, i: number, end: number): boolean {
+    const { email, isName, delimiter } = this;
+    for (let column = 0; column < isName.length; column++) {
+      if (i > end) return false;
+      const name = isName[column] === 1;
+      let at = false;
+      if (i < end && buf[i] === QUOTE) {
+        for (i++; i < end; i++) {
+          const b = buf[i]!;
+          if (b === QUOTE) {
+            if (i + 1 < end && buf[i + 1] === QUOTE) {
+              if (name) return false;
+              i++;
+              continue;
+            }
+            i++;
+            break;
+          }
+          if (name && b !== SPACE && b !== TAB && b !== LF && b !== CR) return false;
+          if (b === AT) at = true;
+        }
+      }
+      for (; i < end; i++) {
+        const b = buf[i]!;
+        if (b === delimiter) break;
+        if (name && b !== SPACE && b !== TAB) return false;
+        if (b === AT) at = true;
+      }
+      if (column === email && !at) return false;
+      i++;
+    }
+    return true;
+  }
 }
 
 /** Offset (in `buf`) of the first byte that breaks UTF-8, or undefined. */

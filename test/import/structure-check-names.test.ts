@@ -1,13 +1,15 @@
-// The byte scanner that counts rows with an address and no name before the
-// first request (CLI.md "Names"), against csv-parse's reading of the same text,
-// whatever the chunk boundaries.
+// The structure check's count of the rows with an address and no name, made
+// before the first request (CLI.md "Names"), against csv-parse's reading of
+// the same text, whatever the chunk boundaries.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { scanEmptyNames } from '../../src/import/name-scan.js';
+import { scanStructure } from '../../src/import/structure-check.js';
 
+/** Chunks in one reused buffer, as scanChunks gives them. */
 async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+  const chunk = Buffer.alloc(size);
+  for (let i = 0; i < bytes.length; i += size) yield chunk.subarray(0, bytes.copy(chunk, 0, i, i + size));
 }
 
 /** What the importer would find: rows after the header with an @ in the address, every name cell blank, and all the columns needed. */
@@ -24,16 +26,23 @@ const files: [string, string, number, number[]][] = [
   ['short rows and no @', 'email,name\na@x.com\nnot-an-address,\n,\n"b@x.com",""\n', 0, [1]],
   ['no name column', 'email,consent\na@x.com,yes\nb@x.com,yes\n\n', 0, []],
   ['quoted line breaks in the name', 'email,name,z\na@x.com,"\n",1\nb@x.com,"B\nB",2\n', 0, [1]],
+  ['names that are a quote or an @', 'name,email\n"""",a@x.com\n@,b@x.com\n" ",c@x.com\n', 1, [0]],
 ];
 
-describe('scanEmptyNames', () => {
+const COMMA = 44;
+const scanEmptyNames = async (chunks: AsyncIterable<Buffer>, o: { emailColumn: number; nameColumns: number[] }) => {
+  const report = await scanStructure(chunks, COMMA, true, o);
+  if ('kind' in report) throw new Error(report.kind);
+  return report.emptyNames!;
+};
+
+describe('scanStructure: rows with an empty name', () => {
   for (const [what, text, email, names] of files) {
     it(`${what}: counts as the parser reads it, at every chunk size`, async () => {
       const want = expected(text, email, names);
       expect(want, 'the file has such rows').toBeGreaterThan(0);
-      const crlf = /\r/.test(text);
       for (let size = 1; size <= Buffer.byteLength(text); size++) {
-        const found = await scanEmptyNames(chunked(text, size), { delimiter: ',', carriageReturns: crlf, emailColumn: email, nameColumns: names });
+        const found = await scanEmptyNames(chunked(text, size), { emailColumn: email, nameColumns: names });
         expect(found.rows, `chunks of ${size}`).toBe(want);
       }
     });
@@ -41,7 +50,7 @@ describe('scanEmptyNames', () => {
 
   it('gives the offset of the first such row', async () => {
     const text = 'email,name\na@x.com,A\nb@x.com,\n';
-    const found = await scanEmptyNames(chunked(text, 7), { delimiter: ',', carriageReturns: false, emailColumn: 0, nameColumns: [1] });
+    const found = await scanEmptyNames(chunked(text, 7), { emailColumn: 0, nameColumns: [1] });
     expect(found).toEqual({ rows: 1, firstOffset: text.indexOf('b@x.com') });
   });
 });
