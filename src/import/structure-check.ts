@@ -1,19 +1,7 @@
-// One fast pass over the whole input before the first request, so that a file
-// the parser would give up on half-way (an unclosed quote, binary data, text
-// that is not UTF-8) is refused with exit 2 while nothing has been sent
-// (CLI.md "Exit codes"; the issue: "then nothing is sent").
-//
-// It follows csv-parse's quoting as configured in source.ts (RFC 4180
-// quotes, `""` inside quotes, and relax_quotes: a quote that does not start a
-// field is an ordinary character), jumping from quote to quote with
-// Buffer.indexOf: ~25 ms for 75 MB, against seconds for the import itself.
-//
-// It also bounds a record (MAX_RECORD_BYTES): what one row may hold is what
-// a request body may be made of, and the importer keeps up to a batch of rows
-// (1,000 by default) as JSON in memory — 200 rows of a few megabytes each
-// made one string longer than V8 allows ("Invalid string length", issue
-// 17.9). The longest row the service could take whole is 1,000 custom fields
-// of 250 characters (service-spec.md "Limits"), about a quarter of the bound.
+// One fast pass over the whole input before the first request, so a file the
+// parser would give up on half-way (an unclosed quote, binary data, bad UTF-8,
+// a record too long for a request body) is refused while nothing has been
+// sent. It follows the parser's quoting (source.ts), from quote to quote.
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from '../core/errors.js';
 
@@ -26,42 +14,34 @@ const AT = 0x40;
 /** Marks "before the first byte": a field starts there. */
 const START = -1;
 
-/** The longest record accepted, in bytes of UTF-8 text: 1 MiB (see above). */
+/** A batch of rows is kept as JSON in memory: longer rows made one string longer than V8 allows. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
-/** The columns the names check reads (names.ts): the address and every name column. */
 export interface NameColumns {
   emailColumn: number;
   nameColumns: readonly number[];
 }
 
 export interface EmptyNameCount {
-  /** Data rows with an @ in the address cell and nothing but spaces in every name cell. */
   rows: number;
-  /** Byte offset of the first such row (-1: none). */
+  /** -1: none. */
   firstOffset: number;
 }
 
 interface StructureReport {
   /** Some quoted field holds a line break: line numbers must count them. */
   quotedLineBreaks: boolean;
-  /** Some line ends in \r or \r\n (else every line ends in \n, and the parser need look for nothing else). */
+  /** Else the parser need look for \n alone. */
   carriageReturns: boolean;
-  /** UTF-8 bytes scanned. */
   bytes: number;
-  /**
-   * Records, the header included: line breaks outside quotes (\n, or \r where
-   * the text has no \n at all), plus a last line without one. Blank lines
-   * count too, so it is an upper bound — what the import's progress needs.
-   */
+  /** Records, the header included: an upper bound (blank lines count), enough for the progress. */
   records: number;
-  /** Counted when the scan was given the name columns. */
   emptyNames?: EmptyNameCount;
 }
 
 interface StructureProblem {
   kind: 'unclosed-quote' | 'binary' | 'not-utf8' | 'long-record';
-  /** Byte offset in the UTF-8 text (of the record's start, for a long record). */
+  /** Of the record's start, for a long record. */
   offset: number;
 }
 
@@ -81,7 +61,6 @@ export async function scanStructure(
   let openedAt = 0;
   let quotedLineBreaks = false;
   let carriageReturns = false;
-  // Line breaks outside quotes, and where the record being read started (a byte offset of the text).
   let lineFeeds = 0;
   let returns = 0;
   let recordStart = 0;
@@ -96,11 +75,8 @@ export async function scanStructure(
 
     const nul = buf.indexOf(0);
     if (nul >= 0) return { kind: 'binary', offset: offset + nul };
-    // The next \n and \r at or after the position reached (-1: none left in
-    // the chunk). They only move forward, so each byte is looked at once
-    // however many quotes the chunk holds: an indexOf from every quoted field
-    // to the next \r, in a file without one, scanned the rest of the chunk
-    // each time (12.5 s for a million rows with a quoted name, now 0.1 s).
+    // The next \n and \r (-1: none left) only move forward, so each byte is
+    // looked at once however many quotes the chunk holds.
     let cr = buf.indexOf(CR);
     if (cr >= 0) carriageReturns = true;
     let lf = buf.indexOf(LF);
@@ -136,7 +112,7 @@ export async function scanStructure(
         inQuote = false;
         i = q + 1;
       } else {
-        // Each line break outside quotes ends a record (\n, \r\n and a lone \r, as the parser reads them: source.ts).
+        // \n, \r\n and a lone \r each end a record, as the parser reads them.
         for (;;) {
           let at: number;
           if (lf >= 0 && lf < end && (cr < 0 || lf < cr)) {
@@ -166,7 +142,7 @@ export async function scanStructure(
     prev = buf[length - 1]!;
     names?.keep(buf, recordStart - offset);
     offset += length;
-    // The record being read is already too long, whatever follows: refused now, not at its end (a gzip bomb of one character has none).
+    // Refused now, not at its end: a gzip bomb of one character has none.
     if (offset - recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: recordStart };
   }
   if (carry && carry.length) return { kind: 'not-utf8', offset: offset - carry.length };
@@ -180,10 +156,7 @@ export async function scanStructure(
   return { quotedLineBreaks, carriageReturns, bytes: offset, records, emptyNames: names && { rows: names.rows, firstOffset: names.firstOffset } };
 }
 
-/**
- * Counts, record by record, the rows rows.ts would send with an empty Name
- * (CLI.md "Names"), reading a record's cells only up to the last column it needs.
- */
+/** The rows rows.ts would send with an empty Name (CLI.md "Names"), reading cells only up to the last column needed. */
 class NameCounter implements EmptyNameCount {
   rows = 0;
   firstOffset = -1;
@@ -202,7 +175,7 @@ class NameCounter implements EmptyNameCount {
     for (const c of columns.nameColumns) this.isName[c] = 1;
   }
 
-  /** The record buf[start, end), at `offset` of the text; a negative start: it began in the carried bytes. */
+  /** A negative start: the record began in the carried bytes. */
   record(buf: Buffer, start: number, end: number, offset: number): void {
     if (this.header) {
       this.header = false;
@@ -218,19 +191,13 @@ class NameCounter implements EmptyNameCount {
     if (this.blankNames(buf, start, end) && this.rows++ === 0) this.firstOffset = offset;
   }
 
-  /** At a chunk's end: the unfinished record's bytes from `start` on, copied. */
   keep(buf: Buffer, start: number): void {
     if (this.header || start >= buf.length) return;
     const tail = buf.subarray(Math.max(0, start));
     this.carry = this.carry ? Buffer.concat([this.carry, tail]) : Buffer.from(tail);
   }
 
-  /**
-   * The address cell holds an @ and every name cell nothing but spaces. Cells
-   * are read as the parser reads them (source.ts: `""` in quotes; relax_quotes:
-   * a quote that does not start a cell is an ordinary character); a row that
-   * ends before the last column needed is refused (missing fields), not sent.
-   */
+  /** Cells as the parser reads them; a row that ends before the last column needed is refused, not sent. */
   private blankNames(buf: Buffer, i: number, end: number): boolean {
     const { email, isName, delimiter } = this;
     for (let column = 0; column < isName.length; column++) {
@@ -282,7 +249,6 @@ function utf8Problem(carry: Buffer | undefined, buf: Buffer): number | undefined
   return undefined;
 }
 
-/** The start of a multi-byte sequence cut off at the end of the chunk, if any. */
 function incompleteTail(buf: Buffer): Buffer | undefined {
   for (let back = 1; back <= 3 && back <= buf.length; back++) {
     const b = buf[buf.length - back]!;
@@ -312,7 +278,6 @@ function firstInvalid(buf: Buffer): number {
   return 0;
 }
 
-/** The 1-based line on which a byte offset of the UTF-8 text falls. */
 export async function lineAt(stream: AsyncIterable<Buffer>, target: number): Promise<number> {
   let line = 1;
   let offset = 0;
@@ -339,7 +304,6 @@ export async function lineAt(stream: AsyncIterable<Buffer>, target: number): Pro
   return line;
 }
 
-/** The refusal for a problem, naming the line (the issue: "people.csv: unclosed quote at line 12"). */
 export function structureError(name: string, problem: StructureProblem, line: number): UsageError {
   switch (problem.kind) {
     case 'unclosed-quote': {
