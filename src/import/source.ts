@@ -94,12 +94,12 @@ export interface TextShape {
   emptyNames?: EmptyNameCount;
 }
 
-/** Given `namesOf`, the same pass counts the rows with an empty name (names.ts): the text is read once before sending. */
+/** Given `namesOf`, the same pass counts the rows with an empty name (names.ts): that check costs no pass of its own. */
 export async function checkText(input: ImportInput, delimiterFlag: string | undefined, namesOf?: (header: string[]) => NameColumns): Promise<TextShape> {
   const delimiter = delimiterFlag ?? input.sepDelimiter ?? sniffDelimiter(input.head);
+  const columns = namesOf && (await nameColumnsOf(input, delimiter, namesOf));
   let report: Awaited<ReturnType<typeof scanStructure>>;
   try {
-    const columns = namesOf && (await nameColumnsOf(input, delimiter, namesOf));
     report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8', columns);
   } catch (err) {
     // A gzip stream corrupt or cut short past its head (text.ts): met here, before the first request.
