@@ -1,7 +1,7 @@
-// One fast pass over the whole input before the first request, so a file the
+// One fast pass over the whole input before the first request: a file the
 // parser would give up on half-way (an unclosed quote, binary data, bad UTF-8,
-// a record too long for a request body) is refused while nothing has been
-// sent. It follows the parser's quoting (source.ts), from quote to quote.
+// a record too long for a request body) is refused while nothing is sent, and
+// the rows without a name are counted (names.ts). It follows the parser's quoting.
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from '../core/errors.js';
 
