@@ -5,7 +5,7 @@ import { hinted, UsageError } from '../core/errors.js';
 import type { ImportInput } from './input.js';
 import type { MappingPlan } from './mapping.js';
 import type { TextShape } from './source.js';
-import { lineAt } from './structure-check.js';
+import { lineAt, scanStructure } from './structure-check.js';
 import { scanChunks } from './text.js';
 
 const WHAT_HAPPENS = 'and the service replaces the name of an existing subscriber with what is sent (a stored name is emptied)';
@@ -47,9 +47,13 @@ export class EmptyNames {
 
 /** Stops the import before anything is sent, as a missing consent column does; the structure check counted the rows. */
 export async function refuseEmptyNames(input: ImportInput, shape: TextShape, plan: MappingPlan, header: readonly string[], dryRun: boolean): Promise<void> {
-  const found = shape.emptyNames;
-  if (!found) throw new Error('the rows without a name were not counted');
-  if (found.rows === 0) return;
+  let found = shape.emptyNames;
+  // Counted again, by the parser's header, where the structure check read the header otherwise (odd quoting).
+  if (found?.header?.join('\0') !== header.join('\0')) {
+    const report = await scanStructure(scanChunks(input), shape.delimiter.charCodeAt(0), false, () => plan);
+    found = 'kind' in report ? undefined : report.emptyNames;
+  }
+  if (!found || found.rows === 0) return;
   const rows = found.rows === 1 ? '1 row' : `${found.rows.toLocaleString('en-US')} rows`;
   let what: string;
   if (plan.nameColumns.length === 0) {

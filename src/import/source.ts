@@ -97,10 +97,9 @@ export interface TextShape {
 /** Given `namesOf`, the same pass counts the rows with an empty name (names.ts): that check costs no pass of its own. */
 export async function checkText(input: ImportInput, delimiterFlag: string | undefined, namesOf?: (header: string[]) => NameColumns): Promise<TextShape> {
   const delimiter = delimiterFlag ?? input.sepDelimiter ?? sniffDelimiter(input.head);
-  const columns = namesOf && (await nameColumnsOf(input, delimiter, namesOf));
   let report: Awaited<ReturnType<typeof scanStructure>>;
   try {
-    report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8', columns);
+    report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8', namesOf);
   } catch (err) {
     // A gzip stream corrupt or cut short past its head (text.ts): met here, before the first request.
     if (err instanceof UsageError) err.message += '; nothing was sent';
@@ -108,17 +107,6 @@ export async function checkText(input: ImportInput, delimiterFlag: string | unde
   }
   if ('kind' in report) throw structureError(input.name, report, input.preambleLines + (await lineAt(scanChunks(input), report.offset)));
   return { delimiter, carriageReturns: report.carriageReturns, quotedLineBreaks: report.quotedLineBreaks, rowsEstimate: Math.max(0, report.records - 1), emptyNames: report.emptyNames };
-}
-
-/** Undefined when the header cannot be read or mapped: the import then refuses it in its own words. */
-async function nameColumnsOf(input: ImportInput, delimiter: string, namesOf: (header: string[]) => NameColumns): Promise<NameColumns | undefined> {
-  try {
-    const { rows, header } = await RowSource.open(input, { delimiter, carriageReturns: true, quotedLineBreaks: false, rowsEstimate: 0 });
-    rows.close();
-    return header && namesOf(header);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The data records after the header, each with its physical line. */

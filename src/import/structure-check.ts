@@ -26,6 +26,8 @@ export interface EmptyNameCount {
   rows: number;
   /** -1: none. */
   firstOffset: number;
+  /** The header as this pass read it: the parser's, but for odd quoting. */
+  header?: string[];
 }
 
 interface StructureReport {
@@ -50,9 +52,9 @@ export async function scanStructure(
   stream: AsyncIterable<Buffer>,
   delimiter: number,
   checkUtf8: boolean,
-  nameColumns?: NameColumns,
+  namesOf?: (header: string[]) => NameColumns,
 ): Promise<StructureReport | StructureProblem> {
-  const names = nameColumns && new NameCounter(nameColumns, delimiter);
+  const names = namesOf && new NameCounter(namesOf, delimiter);
   let inQuote = false;
   // The previous chunk ended on a quote inside a quoted field: the next byte decides.
   let pendingQuote = false;
@@ -153,46 +155,52 @@ export async function scanStructure(
   const breaks = lineFeeds > 0 ? lineFeeds : returns;
   const records = offset === 0 ? 0 : breaks + (prev === LF || prev === CR ? 0 : 1);
   if (records > breaks) names?.record(Buffer.alloc(0), 0, 0, recordStart);
-  return { quotedLineBreaks, carriageReturns, bytes: offset, records, emptyNames: names && { rows: names.rows, firstOffset: names.firstOffset } };
+  return { quotedLineBreaks, carriageReturns, bytes: offset, records, emptyNames: names && { rows: names.rows, firstOffset: names.firstOffset, header: names.header } };
 }
 
 /** The rows rows.ts would send with an empty Name (CLI.md "Names"), reading cells only up to the last column needed. */
 class NameCounter implements EmptyNameCount {
   rows = 0;
   firstOffset = -1;
-  private header = true;
+  header: string[] | undefined;
   /** The start of a record cut by a chunk's end (the chunk itself is reused). */
   private carry: Buffer | undefined;
-  private readonly email: number;
-  private readonly isName: Uint8Array;
+  /** -1: the header could not be mapped, and nothing is counted. */
+  private email = -1;
+  private isName = new Uint8Array(0);
 
   constructor(
-    columns: NameColumns,
+    private readonly namesOf: (header: string[]) => NameColumns,
     private readonly delimiter: number,
-  ) {
-    this.email = columns.emailColumn;
-    this.isName = new Uint8Array(Math.max(columns.emailColumn, ...columns.nameColumns) + 1);
-    for (const c of columns.nameColumns) this.isName[c] = 1;
-  }
+  ) {}
 
   /** A negative start: the record began in the carried bytes. */
   record(buf: Buffer, start: number, end: number, offset: number): void {
-    if (this.header) {
-      this.header = false;
-      this.carry = undefined;
-      return;
-    }
     if (this.carry) {
       buf = Buffer.concat([this.carry, buf.subarray(0, end)]);
       this.carry = undefined;
       start = 0;
       end = buf.length;
     }
-    if (this.blankNames(buf, start, end) && this.rows++ === 0) this.firstOffset = offset;
+    if (this.header === undefined) return this.columnsOf(cellsOf(buf, start, end, this.delimiter));
+    if (this.email >= 0 && this.blankNames(buf, start, end) && this.rows++ === 0) this.firstOffset = offset;
+  }
+
+  /** Read from the header here, not by a parser of its own: running the parser on it made the parse of the rows slower. */
+  private columnsOf(header: string[]): void {
+    this.header = header;
+    try {
+      const columns = this.namesOf(header);
+      this.isName = new Uint8Array(Math.max(columns.emailColumn, ...columns.nameColumns) + 1);
+      for (const c of columns.nameColumns) this.isName[c] = 1;
+      this.email = columns.emailColumn;
+    } catch {
+      // The import refuses such a header in its own words once the parser has read it.
+    }
   }
 
   keep(buf: Buffer, start: number): void {
-    if (this.header || start >= buf.length) return;
+    if (start >= buf.length) return;
     const tail = buf.subarray(Math.max(0, start));
     this.carry = this.carry ? Buffer.concat([this.carry, tail]) : Buffer.from(tail);
   }
@@ -230,6 +238,30 @@ class NameCounter implements EmptyNameCount {
       i++;
     }
     return true;
+  }
+}
+
+/** The cells of a record, read as blankNames() reads them. */
+function cellsOf(buf: Buffer, i: number, end: number, delimiter: number): string[] {
+  const cells: string[] = [];
+  for (;;) {
+    let cell = '';
+    if (i < end && buf[i] === QUOTE) {
+      let from = ++i;
+      for (; i < end; i++) {
+        if (buf[i] !== QUOTE) continue;
+        cell += buf.toString('utf8', from, i);
+        from = i + 1;
+        if (i + 1 < end && buf[i + 1] === QUOTE) i++;
+        else break;
+      }
+      if (i < end) i++;
+      else cell += buf.toString('utf8', from, end);
+    }
+    const from = i;
+    while (i < end && buf[i] !== delimiter) i++;
+    cells.push(cell + buf.toString('utf8', from, i));
+    if (i++ >= end) return cells;
   }
 }
 

@@ -12,11 +12,14 @@ async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield chunk.subarray(0, bytes.copy(chunk, 0, i, i + size));
 }
 
+function records(text: string): string[][] {
+  return parse(text, { relax_quotes: true, relax_column_count: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
+}
+
 /** What the importer would find: rows after the header with an @ in the address, every name cell blank, and all the columns needed. */
 function expected(text: string, emailColumn: number, nameColumns: number[]): number {
-  const records = parse(text, { relax_quotes: true, relax_column_count: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
   const last = Math.max(emailColumn, ...nameColumns);
-  return records.slice(1).filter((r) => r.length > last && r[emailColumn]!.includes('@') && r[emailColumn]!.trim() !== '' && nameColumns.every((c) => r[c]!.trim() === '')).length;
+  return records(text).slice(1).filter((r) => r.length > last && r[emailColumn]!.includes('@') && r[emailColumn]!.trim() !== '' && nameColumns.every((c) => r[c]!.trim() === '')).length;
 }
 
 const files: [string, string, number, number[]][] = [
@@ -27,11 +30,12 @@ const files: [string, string, number, number[]][] = [
   ['no name column', 'email,consent\na@x.com,yes\nb@x.com,yes\n\n', 0, []],
   ['quoted line breaks in the name', 'email,name,z\na@x.com,"\n",1\nb@x.com,"B\nB",2\n', 0, [1]],
   ['names that are a quote or an @', 'name,email\n"""",a@x.com\n@,b@x.com\n" ",c@x.com\n', 1, [0]],
+  ['a quoted header', '"E-mail, ""first""","Näme\nfull",\na@x.com,,\n', 0, [1]],
 ];
 
 const COMMA = 44;
 const scanEmptyNames = async (chunks: AsyncIterable<Buffer>, o: { emailColumn: number; nameColumns: number[] }) => {
-  const report = await scanStructure(chunks, COMMA, true, o);
+  const report = await scanStructure(chunks, COMMA, true, () => o);
   if ('kind' in report) throw new Error(report.kind);
   return report.emptyNames!;
 };
@@ -44,6 +48,7 @@ describe('scanStructure: rows with an empty name', () => {
       for (let size = 1; size <= Buffer.byteLength(text); size++) {
         const found = await scanEmptyNames(chunked(text, size), { emailColumn: email, nameColumns: names });
         expect(found.rows, `chunks of ${size}`).toBe(want);
+        expect(found.header, `the header, in chunks of ${size}`).toEqual(records(text)[0]);
       }
     });
   }
@@ -51,6 +56,6 @@ describe('scanStructure: rows with an empty name', () => {
   it('gives the offset of the first such row', async () => {
     const text = 'email,name\na@x.com,A\nb@x.com,\n';
     const found = await scanEmptyNames(chunked(text, 7), { emailColumn: 0, nameColumns: [1] });
-    expect(found).toEqual({ rows: 1, firstOffset: text.indexOf('b@x.com') });
+    expect(found).toEqual({ rows: 1, firstOffset: text.indexOf('b@x.com'), header: ['email', 'name'] });
   });
 });
