@@ -6,6 +6,7 @@ import { completionCommand } from './completion/command.js';
 import { COMMANDS } from './commands/index.js';
 import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
+import importCommand from './commands/subscribers/import.js';
 import { nearNames } from './core/edit-distance.js';
 import { EXIT_CODE_MEANINGS } from './core/errors.js';
 import { CLI_VERSION } from './core/version.js';
@@ -191,7 +192,7 @@ function addHelpCommand(program: Command): void {
         const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!next && i === 0 && words.length === 1 && isHelpTopic(word)) {
           const { helpTopicText } = await import('./help/topics.js');
-          program.configureOutput().writeOut!(helpTopicText(word));
+          program.configureOutput().writeOut!(helpTopicText(word, { globals: GLOBAL_OPTIONS, importCommand }));
           return;
         }
         if (!next) {

@@ -2,50 +2,64 @@
 // blocked every command until SIGKILL, and a link was written through; so it is opened O_NONBLOCK
 // and O_NOFOLLOW, and anything else is refused unread.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import * as z from 'zod/mini';
 import { hinted, UsageError } from './errors.js';
 import { kindOf } from './file-kind.js';
-import { defaultProblem } from './profile-defaults.js';
+import { defaultProblem, type ProfileDefaults } from './profile-defaults.js';
 import { describeIssue, type SchemaIssue } from './response-issues.js';
 
 /** A file past it is not one the tool wrote. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 const FIX_HINT = 'Fix the file, or move it away and run `email auth login` again.';
 
-const text = z.string({ error: 'expected a string' });
-const defaultValue = (key: 'list' | 'listName' | 'output' | 'pager') => z.optional(text.check(z.refine((v) => defaultProblem(key, v) === undefined, { error: (issue) => defaultProblem(key, String(issue.input), false) ?? 'invalid' })));
-const defaultsShape = z.looseObject(
-  { list: defaultValue('list'), listName: defaultValue('listName'), output: defaultValue('output'), pager: defaultValue('pager') },
-  { error: 'expected an object (list, listName, output, pager)' },
-);
-// Loose: a field another version wrote is kept when this one writes the file back.
-const profileShape = z.looseObject(
-  {
-    baseUrl: z.optional(text),
-    apiKey: z.optional(text),
-    keyStore: z.optional(z.enum(['keychain', 'file'], { error: 'expected "keychain" or "file"' })),
-    defaults: z.optional(defaultsShape),
-  },
-  { error: 'expected an object (a profile)' },
-);
-const configShape = z.looseObject(
-  {
-    defaultProfile: z.optional(text),
-    profiles: z.optional(z.record(z.string(), profileShape, { error: 'expected an object (profile names to profiles)' })),
-  },
-  { error: 'expected an object' },
-);
-export type ConfigShape = z.infer<typeof configShape>;
+/** The file as read: loose objects, so a field another version of the tool wrote is kept when this one writes the file back. */
+export interface ConfigShape {
+  defaultProfile?: string;
+  profiles?: Record<string, { baseUrl?: string; apiKey?: string; keyStore?: 'keychain' | 'file'; defaults?: ProfileDefaults }>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const STRING = 'expected a string';
+
+/**
+ * The first field that does not fit the shape the tool writes, or undefined.
+ * Checked by hand, not with a schema: every command reads this file, and a
+ * schema library would be loaded for it by commands that need none.
+ */
+function shapeIssue(raw: unknown): SchemaIssue | undefined {
+  const issue = (path: PropertyKey[], message: string): SchemaIssue => ({ path, message });
+  if (!isObject(raw)) return issue([], 'expected an object');
+  if (raw.defaultProfile !== undefined && typeof raw.defaultProfile !== 'string') return issue(['defaultProfile'], STRING);
+  if (raw.profiles === undefined) return undefined;
+  if (!isObject(raw.profiles)) return issue(['profiles'], 'expected an object (profile names to profiles)');
+  for (const [name, profile] of Object.entries(raw.profiles)) {
+    const at = ['profiles', name];
+    if (!isObject(profile)) return issue(at, 'expected an object (a profile)');
+    for (const key of ['baseUrl', 'apiKey'] as const) if (profile[key] !== undefined && typeof profile[key] !== 'string') return issue([...at, key], STRING);
+    if (profile.keyStore !== undefined && profile.keyStore !== 'keychain' && profile.keyStore !== 'file') return issue([...at, 'keyStore'], 'expected "keychain" or "file"');
+    const { defaults } = profile;
+    if (defaults === undefined) continue;
+    if (!isObject(defaults)) return issue([...at, 'defaults'], 'expected an object (list, listName, output, pager)');
+    for (const key of ['list', 'listName', 'output', 'pager'] as const) {
+      const value = defaults[key];
+      if (value === undefined) continue;
+      // A stored default is held to the rule `email config set` applies.
+      const problem = typeof value === 'string' ? defaultProblem(key, value, false) : STRING;
+      if (problem) return issue([...at, 'defaults', key], problem);
+    }
+  }
+  return undefined;
+}
 
 /** As ssh judges its config: others who could write it could name where the key goes, or a pager to run. */
 export function configFileProblem(path: string): UsageError | undefined {
-  let info: Stats;
+  let info: Stats | undefined;
   try {
-    info = lstatSync(path);
+    // No file is the common case: answered without building an error.
+    info = lstatSync(path, { throwIfNoEntry: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return cannotRead(path, err);
   }
+  if (!info) return undefined;
   if (!info.isFile()) return notRegular(path, kindOf(info));
   if (process.platform === 'win32') return undefined;
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
@@ -107,8 +121,7 @@ export function parseConfigText(path: string, content: string): ConfigShape {
   } catch (err) {
     throw hinted(new UsageError(`the config file ${path} is not valid JSON (${(err as Error).message})`), FIX_HINT);
   }
-  const checked = configShape.safeParse(raw);
-  if (checked.success) return checked.data;
-  const issue = checked.error.issues[0] as SchemaIssue | undefined;
+  const issue = shapeIssue(raw);
+  if (!issue) return raw as ConfigShape;
   throw hinted(new UsageError(`the config file ${path} does not have the expected shape: ${describeIssue(issue, raw)}`), FIX_HINT);
 }

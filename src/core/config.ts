@@ -98,13 +98,13 @@ export interface ConfigDirProblem {
  */
 export function configDirProblem(dir: string): ConfigDirProblem | undefined {
   if (process.platform === 'win32') return undefined;
-  let link: Stats;
+  let link: Stats | undefined;
   try {
-    link = lstatSync(dir);
+    link = lstatSync(dir, { throwIfNoEntry: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return { message: `the config directory ${dir} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, hint: 'point EMAIL_CONFIG_DIR at a private directory of yours' };
   }
+  if (!link) return undefined;
   const isLink = link.isSymbolicLink();
   let target: Stats;
   let described = `the config directory ${dir}`;

@@ -29,17 +29,16 @@ function cutPattern(secret: string, min: number): RegExp {
   return new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(chars.slice(0, min).join(''))}${rest}(?!${WORD_CHAR})`, 'gu');
 }
 
-/** The forms a service or proxy may echo (CLI.md "secrets"); padded forms first, so no `=` is left. */
-function keyForms(secret: string): { patterns: RegExp[]; needles: string[] } {
+/** The forms a service or proxy may echo (CLI.md "secrets"), padded first so no `=` is left; patterns built only once a needle is found. */
+function keyForms(secret: string): { needles: string[]; patterns: () => RegExp[] } {
   const length = Array.from(secret).length;
   const min = Math.min(CUT_KEY_MIN, length - 1);
   const standard = Buffer.from(secret, 'utf8').toString('base64');
   const urlSafe = Buffer.from(secret, 'utf8').toString('base64url');
   const padded = (text: string) => text.padEnd(Math.ceil(text.length / 4) * 4, '=');
   const exact = [...new Set([encodeURIComponent(secret), padded(urlSafe), standard, encodeURIComponent(standard), standard.replace(/=+$/, ''), urlSafe])].filter((f) => f !== secret);
-  const patterns = [min >= CUT_KEY_FLOOR ? cutPattern(secret, min) : tokenPattern(secret), ...exact.map(tokenPattern)];
   const needles = [min >= CUT_KEY_FLOOR ? Array.from(secret).slice(0, min).join('') : secret, ...exact];
-  return { patterns, needles };
+  return { needles, patterns: () => [min >= CUT_KEY_FLOOR ? cutPattern(secret, min) : tokenPattern(secret), ...exact.map(tokenPattern)] };
 }
 
 /**
@@ -86,44 +85,54 @@ function maskBase64Text(text: string, run: RegExp): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-function innerForms(secret: string, minBytes: number): { runs: RegExp[]; needles: string[] } {
-  const runs: RegExp[] = [];
-  const needles: string[] = [];
-  innerBase64Runs(secret).forEach((run, offset) => {
-    const min = Math.floor(((offset + minBytes) * 8) / 6) - Math.ceil((offset * 8) / 6);
-    runs.push(runPattern(run, min));
+/** The key's base64 at the three offsets, whole or cut down to `minBytes` of the key; the texts a quick test looks for. */
+function innerForms(secret: string, minBytes: number): { needles: string[]; runs: () => RegExp[] } {
+  const runs = innerBase64Runs(secret).map((run, offset) => ({ run, min: Math.floor(((offset + minBytes) * 8) / 6) - Math.ceil((offset * 8) / 6) }));
+  const needles = runs.flatMap(({ run, min }) => {
     const head = run.slice(0, min);
-    needles.push(head, head.replace(/\+/g, '-').replace(/\//g, '_'), encodeURIComponent(head));
+    return [head, head.replace(/\+/g, '-').replace(/\//g, '_'), encodeURIComponent(head)];
   });
-  return { runs, needles: [...new Set(needles)] };
+  return { needles: [...new Set(needles)], runs: () => runs.map(({ run, min }) => runPattern(run, min)) };
 }
 
-const BEARER = new RegExp(String.raw`(?<!${WORD_CHAR})(Bearer\s+)(?!\*\*\*)[^\s"',;]+`, 'giu');
+type Forms = { needles: string[]; patterns: () => RegExp[] };
+
+/** Each pattern list built on first use. */
+const once = (make: () => RegExp[]) => {
+  let made: RegExp[] | undefined;
+  return () => (made ??= make());
+};
 
 export class Redactor {
-  private readonly secrets: { secret: string; needles: string[]; patterns: RegExp[]; inner: { runs: RegExp[]; needles: string[] } }[] = [];
+  private readonly secrets: { secret: string; forms: Forms; inner: Forms }[] = [];
 
   add(secret: string | undefined): void {
     // Very short values would mask innocent text; keys are long.
     if (!secret || secret.length < 4 || this.secrets.some((s) => s.secret === secret)) return;
     // Inside longer base64 only from 8 characters on: a shorter key's few base64 characters would be found in innocent text.
     const minBytes = Math.min(CUT_KEY_MIN, Buffer.byteLength(secret) - 1);
-    const inner = Array.from(secret).length >= CUT_KEY_FLOOR ? innerForms(secret, minBytes) : { runs: [], needles: [] };
-    this.secrets.push({ secret, ...keyForms(secret), inner });
+    const { needles, patterns } = keyForms(secret);
+    const inner = Array.from(secret).length >= CUT_KEY_FLOOR ? innerForms(secret, minBytes) : { needles: [], runs: () => [] };
+    this.secrets.push({ secret, forms: { needles, patterns: once(patterns) }, inner: { needles: inner.needles, patterns: once(inner.runs) } });
   }
 
-  /** Bearer values too, known or not (CLI.md "secrets"). */
+  /**
+   * The text with every Bearer value (an Authorization header's, known or
+   * not; "Bearer" a word of its own) and every key masked, each as a whole
+   * token (CLI.md "secrets"). The pattern is made at the call: its Unicode
+   * classes would cost every run, most of which never redact a line.
+   */
   redact(text: string): string {
-    return this.redactKeys(text.replace(BEARER, `$1${MASK}`));
+    return this.redactKeys(text.replace(/(?<![\p{L}\p{N}_-])(Bearer\s+)(?!\*\*\*)[^\s"',;]+/giu, `$1${MASK}`));
   }
 
   /** Known keys only: on stdout a word "Bearer" is the user's own text. A key is a token, so JSON stays JSON. */
   redactKeys(text: string): string {
     let out = text;
-    for (const { needles, patterns, inner } of this.secrets) {
+    for (const { forms, inner } of this.secrets) {
       // The quick test first: most text holds no key at all.
-      if (needles.some((needle) => out.includes(needle))) for (const pattern of patterns) out = out.replace(pattern, MASK);
-      if (inner.needles.some((needle) => out.includes(needle))) for (const run of inner.runs) out = maskBase64Text(out, run);
+      if (forms.needles.some((needle) => out.includes(needle))) for (const pattern of forms.patterns()) out = out.replace(pattern, MASK);
+      if (inner.needles.some((needle) => out.includes(needle))) for (const run of inner.patterns()) out = maskBase64Text(out, run);
     }
     return out;
   }

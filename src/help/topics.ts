@@ -2,10 +2,9 @@
 // (the environment list, the exit-code table, the option declarations), so a
 // new variable, code or option shows here without anyone editing this file.
 // Loaded only when a topic is asked for (src/program.ts).
-import type { OptionDecl } from '../commands/define.js';
+import type { AnyCommand, OptionDecl } from '../commands/define.js';
 import { LIST_OPTIONS, RECORD_OPTIONS } from '../commands/define.js';
-import { GLOBAL_OPTIONS } from '../commands/globals.js';
-import importCommand from '../commands/subscribers/import.js';
+import type { GLOBAL_OPTIONS } from '../commands/globals.js';
 import { ENVIRONMENT } from '../core/environment.js';
 import { RESOLVER_HEADING, RESOLVER_RULES } from '../core/resolver-rules.js';
 import { EXIT_CODE_MEANINGS } from '../core/errors.js';
@@ -55,8 +54,8 @@ function exitCodes(): string {
   ]);
 }
 
-function formatting(): string {
-  const { output, json, quiet } = GLOBAL_OPTIONS;
+function formatting({ globals }: Documented): string {
+  const { output, json, quiet } = globals;
   return page('formatting', [
     [option(output), option(json), option(quiet)].join('\n'),
     fill('table is a bordered table on a terminal and plain tab-separated lines, without colour or borders, in a pipe or a file, so cut and awk work. json is the service\'s own data with its field names, unchanged: a list or paged command prints one JSON array of records whatever its paging flags; ndjson prints one record a line; csv has a header line and is safe to open in a spreadsheet. Without -o or --json (or --jq), the profile\'s stored format is used (`email config set output json`) when the service in use is the profile\'s; it sets stdout\'s format only, so at a terminal messages on stderr stay words (off a terminal a stored json or ndjson makes stderr NDJSON, as -o would).'),
@@ -67,7 +66,7 @@ function formatting(): string {
   ]);
 }
 
-function importTopic(): string {
+function importTopic({ importCommand }: Documented): string {
   const options = Object.values(importCommand.options ?? {}) as OptionDecl[];
   const named = (flag: string) => options.find((o) => o.flag === flag)!;
   return page('import', [
@@ -84,8 +83,14 @@ function importTopic(): string {
   ]);
 }
 
-const TOPICS: Record<HelpTopic, () => string> = { environment, 'exit-codes': exitCodes, formatting, import: importTopic };
+/** The definitions the topics document, handed over by src/program.ts: imported here, esbuild would wrap them as modules loaded later. */
+export interface Documented {
+  globals: typeof GLOBAL_OPTIONS;
+  importCommand: AnyCommand;
+}
 
-export function helpTopicText(topic: HelpTopic): string {
-  return TOPICS[topic]();
+const TOPICS: Record<HelpTopic, (documented: Documented) => string> = { environment, 'exit-codes': exitCodes, formatting, import: importTopic };
+
+export function helpTopicText(topic: HelpTopic, documented: Documented): string {
+  return TOPICS[topic](documented);
 }

@@ -1,38 +1,17 @@
-// Duplicate detection across a whole file in memory that does not hold the
-// addresses: an open-addressing hash set (linear probing) of 64-bit
-// fingerprints of the normalised address (trimmed, lower-cased), both halves
-// of a slot side by side in one Uint32Array so a lookup touches one cache line.
-//
-// Memory: 8 bytes a slot. The importer sizes the table from the file's size
-// up front for 85 % use (9.4 MB at a million rows, against ~80 MB for a Set
-// of the strings themselves); a table that fills past 92 % grows by half.
-// The number of slots need not be a power of two: the home slot is the high
-// part of h1 × slots ("fast range"), so the table fits the estimate closely.
-//
-// False positives: two different addresses are taken for duplicates only when
-// their 64-bit fingerprints are equal. The halves come from two different
-// multiplicative hashes over the text, each finished by murmur3's avalanche;
-// for n distinct addresses the chance of any such collision is about
-// n² / 2⁶⁵: 3 × 10⁻⁸ at a million rows, 3 × 10⁻⁶ at ten million
-// (test/import/address-set.test.ts checks millions of look-alike addresses).
-//
-// Speed: addresses are staged (hashed) one by one and then added as a group,
-// so the table look-ups, which miss the CPU caches for a large table, run in
-// one tight loop where the processor overlaps their memory accesses.
+// Duplicate detection over a whole file without holding its addresses: a
+// linear-probing hash set of 64-bit fingerprints of the lower-cased address,
+// far smaller than a Set of the strings. Addresses are staged, then added as
+// a group, so the cache-missing look-ups overlap in one tight loop.
 
 const MIN_SLOTS = 1 << 14;
-/** An estimate never reserves more than this up front (64 MB); a larger file grows the table as it goes. */
+/** The most an estimate reserves up front; a larger file grows the table as it goes. */
 const MAX_PRESIZED_SLOTS = 1 << 23;
-/** Use the estimate aims at; the table grows when it passes MAX_LOAD (an estimate 8 % short does not make it grow). */
+/** Sized for TARGET_LOAD, grown past MAX_LOAD: an estimate a little short does not make it grow. */
 const TARGET_LOAD = 0.85;
 const MAX_LOAD = 0.92;
-/** 2^-32: h1 × slots × this is the home slot. */
+/** h1 × slots × 2^-32 is the home slot ("fast range"): any number of slots, not only powers of two. */
 const TO_FRACTION = 1 / 4294967296;
-/**
- * Addresses staged before addStaged(): also the most a group can hold. Big
- * enough for the look-ups to overlap, small enough that the rows waiting with
- * them are still young when V8 collects (they are not promoted).
- */
+/** Big enough for the look-ups to overlap, small enough that the rows waiting with them die young. */
 export const GROUP_SIZE = 256;
 
 export class AddressSet {
@@ -46,7 +25,7 @@ export class AddressSet {
   private readonly homes = new Int32Array(GROUP_SIZE);
   /** 1 for a staged address that is only looked up, not added (a rejected row's: dedupe.ts). */
   private readonly probes = new Uint8Array(GROUP_SIZE);
-  /** Written so the touching loop in addStaged() is not optimised away. */
+  /** Keeps the touching loop in addStaged() from being optimised away. */
   touched = 0;
   private stagedCount = 0;
 
@@ -63,7 +42,6 @@ export class AddressSet {
     return this.count;
   }
 
-  /** Bytes held by the table. */
   get bytes(): number {
     return this.table.byteLength;
   }
@@ -96,12 +74,10 @@ export class AddressSet {
     let table = this.table;
     let slots = this.slots;
     let scale = this.scale;
-    // First touch every home slot, in a loop of independent loads the
-    // processor runs ahead on (the misses overlap); the probes below then
-    // mostly hit the cache. (The sum only keeps the loads from being dropped.)
+    // Independent loads first, so their cache misses overlap; the probes below then mostly hit.
     let touched = 0;
     for (let i = 0; i < n; i++) {
-      // Truncated with | 0 (slots < 2^31), which keeps the arithmetic unboxed.
+      // | 0 keeps the arithmetic unboxed (slots < 2^31).
       const home = (staged[2 * i]! * scale) | 0;
       homes[i] = home;
       touched += table[2 * home + 1]!;
@@ -171,15 +147,10 @@ export class AddressSet {
 }
 
 /**
- * Two 32-bit hashes of the address folded to lower case, written to
- * out[at], out[at + 1]. ASCII text is read two characters at a time, both
- * folded at once (a SWAR test for A-Z in each 16-bit half): 58-81 ns an
- * address against 85-140 ns one character at a time (medians of three runs of
- * bench/import-micro.bench.mjs on a shared 2-core machine), about
- * 30-60 ms of a million-row import's ~4 s. Other text is
- * lower-cased by toLowerCase() first, as the service does; if that leaves it
- * ASCII (the Kelvin sign K becomes k) it is hashed as ASCII text, so equal
- * lower-cased addresses always get equal fingerprints.
+ * Two 32-bit hashes of the address folded to lower case, at out[at] and
+ * out[at + 1]. ASCII is folded two characters at a time; other text is
+ * lower-cased as the service does, and hashed as ASCII if that makes it ASCII
+ * (the Kelvin sign), so equal lower-cased addresses get equal fingerprints.
  */
 export function fingerprint(address: string, out: Uint32Array, at: number): void {
   if (fingerprintAscii(address, out, at)) return;

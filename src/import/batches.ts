@@ -1,11 +1,7 @@
-// One batch of an import: up to --batch-size accepted rows. A batch keeps
-// only what it takes to give each row its outcome: the line numbers and the
-// 64-bit address fingerprints (to find the rows the service's FailureDetails
-// name), in typed arrays, and its body. The parsed rows are let go at once: a
-// million-row import that kept the cells of the batches in flight promoted
-// ~2 MB to V8's old generation at every young collection and peaked 40 MB
-// higher. The cells of a row the service refuses are read again from the
-// file at the end (failures.ts, --failures only).
+// One batch of an import: up to --batch-size accepted rows. It keeps only
+// what gives each row its outcome (line numbers and address fingerprints, in
+// typed arrays) and its body: parsed rows kept in flight would be promoted to
+// V8's old generation. A refused row's cells are read again at the end (failures.ts).
 import type { ImportFlags } from '../api/subscribers.js';
 import { fingerprint } from './address-set.js';
 import type { ImportEntry } from './rows.js';
@@ -13,7 +9,7 @@ import type { ImportEntry } from './rows.js';
 /** service-spec.md "Import request" and "Limits": 1 to 1000 entries per call (209 above). */
 export const MAX_BATCH_SIZE = 1000;
 
-/** Entries stringified at once: ≈ 45 KB of JSON, below V8's large-object size (128 KiB). */
+/** Entries stringified at once: a piece stays below V8's large-object size. */
 const PIECE_ENTRIES = 200;
 const BODY_HEAD = '{"Subscribers":[';
 
@@ -23,23 +19,22 @@ function bodyTail(flags: ImportFlags): string {
 }
 
 export class Batch {
-  /** Entries not yet stringified; every PIECE_ENTRIES of them become one piece of JSON at once. */
   private entries: ImportEntry[] = [];
   private pieces: string[] = [];
   private bytes = 0;
   /** The parsed rows, kept only for a batch the journal says was acknowledged (its failures are written from them). */
   private rows: string[][] | undefined;
   readonly lines: Uint32Array;
-  /** [h1, h2] of each row's address, as AddressSet computed them. */
+  /** [h1, h2] of each row's address (AddressSet). */
   private readonly fingerprints: Uint32Array;
   private count = 0;
   retries = 0;
 
   constructor(
-    /** Position in the file, from 0: batches are formed in file order, so the same file and options give the same batches. */
+    /** From 0, in file order: the same file and options give the same batches (the journal relies on it). */
     readonly index: number,
     capacity: number,
-    /** Keep the parsed rows (a batch replayed from the journal); otherwise only lines and fingerprints stay. */
+    /** A batch replayed from the journal keeps its parsed rows. */
     keepRows = false,
   ) {
     this.lines = new Uint32Array(capacity);
@@ -51,7 +46,6 @@ export class Batch {
     return this.count;
   }
 
-  /** `fingerprints[at]`, `[at + 1]`: the row's address fingerprint. */
   add(entry: ImportEntry, record: string[], line: number, fingerprints: Uint32Array, at: number): void {
     const i = this.count++;
     this.lines[i] = line;
@@ -62,20 +56,16 @@ export class Batch {
     if (this.entries.length === PIECE_ENTRIES) this.stringifyEntries();
   }
 
-  /** The parsed rows of a batch made with keepRows. */
   records(): readonly string[][] {
     if (!this.rows) throw new Error('Batch: rows were not kept');
     return this.rows;
   }
 
   /**
-   * The request body (service-spec.md "Import request") as UTF-8 bytes.
-   * Entries are stringified PIECE_ENTRIES at a time as they come (so an
-   * entry and its row are garbage within 200 rows, not 1000) and the pieces
-   * written into one Buffer: a whole 1000-entry body as one string
-   * (≈ 230 KB) would be a large object in V8's heap, freed only by full
-   * collections, and a million-row import made a thousand of them; pieces
-   * die young and the Buffer lives outside the heap.
+   * The request body (service-spec.md "Import request") as UTF-8 bytes, from
+   * pieces stringified as entries come: a whole body as one string would be a
+   * large object, freed only by full collections; pieces die young and the
+   * Buffer lives outside the heap.
    */
   body(flags: ImportFlags): Buffer {
     if (this.entries.length) this.stringifyEntries();
@@ -91,7 +81,6 @@ export class Batch {
     return body;
   }
 
-  /** Lets go of everything but the lines and fingerprints. */
   release(): void {
     this.entries = [];
     this.pieces = [];
@@ -122,18 +111,14 @@ export class Batch {
   }
 }
 
-/**
- * The batches stage: unique rows in file order → batches of --batch-size,
- * numbered from 0, so the same file and options always give the same batches
- * (the journal relies on it).
- */
+/** The batches stage: unique rows, in file order, into batches of --batch-size. */
 export class Batcher {
   private current: Batch | undefined;
   private formed = 0;
 
   constructor(
     private readonly size: number,
-    /** Whether a batch keeps its parsed rows (one the journal already holds: its failures are written from them). */
+    /** A batch the journal already holds keeps its parsed rows: its failures are written from them. */
     private readonly keepRows: (index: number) => boolean,
     private readonly onBatch: (batch: Batch) => void,
   ) {}
@@ -144,7 +129,7 @@ export class Batcher {
     if (batch.size === this.size) this.flush();
   }
 
-  /** Passes on the batch being filled, if any (at the end of the file). */
+  /** At the end of the file: the batch being filled, if any. */
   flush(): void {
     const batch = this.current;
     if (!batch) return;

@@ -1,10 +1,7 @@
-// Date-times in columns that become custom fields (CLI.md "What a file
-// means"). Exports write them everywhere (`2018-02-12 10:54:27`, ISO 8601,
-// `… UTC`), and a Date field keeps yyyy/mm/dd only (service-spec.md "Custom
-// field value" rule 3): sent as they are, it stores nothing of them. The
-// field's type cannot be read, so they are sent as they are and the columns
-// named, once, before the batch that first carries one; --date-only sends
-// their date part.
+// Date-times in custom-field columns (CLI.md "What a file means"): a Date
+// field keeps yyyy/mm/dd only and stores nothing of one. The field's type
+// cannot be read, so they are sent as they are and their columns named once,
+// before the first batch that carries one; --date-only sends the date part.
 import { dateReadings, dateTimeDatePart } from '../validation/date-values.js';
 
 export class DateTimeColumns {
@@ -18,7 +15,7 @@ export class DateTimeColumns {
     private readonly notice: ((message: string) => void) | undefined,
   ) {}
 
-  /** What to send of a trimmed value of the custom field `key`: a date-time's date part with --date-only, else the value. */
+  /** What to send of a trimmed value: a date-time's date part with --date-only, else the value. */
   value(key: string, value: string): string {
     const datePart = dateTimeDatePart(value);
     if (datePart === undefined) return value;
@@ -29,7 +26,7 @@ export class DateTimeColumns {
     return this.dateOnly ? datePart : value;
   }
 
-  /** One line for the columns first seen since the last call (rows are checked before their batch can be sent). */
+  /** One line for the columns first seen since the last call, before their rows' batch can be sent. */
   say(): void {
     const fresh = this.fresh;
     if (fresh.length === 0) return;

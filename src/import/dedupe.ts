@@ -1,12 +1,9 @@
-// The duplicates stage of an import: rows wait here in groups of up to
-// GROUP_SIZE addresses, so the look-ups in the address table run as one tight
-// loop (address-set.ts), then leave in file order: a rejected row as
-// rejected, a repeated address as a duplicate, the others on to the batches.
-// Rejected rows wait with the others, so every outcome is reported in line order.
+// The duplicates stage: rows wait in groups so the address look-ups run as
+// one tight loop (address-set.ts), then leave in file order (rejected rows
+// too, so every outcome is reported in line order).
 import { AddressSet, GROUP_SIZE } from './address-set.js';
 import type { ImportEntry } from './rows.js';
 
-/** Where the rows go, in file order. */
 interface DedupeSink {
   rejected(record: string[], line: number, code: string, message: string): void;
   duplicate(record: string[], line: number): void;
@@ -14,20 +11,18 @@ interface DedupeSink {
   unique(entry: ImportEntry, record: string[], line: number, fingerprints: Uint32Array, at: number): void;
 }
 
-/** Rows waiting, at most (rejected rows count here but take no address slot). */
+/** Rows waiting, at most: rejected rows take no address slot, but wait too. */
 const MAX_PENDING = 4 * GROUP_SIZE;
 
 export class Dedupe {
   private readonly addresses: AddressSet;
-  // The waiting rows, side by side: an entry (undefined for a rejected row) or a reason: [code,
-  // message, whether the row's valid address was staged to be looked up].
+  // Per waiting row: an entry, or for a rejected row [code, message, its valid address was staged].
   private readonly entries: (ImportEntry | undefined)[] = [];
   private readonly reasons: ([string, string, boolean] | undefined)[] = [];
   private readonly records: string[][] = [];
   private readonly lines: number[] = [];
   private readonly isNew = new Uint8Array(GROUP_SIZE);
 
-  /** `expectedRows` sizes the address table once (a wrong guess only costs memory or a growth). */
   constructor(
     expectedRows: number,
     private readonly sink: DedupeSink,
@@ -35,7 +30,6 @@ export class Dedupe {
     this.addresses = new AddressSet(expectedRows);
   }
 
-  /** A row that passed the checks; `email` is its trimmed address. */
   add(entry: ImportEntry, email: string, record: string[], line: number): void {
     this.addresses.stage(email);
     this.entries.push(entry);
@@ -44,12 +38,10 @@ export class Dedupe {
   }
 
   /**
-   * A row refused before sending. `email`, when the row's address itself is
-   * valid, is looked up without being added: a later row of an address
-   * already sent is a duplicate whatever else is wrong with it, so fixing it
-   * in the failures file cannot overwrite the row that was imported (CLI.md
-   * "--failures"). A refused row never takes its address: a later valid row
-   * of it is still sent.
+   * A row refused before sending. Its valid address is looked up, not added:
+   * a repeat of an address already sent is a duplicate, so fixing it in the
+   * failures file cannot overwrite the imported row (CLI.md "--failures");
+   * a later valid row of it is still sent.
    */
   reject(record: string[], line: number, code: string, message: string, email = ''): void {
     this.entries.push(undefined);
@@ -58,7 +50,6 @@ export class Dedupe {
     this.wait(record, line);
   }
 
-  /** Lets every waiting row go (at the end of the file). */
   flush(): void {
     if (this.entries.length === 0) return;
     this.addresses.addStaged(this.isNew);

@@ -1,9 +1,6 @@
-// The import pipeline, streaming end to end: source.ts → rows.ts → dedupe.ts →
-// batches.ts → dispatch.ts (send.ts is one request) → tally.ts, with the
-// journal (journal.ts) and the failures file (failures.ts); docs/import.md
-// draws it. Every data row ends in exactly one outcome (CLI.md "Import
-// guarantees"); runImport() prints nothing: it reports through hooks and
-// returns the summary.
+// The import pipeline, streaming end to end (docs/import.md draws it): every
+// data row ends in exactly one outcome (CLI.md "Import guarantees").
+// runImport() prints nothing: it reports through hooks and returns the summary.
 import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { importPath, type ImportFlags } from '../api/subscribers.js';
@@ -36,33 +33,26 @@ export type { ImportOutcome } from './outcome.js';
 export interface ImportOptions {
   input: ImportInput;
   listId: string;
-  /** `--map Column=Target` values. */
   map: string[];
-  /** `--only-mapped`: columns neither --map nor the header matching maps are ignored, not sent as custom fields. */
   onlyMapped?: boolean;
-  /** `--include-unsubscribed`: rows the file marks unsubscribed or without permission are sent too (status-columns.ts). */
   includeUnsubscribed?: boolean;
-  /** `--allow-empty-names`: rows without a name are sent with an empty Name (which empties a stored one) instead of stopping the import. */
   allowEmptyNames?: boolean;
-  /** `--strict`: a custom field value that cannot be sent refuses its row, instead of being left out of it (partial.ts). */
   strict?: boolean;
   consent?: Consent;
   flags: ImportFlags;
   batchSize: number;
   concurrency: number;
-  /** `--delimiter`; sniffed from the head when undefined. */
+  /** Sniffed from the head when undefined. */
   delimiter?: string;
   multiSeparator?: string;
-  /** --date-only: the yyyy/mm/dd part of date-time values in custom-field columns is sent. */
   dateOnly?: boolean;
   dryRun: boolean;
   failuresPath?: string;
   /** Undefined: no journal (stdin without --journal, --dry-run). */
   journalPath?: string;
   resume: boolean;
-  /** `--restart`: an earlier run's journal is discarded (under its lock), and every row is sent. */
   restart?: boolean;
-  /** Per request (imports get minutes: DEFAULT_IMPORT_TIMEOUT_MS). */
+  /** Per request. */
   timeoutMs: number;
 }
 
@@ -70,7 +60,7 @@ interface BatchDone {
   index: number;
   rows: number;
   acknowledged: boolean;
-  /** From the journal of an earlier run (--resume): not sent again. */
+  /** From an earlier run's journal: not sent again. */
   fromJournal: boolean;
 }
 
@@ -79,37 +69,36 @@ export interface PlanReport {
   encoding: string;
   columns: ColumnPlan[];
   header: string[];
-  /** Columns that decide which rows are sent (status-columns.ts), read or not (--include-unsubscribed). */
+  /** Columns that decide which rows are sent, read or not (--include-unsubscribed). */
   statusColumns?: StatusColumn[];
 }
 
 export interface ImportHooks {
   /** Needed unless dryRun. */
   client?: ApiClient;
-  /** The mapping, once the header is read (before any request). */
   onPlan?(plan: PlanReport): void;
   onProgress?(progress: ImportProgress): void;
   onBatchDone?(batch: BatchDone): void;
-  /** Every row that was not imported, as soon as its outcome is known. */
+  /** Every row not imported, as soon as its outcome is known. */
   onProblem?(problem: RowProblem): void;
-  /** Things worth telling that are not row outcomes. */
   onNotice?(message: string): void;
   /** --dry-run: the request that would be sent first. */
   onFirstRequest?(request: { method: 'POST'; path: string; body: unknown }): void;
-  /** Where `--failures -` writes: standard output, given by the command. */
+  /** Where `--failures -` writes. */
   failuresStdout?: Writable;
   /** First Ctrl-C: stop reading, let the batches in flight finish. */
   stopSignal?: AbortSignal;
   /** Second Ctrl-C: give up on the batches in flight too. */
   abandonSignal?: AbortSignal;
-  /** Keeps memory from growing with the file: told the rows of every batch sent. */
+  /** Keeps memory from growing with the file. */
   heap?: HeapHook;
 }
 
 export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Promise<ImportOutcome> {
   const { input } = o;
   if (o.failuresPath) await refuseFailuresClash(o.failuresPath, input, o.dryRun ? undefined : o.journalPath);
-  const shape = await checkText(input, o.delimiter);
+  const planOf = (header: string[]) => planMapping(header, o.map, input.name, { onlyMapped: o.onlyMapped });
+  const shape = await checkText(input, o.delimiter, o.allowEmptyNames ? undefined : planOf);
   const { rows, header } = await RowSource.open(input, shape);
   let journal: JournalSession | undefined;
   let failures: FailuresFile | undefined;
@@ -118,17 +107,15 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
     if (header === undefined || (header.length === 1 && header[0]!.trim() === '')) {
       throw hinted(new UsageError(`${input.name} is empty: there is no header row`), 'The first line names the columns, e.g. "email,name"; nothing was sent.');
     }
-    const plan = planMapping(header, o.map, input.name, { onlyMapped: o.onlyMapped });
-    // Every row would be refused (214), one line each: refused once here, as a missing address column is (CLI.md "--consent").
+    const plan = planOf(header);
+    // Every row would be refused (214): refused once here instead (CLI.md "--consent").
     if (plan.consentColumn < 0 && o.consent === undefined) {
       throw hinted(
         new UsageError(`${input.name} has no consent column, and no --consent was given: the service refuses a subscriber without ConsentToTrack`, 214),
         'Give --consent yes|no|unchanged for every row, or name the column with --map "<Column>=ConsentToTrack". Nothing was sent.',
       );
     }
-    // What the file's columns mean, read before anything is sent: a value the import cannot read stops it here.
     const meaning = await readMeaning(input, shape, plan, o);
-    // An empty Name empties a stored one: asked for, as consent is (CLI.md "Names"), before anything is sent.
     if (!o.allowEmptyNames) await refuseEmptyNames(input, shape, plan, header, o.dryRun);
     hooks.onPlan?.({ delimiter: shape.delimiter, encoding: input.encoding, columns: plan.columns, header, statusColumns: meaning.found });
     for (const notice of meaning.notices) hooks.onNotice?.(notice);
@@ -143,7 +130,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         restart: o.restart,
         input,
         options: journalOptions(o, plan, shape),
-        // The journal belongs to this service and key too (CLI.md "--journal"), and records no more batches than the file holds.
+        // The journal belongs to this service and key too (CLI.md "--journal").
         client: hooks.client!,
         maxRows: shape.rowsEstimate,
         onNotice: hooks.onNotice,
@@ -154,7 +141,7 @@ export async function runImport(o: ImportOptions, hooks: ImportHooks = {}): Prom
         signal: hooks.stopSignal,
         onNotice: hooks.onNotice,
       });
-    // The client's flow control, shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
+    // Shared with every walk of the client: one 429 paces them all (CLI.md "flow control").
     const throttle = hooks.client && !o.dryRun ? await hooks.client.flow(o.concurrency) : undefined;
     const heap = !o.dryRun && (await hooks.heap?.())?.boundedHeap({ youngBytes: 4 << 20, workBetweenCollections: 100_000 });
     const told: ImportHooks = !heap ? hooks : {
@@ -187,15 +174,14 @@ function journalOptions(o: ImportOptions, plan: MappingPlan, shape: TextShape): 
     encoding: o.input.encoding,
     multiSeparator: o.multiSeparator ?? null,
     ...(o.includeUnsubscribed ? { includeUnsubscribed: true } : {}),
-    // Only when given, so the journals of earlier imports still fit.
+    // Options added later are written only when given, so earlier journals still fit.
     ...(o.dateOnly ? { dateOnly: true as const } : {}),
     mapping: plan.columns.map((c) => (c.target === 'CustomField' ? `field:${c.key}` : c.target === 'ignore' ? '-' : c.target)),
-    // Only when given: a journal of a run without it reads the same as one written before the flag existed.
     ...(o.strict ? { strict: true } : {}),
   };
 }
 
-/** One run of the stages: the send loop pulls batches, the batches pull records; each batch's outcome goes to the tally. */
+/** One run of the stages: the send loop pulls batches, the batches pull records. */
 class ImportRun {
   private readonly builder: RowBuilder;
   private readonly tally: Tally;
@@ -203,9 +189,8 @@ class ImportRun {
   private readonly leftOut: LeftOutValues;
   private readonly dispatch: SendLoop<Batch>;
   private readonly streak = new FailureStreak();
-  /** Sizes the duplicate table (dedupe.ts). */
   private readonly expectedRows: number;
-  /** Whether the reading came to the end of the file, and whether a stop had come before: rows were then left unread or unsent. */
+  /** Whether the reading reached the end of the file, and whether a stop came before. */
   private readonly reading: ReadingState = { done: false, stopped: false };
   private stopping = false;
   private stoppedBy: string | undefined;
@@ -221,9 +206,8 @@ class ImportRun {
     private readonly rows: RowSource,
     private readonly journal: JournalSession | undefined,
     private readonly failures: FailuresFile | undefined,
-    /** Data rows the structure check counted: the progress's whole. */
     rowsEstimate: number,
-    /** The client's flow control, which paces the batches' requests (core/throttle.ts): read for its figures. */
+    /** Read for the summary's figures. */
     private readonly throttle: Throttle | undefined,
     statusColumns: StatusColumn[],
   ) {
@@ -248,7 +232,6 @@ class ImportRun {
     this.expectedRows = o.input.compressed ? rowsEstimate : estimateRows(o.input);
   }
 
-  /** Reads the file through the stages until every batch is done, or a stop lets the batches in flight finish. */
   async read(): Promise<void> {
     const { stopSignal, abandonSignal } = this.hooks;
     const stop = () => this.stop();
@@ -281,13 +264,9 @@ class ImportRun {
     }
   }
 
-  /** The failures written at the end, the files closed or removed, the summary. */
   async finish(shape: TextShape): Promise<ImportOutcome> {
     const { input } = this.o;
-    // Every row of the file has its outcome: the reading ended before any stop
-    // (so every row went on to a batch) and no row was left in flight. A stop
-    // that came after that (a Ctrl-C once the last batch was acknowledged)
-    // changed nothing: the import is complete, not interrupted.
+    // A stop after the reading ended and every row had its outcome changed nothing: complete, not interrupted.
     const complete = this.reading.done && !this.reading.stopped && this.tally.rowsWithoutOutcome === 0;
     const allAcknowledged = complete && this.tally.unacknowledgedBatches === 0;
     const change = await inputChange(input);
@@ -331,7 +310,7 @@ class ImportRun {
 
   // ---- stopping ------------------------------------------------------------------
 
-  /** Stops reading; batches in flight finish (Ctrl-C, or an error every batch would meet). */
+  /** Ctrl-C, or an error every batch would meet: batches in flight finish. */
   private stop(reason = 'interrupted'): void {
     this.stoppedBy ??= reason;
     if (this.stopping) return;
@@ -340,7 +319,7 @@ class ImportRun {
     this.dispatch.stop();
   }
 
-  /** Second Ctrl-C: the batches in flight are called off too; not journaled, so --resume sends them again. */
+  /** Second Ctrl-C: the batches in flight are not journaled, so --resume sends them again. */
   private abandon(): void {
     this.stop();
     this.dispatch.cancel();
@@ -353,7 +332,6 @@ class ImportRun {
 
   // ---- batches ---------------------------------------------------------------------
 
-  /** One batch's turn in the dispatch: counted (--dry-run), taken from the journal, or sent. */
   private handle(batch: Batch, signal: AbortSignal): Promise<void> | void {
     if (this.o.dryRun) return this.dryRun(batch);
     const earlier = this.journal?.earlierBatch(batch.index);
@@ -395,10 +373,8 @@ class ImportRun {
     }
     const { error } = answer;
     if (stopsEverything(error)) {
-      // A refused key, a list that does not exist: every batch would meet it. One
-      // error stops the import, and the requests still in flight are called off;
-      // the rows of these batches are not failures of their own (no line per row):
-      // they are left without an outcome (`unfinished`), for a rerun once the cause is fixed.
+      // A refused key, a missing list: every batch would meet it. Their rows are
+      // left `unfinished`, not failed one by one, for a rerun once it is fixed.
       this.dispatch.cancel();
       this.fail(error as Error);
       return;
@@ -420,7 +396,7 @@ class ImportRun {
   }
 }
 
-/** Rows the file probably holds, from its size and the length of the lines in its head (sizes the duplicate table). */
+/** Rows the file probably holds, from its size and its head's lines (sizes the duplicate table). */
 function estimateRows(input: ImportInput): number {
   const lines = input.head.split('\n').length - 1;
   if (lines <= 1) return 0;
@@ -429,7 +405,7 @@ function estimateRows(input: ImportInput): number {
 }
 
 
-/** How the input file differs from when it was opened (size, then modification time), if it does; a stdin copy is ours and does not change. */
+/** How the input file differs from when it was opened, if it does; a stdin copy is ours and does not change. */
 async function inputChange(input: ImportInput): Promise<string | undefined> {
   if (input.fromStdin) return undefined;
   try {

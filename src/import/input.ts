@@ -1,21 +1,8 @@
-// The input of an import: a regular file, read where it is, or anything else
-// — standard input, a FIFO, a process substitution `<(…)` (a /dev/fd pipe), a
-// device — copied to a private temporary file first (CLI.md "Import input":
-// nothing requires seeking). Copying costs one write of the data, and buys
-// what a pipe cannot give: the whole text is checked before the first request
-// (so a broken file sends nothing, CLI.md exit 2), the parser and the failures
-// file read it again, and `--resume` can tell whether the same data was piped
-// again (the copy's SHA-256 is its identity). A gzip stream (known by its
-// first bytes, whatever its name) is copied as it comes, compressed: every
-// pass inflates it as it reads (text.ts).
-//
-// The copy is bounded in harm: it is created 0600 in a 0700 directory of its
-// own, removed at the end whatever happens (even by process.exit; a SIGKILLed
-// run's by the next copy, spool-dir.ts), capped (SPOOL_MAX_BYTES), binary
-// data is refused as soon as the first 64 KiB have arrived (`cat /dev/zero`
-// is not copied forever), and an interrupt ends the copy at once (CLI.md
-// "signals"): a FIFO is opened without waiting for its writer and read
-// through the event loop, so no thread is left waiting on it.
+// The input of an import: a regular file is read where it is; anything else
+// (stdin, a FIFO, `<(…)`, a device) is copied to a private temporary file
+// first, so the text can be checked whole before the first request, read
+// again, and identified for --resume (CLI.md "Import input"). The copy is
+// private, capped, removed whatever happens, and interruptible.
 import { createHash } from 'node:crypto';
 import { close as closeFd, constants, createReadStream, fstat, open as openFd, read as readFd, rmSync, type Stats } from 'node:fs';
 import { open, rm, stat, type FileHandle } from 'node:fs/promises';
@@ -28,46 +15,38 @@ import { CliError, hinted, Interrupted, UsageError } from '../core/errors.js';
 import { makeSpoolDir, sweepStaleSpools } from './spool-dir.js';
 import { decoderLabel, gunzipHead, isGzip, type TextEncodingName, type TextInput } from './text.js';
 
-/**
- * The most a copy of a pipe may hold (bytes written to it: compressed, for
- * gzip). Past it the import is refused (exit 2): `yes a@x.com,A | email …`
- * would otherwise fill TMPDIR (a tmpfs: RAM). 2 GiB is some 40 million rows;
- * a file is read where it is, without a copy or a cap. Tests lower it in-process.
- */
+/** The most a copy of a pipe may hold: `yes a@x.com,A | email …` would otherwise fill TMPDIR. Tests lower it. */
 export const SPOOL_MAX_BYTES = 2 * 1024 ** 3;
 export const spoolLimit = { maxBytes: SPOOL_MAX_BYTES };
 
-/** Bytes read up front: enough for delimiter sniffing and the journal's head hash; binary data is refused once they have arrived. */
+/** Read up front: for delimiter sniffing, the journal's head hash and refusing binary data early. */
 const HEAD_BYTES = 64 * 1024;
 
 /** What binds a journal to its input (see journal.ts). */
 export interface InputIdentity {
   size: number;
-  /** Files only: the modification time. */
+  /** Files only. */
   mtimeMs?: number;
   /** SHA-256 of the first 64 KiB (files) or of the whole copy (stdin, a pipe). */
   sha256: string;
-  /** What was hashed. */
   hashed: 'head' | 'all';
 }
 
-/** The input; `path` is the file the pipeline reads (the temporary copy for stdin or a pipe), `name` the path as given or "stdin", for messages. */
+/** `path` is the file the pipeline reads (the copy, for a pipe); `name` is for messages. */
 export interface ImportInput extends TextInput {
-  /** The input is `-`. */
   fromStdin: boolean;
-  /** The input was copied (stdin, a FIFO, `<(…)`, a device): `path` is the copy, and there is no place beside the input for a journal. */
+  /** `path` is a copy: there is no place beside the input for a journal. */
   spooled: boolean;
   size: number;
   identity: InputIdentity;
   /** The first bytes of the text (inflated, for gzip), decoded, without the BOM and the `sep=` line. */
   head: string;
-  /** The delimiter a first line `sep=;` names (as spreadsheets write it): that line is not a row. */
+  /** The delimiter a spreadsheet's first line `sep=;` names: that line is not a row. */
   sepDelimiter?: string;
-  /** Lines before the text the parser reads (1 for a `sep=` line): added to every line number, so messages name the file's own lines. */
+  /** Lines before the text the parser reads (a `sep=` line), added so messages name the file's own lines. */
   preambleLines: number;
-  /** The file the input was read from (fd 0's for `-`), by device and inode: an output that is the same file, by any path, is refused (failures.ts). */
+  /** Device and inode of the file read (fd 0's for `-`): an output that is the same file, by any path, is refused. */
   device?: FileId;
-  /** Removes the temporary copy, if any. */
   cleanup(): Promise<void>;
 }
 
@@ -102,21 +81,14 @@ const fstatAsync = promisify(fstat);
 const readAsync = promisify(readFd);
 const closeAsync = promisify(closeFd);
 
-/**
- * Whether `file` will be copied rather than read where it is (`-`, a FIFO,
- * `<(…)`, a device), decided before anything is read: such an input has no
- * default journal, so `--resume` needs `--journal` (src/commands/subscribers/import-session.ts).
- */
+/** Whether `file` will be copied, decided before anything is read: such an input has no default journal. */
 export async function isCopied(file: string, cwd: string): Promise<boolean> {
   if (file === '-') return true;
   const info = await stat(resolve(cwd, file)).catch(() => undefined);
   return info !== undefined && !info.isFile() && !info.isDirectory();
 }
 
-/**
- * Opens the input. `signal` (the command's Ctrl-C) ends the copy of a pipe at
- * once: the copy is removed and Interrupted is thrown (exit 130).
- */
+/** `signal` (Ctrl-C) ends the copy of a pipe at once: removed, and Interrupted thrown. */
 export async function openInput(file: string, cwd: string, stdin: Readable, encodingFlag: TextEncodingName | undefined, signal?: AbortSignal): Promise<ImportInput> {
   if (file === '-') {
     // What fd 0 is (a file redirected with `<`, a pipe): an in-process stream has none.
@@ -128,8 +100,7 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
   const cannotRead = (err: unknown) => new UsageError(`${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   let fd: number;
   try {
-    // O_NONBLOCK: a FIFO is opened at once, not when its writer comes (a
-    // blocked open would hold a thread no interrupt can free); a regular file ignores it.
+    // O_NONBLOCK: a blocked open of a FIFO would hold a thread no interrupt can free.
     fd = await openAsync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -187,11 +158,7 @@ export async function openInput(file: string, cwd: string, stdin: Readable, enco
   return spool(createReadStream(path), file, false, encodingFlag, signal, device);
 }
 
-/**
- * Copies `source` to a private temporary file, hashing it on the way; the
- * head is checked as soon as it has arrived, so binary data is refused
- * without being copied further.
- */
+/** Copies and hashes `source`; binary data is refused as soon as the head has arrived (`cat /dev/zero`). */
 async function spool(
   source: Readable,
   name: string,
@@ -296,11 +263,7 @@ function tooLong(name: string, cap: number): CliError {
   );
 }
 
-/**
- * What the first bytes of the input say about its text: gzip (then the rest
- * is learnt from the first bytes it inflates to, at most HEAD_BYTES whatever
- * they inflate to), the encoding, the BOM, a `sep=` line, the decoded head.
- */
+/** What the first bytes say about the text (of a gzip file, the first bytes it inflates to). */
 async function textHead(name: string, bytes: Buffer, encodingFlag: TextEncodingName | undefined) {
   if (!isGzip(bytes)) return { compressed: false, ...readHead(name, bytes, encodingFlag) };
   let text: Buffer;
@@ -316,7 +279,7 @@ async function textHead(name: string, bytes: Buffer, encodingFlag: TextEncodingN
 /** Excel's first line naming the delimiter: `sep=;` (any case), then a line break. */
 const SEP_LINE = /^sep=([^"\r\n])(?:\r\n|\n|\r)/i;
 
-/** The encoding (a byte-order mark wins over --encoding), the BOM's length, a `sep=` line and the decoded head; plainly non-text data is refused. */
+/** The encoding, the BOM's length, a `sep=` line and the decoded head; plainly non-text data is refused. */
 function readHead(name: string, bytes: Buffer, encodingFlag: TextEncodingName | undefined) {
   let encoding: TextEncodingName = encodingFlag ?? 'utf8';
   let bomBytes = 0;
@@ -339,7 +302,7 @@ function readHead(name: string, bytes: Buffer, encodingFlag: TextEncodingName | 
   return { encoding, bomBytes, head: head.slice(sep[0].length), sepDelimiter: sep[1]!, preambleBytes: Buffer.byteLength(sep[0]), preambleLines: 1 };
 }
 
-/** Files that are plainly not CSV text are refused before anything else (CLI.md: exit 2, nothing sent). */
+/** Plainly not CSV text: refused before anything else. */
 function refuseNonText(name: string, bytes: Buffer, encoding: TextEncodingName): void {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
     throw hinted(

@@ -1,21 +1,8 @@
-// The import journal's format, and reading one back (CLI.md "--journal /
-// --resume").
-//
-// JSON lines. The first line binds the journal to its import: the input
-// (size, mtime, SHA-256 of the head), every option that changes what is sent,
-// and the service (its base URL, normalised, and an HMAC of the key under a
-// random salt: never the key). Each further line is one acknowledged batch
-// with its outcome counts and the rows the service refused, so a resumed run
-// can report, and write to --failures, the whole file including the earlier
-// run. Every line carries a MAC chained from the one before it
-// (journal-mac.ts), so only what this import wrote is ever taken as sent.
-//
-// A journal is checked when read (zod, then the counts): anything damaged, or
-// that the file could not have produced, is refused before anything is sent,
-// and never counted as rows imported. Only the last line may be torn (a crash
-// in mid-append): it is dropped, and its batch sent again, which is harmless
-// (an import of an existing address updates it, service-spec.md "Import
-// subscribers").
+// The import journal's format (CLI.md "--journal / --resume"): JSON lines, a
+// header binding it to its input, options and service (never the key), then
+// one line per acknowledged batch with its refused rows, so a resumed run can
+// report the whole file. Lines carry chained MACs (journal-mac.ts); anything
+// damaged or impossible for the file is refused before anything is sent.
 import * as z from 'zod/mini';
 import { readRegularFile, UnsafePathError } from '../core/private-file.js';
 import { describeIssue } from '../core/response-issues.js';
@@ -23,11 +10,7 @@ import type { InputIdentity } from './input.js';
 import type { JournalService } from './journal-service.js';
 
 export const JOURNAL_KIND = 'email-import-journal';
-/**
- * 2: the header names the service (base URL and a digest of the key).
- * 3: every line carries a chained MAC. A journal of an earlier version is
- * refused, not resumed: its records cannot be told from forged ones.
- */
+/** An earlier version's journal is refused, not resumed: without MACs its records cannot be told from forged ones. */
 export const JOURNAL_VERSION = 3;
 
 /** Everything that changes the requests of an import: a resumed run must use the same. */
@@ -41,12 +24,11 @@ export interface JournalOptions {
   delimiter: string;
   encoding: string;
   multiSeparator: string | null;
-  /** Present (true) only with --include-unsubscribed: a journal of any other run has none. */
+  /** Options added later are present only when given, so earlier journals still fit. */
   includeUnsubscribed?: boolean;
   dateOnly?: true;
-  /** What each column becomes, in order: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
+  /** Per column: EmailAddress, Name, ConsentToTrack, -, or field:<key>. */
   mapping: string[];
-  /** --strict (a row with a value that cannot be sent is refused, not sent without it); written only when true. */
   strict?: boolean;
 }
 
@@ -59,7 +41,6 @@ export interface JournalHeader {
   createdAt: string;
 }
 
-/** One acknowledged batch. */
 export interface BatchRecord {
   batch: number;
   rows: number;
@@ -67,9 +48,9 @@ export interface BatchRecord {
   existing: number;
   failed: number;
   retries: number;
-  /** The service's own totals for the batch: [TotalUniqueEmailsSubmitted, TotalExistingSubscribers, TotalNewSubscribers]. */
+  /** [TotalUniqueEmailsSubmitted, TotalExistingSubscribers, TotalNewSubscribers]. */
   service: [number, number, number];
-  /** Rows the service refused: [position in the batch, Code, Message]. */
+  /** [position in the batch, Code, Message]. */
   failures: [number, string, string][];
 }
 
@@ -120,9 +101,9 @@ export interface SealedLine {
 
 export interface LoadedJournal {
   header: JournalHeader;
-  /** The acknowledged batches by index, in the order of the file, each checked on its own (checkRecord()). */
+  /** By index, in the order of the file. */
   batches: Map<number, BatchRecord>;
-  /** Every line but a torn last one, for the MAC chain (journal-mac.ts verifyJournal()). */
+  /** Every line but a torn last one, for the MAC chain. */
   lines: SealedLine[];
 }
 
@@ -137,13 +118,10 @@ export class JournalError extends Error {
 }
 
 /**
- * Reads a journal, without following a link at its path: undefined when
- * there is none, 'empty' when it records no acknowledged batch (nothing to
- * resume, whatever its header says: CLI.md lets such a journal never block a
- * new run). Only the last line may be torn (a crash in mid-append): it is
- * dropped, and its batch sent again. Anything else that is not what this
- * version writes throws JournalError, naming the line and what is wrong.
- * The MACs need the key: verifyJournal() checks them.
+ * Reads a journal without following a link: undefined when there is none,
+ * 'empty' when it records no batch (CLI.md: it never blocks a new run). A torn
+ * last line (a crash in mid-append) is dropped and its batch sent again, which
+ * is harmless; anything else wrong throws JournalError naming the line.
  */
 export async function loadJournal(path: string): Promise<LoadedJournal | 'empty' | undefined> {
   let data: Buffer | undefined;
@@ -190,13 +168,13 @@ export async function loadJournal(path: string): Promise<LoadedJournal | 'empty'
   return { header: headerData as JournalHeader, batches, lines: sealed };
 }
 
-/** A line's value as its MAC covers it: everything but the MAC, as read (not as the schema keeps it, so an added key is an edit too). */
+/** What a line's MAC covers: everything but the MAC, as read (not as the schema keeps it: an added key is an edit too). */
 function unsealed(value: unknown): Record<string, unknown> {
   const { mac: _mac, ...rest } = value as Record<string, unknown>;
   return rest;
 }
 
-/** What is wrong with one batch record on its own, if anything: its counts must add up to its rows, its failures to its failed rows. */
+/** What is wrong with one batch record on its own: its counts must add up. */
 function checkRecord(r: BatchRecord, batchSize: number): string | undefined {
   const name = `batch ${r.batch + 1}`;
   if (r.rows > batchSize) return `${name} has ${r.rows} rows; --batch-size is ${batchSize}`;
@@ -211,12 +189,7 @@ function checkRecord(r: BatchRecord, batchSize: number): string | undefined {
   return undefined;
 }
 
-/**
- * What makes the batches of a journal impossible for this file, if anything:
- * batches come from the file in order, every one full but the last, so there
- * are at most ceil(rows / batch size) of them (the structure check counted the
- * rows before anything is sent), and only the last recorded can be short.
- */
+/** What makes the batches impossible for this file: more than its rows fill, or a short one before the last. */
 export function journalDoesNotFit(batches: Map<number, BatchRecord>, batchSize: number, maxRows: number | undefined): string | undefined {
   let last = -1;
   let rows = 0;

@@ -1,20 +1,7 @@
-// One import holds a journal at a time (CLI.md "--journal / --resume"). Two
-// imports of the same file at once each took the other's journal for their
-// own: the one that finished deleted the journal the other had just said it
-// saved. The lock is `<journal>.lock`, put in place whole and exclusively
-// (core/private-file.ts: a hard link, or an exclusive create where there are
-// none; either fails when anything is there),
-// holding the pid, the host and a random nonce of its holder.
-//
-// A second import meets the lock and is refused, naming the holder's pid. A
-// lock whose process is gone (a SIGKILL, a power cut) is taken over, with a
-// line saying so: it is first moved aside under a random name and read again,
-// so that of two imports taking over the same stale lock at once only one
-// gets it, and a fresh lock moved aside by mistake is put back. A lock left
-// aside by a takeover killed before removing it is swept by the next import
-// (core/private-temporaries.ts). The lock is removed at the end whatever
-// happens: by the import as it ends, and by an exit hook if the process
-// leaves another way.
+// One import holds a journal at a time (CLI.md "--journal / --resume"):
+// otherwise two imports of one file take each other's journal, and the first
+// to end deletes it. `<journal>.lock`, made whole and exclusively, names its
+// holder; a stale one (its process gone) is moved aside, checked, taken over.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
@@ -42,7 +29,7 @@ export class JournalLock {
     process.once('exit', this.onExit);
   }
 
-  /** Takes the lock of the journal at `journalPath`; refuses (UsageError, before anything is sent) when another import holds it. */
+  /** Refuses (UsageError, before anything is sent) when another import holds the lock. */
   static async acquire(journalPath: string, onNotice?: (message: string) => void): Promise<JournalLock> {
     const path = `${journalPath}.lock`;
     const owner: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), createdAt: new Date().toISOString() };
@@ -59,7 +46,7 @@ export class JournalLock {
       const holder = await readOwner(journalPath, path);
       if (holder === undefined) continue; // released meanwhile
       if (holder.host !== owner.host || !processGone(holder.pid)) throw inUse(journalPath, path, holder);
-      // The holder is gone: move its lock aside, and make sure it is the lock judged stale that was moved.
+      // Moved aside, then read again: of two imports taking over one stale lock, only one gets it.
       const aside = asideName(path);
       try {
         await rename(path, aside);
@@ -83,7 +70,7 @@ export class JournalLock {
     throw inUse(journalPath, path, undefined);
   }
 
-  /** Removes the lock if it is still this import's (idempotent; synchronous, so the exit hook can use it). */
+  /** If it is still this import's; synchronous, for the exit hook. */
   release(): void {
     if (!this.held) return;
     this.held = false;

@@ -1,15 +1,7 @@
-// What binds each line of a journal to the import that wrote it. The header
-// alone was tied to the key: records appended for batches never sent were
-// taken as acknowledged, and their rows skipped. Every line now carries
-// HMAC-SHA256(previous line's MAC ‖ the line's canonical bytes), the header's
-// chained from a fixed label, under a key derived from the API key and the
-// journal's own random salt. The key of the MACs is never written: the header's
-// keyDigest is another digest of the API key, and tells nothing of this one.
-//
-// So a line edited, added, moved, or removed from before the last is refused
-// naming the line. Removing lines from the end is the one edit a chain cannot
-// see, and it is safe: those batches are sent again, and no row is counted as
-// imported that was not acknowledged.
+// Binds each line of a journal to the import that wrote it, so records of
+// batches never sent cannot be taken as acknowledged: a MAC chained from the
+// line before, under a key from the API key and the journal's salt. Lines cut
+// from the end are the one edit it cannot see, and harmless: they are sent again.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { JournalError, type LoadedJournal } from './journal-format.js';
 import type { ServiceClient } from './journal-service.js';
@@ -21,14 +13,13 @@ export async function journalMacKey(client: ServiceClient, salt: string): Promis
   return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'hex'), Buffer.from(salt), 'email import journal records', 32));
 }
 
-/** A value's bytes as a MAC covers them: JSON with the keys of every object sorted, so reading and writing agree whatever the order. */
+/** JSON with sorted keys: reading and writing agree whatever the order. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );
 }
 
-/** The MACs of a journal's lines in order: the header's first, then each record's, chained from the one before. */
 export class MacChain {
   private last = 'email-import-journal header';
 

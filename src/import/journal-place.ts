@@ -1,9 +1,7 @@
 // Where an import's journal sits when --journal does not say (CLI.md
-// "--journal"): beside the input, or, where the input's folder cannot be
-// written (a read-only share or checkout), in the user's state directory
-// ($XDG_STATE_HOME/email-cli/import-journals, else
-// ~/.local/state/email-cli/import-journals, created 0700), under a name that
-// holds the input's full path, so `--resume` of the same file finds it there.
+// "--journal"): beside the input, or, where its folder cannot be written (a
+// read-only share), in the user's state directory, named after the input's
+// full path so `--resume` finds it.
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, chmod, mkdir, stat } from 'node:fs/promises';
@@ -41,7 +39,7 @@ export async function defaultJournalPlace(inputPath: string, listId: string, env
   return { path: elsewhere, moved: `${folder} cannot be written (${unwritable})` };
 }
 
-/** $XDG_STATE_HOME/email-cli/import-journals (an absolute path only, as the XDG spec says), else ~/.local/state/…. */
+/** The XDG spec takes an absolute $XDG_STATE_HOME only. */
 function stateDirectory(env: Readonly<Record<string, string | undefined>>): string {
   const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(env.HOME || homedir(), '.local', 'state');
   return join(base, 'email-cli', 'import-journals');

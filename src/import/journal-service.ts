@@ -1,9 +1,8 @@
-// The service a journal belongs to (CLI.md "--journal / --resume"): its base
-// URL, normalised, and an HMAC of the key under a random salt, never the key,
-// so `--resume` against another service or with another key is refused.
+// The service a journal belongs to, so `--resume` against another service or
+// with another key is refused (CLI.md "--journal / --resume").
 import { createHash, randomBytes } from 'node:crypto';
 
-/** The service an import talks to, as the journal records it: never the key, an HMAC of it under a random salt. */
+/** Never the key: an HMAC of it under a random salt. */
 export interface JournalService {
   /** Normalised (serviceUrl()). */
   baseUrl: string;
@@ -11,7 +10,6 @@ export interface JournalService {
   keyDigest: string;
 }
 
-/** What the journal needs of the client (core/http.ts ApiClient). */
 export interface ServiceClient {
   readonly baseUrl: URL;
   keyDigest(salt: string): Promise<string>;
@@ -23,7 +21,7 @@ export function serviceUrl(url: URL | string): string {
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
 }
 
-/** The service of this run, as a new journal records it (a fresh salt for the key's digest). */
+/** A fresh salt for each new journal. */
 export async function journalService(client: ServiceClient): Promise<JournalService> {
   const keySalt = randomBytes(16).toString('hex');
   return { baseUrl: serviceUrl(client.baseUrl), keySalt, keyDigest: await client.keyDigest(keySalt) };

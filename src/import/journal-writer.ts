@@ -1,14 +1,7 @@
-// Writes an import's journal (format: journal-format.ts) like every file
-// beside the user's data (core/private-file.ts): never through a link, 0600,
-// under an unpredictable temporary name then renamed into place (while the
-// first batches are sent), so a journal either exists whole or not at all. A
-// resumed run writes the checked content of the earlier journal to a new file
-// the same way; batch lines are appended through that descriptor, never by
-// opening the path again, and fdatasync'd as batches are acknowledged;
-// appends that arrive while a sync is running are written together by the
-// next one (group commit), so a million-row import pays a few hundred syncs
-// rather than one per batch. Each line is sealed with the next MAC of its
-// chain (journal-mac.ts) in the order it is written.
+// Writes an import's journal like every file beside the user's data
+// (core/private-file.ts): whole or not at all, never through a link; batch
+// lines are appended through the same descriptor and synced in groups (those
+// that arrive during a sync go together in the next), not one sync a batch.
 import { rm } from 'node:fs/promises';
 import { PrivateFile } from '../core/private-file.js';
 import { JournalError, type BatchRecord, type JournalHeader } from './journal-format.js';
@@ -18,7 +11,6 @@ export class JournalWriter {
   private queue: string[] = [];
   private flushing: Promise<void> | undefined;
   private failure: Error | undefined;
-  /** Open for appending once the journal is in place. */
   private file: PrivateFile | undefined;
   /** Resolves once the journal is in place and open for appending. */
   private ready: Promise<void> = Promise.resolve();
@@ -29,15 +21,10 @@ export class JournalWriter {
   ) {}
 
   /**
-   * Writes a journal atomically (core/private-file.ts: a temporary file,
-   * fsync, rename): a new one (its header), or, on --resume, the checked
-   * content of the earlier one, so nothing is appended through the path. The
+   * A new journal, or on --resume the checked content of the earlier one. The
    * temporary file is written before this returns, so an unwritable place is
-   * refused before anything is sent; the sync and rename finish in the
-   * background while the first batches are on their way (a sync can wait
-   * behind the writeback of other files' data), and batch lines wait for
-   * them. Batch lines are appended through the same descriptor. `macKey`:
-   * journal-mac.ts journalMacKey(), for the header's salt.
+   * refused before anything is sent; its sync and rename finish while the
+   * first batches are on their way (a sync can wait behind other files' writeback).
    */
   static async create(path: string, header: JournalHeader, macKey: Buffer, earlier: Iterable<BatchRecord> = []): Promise<JournalWriter> {
     const chain = new MacChain(macKey);
@@ -90,7 +77,7 @@ export class JournalWriter {
     }
   }
 
-  /** Deletes the journal of a finished import (a link put at its path since is removed itself, never followed). */
+  /** A link put at its path since is removed itself, never followed. */
   async remove(): Promise<void> {
     await this.close().catch(() => undefined);
     if (this.file) await rm(this.path, { force: true });
@@ -116,7 +103,6 @@ export class JournalWriter {
 }
 
 
-/** A journal line: the value with the next MAC of the chain. */
 function sealed(chain: MacChain, value: JournalHeader | BatchRecord): string {
   return `${JSON.stringify({ ...value, mac: chain.next(value) })}\n`;
 }

@@ -1,17 +1,7 @@
-// The journal of one import run (CLI.md "--journal / --resume"): which
-// batches the service acknowledged, so `--resume` sends only the rest.
-// journal-format.ts says what a journal holds and reads one back,
-// journal-mac.ts binds every line to the import that wrote it,
-// journal-writer.ts writes it, journal-lock.ts keeps it to one import at a
-// time, journal-service.ts names the service and key it belongs to.
-//
-// JournalSession is what the importer uses: it takes the lock, opens the
-// journal (refusing one that is not a journal, is damaged, belongs to another
-// import, was altered, or exists without --resume), says which batches an
-// earlier run had acknowledged, records the new ones, and at the end keeps
-// the journal or removes it, and lets go of the lock. `--resume` with another
-// file, other options, another base URL or another key is refused, naming
-// what differs.
+// The journal of one import run: which batches the service acknowledged, so
+// `--resume` sends only the rest (CLI.md "--journal / --resume"). A journal
+// of another file, other options, service or key is refused, naming what
+// differs, before anything is sent.
 import { rm } from 'node:fs/promises';
 import { hinted, UsageError } from '../core/errors.js';
 import { UnsafePathError } from '../core/private-file.js';
@@ -34,32 +24,19 @@ import { journalMacKey, verifyJournal } from './journal-mac.js';
 import { journalService, serviceMismatch, type ServiceClient } from './journal-service.js';
 import { JournalWriter } from './journal-writer.js';
 
-// What the rest of the import uses of the journal's format.
 export { JournalError, type BatchRecord, type JournalOptions } from './journal-format.js';
 
-/**
- * The journal of one import run (CLI.md "--journal / --resume"). It is held
- * under a lock from before it is read until the run ends (journal-lock.ts).
- * A journal that records no acknowledged batch has nothing to resume: it
- * never blocks a new run, which replaces it. At the end the journal is kept
- * only when it is worth resuming: some batch was acknowledged (now or in an
- * earlier run) and not every batch of the file was.
- */
+/** Held under its lock from before it is read until the run ends; a journal with no batch never blocks a new run. */
 export class JournalSession {
   private acknowledgedNow = 0;
 
   private constructor(
     private readonly writer: JournalWriter,
-    /** The batches an earlier run had acknowledged (--resume). */
     private readonly earlier: Map<number, BatchRecord>,
     private readonly lock: JournalLock,
   ) {}
 
-  /**
-   * Opens or creates the journal at `path`; every refusal is a UsageError
-   * thrown before anything is sent, the journal left as it was.
-   * `maxRows`: the data rows the structure check counted (an upper bound).
-   */
+  /** Every refusal is a UsageError before anything is sent, the journal left as it was. */
   static async open(path: string, o: SessionOptions): Promise<JournalSession> {
     await refuseNonFile(path);
     const lock = await JournalLock.acquire(path, o.onNotice);
@@ -76,17 +53,15 @@ export class JournalSession {
     return this.writer.path;
   }
 
-  /** Whether an earlier run's batches are taken from the journal. */
   get resumed(): boolean {
     return this.earlier.size > 0;
   }
 
-  /** The record of a batch an earlier run had acknowledged: it is not sent again. */
+  /** A batch an earlier run had acknowledged: not sent again. */
   earlierBatch(index: number): BatchRecord | undefined {
     return this.earlier.get(index);
   }
 
-  /** Records a batch acknowledged now (on disk after a later group commit). */
   record(batch: BatchRecord): void {
     this.writer.record(batch);
     this.acknowledgedNow++;
@@ -97,12 +72,12 @@ export class JournalSession {
     return this.writer.error;
   }
 
-  /** Whether the journal stays at the end: some batch acknowledged (now or before), and not every batch of the file. */
+  /** Worth resuming: some batch acknowledged (now or before), and not every batch of the file. */
   keeps(allAcknowledged: boolean): boolean {
     return !allAcknowledged && (this.acknowledgedNow > 0 || this.earlier.size > 0);
   }
 
-  /** Closes the journal, or removes it when it is not worth keeping (keeps()); then lets go of the lock, whatever happened. */
+  /** Lets go of the lock whatever happened. */
   async end(allAcknowledged: boolean): Promise<void> {
     try {
       await (this.keeps(allAcknowledged) ? this.writer.close() : this.writer.remove());
@@ -119,12 +94,11 @@ interface SessionOptions {
   input: ImportInput;
   options: JournalOptions;
   client: ServiceClient;
-  /** The data rows the structure check counted (an upper bound), when it did. */
   maxRows?: number;
   onNotice?: (message: string) => void;
 }
 
-/** The rule of every path written (core/write-target.ts): a journal is a regular file or nothing yet, checked before its lock is made beside it. */
+/** Checked before its lock is made beside it (core/write-target.ts). */
 async function refuseNonFile(path: string): Promise<void> {
   try {
     await writeTarget(path, { streams: false });
@@ -182,12 +156,7 @@ async function checkedJournal(path: string, o: SessionOptions): Promise<LoadedJo
   return loaded;
 }
 
-/**
- * --restart: removes the journal at `path` (under its lock, so never one
- * another import is writing) and says so. Only a journal this tool wrote is
- * removed, damaged or not: a path holding anything else is refused as it is
- * without --restart, and left alone.
- */
+/** --restart, under the lock: only a journal this tool wrote is removed, damaged or not; anything else is left alone. */
 async function discardJournal(path: string, onNotice?: (message: string) => void): Promise<undefined> {
   let what: string;
   try {
@@ -204,7 +173,6 @@ async function discardJournal(path: string, onNotice?: (message: string) => void
   return undefined;
 }
 
-/** The journal written from here on: the checked content of the earlier one (--resume), or a new one. */
 async function journalWriter(path: string, o: SessionOptions, loaded: LoadedJournal | undefined): Promise<JournalWriter> {
   try {
     const header: JournalHeader = loaded?.header ?? {

@@ -1,21 +1,16 @@
-// From the header row to what each column becomes in an import entry
-// (service-spec.md "Import request": EmailAddress, Name, CustomFields,
-// ConsentToTrack). `--map Column=Target` decides for the columns it names;
-// the others are matched to the usual spellings, and what is left becomes a
-// custom field keyed by its header (CLI.md "Import options").
+// What each column of the header becomes in an import entry: --map decides
+// for the columns it names, the others are matched to the usual spellings,
+// and the rest become custom fields keyed by their header (CLI.md "Import options").
 import { UsageError } from '../core/errors.js';
 import { CONTACT_EMAIL_HEADERS, mailColumnsHint } from './vendor-columns.js';
 
 type TargetKind = 'EmailAddress' | 'Name' | 'ConsentToTrack' | 'CustomField' | 'ignore';
 
 export interface ColumnPlan {
-  /** 0-based position in the row. */
   index: number;
   header: string;
   target: TargetKind;
-  /** The custom field key (CustomField only). */
   key?: string;
-  /** Why: `--map`, a recognised header, or the rule for what is left. */
   source: 'map' | 'auto' | 'rest' | 'empty header' | 'failures file' | 'only-mapped';
   /** For Name built from several columns: "First Name + Last Name". */
   note?: string;
@@ -23,23 +18,14 @@ export interface ColumnPlan {
 
 export interface MappingPlan {
   columns: ColumnPlan[];
-  /** Number of header cells. */
   width: number;
   emailColumn: number;
   /** Joined with a space, skipping empty cells: one column, or First Name + Last Name. */
   nameColumns: number[];
-  /** -1 when no column carries ConsentToTrack. */
   consentColumn: number;
-  /**
-   * The Outcome column of a failures file of an earlier import (the last
-   * block of FAILURE_COLUMNS, not given a target by --map): its `duplicate`
-   * rows are not sent (rows.ts). -1 for any other file.
-   */
+  /** A failures file's Outcome column (of its last block), -1 for any other file. */
   outcomeColumn: number;
-  /**
-   * Where the trailing FAILURE_COLUMNS blocks of a failures file begin: the
-   * user's own columns come before it. `width` for any other file.
-   */
+  /** Where a failures file's own columns begin; `width` for any other file. */
   userWidth: number;
   fieldColumns: { index: number; key: string }[];
 }
@@ -73,12 +59,7 @@ function parseTarget(raw: string): { target: TargetKind; key?: string } {
   return { target: 'CustomField', key: text };
 }
 
-/** Parses `--map` values and the header into a plan; throws UsageError (exit 2) for a file or map that cannot work. */
-/**
- * `onlyMapped` (CLI.md `--only-mapped`): the columns left over after --map and
- * the header matching are ignored instead of becoming custom fields (vendor
- * columns of an export, such as Mailchimp's LEID and EUID).
- */
+/** Throws UsageError (exit 2) for a file or map that cannot work. */
 export function planMapping(header: string[], mapFlags: string[], inputName: string, options: { onlyMapped?: boolean } = {}): MappingPlan {
   const width = header.length;
   const chosen = new Map<number, ColumnPlan>();
@@ -109,9 +90,7 @@ export function planMapping(header: string[], mapFlags: string[], inputName: str
   const mapped = (target: TargetKind) => [...chosen.values()].some((c) => c.target === target);
   const free = (i: number) => !chosen.has(i);
 
-  // A failures file of an earlier import: its four trailing columns are ours, not the user's data. The
-  // failures file of a failures file ends in two such blocks (and so on): every block is ours, and the
-  // last one says what became of each row in the latest import.
+  // A failures file's trailing blocks of columns are ours (one per import it went through); the last says what became of each row.
   let outcomeColumn = -1;
   let userWidth = width;
   const block = FAILURE_COLUMNS.length;
@@ -197,19 +176,14 @@ function listHeaders(header: string[]): string {
   return header.length > 20 ? `${shown.join(', ')} and ${header.length - 20} more` : shown.join(', ') || '(none)';
 }
 
-/** Columns the unmapped-columns notice names at most: a wide export keeps it one readable line. */
+/** A wide export keeps the unmapped-columns notice one readable line. */
 const UNMAPPED_SHOWN = 10;
 
 /**
- * The notice before the first batch (CLI.md "Import input") naming the columns
- * sent as custom fields only because nothing maps them (source 'rest'): an
- * export's vendor columns (LEID, EUID, OPTIN_IP) are otherwise sent silently.
- * It says what the service does with them: a key the list does not define,
- * and a value that is none of a field's options, are ignored without an error
- * (service-spec.md documents none), while the rows count as imported. The
- * list's fields cannot be read through the API, so the columns are not sorted
- * into defined and undefined. Undefined when there are none; columns --map
- * sends as custom fields are not named.
+ * Names the columns sent as custom fields only because nothing maps them
+ * (an export's vendor columns would otherwise go silently): the service
+ * ignores keys a list does not define without an error, and the list's fields
+ * cannot be read through the API to tell which (CLI.md "Import input").
  */
 export function unmappedColumnsNotice(plan: MappingPlan, listId: string): string | undefined {
   const names = plan.columns.filter((c) => c.source === 'rest').map((c) => c.header.trim());

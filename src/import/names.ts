@@ -1,25 +1,16 @@
-// Rows sent without a name (CLI.md "Names"). service-spec.md "Import
-// request": every entry carries Name (required), and the service updates an
-// existing subscriber's name with what is sent ("Add subscriber": name and
-// custom fields are updated), so an empty Name empties a stored name. It
-// cannot be left out, so the import stops before sending anything unless
-// --allow-empty-names says to send such rows as they are (then it says so,
-// once, before the first batch that carries one, and the summary counts them).
+// Rows sent without a name (CLI.md "Names"): Name cannot be left out of an
+// entry, and an empty one empties a stored name, so the import stops before
+// sending unless --allow-empty-names; then it says so once, and counts them.
 import { hinted, UsageError } from '../core/errors.js';
 import type { ImportInput } from './input.js';
 import type { MappingPlan } from './mapping.js';
-import { scanEmptyNames } from './name-scan.js';
 import type { TextShape } from './source.js';
-import { lineAt } from './structure-check.js';
+import { lineAt, scanStructure } from './structure-check.js';
 import { scanChunks } from './text.js';
 
 const WHAT_HAPPENS = 'and the service replaces the name of an existing subscriber with what is sent (a stored name is emptied)';
 
-/**
- * The line for a file that maps no column to Name: every row is sent with an
- * empty Name. `records`: what the structure check counted before sending (an
- * upper bound: blank lines are among them). Undefined when some column is the name.
- */
+/** For a file that maps no column to Name; `records` is an upper bound (blank lines among them). */
 export function noNameColumnNotice(plan: MappingPlan, inputName: string, dryRun: boolean, records: number): string | undefined {
   if (plan.nameColumns.length > 0) return undefined;
   return (
@@ -28,7 +19,7 @@ export function noNameColumnNotice(plan: MappingPlan, inputName: string, dryRun:
   );
 }
 
-/** Counts the rows about to be batched with an empty Name; the first one of a file that has a name column is said. */
+/** Counts the rows batched with an empty Name; the first one of a file with a name column is said. */
 export class EmptyNames {
   count = 0;
   private readonly columns: string | undefined;
@@ -44,7 +35,6 @@ export class EmptyNames {
     this.columns = plan.nameColumns.length > 0 ? plan.nameColumns.map((i) => header[i]!.trim()).join(' + ') : undefined;
   }
 
-  /** A row whose entry has an empty Name, before its batch can be sent. */
   row(line: number): void {
     if (this.count++ > 0 || this.columns === undefined) return;
     const cell = this.columns.includes(' + ') ? 'empty name cells' : 'an empty name cell';
@@ -55,20 +45,15 @@ export class EmptyNames {
   }
 }
 
-/**
- * Stops the import before anything is sent when rows would be sent with an
- * empty Name and --allow-empty-names was not given (CLI.md "Names"): the
- * whole text is scanned first (name-scan.ts), as the consent check stops a
- * file with no consent column.
- */
+/** Stops the import before anything is sent, as a missing consent column does; the structure check counted the rows. */
 export async function refuseEmptyNames(input: ImportInput, shape: TextShape, plan: MappingPlan, header: readonly string[], dryRun: boolean): Promise<void> {
-  const found = await scanEmptyNames(scanChunks(input), {
-    delimiter: shape.delimiter,
-    carriageReturns: shape.carriageReturns,
-    emailColumn: plan.emailColumn,
-    nameColumns: plan.nameColumns,
-  });
-  if (found.rows === 0) return;
+  let found = shape.emptyNames;
+  // Counted again, by the parser's header, where the structure check read the header otherwise (odd quoting).
+  if (found?.header?.join('\0') !== header.join('\0')) {
+    const report = await scanStructure(scanChunks(input), shape.delimiter.charCodeAt(0), false, () => plan);
+    found = 'kind' in report ? undefined : report.emptyNames;
+  }
+  if (!found || found.rows === 0) return;
   const rows = found.rows === 1 ? '1 row' : `${found.rows.toLocaleString('en-US')} rows`;
   let what: string;
   if (plan.nameColumns.length === 0) {

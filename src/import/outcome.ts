@@ -1,30 +1,22 @@
-// How an import ends (CLI.md "Exit codes"): the policy that turns a run's
-// summary, and what stopped it, into the error the command ends with. The
-// command maps this to its Result; it decides nothing itself.
-//
-// 0 when every row was imported; 3 when some were and some not; when none
-// was, 1 if rows failed at the service and 2 if every row was rejected before
-// sending (nothing was sent); the error that stopped the run (a refused key:
-// 4) as it is; 130 after Ctrl-C. Duplicates are not failures: their address
-// was imported with an earlier row.
+// How an import ends (CLI.md "Exit codes"): the one policy that turns a run's
+// summary, and what stopped it, into the error the command ends with.
+// Duplicates are not failures: their address was imported with an earlier row.
 import { ApiError, type CliError, Interrupted, PartialFailure, UsageError } from '../core/errors.js';
 import type { ImportSummary } from './tally.js';
 
 /** Writes a count as the stream it goes to needs it (grouped at a terminal only). */
 export type Count = (n: number) => string;
 
-/** What a run of the pipeline ends with (runImport). */
 export interface ImportOutcome {
   summary: ImportSummary;
-  /** The error that stopped the import (a 401, a parse failure): the caller reports it after the summary. */
+  /** What stopped the import (a 401, a parse failure): reported after the summary. */
   error?: Error;
   interrupted: boolean;
 }
 
-/** How a real import ends: its error (none: exit 0), and what to say on stderr before it. */
 export interface ImportEnd {
   error?: Error;
-  /** Lines for people after the summary (where the journal is, when there is one to resume). */
+  /** Lines for people after the summary. */
   notes: string[];
   /** A warning that is not the exit's reason (batches the service never acknowledged). */
   warning?: string;
@@ -54,12 +46,7 @@ export function importEnd({ summary, error, interrupted }: ImportOutcome, count:
   return { error: finishedOutcome(summary, count), notes: [], warning };
 }
 
-/**
- * The exit of a finished import, as an error whose one line says what was not
- * imported and where the rows are: it reaches stderr whatever the output
- * format (with --json the summary is on stdout and this is the reason a CI
- * log shows).
- */
+/** One line saying what was not imported and where: with --json it is what a CI log shows. */
 function finishedOutcome(summary: ImportSummary, count: Count): CliError | undefined {
   const notImported = summary.failed + summary.rejected;
   if (notImported === 0) return undefined;

@@ -1,21 +1,16 @@
-// Values left out of rows that are sent all the same (CLI.md "What a file
-// means"): a value that cannot be sent (over 250 characters, a date no reading
-// fits) in a column that becomes a custom field costs that value, not the
-// subscriber. rows.ts leaves the value out and says which; this keeps them by
-// line until the row's outcome is known (its batch acknowledged: the row is
-// `partial`; a duplicate or a failure: forgotten), counts them by column for
-// the lines said before the summary, and words the failures file's Code and
-// Message. Memory holds only the rows with a value left out that are in flight.
+// A custom-field value that cannot be sent costs that value, not the
+// subscriber (CLI.md "What a file means"). rows.ts leaves it out; this keeps
+// it by line only until the row's batch is answered (then `partial`), and
+// counts by column for the lines said before the summary.
 import type { MappingPlan } from './mapping.js';
 
-/** A value rows.ts left out: the column's index, and why (the code and message of checkFieldValue). */
+/** The column's index, and checkFieldValue's code and message. */
 export interface LeftOutValue {
   column: number;
   code: string;
   message: string;
 }
 
-/** How a reason reads in the line per column. */
 const REASONS: Record<string, string> = {
   'too-long': 'over 250 characters',
   'invalid-date': 'not a date',
@@ -36,19 +31,19 @@ export class LeftOutValues {
     this.byLine.set(line, values);
   }
 
-  /** Some row in flight has a value left out (a batch's lines need looking up). */
+  /** Only then need a batch's lines be looked up. */
   get pending(): boolean {
     return this.byLine.size > 0;
   }
 
-  /** The values left out of the row at `line`, forgotten from now on (its outcome is known). */
+  /** Forgotten from now on: the row's outcome is known. */
   take(line: number): LeftOutValue[] | undefined {
     const values = this.byLine.get(line);
     if (values) this.byLine.delete(line);
     return values;
   }
 
-  /** The row was imported without them: counted; returns the failures file's Code and Message. */
+  /** Counted; returns the failures file's Code and Message. */
   imported(values: LeftOutValue[]): [string, string] {
     this.rows++;
     for (const v of values) {
@@ -60,7 +55,7 @@ export class LeftOutValues {
     return [codes, `imported without ${values.length === 1 ? 'this value' : 'these values'}: ${values.map((v) => v.message).join('; ')}`];
   }
 
-  /** One line per column whose values were left out, every such column named, with the ways out. */
+  /** One line per column, every such column named, with the ways out. */
   lines(o: { dryRun: boolean; failuresFile?: string }): string[] {
     const lines: string[] = [];
     for (const [column, reasons] of [...this.columns].sort((a, b) => a[0] - b[0])) {

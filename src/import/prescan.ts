@@ -1,9 +1,7 @@
 // What a file's columns mean, settled before the first batch (CLI.md "What a
-// file means"): two columns under one header, and one read of the rows, made
-// only when a file has a status or a consent column, so that a value the
-// import cannot read there stops it while nothing has been sent, and the line
-// per status column says how many rows it keeps back before any is sent.
-// Files with neither column are not read twice.
+// file means"). A file with a status or consent column is read once more, so
+// a value the import cannot read there stops it while nothing has been sent,
+// and each status column's line says how many rows it keeps back.
 import { hinted, UsageError } from '../core/errors.js';
 import { unescapeCells } from '../output/sanitize.js';
 import type { ImportInput } from './input.js';
@@ -12,7 +10,6 @@ import { RowSource, type TextShape } from './source.js';
 import { findStatusColumns, readableValues, readStatus, type StatusCode, type StatusColumn } from './status-columns.js';
 import { CONSENT_VALUES, parseConsent } from '../validation/subscriber-fields.js';
 
-/** Unreadable values named in a refusal, at most. */
 const SHOWN_VALUES = 5;
 
 interface Unreadable {
@@ -22,7 +19,6 @@ interface Unreadable {
 
 export interface StatusCount {
   column: StatusColumn;
-  /** Rows the column marks, by what it marks them. */
   marked: Partial<Record<StatusCode, number>>;
   rows: number;
 }
@@ -33,13 +29,7 @@ export interface Prescan {
   rows: number;
 }
 
-/**
- * What the import knows of the file's columns before the first batch: the
- * status columns found (`found`) and those that keep rows back
- * (`statusColumns`: none with --include-unsubscribed), and the lines to say
- * (duplicate headers, one per status column). Throws UsageError (exit 2) for
- * a file that cannot be imported as it is.
- */
+/** The status columns found, those that keep rows back (none with --include-unsubscribed), and the lines to say. */
 export async function readMeaning(
   input: ImportInput,
   shape: TextShape,
@@ -122,7 +112,6 @@ function described(bad: Unreadable): string {
   return `${values}${bad.values.length === SHOWN_VALUES ? ', …' : ''} (${bad.rows} ${bad.rows === 1 ? 'row' : 'rows'})`;
 }
 
-/** The line per status column before the first batch (and in a dry run): the export, the column, the rows it keeps back, the flag. */
 function statusNotice(count: StatusCount, total: number, dryRun: boolean): string {
   const { column, marked, rows } = count;
   const what = (Object.entries(marked) as [StatusCode, number][]).map(([code, n]) => `${n} ${code === 'no-permission' ? 'without marketing permission' : code}`).join(', ');
@@ -136,12 +125,7 @@ function statusNotice(count: StatusCount, total: number, dryRun: boolean): strin
 
 // ---- two columns under one header ----------------------------------------------------
 
-/**
- * Columns that share a header (compared trimmed, in any letter case). Two of
- * them sent would merge into one key (a custom field keyed by the header gets
- * both values): refused before anything is sent. When at most one is sent,
- * the others are named in the returned notice.
- */
+/** Two columns sent under one header would merge into one key: refused; otherwise the others are named. */
 export function duplicateHeaders(plan: MappingPlan, inputName: string): string | undefined {
   const groups = new Map<string, number[]>();
   for (const c of plan.columns) {

@@ -1,11 +1,7 @@
-// The rows stage of an import: one CSV record → one import entry through the
-// column mapping (mapping.ts) and the value checks (service-spec.md "Import
-// request": EmailAddress, Name, CustomFields, ConsentToTrack), or the reason
-// it cannot be sent. This is the hot path of an import: it runs a million times for a
-// million rows, so entries are plain objects of one shape (V8 stringifies a
-// batch of them in one fast native pass, faster than concatenating JSON text
-// row by row), nothing is allocated for a cell that is not sent, and a
-// refusal is reported through fields instead of a result object.
+// The rows stage: one CSV record → one import entry, or the reason it cannot
+// be sent. The hot path of an import, so entries are plain objects of one
+// shape (stringified in one native pass), nothing is allocated for a cell not
+// sent, and a refusal is reported through fields, not a result object.
 import { checkFieldValue, isAcceptableAddress, parseConsent, SubscriberCode, type Consent, type CustomFieldValue } from '../validation/subscriber-fields.js';
 import { cleanInvisible, showInvisible } from '../validation/email-address.js';
 import { unescapeCells } from '../output/sanitize.js';
@@ -16,37 +12,28 @@ import { readStatus, STATUS_CODES, statusMessage, type StatusColumn } from './st
 import { isTagsHeader, splitQuotedTags } from './vendor-columns.js';
 
 interface RowOptions {
-  /** `--consent`: ConsentToTrack for rows whose consent cell is empty or absent. */
+  /** For rows whose consent cell is empty or absent. */
   consent?: Consent;
-  /** `--multi-separator`: one cell holds several values of a MultiSelectMany key. */
   multiSeparator?: string;
-  /** Columns whose cells keep a row back (status-columns.ts); none with --include-unsubscribed. */
+  /** Columns whose cells keep a row back; none with --include-unsubscribed. */
   statusColumns?: StatusColumn[];
-  /** `--include-unsubscribed`: rows a failures file lists as skipped are sent too. */
+  /** Rows a failures file lists as skipped are sent too. */
   includeUnsubscribed?: boolean;
-  /** Date-time values: noted for the notice, and their date part with --date-only. */
   dateTimes?: DateTimeColumns;
-  /** `--strict`: a custom field value that cannot be sent refuses the row, instead of being left out of it. */
   strict?: boolean;
 }
 
-/** Returned by build() for a row whose cells are all empty: skipped like a blank line, not counted as a row. */
+/** A row whose cells are all empty: skipped like a blank line, not counted. */
 export const BLANK = null;
 
 /**
- * The problemCode of a row that a failures file of an earlier import lists as
- * a duplicate (its Outcome column) with the address it repeats: not sent, so
- * it cannot overwrite the row that was imported before it (CLI.md
- * "--failures"). Not a refusal: the tally counts the row as a duplicate. A
- * duplicate row whose address the user changed is a fix, and is sent.
+ * A row a failures file lists as a duplicate, its address unchanged: not
+ * sent, so it cannot overwrite the row imported before it (CLI.md
+ * "--failures"); counted as a duplicate. A corrected address is a fix, and sent.
  */
 export const LISTED_DUPLICATE = 'listed-duplicate';
 
-/**
- * The Message of a duplicate in the failures file: it names the address the
- * row repeats, so that importing the file again can tell a corrected address
- * (a fix, sent) from one left as it was (not sent).
- */
+/** Names the address repeated, so importing the failures file again can tell a corrected one. */
 export function duplicateMessage(address: string): string {
   return `the address of an earlier row (case and surrounding spaces ignored): only the first is sent (address <${address}>; correct it to send this row)`;
 }
@@ -55,7 +42,7 @@ function listedDuplicateMessage(address: string): string {
   return `listed as a duplicate by the failures file of an earlier import (address <${address}>, imported from an earlier row): not sent; correct its address, or empty its Outcome cell, to send it`;
 }
 
-/** The address a duplicate's Message names (duplicateMessage, listedDuplicateMessage); undefined for a message that names none (an older failures file). */
+/** Undefined for a message that names none (an older failures file). */
 function namedAddress(message: string | undefined): string | undefined {
   const at = message?.lastIndexOf('address <') ?? -1;
   if (at < 0) return undefined;
@@ -66,7 +53,7 @@ function namedAddress(message: string | undefined): string | undefined {
 const LISTED_SKIPPED_MESSAGE =
   'listed as skipped by the failures file of an earlier import (the file it came from marks it): not sent; --include-unsubscribed sends it';
 
-/** An entry of the import request, property order fixed (one hidden class for every entry). */
+/** Property order fixed: one hidden class for every entry. */
 export interface ImportEntry {
   EmailAddress: string;
   Name: string;
@@ -75,17 +62,14 @@ export interface ImportEntry {
 }
 
 export class RowBuilder {
-  /** After a refusal: the code (the service's where it has one) and a message naming the problem. */
+  /** After a refusal: the service's code where it has one. */
   problemCode = '';
   problemMessage = '';
-  /**
-   * The trimmed address (the key of duplicate detection) of an accepted row,
-   * and of a refused row whose address itself is valid; '' otherwise.
-   */
+  /** The trimmed address of an accepted row, or of a refused one whose address is valid; '' otherwise. */
   email = '';
-  /** Of an accepted row: the custom field values left out of it (they cannot be sent), if any (partial.ts). */
+  /** Of an accepted row: the custom field values left out of it, if any (partial.ts). */
   leftOut: LeftOutValue[] | undefined = undefined;
-  /** Addresses sent without the invisible characters they held, and which characters (U+XXXX): said once at the end. */
+  /** Said once at the end. */
   cleanedAddresses = 0;
   readonly cleanedCharacters = new Set<string>();
 
@@ -97,13 +81,13 @@ export class RowBuilder {
   private readonly fields: { index: number; key: string }[];
   private readonly strict: boolean;
   private readonly width: number;
-  /** Cells a row must have: the header's, but for trailing columns without a header (nothing of them is sent). */
+  /** The header's cells, but for trailing columns without a header (nothing of them is sent). */
   private readonly needed: number;
   private readonly defaultConsent: Consent | undefined;
   private readonly separator: string | undefined;
   private readonly status: StatusColumn[] | undefined;
   private readonly skipListed: boolean;
-  /** Custom field columns (by position in `fields`) whose `"a","b"` cells are several tags (Mailchimp's TAGS). */
+  /** By position in `fields`: `"a","b"` cells are several tags (Mailchimp's TAGS). */
   private readonly tags: boolean[];
   readonly dateTimes: DateTimeColumns | undefined;
 
@@ -127,15 +111,13 @@ export class RowBuilder {
     this.strict = options.strict === true;
   }
 
-  /** The entry; undefined when refused (see problemCode/problemMessage); BLANK for an empty row. */
+  /** Undefined when refused (see problemCode/problemMessage). */
   build(record: string[]): ImportEntry | undefined | typeof BLANK {
     this.email = '';
     if (this.leftOut !== undefined) this.leftOut = undefined;
-    // A failures file's cells as the file it came from had them (failures.ts writes them spreadsheet-safe).
+    // failures.ts writes cells spreadsheet-safe.
     if (this.fromFailuresFile) unescapeCells(record);
-    // outcomeColumn is -1 for any file but a failures file: one comparison per row.
     if (this.outcomeColumn >= 0 && isDuplicateOutcome(record[this.outcomeColumn])) {
-      // Sent only when its address is not the one it was found to repeat: the user corrected it.
       const named = namedAddress(record[this.outcomeColumn + 2]);
       const now = (record[this.emailColumn] ?? '').trim();
       if (named === undefined || now === '' || now.toLowerCase() === named.trim().toLowerCase()) {
@@ -144,9 +126,7 @@ export class RowBuilder {
     }
     let email = (record[this.emailColumn] ?? '').trim();
     if (email === '' && isBlank(record)) return BLANK;
-    // Fewer cells than the header and more are refused alike (CLI.md "Names"): a short row would send
-    // its cells under the wrong columns, or an empty Name over a stored one. Empty cells past the header
-    // pass, as do missing cells of trailing columns without a header.
+    // A short row would send its cells under the wrong columns, or an empty Name over a stored one (CLI.md "Names").
     if (record.length !== this.width) {
       if (record.length < this.needed) {
         const fields = record.length === 1 ? '1 field' : `${record.length} fields`;
@@ -179,7 +159,7 @@ export class RowBuilder {
       }
     }
 
-    // service-spec.md "Subscriber": ConsentToTrack missing gives 214, an invalid value 215; an import entry may say Unchanged.
+    // service-spec.md "Subscriber": an import entry may say Unchanged.
     let consent = this.defaultConsent;
     if (this.consentColumn >= 0) {
       const cell = record[this.consentColumn];
@@ -214,11 +194,7 @@ export class RowBuilder {
     return { EmailAddress: email, Name: this.name(record), CustomFields: fields, ConsentToTrack: consent };
   }
 
-  /**
-   * Adds {Key, Value} unless the value is empty (not supplied: service-spec.md
-   * rule 4); a value that cannot be sent is left out (leftOut), or with
-   * --strict refuses the row: false then.
-   */
+  /** An empty value is not supplied (service-spec.md rule 4); false when --strict refuses the row. */
   private addField(fields: CustomFieldValue[], spec: { index: number; key: string }, raw: string): boolean {
     let value = raw.trim();
     if (value === '') return true;
@@ -254,12 +230,11 @@ export class RowBuilder {
   }
 }
 
-/** The Outcome cell failures.ts writes for a duplicate, also as a spreadsheet may have re-cased or padded it. */
+/** Also as a spreadsheet may have re-cased or padded it. */
 function isDuplicateOutcome(cell: string | undefined): boolean {
   return cell === 'duplicate' || (cell !== undefined && cell.trim().toLowerCase() === 'duplicate');
 }
 
-/** The Outcome cell failures.ts writes for a row the file marks (status-columns.ts). */
 function isSkippedOutcome(cell: string | undefined): boolean {
   return cell === 'skipped' || (cell !== undefined && cell.trim().toLowerCase() === 'skipped');
 }

@@ -1,7 +1,5 @@
-// One batch's request and what its answer means: acknowledged (with the rows
-// the service refused, matched to their positions), failed after the HTTP
-// core's retries, or abandoned (the import called its requests off). Which
-// failures stop the whole import is decided here too.
+// One batch's request and what its answer means: acknowledged, failed after
+// the HTTP core's retries, or abandoned; and which failures stop the whole import.
 import { importBatch, importPath, type ImportFlags } from '../api/subscribers.js';
 import { ApiError, AuthError, NetworkError, RedirectError, TimeoutError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
@@ -43,13 +41,9 @@ export async function sendBatch(batch: Batch, o: SendOptions): Promise<BatchAnsw
 
 /**
  * The journal record of an acknowledged batch. The service gives totals, not
- * a per-row new/existing split: the rows it did not refuse are counted as new
- * up to its TotalNewSubscribers, the rest as existing, so the counts always
- * add up to the rows. `emails`: the addresses of the refused rows, as the
- * service named them; `unmatched`: failures naming no row of the batch.
- * Each row message passes `client.redact` here, where it enters the import:
- * a service or proxy that echoes the key in it (CLI.md "secrets") reaches
- * neither stderr, nor the failures file, nor the journal, nor --json.
+ * a per-row split: rows not refused count as new up to TotalNewSubscribers,
+ * the rest as existing, so the counts add up. Messages are redacted here,
+ * where they enter the import, in case the service echoes the key (CLI.md "secrets").
  */
 export function batchRecord(batch: Batch, result: ImportResult, client: Pick<ApiClient, 'redact'>): { record: BatchRecord; emails: string[]; unmatched: number } {
   const failures: [number, string, string][] = [];
@@ -90,7 +84,6 @@ export function stopsEverything(error: unknown): boolean {
   return error instanceof JournalError;
 }
 
-/** The code a failed batch's rows are reported with. */
 export function errorCode(error: unknown): string {
   if (error instanceof ApiError) return error.code !== undefined ? String(error.code) : `http-${error.status}`;
   if (error instanceof TimeoutError) return 'timeout';
@@ -98,14 +91,14 @@ export function errorCode(error: unknown): string {
   return 'error';
 }
 
-/** A service that keeps failing after retries (down, or refusing every batch) stops the import after this many batches in a row. */
+/** A service that keeps failing after retries stops the import after this many batches in a row. */
 const CONSECUTIVE_FAILURES_LIMIT = 5;
 
 /** Counts transport failures in a row (network, 5xx, 429); any other outcome ends the streak. */
 export class FailureStreak {
   private count = 0;
 
-  /** After a failed batch: the error that stops the import, once the limit is reached. */
+  /** The error that stops the import, once the limit is reached. */
   failed(error: unknown, message: string): Error | undefined {
     const transport = error instanceof NetworkError || (error instanceof ApiError && (error.status >= 500 || error.status === 429));
     if (!transport) {
@@ -121,7 +114,7 @@ export class FailureStreak {
   }
 }
 
-/** The stop after consecutive failed batches (exit 1, like the failures it repeats). */
+/** Exit 1, like the failures it repeats. */
 class RepeatedFailureError extends NetworkError {
   constructor(message: string, cause: unknown) {
     super(message, 'POST', '', { cause });

@@ -1,32 +1,22 @@
-// The first stage of an import: the input's text → records (arrays of
-// strings) with their physical line numbers. The delimiter is sniffed from
-// the head unless given; the whole text is checked before anything is read
-// as rows (structure-check.ts: nothing is sent for a broken file); then
-// csv-parse in array mode (`columns: false`, the faster shape), fed UTF-8
-// bytes by input.ts, is read straight with read() (no async iterator hop per
-// row: it cost more than all of the mapping).
+// The first stage of an import: the text → records with their physical line
+// numbers, once the whole text is checked (nothing is sent for a broken file).
+// csv-parse in array mode is read straight with read(): an async iterator
+// hop per row cost more than all of the mapping.
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { UsageError } from '../core/errors.js';
 import type { ImportInput } from './input.js';
-import { lineAt, MAX_RECORD_BYTES, scanStructure, structureError } from './structure-check.js';
+import { lineAt, MAX_RECORD_BYTES, scanStructure, structureError, type EmptyNameCount, type NameColumns } from './structure-check.js';
 import { scanChunks, utf8Source } from './text.js';
 
-/** The delimiters tried when none is given (CLI.md "--delimiter"). */
 const CANDIDATE_DELIMITERS = [',', ';', '\t'] as const;
 
-/**
- * A guard against one record eating memory: the structure check refuses a
- * record over MAX_RECORD_BYTES before anything is sent, and a character is at
- * least a byte, so the parser never meets one (structure-check.ts).
- */
+/** A guard only: a character is at least a byte, and the structure check refuses longer records first. */
 const MAX_RECORD_CHARS = MAX_RECORD_BYTES;
 
 /**
- * The widest header accepted (CLI.md "Import input"): every column but the
- * address, name and consent becomes a custom field of every row, repeated in
- * every entry of a request. A header of 100,000 columns made a batch of 200
- * rows one string longer than V8 allows, after 2.4 GB (issue 17.9); a list
- * with a thousand custom fields is already far beyond any real one.
+ * The widest header accepted (CLI.md "Import input"): every column is repeated
+ * in every entry of a request, and a far wider header made a batch one string
+ * longer than V8 allows; no real list has a thousand custom fields.
  */
 const MAX_COLUMNS = 1000;
 
@@ -42,11 +32,7 @@ export function describeDelimiter(delimiter: string): string {
   return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
 }
 
-/**
- * Picks the delimiter from the first lines: the candidate that appears the
- * same number of times (outside quotes) on most sampled lines, preferring the
- * one with the most fields; `,` when nothing fits (a one-column file).
- */
+/** The candidate that appears as often on most sampled lines, then the one with most fields; `,` when none fits. */
 export function sniffDelimiter(head: string): string {
   const lines = sampleLines(head, 25);
   if (lines.length === 0) return ',';
@@ -96,42 +82,35 @@ function countOutsideQuotes(line: string, delimiter: string): number {
   return count;
 }
 
-/** What the structure check learnt about the text: how to parse it and count its lines. */
 export interface TextShape {
   delimiter: string;
-  /** Some line ends in \r or \r\n; without one the parser looks for \n alone (about 4 % faster over a million rows). */
+  /** Without one the parser looks for \n alone, which is faster. */
   carriageReturns: boolean;
   /** Some quoted field holds a line break: line numbers must count them. */
   quotedLineBreaks: boolean;
-  /** Data rows, counted by the structure check (an upper bound: blank lines are counted), for the progress. */
+  /** An upper bound (blank lines are counted), for the progress. */
   rowsEstimate: number;
+  /** Rows that would be sent with an empty Name, when checkText was given the name columns. */
+  emptyNames?: EmptyNameCount;
 }
 
-/**
- * The delimiter (--delimiter, else the one a `sep=` line names, else sniffed)
- * and the whole text checked; a broken file is refused naming its line, before
- * anything is sent.
- */
-export async function checkText(input: ImportInput, delimiterFlag: string | undefined): Promise<TextShape> {
+/** Given `namesOf`, the same pass counts the rows with an empty name (names.ts): that check costs no pass of its own. */
+export async function checkText(input: ImportInput, delimiterFlag: string | undefined, namesOf?: (header: string[]) => NameColumns): Promise<TextShape> {
   const delimiter = delimiterFlag ?? input.sepDelimiter ?? sniffDelimiter(input.head);
   let report: Awaited<ReturnType<typeof scanStructure>>;
   try {
-    report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8');
+    report = await scanStructure(scanChunks(input), delimiter.charCodeAt(0), input.encoding === 'utf8', namesOf);
   } catch (err) {
     // A gzip stream corrupt or cut short past its head (text.ts): met here, before the first request.
     if (err instanceof UsageError) err.message += '; nothing was sent';
     throw err;
   }
   if ('kind' in report) throw structureError(input.name, report, input.preambleLines + (await lineAt(scanChunks(input), report.offset)));
-  return { delimiter, carriageReturns: report.carriageReturns, quotedLineBreaks: report.quotedLineBreaks, rowsEstimate: Math.max(0, report.records - 1) };
+  return { delimiter, carriageReturns: report.carriageReturns, quotedLineBreaks: report.quotedLineBreaks, rowsEstimate: Math.max(0, report.records - 1), emptyNames: report.emptyNames };
 }
 
-/**
- * The data records of the input, after its header, each with its physical
- * line (a quoted value over three lines moves the next record's line by three).
- */
+/** The data records after the header, each with its physical line. */
 export class RowSource {
-  /** The line of the record read() returned last. */
   line = 0;
   private next: number;
   private failure: UsageError | undefined;
@@ -142,7 +121,6 @@ export class RowSource {
     private readonly file: ReturnType<typeof utf8Source>,
     header: string[],
     private readonly countBreaks: boolean,
-    /** Lines before the header (a `sep=` line). */
     private readonly preambleLines: number,
   ) {
     this.next = 2 + preambleLines + (countBreaks ? lineBreaksIn(header) : 0);
@@ -150,7 +128,6 @@ export class RowSource {
     parser.on('error', (err) => (this.failure ??= parseFailure(name, err, preambleLines)));
   }
 
-  /** Opens the text and reads its header (undefined for a text without any record). */
   static async open(input: ImportInput, shape: TextShape): Promise<{ rows: RowSource; header: string[] | undefined }> {
     const file = utf8Source(input);
     const parser = parse({
@@ -169,9 +146,7 @@ export class RowSource {
       // input.ts has already skipped the BOM.
       bom: false,
       max_record_size: MAX_RECORD_CHARS,
-      // Stream options for the Transform underneath (csv-parse passes them on):
-      // let the file read ahead while records are processed, so the parser
-      // never waits on the disk (the default 16 KiB stalled it on every chunk).
+      // For the Transform underneath: the file reads ahead, so the parser never waits on the disk.
       ...({ writableHighWaterMark: 256 * 1024 } as object),
     });
     file.stream.on('error', (err) => parser.destroy(err));
@@ -191,7 +166,7 @@ export class RowSource {
     return { rows: new RowSource(input.name, parser, file, header ?? [], shape.quotedLineBreaks, input.preambleLines), header };
   }
 
-  /** The next record, or null when none is parsed yet (wait for more()) or the text ended. */
+  /** Null when none is parsed yet (wait for more()) or the text ended. */
   read(): string[] | null {
     const record = this.parser.read() as string[] | null;
     if (record === null) return null;
@@ -200,11 +175,7 @@ export class RowSource {
     return record;
   }
 
-  /**
-   * Once read() has returned null: resolves true when records can be read
-   * again, false when the text has ended (ended) or was closed; rejects with
-   * the refusal of a parse or read failure (one line naming the line).
-   */
+  /** Once read() has returned null: false when the text ended or was closed; rejects with a parse or read failure. */
   more(): Promise<boolean> {
     const parser = this.parser;
     if (this.failure) return Promise.reject(this.failure);
@@ -222,17 +193,14 @@ export class RowSource {
     });
   }
 
-  /** The text was read to its end (not closed before it). */
   get ended(): boolean {
     return this.parser.readableEnded;
   }
 
-  /** Bytes of the input file read so far. */
   bytesRead(): number {
     return this.file.bytesRead();
   }
 
-  /** Stops reading (Ctrl-C, a fatal error): the file is closed, no more records come. */
   close(): void {
     close(this.file, this.parser);
   }
@@ -244,7 +212,6 @@ function close(file: ReturnType<typeof utf8Source>, parser: Parser): void {
   parser.destroy();
 }
 
-/** The first record (the header), or undefined for a text without any. */
 function readFirstRecord(parser: Parser): Promise<string[] | undefined> {
   return new Promise((resolve, reject) => {
     const attempt = () => {
@@ -283,7 +250,7 @@ function lineBreaksIn(record: string[]): number {
   return breaks;
 }
 
-/** A parse failure as a one-line refusal naming the file and the line (the file's own: `preambleLines` before the parser's first). */
+/** One line naming the file and the file's own line. */
 function parseFailure(name: string, err: unknown, preambleLines: number): UsageError {
   // Already one line naming the file (a gzip stream that fails: text.ts).
   if (err instanceof UsageError) return err;

@@ -1,10 +1,6 @@
-// The private directory the copy of a pipe is made in (input.ts), and the
-// sweep of those a killed run left behind (SIGKILL, a power cut: no exit
-// handler runs). Such a copy can be gigabytes in a tmpfs, that is RAM, so the
-// next copy removes them first — only what is recognisably ours: a directory
-// named email-import-<pid>-XXXXXX in TMPDIR, not a link, owned by this user,
-// mode 0700, holding nothing but the copy, whose process is gone, and left
-// untouched for STALE_MS. Anything else is left alone.
+// The private directory a pipe's copy is made in (input.ts), and the sweep of
+// those a killed run left behind: a copy can be gigabytes of a tmpfs (RAM).
+// Only what is recognisably ours, of a process gone and untouched for a while, is removed.
 import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +13,12 @@ const COPY_NAMES = new Set(['stdin.csv', 'input.csv']);
 /** How long a directory must have been left untouched: a pid in another pid namespace sharing TMPDIR looks gone from here. */
 export const STALE_MS = 10 * 60 * 1000;
 
-/** Creates the copy's directory (0700, mkdtemp), named after this process so a later run can tell whether it is still alive. */
+/** Named after this process, so a later run can tell whether it is still alive. */
 export function makeSpoolDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), `${PREFIX}${process.pid}-`));
 }
 
-/** Removes the copies killed runs left in TMPDIR; never fails (a sweep that cannot read is skipped). */
+/** Never fails: a sweep that cannot read is skipped. */
 export async function sweepStaleSpools(now = Date.now()): Promise<void> {
   const dir = tmpdir();
   const names = await readdir(dir).catch(() => [] as string[]);

@@ -1,10 +1,7 @@
-// The reading stages of an import as async iterables, each pulled by the next:
-// the records as the parser has them (read) → entries or reasons (rows.ts) →
-// duplicates across the file (dedupe.ts) and batches (batches.ts). The send
-// stage (dispatch.ts) pulls a batch only when it can take one, so reading
-// waits while a formed batch waits for a slot, or while the failures file's
-// buffer is full: memory does not grow with the file. Per row the work is
-// synchronous; a stage awaits only per chunk of records or per batch.
+// The reading stages as async iterables, each pulled by the next, so the
+// reading waits while a batch waits for a slot or the failures file is busy:
+// memory does not grow with the file. Per row the work is synchronous; a
+// stage awaits only per chunk of records or per batch.
 import type { Batch } from './batches.js';
 import { Batcher } from './batches.js';
 import { Dedupe } from './dedupe.js';
@@ -15,31 +12,25 @@ import { BLANK, type ImportEntry, type RowBuilder } from './rows.js';
 import type { RowSource } from './source.js';
 import type { Tally } from './tally.js';
 
-/** Records as the parser had them at once, each with its physical line. */
 interface RecordChunk {
   records: string[][];
   lines: number[];
 }
 
-/** Rows checked, side by side: each record's entry, or undefined with the reason it cannot be sent (rows.ts). */
 interface RowChunk extends RecordChunk {
   entries: (ImportEntry | undefined)[];
-  /** The trimmed address ('' when it is not a valid one). */
   emails: string[];
-  /** [code, message] of a row that cannot be sent. */
   reasons: ([string, string] | undefined)[];
 }
 
-/** Records in a chunk, at most: one await per chunk, not per record. */
+/** One await per chunk, not per record. */
 const CHUNK_RECORDS = 256;
 
-/** How the reading ended: at the end of the text (done), and whether a stop came first (rows left unread or unsent). */
 export interface ReadingState {
   done: boolean;
   stopped: boolean;
 }
 
-/** The records of the text in file order; waits while the failures file's buffer is full; ends at the end of the text or once `stopped()`. */
 export async function* readRecords(rows: RowSource, failures: FailuresFile | undefined, stopped: () => boolean): AsyncGenerator<RecordChunk> {
   while (!stopped()) {
     await failures?.writable();
@@ -54,7 +45,6 @@ export async function* readRecords(rows: RowSource, failures: FailuresFile | und
   }
 }
 
-/** Each record through the mapping and the value checks; a blank line is counted and skipped; values left out are noted by line. */
 export async function* checkRows(chunks: AsyncIterable<RecordChunk>, builder: RowBuilder, tally: Tally, leftOut?: LeftOutValues): AsyncGenerator<RowChunk> {
   for await (const { records, lines } of chunks) {
     const rows: RowChunk = { records: [], lines: [], entries: [], emails: [], reasons: [] };
@@ -83,22 +73,14 @@ interface BatchStageOptions {
   tally: Tally;
   names: EmptyNames;
   batchSize: number;
-  /** Sizes the duplicate table (dedupe.ts). */
   expectedRows: number;
-  /** Whether a batch keeps its parsed rows (one the journal already holds: its failures are written from them). */
   keepRows(index: number): boolean;
   stopped(): boolean;
-  /** Set when the records end: at the end of the text, and whether a stop had come. */
   reading: ReadingState;
   rows: RowSource;
 }
 
-/**
- * Checked rows → batches of unique accepted rows, in file order. A row that
- * is not sent gets its outcome here (rejected, duplicate: the tally). Dedupe
- * and the batches are one stage: an address's fingerprint is valid only
- * while dedupe hands the row on.
- */
+/** Dedupe and the batches are one stage: an address's fingerprint is valid only while dedupe hands the row on. */
 export async function* formBatches(chunks: AsyncIterable<RowChunk>, o: BatchStageOptions): AsyncGenerator<Batch> {
   const { tally, names } = o;
   const formed: Batch[] = [];

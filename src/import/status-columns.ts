@@ -1,13 +1,11 @@
-// Columns that say whether a row may be mailed at all (CLI.md "What a file
-// means"): the status and permission columns vendors' exports carry. A row
-// such a column marks unsubscribed, cleaned, bounced or without marketing
-// permission is not sent (rows.ts); `--include-unsubscribed` sends it. The
-// headers are the ones the vendors write; docs/import.md lists them.
+// The status and permission columns of vendors' exports (CLI.md "What a file
+// means"): a row marked unsubscribed, cleaned, bounced or without permission
+// is not sent unless --include-unsubscribed. docs/import.md lists the headers.
 import { FALSE_WORDS, normalizeValue, TRUE_WORDS } from '../validation/subscriber-fields.js';
 
 export type StatusCode = 'unsubscribed' | 'cleaned' | 'bounced' | 'no-permission';
 
-/** The Code of a row left out because the file marks it: the tally counts it as rejected and skipped. */
+/** Counted as rejected and skipped. */
 export const STATUS_CODES: ReadonlySet<string> = new Set<StatusCode>(['unsubscribed', 'cleaned', 'bounced', 'no-permission']);
 
 /**
@@ -23,9 +21,8 @@ export interface StatusColumn {
   index: number;
   header: string;
   reading: Reading;
-  /** What a marked row is (the word of a `status` cell decides for itself). */
   code: StatusCode;
-  /** The export it comes from, or what kind of column it is, for people. */
+  /** For people: the export it comes from, or what kind of column it is. */
   format: string;
 }
 
@@ -65,19 +62,13 @@ const RULES = new Map<string, Rule>([
   ),
 ]);
 
-/** HubSpot writes one "Opted out of email: <subscription type>" column per subscription type. */
 const HUBSPOT_OPT_OUT_PREFIX = 'optedoutofemail';
 
 function normalizeHeader(header: string): string {
   return header.toLowerCase().replace(/[\s_.:-]+/g, '');
 }
 
-/**
- * The status columns of a file, in file order. A column `--map` names is the
- * user's to decide (`--map "status=-"` sets one aside); the address, name
- * and consent columns are not statuses. A column --only-mapped leaves out is
- * still read.
- */
+/** A column --map names is the user's to decide; one --only-mapped leaves out is still read. */
 export function findStatusColumns(plan: { columns: readonly { index: number; header: string; target: string; source: string }[] }): StatusColumn[] {
   const found: StatusColumn[] = [];
   for (const c of plan.columns) {
@@ -96,7 +87,6 @@ const OPTED_IN = new Set(['opted in', 'opt in', 'optin', 'subscribed', 'granted'
 const OPTED_OUT = new Set(['opted out', 'opt out', 'optout', 'unsubscribed', 'not subscribed', 'denied', 'revoked']);
 const DATE_LIKE = /^(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})/;
 
-/** The words of a status column: '' is a row that may be mailed. */
 const STATUS_WORDS = new Map<string, StatusCode | ''>([
   ...['active', 'subscribed', 'confirmed', 'opted in', 'opt in', 'optin', 'valid', 'enabled', 'single opt in', 'double opt in', 'confirmed opt in', 'marketing contact'].map(
     (w) => [w, ''] as const,
@@ -111,7 +101,7 @@ const STATUS_WORDS = new Map<string, StatusCode | ''>([
   ),
 ]);
 
-/** What a cell says of its row: a StatusCode (not sent), '' (sent: empty cells never keep a row back), or null (unreadable). */
+/** '' (sent: an empty cell never keeps a row back), or null (unreadable). */
 export function readStatus(column: StatusColumn, raw: string | undefined): StatusCode | '' | null {
   if (raw === undefined || raw === '') return '';
   const value = normalizeValue(raw);
@@ -133,13 +123,11 @@ export function readStatus(column: StatusColumn, raw: string | undefined): Statu
   }
 }
 
-/** The Message of a row a column keeps back: the column, its value, the export and the flag. */
 export function statusMessage(column: StatusColumn, cell: string, code: StatusCode): string {
   const what = code === 'no-permission' ? 'no marketing permission' : code;
   return `${column.header} is "${cell.trim()}" (${column.format}): ${what}, not sent; --include-unsubscribed sends it`;
 }
 
-/** The values each kind of column reads, for the refusal of one it cannot. */
 export function readableValues(column: StatusColumn): string {
   switch (column.reading) {
     case 'date':

@@ -1,54 +1,60 @@
-// One fast pass over the whole input before the first request, so that a file
-// the parser would give up on half-way (an unclosed quote, binary data, text
-// that is not UTF-8) is refused with exit 2 while nothing has been sent
-// (CLI.md "Exit codes"; the issue: "then nothing is sent").
-//
-// It follows csv-parse's quoting as configured in source.ts (RFC 4180
-// quotes, `""` inside quotes, and relax_quotes: a quote that does not start a
-// field is an ordinary character), jumping from quote to quote with
-// Buffer.indexOf: ~25 ms for 75 MB, against seconds for the import itself.
-//
-// It also bounds a record (MAX_RECORD_BYTES): what one row may hold is what
-// a request body may be made of, and the importer keeps up to a batch of rows
-// (1,000 by default) as JSON in memory — 200 rows of a few megabytes each
-// made one string longer than V8 allows ("Invalid string length", issue
-// 17.9). The longest row the service could take whole is 1,000 custom fields
-// of 250 characters (service-spec.md "Limits"), about a quarter of the bound.
+// One fast pass over the whole input before the first request: a file the
+// parser would give up on half-way (an unclosed quote, binary data, bad UTF-8,
+// a record too long for a request body) is refused while nothing is sent, and
+// the rows without a name are counted (names.ts). It follows the parser's quoting.
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from '../core/errors.js';
 
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const AT = 0x40;
 /** Marks "before the first byte": a field starts there. */
 const START = -1;
 
-/** The longest record accepted, in bytes of UTF-8 text: 1 MiB (see above). */
+/** A batch of rows is kept as JSON in memory: longer rows made one string longer than V8 allows. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
+
+export interface NameColumns {
+  emailColumn: number;
+  nameColumns: readonly number[];
+}
+
+export interface EmptyNameCount {
+  rows: number;
+  /** -1: none. */
+  firstOffset: number;
+  /** The header as this pass read it: the parser's, but for odd quoting. */
+  header?: string[];
+}
 
 interface StructureReport {
   /** Some quoted field holds a line break: line numbers must count them. */
   quotedLineBreaks: boolean;
-  /** Some line ends in \r or \r\n (else every line ends in \n, and the parser need look for nothing else). */
+  /** Else the parser need look for \n alone. */
   carriageReturns: boolean;
-  /** UTF-8 bytes scanned. */
   bytes: number;
-  /**
-   * Records, the header included: line breaks outside quotes (\n, or \r where
-   * the text has no \n at all), plus a last line without one. Blank lines
-   * count too, so it is an upper bound — what the import's progress needs.
-   */
+  /** Records, the header included: an upper bound (blank lines count), enough for the progress. */
   records: number;
+  emptyNames?: EmptyNameCount;
 }
 
 interface StructureProblem {
   kind: 'unclosed-quote' | 'binary' | 'not-utf8' | 'long-record';
-  /** Byte offset in the UTF-8 text (of the record's start, for a long record). */
+  /** Of the record's start, for a long record. */
   offset: number;
 }
 
 /** Scans the text; returns a problem instead of throwing, so the caller can name the line. */
-export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: number, checkUtf8: boolean): Promise<StructureReport | StructureProblem> {
+export async function scanStructure(
+  stream: AsyncIterable<Buffer>,
+  delimiter: number,
+  checkUtf8: boolean,
+  namesOf?: (header: string[]) => NameColumns,
+): Promise<StructureReport | StructureProblem> {
+  const names = namesOf && new NameCounter(namesOf, delimiter);
   let inQuote = false;
   // The previous chunk ended on a quote inside a quoted field: the next byte decides.
   let pendingQuote = false;
@@ -57,7 +63,6 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
   let openedAt = 0;
   let quotedLineBreaks = false;
   let carriageReturns = false;
-  // Line breaks outside quotes, and where the record being read started (a byte offset of the text).
   let lineFeeds = 0;
   let returns = 0;
   let recordStart = 0;
@@ -72,11 +77,8 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
 
     const nul = buf.indexOf(0);
     if (nul >= 0) return { kind: 'binary', offset: offset + nul };
-    // The next \n and \r at or after the position reached (-1: none left in
-    // the chunk). They only move forward, so each byte is looked at once
-    // however many quotes the chunk holds: an indexOf from every quoted field
-    // to the next \r, in a file without one, scanned the rest of the chunk
-    // each time (12.5 s for a million rows with a quoted name, now 0.1 s).
+    // The next \n and \r (-1: none left) only move forward, so each byte is
+    // looked at once however many quotes the chunk holds.
     let cr = buf.indexOf(CR);
     if (cr >= 0) carriageReturns = true;
     let lf = buf.indexOf(LF);
@@ -112,7 +114,7 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
         inQuote = false;
         i = q + 1;
       } else {
-        // Each line break outside quotes ends a record (\n, \r\n and a lone \r, as the parser reads them: source.ts).
+        // \n, \r\n and a lone \r each end a record, as the parser reads them.
         for (;;) {
           let at: number;
           if (lf >= 0 && lf < end && (cr < 0 || lf < cr)) {
@@ -127,6 +129,7 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
             break;
           }
           if (offset + at - recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: recordStart };
+          names?.record(buf, recordStart - offset, at, recordStart);
           recordStart = offset + at + 1;
         }
         if (q < 0) break;
@@ -139,8 +142,9 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
       }
     }
     prev = buf[length - 1]!;
+    names?.keep(buf, recordStart - offset);
     offset += length;
-    // The record being read is already too long, whatever follows: refused now, not at its end (a gzip bomb of one character has none).
+    // Refused now, not at its end: a gzip bomb of one character has none.
     if (offset - recordStart > MAX_RECORD_BYTES) return { kind: 'long-record', offset: recordStart };
   }
   if (carry && carry.length) return { kind: 'not-utf8', offset: offset - carry.length };
@@ -150,7 +154,115 @@ export async function scanStructure(stream: AsyncIterable<Buffer>, delimiter: nu
   // Old Mac text ends its lines in \r alone; elsewhere \r comes before \n and is not counted twice.
   const breaks = lineFeeds > 0 ? lineFeeds : returns;
   const records = offset === 0 ? 0 : breaks + (prev === LF || prev === CR ? 0 : 1);
-  return { quotedLineBreaks, carriageReturns, bytes: offset, records };
+  if (records > breaks) names?.record(Buffer.alloc(0), 0, 0, recordStart);
+  return { quotedLineBreaks, carriageReturns, bytes: offset, records, emptyNames: names && { rows: names.rows, firstOffset: names.firstOffset, header: names.header } };
+}
+
+/** The rows rows.ts would send with an empty Name (CLI.md "Names"), reading cells only up to the last column needed. */
+class NameCounter implements EmptyNameCount {
+  rows = 0;
+  firstOffset = -1;
+  header: string[] | undefined;
+  /** The start of a record cut by a chunk's end (the chunk itself is reused). */
+  private carry: Buffer | undefined;
+  /** -1: the header could not be mapped, and nothing is counted. */
+  private email = -1;
+  private isName = new Uint8Array(0);
+
+  constructor(
+    private readonly namesOf: (header: string[]) => NameColumns,
+    private readonly delimiter: number,
+  ) {}
+
+  /** A negative start: the record began in the carried bytes. */
+  record(buf: Buffer, start: number, end: number, offset: number): void {
+    if (this.carry) {
+      buf = Buffer.concat([this.carry, buf.subarray(0, end)]);
+      this.carry = undefined;
+      start = 0;
+      end = buf.length;
+    }
+    if (this.header === undefined) return this.columnsOf(cellsOf(buf, start, end, this.delimiter));
+    if (this.email >= 0 && this.blankNames(buf, start, end) && this.rows++ === 0) this.firstOffset = offset;
+  }
+
+  /** Read from the header here, not by a parser of its own: running the parser on it made the parse of the rows slower. */
+  private columnsOf(header: string[]): void {
+    this.header = header;
+    try {
+      const columns = this.namesOf(header);
+      this.isName = new Uint8Array(Math.max(columns.emailColumn, ...columns.nameColumns) + 1);
+      for (const c of columns.nameColumns) this.isName[c] = 1;
+      this.email = columns.emailColumn;
+    } catch {
+      // The import refuses such a header in its own words once the parser has read it.
+    }
+  }
+
+  keep(buf: Buffer, start: number): void {
+    if (start >= buf.length) return;
+    const tail = buf.subarray(Math.max(0, start));
+    this.carry = this.carry ? Buffer.concat([this.carry, tail]) : Buffer.from(tail);
+  }
+
+  /** Cells as the parser reads them; a row that ends before the last column needed is refused, not sent. */
+  private blankNames(buf: Buffer, i: number, end: number): boolean {
+    const { email, isName, delimiter } = this;
+    for (let column = 0; column < isName.length; column++) {
+      if (i > end) return false;
+      const name = isName[column] === 1;
+      let at = false;
+      if (i < end && buf[i] === QUOTE) {
+        for (i++; i < end; i++) {
+          const b = buf[i]!;
+          if (b === QUOTE) {
+            if (i + 1 < end && buf[i + 1] === QUOTE) {
+              if (name) return false;
+              i++;
+              continue;
+            }
+            i++;
+            break;
+          }
+          if (name && b !== SPACE && b !== TAB && b !== LF && b !== CR) return false;
+          if (b === AT) at = true;
+        }
+      }
+      for (; i < end; i++) {
+        const b = buf[i]!;
+        if (b === delimiter) break;
+        if (name && b !== SPACE && b !== TAB) return false;
+        if (b === AT) at = true;
+      }
+      if (column === email && !at) return false;
+      i++;
+    }
+    return true;
+  }
+}
+
+/** The cells of a record, read as blankNames() reads them. */
+function cellsOf(buf: Buffer, i: number, end: number, delimiter: number): string[] {
+  const cells: string[] = [];
+  for (;;) {
+    let cell = '';
+    if (i < end && buf[i] === QUOTE) {
+      let from = ++i;
+      for (; i < end; i++) {
+        if (buf[i] !== QUOTE) continue;
+        cell += buf.toString('utf8', from, i);
+        from = i + 1;
+        if (i + 1 < end && buf[i + 1] === QUOTE) i++;
+        else break;
+      }
+      if (i < end) i++;
+      else cell += buf.toString('utf8', from, end);
+    }
+    const from = i;
+    while (i < end && buf[i] !== delimiter) i++;
+    cells.push(cell + buf.toString('utf8', from, i));
+    if (i++ >= end) return cells;
+  }
 }
 
 /** Offset (in `buf`) of the first byte that breaks UTF-8, or undefined. */
@@ -169,7 +281,6 @@ function utf8Problem(carry: Buffer | undefined, buf: Buffer): number | undefined
   return undefined;
 }
 
-/** The start of a multi-byte sequence cut off at the end of the chunk, if any. */
 function incompleteTail(buf: Buffer): Buffer | undefined {
   for (let back = 1; back <= 3 && back <= buf.length; back++) {
     const b = buf[buf.length - back]!;
@@ -199,7 +310,6 @@ function firstInvalid(buf: Buffer): number {
   return 0;
 }
 
-/** The 1-based line on which a byte offset of the UTF-8 text falls. */
 export async function lineAt(stream: AsyncIterable<Buffer>, target: number): Promise<number> {
   let line = 1;
   let offset = 0;
@@ -226,7 +336,6 @@ export async function lineAt(stream: AsyncIterable<Buffer>, target: number): Pro
   return line;
 }
 
-/** The refusal for a problem, naming the line (the issue: "people.csv: unclosed quote at line 12"). */
 export function structureError(name: string, problem: StructureProblem, line: number): UsageError {
   switch (problem.kind) {
     case 'unclosed-quote': {

@@ -1,8 +1,5 @@
-// The tally of an import: it owns the counts, gives each row its one outcome
-// (CLI.md "Import guarantees": new, existing, failed, rejected or duplicate),
-// passes every row not imported on (the onProblem hook, the failures file),
-// reports progress, and writes the summary, where
-// rows = new + existing + failed + rejected + duplicates.
+// The tally owns the counts and gives each row its one outcome (CLI.md
+// "Import guarantees"), so that rows = new + existing + failed + rejected + duplicates.
 import type { Batch } from './batches.js';
 import type { FailureOutcome, FailuresFile } from './failures.js';
 import type { BatchRecord } from './journal.js';
@@ -12,7 +9,7 @@ import { STATUS_CODES } from './status-columns.js';
 
 export interface ImportProgress {
   rowsRead: number;
-  /** Data rows the structure check counted (an upper bound). */
+  /** An upper bound. */
   totalRows?: number;
   bytesRead: number;
   totalBytes: number;
@@ -36,7 +33,7 @@ interface ServiceTotals {
   TotalNewSubscribers: number;
 }
 
-/** The --json summary (CLI.md "Import guarantees"): rows = new + existing + failed + rejected + duplicates. */
+/** The --json summary (CLI.md "Import guarantees"). */
 export interface ImportSummary {
   rows: number;
   new: number;
@@ -44,27 +41,16 @@ export interface ImportSummary {
   failed: number;
   rejected: number;
   duplicates: number;
-  /**
-   * Rows imported (with --dry-run: to be sent) without a custom field value
-   * that cannot be sent (partial.ts); counted in new or existing, not apart
-   * from them: not part of the rows sum.
-   */
+  /** Rows imported without a value that cannot be sent: counted in new or existing too, not in the rows sum. */
   partial: number;
-  /**
-   * Of the duplicates: rows the input, a failures file of an earlier import,
-   * lists as duplicates (its Outcome column); not sent (CLI.md "--failures").
-   */
+  /** Of the duplicates: rows a failures file lists as duplicates (CLI.md "--failures"). */
   duplicatesFromFailuresFile: number;
-  /**
-   * Of the rejected: rows not sent because the file marks them unsubscribed,
-   * cleaned, bounced or without marketing permission (status-columns.ts).
-   */
+  /** Of the rejected: rows the file marks unsubscribed or without permission. */
   skipped: number;
   batches: number;
   retries: number;
-  /** Answers 429 (rate limited), each retried after the shared pause (CLI.md "flow control"). */
+  /** Answers 429, each retried after the shared pause (CLI.md "flow control"). */
   rateLimited: number;
-  /** Time the requests were held back by the service's rate limit: its pauses and the pace. */
   waitedMs: number;
   elapsedMs: number;
   resumed: boolean;
@@ -72,19 +58,15 @@ export interface ImportSummary {
   /** Every row of the file has its outcome (false after Ctrl-C or a stop). */
   complete: boolean;
   dryRun: boolean;
-  /** --dry-run: rows that would be sent. */
   wouldSend?: number;
-  /** Batches taken from the journal of an earlier run, not sent again. */
   resumedBatches: number;
-  /** Batches whose request failed after the retries (not acknowledged): --resume sends them again. */
+  /** Failed after the retries: --resume sends them again. */
   unacknowledgedBatches: number;
-  /** Rows read but left without an outcome when the import stopped: --resume sends them. */
+  /** Rows read but left without an outcome by a stop: --resume sends them. */
   unfinished: number;
-  /** Lines whose cells were all empty: skipped, not rows. */
   blankLines: number;
-  /** Rows sent (with --dry-run: to be sent) with an empty Name, which empties a stored name (CLI.md "Names"). */
+  /** An empty Name empties a stored name (CLI.md "Names"). */
   emptyNames: number;
-  /** Rows not imported, by code ("duplicate" for duplicates). */
   codes: Record<string, number>;
   rowsPerSecond: number;
   input: string;
@@ -93,19 +75,15 @@ export interface ImportSummary {
   encoding: string;
   failuresFile?: string;
   journal?: string;
-  /** Why the import stopped early. */
   stoppedBy?: string;
 }
 
 interface TallyOptions {
-  /** The column of the address, for the problems of rows at hand. */
   emailColumn: number;
   failures?: FailuresFile;
-  /** Rows sent with a value left out, by line, until their batch's outcome (partial.ts). */
   leftOut?: LeftOutValues;
   onProblem?(problem: RowProblem): void;
   onProgress?(progress: ImportProgress): void;
-  /** What the other stages know: requests in flight, bytes read, the input's size. */
   gauges(): { inFlight: number; bytesRead: number; totalBytes: number; totalRows?: number };
 }
 
@@ -114,7 +92,6 @@ const PROGRESS_INTERVAL_MS = 100;
 
 export class Tally {
   private readonly started = performance.now();
-  /** Data rows read (blank lines are not rows). */
   rowsRead = 0;
   blankLines = 0;
   retries = 0;
@@ -131,25 +108,23 @@ export class Tally {
 
   constructor(private readonly o: TallyOptions) {}
 
-  /** Batches the service did not acknowledge (failed after the retries). */
   get unacknowledgedBatches(): number {
     return this.unacknowledged;
   }
 
-  /** Rows read that have no outcome yet (waiting for a batch, in flight, or left so by a stop). */
+  /** Waiting for a batch, in flight, or left so by a stop. */
   get rowsWithoutOutcome(): number {
     const c = this.counts;
     return this.rowsRead - (c.new + c.existing + c.failed + c.rejected + c.duplicates + this.wouldSend);
   }
 
-  /** A data row read: counted now, its outcome comes later. */
   rowRead(): void {
     if ((++this.rowsRead & 1023) === 0) this.progress(false);
   }
 
   rejected(record: readonly string[], line: number, code: string, message: string): void {
     if (code === LISTED_DUPLICATE) {
-      // Not sent, as a duplicate found in this file is: written to --failures as a duplicate again, so the round trip repeats.
+      // Written to --failures as a duplicate again, so the round trip repeats.
       this.counts.duplicates++;
       this.duplicatesFromFailuresFile++;
       this.problem(record, line, 'duplicate', 'duplicate', message);
@@ -170,11 +145,7 @@ export class Tally {
     this.problem(record, line, 'duplicate', 'duplicate', duplicateMessage((record[this.o.emailColumn] ?? '').trim()));
   }
 
-  /**
-   * A batch the service acknowledged: sent now (`emails`: the addresses the
-   * service named for its refused rows), or taken from the journal of an
-   * earlier run (`rows`: its parsed rows, still at hand).
-   */
+  /** Sent now (`emails`: as the service named its refused rows), or from an earlier run's journal (`rows` at hand). */
   acknowledged(batch: Batch, record: BatchRecord, rows?: readonly string[][], emails?: readonly string[]): void {
     this.counts.new += record.new;
     this.counts.existing += record.existing;
@@ -192,7 +163,7 @@ export class Tally {
     this.progress(true);
   }
 
-  /** The rows of a batch imported (or to be sent) with a value left out: counted, and written to --failures as `partial`. */
+  /** Written to --failures as `partial`. */
   private partialRows(batch: Batch, failed: ReadonlySet<number>, rows?: readonly string[][]): void {
     const leftOut = this.o.leftOut!;
     for (let p = 0; p < batch.size; p++) {
@@ -207,14 +178,13 @@ export class Tally {
     }
   }
 
-  /** A batch taken from the journal of an earlier run. */
   resumed(batch: Batch, record: BatchRecord): void {
     this.retries += record.retries;
     this.resumedBatches++;
     this.acknowledged(batch, record, batch.records());
   }
 
-  /** A batch whose request failed after the retries: every row of it failed, with the error's code. */
+  /** Every row of it failed, with the error's code. */
   failed(batch: Batch, code: string, message: string): void {
     this.counts.failed += batch.size;
     this.unacknowledged++;
@@ -226,7 +196,6 @@ export class Tally {
     this.progress(true);
   }
 
-  /** --dry-run: a batch that would be sent. */
   wouldSendBatch(batch: Batch, rows?: readonly string[][]): void {
     this.wouldSend += batch.size;
     this.batchesDone++;
@@ -244,7 +213,6 @@ export class Tally {
     report({ rowsRead: this.rowsRead, totalRows, bytesRead, totalBytes, inFlight, retries: this.retries, batchesDone: this.batchesDone, elapsedMs: now - this.started });
   }
 
-  /** What the run knows and the tally does not: how it ended, where it read and wrote, the flow control's figures. */
   summary(
     end: Pick<ImportSummary, 'complete' | 'dryRun' | 'resumed' | 'input' | 'list' | 'delimiter' | 'encoding' | 'failuresFile' | 'journal' | 'stoppedBy'> & {
       flow?: Pick<ImportSummary, 'rateLimited' | 'waitedMs'>;
@@ -287,14 +255,13 @@ export class Tally {
     };
   }
 
-  /** A row not imported whose cells are at hand: reported and written to --failures now. */
   private problem(record: readonly string[], line: number, outcome: FailureOutcome, code: string, message: string): void {
     this.codes[code] = (this.codes[code] ?? 0) + 1;
     this.o.failures?.write(record, line, outcome, code, message);
     this.o.onProblem?.({ line, outcome, code, message, email: (record[this.o.emailColumn] ?? '').trim() });
   }
 
-  /** A row the service refused, known by its line: reported now, written to --failures at the end (failures.ts). */
+  /** Its cells are gone: written to --failures at the end (failures.ts). */
   private failedLater(line: number, code: string, message: string, email: string): void {
     this.codes[code] = (this.codes[code] ?? 0) + 1;
     this.o.failures?.later(line, code, message);

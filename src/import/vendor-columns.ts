@@ -1,21 +1,12 @@
 // What vendors' exports write, read as they meant it (CLI.md "What a file
-// means"): the address columns of contact exports,
-// Mailchimp's TAGS. Status and permission columns: status-columns.ts; two
-// columns under one header: prescan.ts. Nothing here imports the mapping,
-// which uses it.
+// means"): contact exports' address columns, Mailchimp's TAGS.
 
 // ---- address columns ---------------------------------------------------------------
 
-/**
- * The address column of contact exports, normalized as mapping.ts compares
- * headers: Google Contacts ("E-mail 1 - Value"), Thunderbird ("Primary
- * Email"), "Email 1". Outlook's "E-mail Address" and LinkedIn's "Email
- * Address" are the common spelling already; the second and third addresses
- * of these exports ("E-mail 2 - Value", "Secondary Email") are not the address.
- */
+/** Normalized as mapping.ts compares headers; the second and third addresses of these exports are not the address. */
 export const CONTACT_EMAIL_HEADERS = ['email1value', 'primaryemail', 'email1', 'emailaddress1', 'email1address', 'primaryemailaddress'];
 
-/** For a file where no address column is found: every column whose name holds "mail"; undefined when none does. */
+/** For a file where no address column is found. */
 export function mailColumnsHint(header: readonly string[]): string | undefined {
   const mail = header.map((h, i) => ({ h: h.trim(), i })).filter(({ h }) => /mail/i.test(h));
   if (mail.length === 0) return undefined;
@@ -30,7 +21,7 @@ export function isTagsHeader(header: string): boolean {
   return header.trim().toLowerCase() === 'tags';
 }
 
-/** The tags of a cell written `"a","b"` (a quote doubled inside one is a quote); undefined for any other cell. */
+/** Undefined for a cell not written `"a","b"`. */
 export function splitQuotedTags(cell: string): string[] | undefined {
   const text = cell.trim();
   if (text.charCodeAt(0) !== 34) return undefined;

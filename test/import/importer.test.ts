@@ -235,6 +235,12 @@ describe('rows sent with an empty Name (CLI.md "Names")', () => {
     expect(notices[0]!.sentBefore).toBeLessThan(3);
     expect(summary).toMatchObject({ rows: 30, new: 30, emptyNames: 2 });
   });
+
+  it('are counted before anything is sent by the header the parser reads, even a header quoted oddly', async () => {
+    const csv = '"Sign"up,email,name\nx,a@example.com,A\ny,b@example.com,\nz,c@example.com, \n';
+    await expect(importFile(csv, { allowEmptyNames: false, consent: 'Yes' })).rejects.toThrow(/: 2 rows have an address and an empty name cell \(name; the first at line 3\)/);
+    expect(importRequests(sandbox)).toHaveLength(0);
+  });
 });
 
 describe('faults in the middle', () => {

@@ -46,16 +46,19 @@ export default defineCommand({
       (query[pair.slice(0, eq)] ??= []).push(pair.slice(eq + 1));
     }
     const headers = requestHeaders(input.header);
-    const { readArgumentText, readJsonArgument } = await import('../../core/json-input.js');
-    const { fieldsObject, readFields } = await import('./fields.js');
-    const fields = await readFields(input.rawField, input.field, async (value, flag) => (await readArgumentText(value, flag, ctx.stdin.stream, ctx.cwd, ctx.signal)).text);
-    if (fields.length && input.data !== undefined) throw new UsageError('give the body with -d or with -f/-F fields, not both');
     let rawBody: string | undefined;
-    if (input.data !== undefined) rawBody = JSON.stringify(await readJsonArgument(input.data, '-d/--data', ctx.stdin.stream, ctx.cwd, ctx.signal));
-    const method: HttpMethod = input.method ?? (rawBody !== undefined || fields.length ? 'POST' : 'GET');
-    // As gh api: the fields of a GET are its query, otherwise the JSON body.
-    if (fields.length && method === 'GET') for (const { key, value } of fields) (query[key.replace(/\[\]$/, '')] ??= []).push(String(value));
-    else if (fields.length) rawBody = JSON.stringify(fieldsObject(fields));
+    let method: HttpMethod = input.method ?? 'GET';
+    // A body's readers are loaded only for a body (-d, -f, -F).
+    if (input.data !== undefined || input.rawField.length || input.field.length) {
+      const [{ readArgumentText, readJsonArgument }, { fieldsObject, readFields }] = await Promise.all([import('../../core/json-input.js'), import('./fields.js')]);
+      const fields = await readFields(input.rawField, input.field, async (value, flag) => (await readArgumentText(value, flag, ctx.stdin.stream, ctx.cwd, ctx.signal)).text);
+      if (fields.length && input.data !== undefined) throw new UsageError('give the body with -d or with -f/-F fields, not both');
+      if (input.data !== undefined) rawBody = JSON.stringify(await readJsonArgument(input.data, '-d/--data', ctx.stdin.stream, ctx.cwd, ctx.signal));
+      method = input.method ?? (rawBody !== undefined || fields.length ? 'POST' : 'GET');
+      // As gh api: the fields of a GET are its query, otherwise the JSON body.
+      if (fields.length && method === 'GET') for (const { key, value } of fields) (query[key.replace(/\[\]$/, '')] ??= []).push(String(value));
+      else if (fields.length) rawBody = JSON.stringify(fieldsObject(fields));
+    }
     if (input.paginate) {
       if (method !== 'GET') throw new UsageError(`--paginate reads the pages of a GET, not a ${method}`);
       if (input.include) throw new UsageError('-i shows one answer\'s headers: not with --paginate');
