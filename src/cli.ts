@@ -1,15 +1,13 @@
-// The program's two entry points: main() for the real process (signals,
-// the real streams, exit) and run(argv, deps) → exit code, which tests call
-// in-process. A run parses with the commander tree built from the command
-// definitions (src/program.ts), checks the input (src/commands/parse-input.ts),
-// builds the context (src/context.ts), runs the command and prints its data;
-// whatever ended it is mapped to an exit code once (src/core/error-exit.ts).
+// The program's two entry points: main() for the real process (signals, the
+// real streams, exit) and run(argv, deps) → exit code, which tests call
+// in-process: parse and check the input, build the context, run the command,
+// render its Result, and map whatever ended it to an exit code once.
 import type { Command } from 'commander';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS, resolveGlobals, type ParsedGlobals } from './commands/globals.js';
 import { createContext, type RunDeps } from './context.js';
 import { describeError } from './core/error-exit.js';
-import { ExitCode } from './core/errors.js';
+import { ExitCode, ExitOnly } from './core/errors.js';
 import type { ApiClient } from './core/http.js';
 import { exitProcess } from './core/exit-now.js';
 import { InterruptHub, OUTPUT_GRACE_MS } from './core/interrupts.js';
@@ -18,6 +16,7 @@ import { createEdges, isBrokenPipe } from './output/edges.js';
 import { descriptorStdout, FdStdout } from './output/fd-stdout.js';
 import { printError } from './output/error-report.js';
 import { isMachineFormat } from './output/messages.js';
+import type { Serving } from './output/serving.js';
 import { buildProgram, entryNamed, type ActionFactory } from './program.js';
 
 export type { RunDeps };
@@ -41,7 +40,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   const action: ActionFactory = (definition) => async (...actionArgs: unknown[]) => {
     deps.onCommandStart?.();
     const command = actionArgs[actionArgs.length - 1] as Command;
-    const [{ parseInput, parseOptions, parseShape }, { createOutput }, stored] = await Promise.all([
+    const [{ parseInput, parseOptions, shapeOptions }, { createOutput }, stored] = await Promise.all([
       import('./commands/parse-input.js'),
       import('./output/render.js'),
       // A command that prints no JSON (a completion script, login's messages) has no format, pager or
@@ -59,24 +58,24 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     formatDecided = true;
     const { raw, note } = stored && defaults ? stored.withDefaultList(definition, command.opts(), command.processedArgs, defaults) : { raw: command.opts(), note: undefined };
     const input = parseInput(definition, raw, command.processedArgs);
-    const shape = await parseShape(definition, command.opts(), globals.output);
+    const asked = shapeOptions(definition, command.opts(), globals.output);
+    const shape = asked && definition.records ? await (await import('./output/shape.js')).resolveShape(asked, definition.records, async (e) => (await import('./output/jq.js')).compileJq(e)) : undefined;
     await edges.usePager({ enabled: globals.pager, env: deps.env, stored: () => (stored && defaults ? stored.storedPager(defaults) : undefined) });
-    const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c));
+    let serving: Serving | undefined;
+    const ctx = createContext(guarded, globals, (o) => createOutput({ ...o, shape }), redactor, (c) => clients.push(c), (s) => (serving = s));
     if (note) ctx.log.emit('notice', note.message, note.fields);
     const result = await definition.run(input, ctx);
     // Commands return data; what each format makes of it is the renderer's decision alone.
-    if (result.serving) {
+    if (serving) {
       const { renderServing } = await import('./output/serving.js');
-      await renderServing(ctx.out, result, result.serving, { signal: ctx.signal, onInterrupt: ctx.onInterrupt, note: ctx.log.info });
-    } else {
-      await ctx.out.render(result);
-      result.done?.();
-    }
+      await renderServing(ctx.out, result, serving, { signal: ctx.signal, onInterrupt: ctx.onInterrupt, note: ctx.log.info });
+    } else await ctx.out.render(result);
     const message = typeof result.message === 'function' ? result.message() : result.message;
     if (message) ctx.log.info(message);
     const error = typeof result.error === 'function' ? result.error() : result.error;
-    if (error) throw error;
-    exitCode = result.exitCode ?? ExitCode.ok;
+    // The data said what went wrong (a failed check): only the exit code is left to give.
+    if (error instanceof ExitOnly) exitCode = error.exitCode;
+    else if (error) throw error;
   };
 
   const program = buildProgram(action, undefined, entryNamed(argv));
@@ -234,8 +233,7 @@ export async function main(): Promise<void> {
   settled = true;
   process.exitCode = code;
   // Once the command is done nothing else may run: exit as soon as stdout and
-  // stderr are flushed. Left to itself the process lingers ~120 ms after
-  // undici's pool has closed (measured in bench/startup), a third of a read command's time.
+  // stderr are flushed, rather than linger after undici's pool has closed.
   const stdoutStream = stdout instanceof FdStdout ? stdout.handedOver : stdout;
   if (stdoutStream) await Promise.race([flushed(stdoutStream), grace]);
   if (stderrOpened) await Promise.race([flushed(process.stderr), grace]);

@@ -1,10 +1,7 @@
-// The one object a command receives, and where it is built: the IO (the
-// edge's: a command reads only its input facts, stdin and whether it may
-// prompt), the environment, the global options, the logger, the renderer,
-// the prompt and the API client (created on first use, so a command that needs no key never
-// fails for lack of one). Commands touch nothing global: no console,
-// process.env, process.exit or process.stdout outside src/cli.ts and this
-// file (ENGINEERING.md habit 2). Tests build a Context with injected IO.
+// The one object a command receives, and where it is built: its input facts,
+// environment, globals, logger, renderer, prompt and lazy API client (a command
+// that needs no key never fails for lack of one). Nothing global is touched
+// outside src/cli.ts and this file; tests build a Context with injected IO.
 import type { Readable } from 'node:stream';
 import { UsageError } from './core/errors.js';
 import type { HeapHook } from './core/heap.js';
@@ -15,7 +12,9 @@ import type { IO } from './output/edges.js';
 import { createMessages, isMachineFormat, type MessageFields } from './output/messages.js';
 import { countFor } from './output/numbers.js';
 import type { ProgressReporter } from './output/progress.js';
-import type { createOutput, Output, OutputFormat } from './output/render.js';
+import type { createOutput, Output } from './output/render.js';
+import type { OutputFormat } from './output/result.js';
+import type { Serving } from './output/serving.js';
 import type { Prompt } from './prompt.js';
 
 export type { IO, Prompt };
@@ -128,6 +127,12 @@ export interface Context {
   maskKeys(text: string): string;
   /** Process-wide heap tuning (src/core/heap.ts), handed to the import and the page walk; undefined in-process (tests). */
   heap?: HeapHook;
+  /**
+   * The command keeps running once its data is out, until Ctrl-C or SIGTERM,
+   * its normal end (a server): the edge then calls stop() (src/output/serving.ts).
+   * Its output is never paged, records are drawn as they come, a JSON value is one line.
+   */
+  serve(serving: Serving): void;
 }
 
 export function createContext(
@@ -136,6 +141,7 @@ export function createContext(
   createOutput: CreateOutput,
   redactor: Redactor,
   onClient: (client: ApiClient) => void,
+  onServe: (serving: Serving) => void = () => undefined,
 ): Context {
   const { io, env } = deps;
   const signal = deps.signal ?? new AbortController().signal;
@@ -166,7 +172,7 @@ export function createContext(
       apiKey,
       timeoutMs: globals.timeoutMs,
       debug: globals.debug ? (line) => log.debug(line) : undefined,
-      // A wait of 5 s or more is announced (CLI.md "retries"), through the logger: not with --quiet.
+      // A long wait is announced (CLI.md "retries"), through the logger: not with --quiet.
       onWait: (line, waitMs) => log.emit('wait', line, { waitMs }),
       signal,
       retry: retryOverrides(env),
@@ -201,6 +207,7 @@ export function createContext(
       for (const note of creds.notes) log.debug(note);
       return makeClient(creds.baseUrl, creds.apiKey, options?.connections, creds.baseUrlSource, refusedKeyHint(keySource));
     })());
+  const out = createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns, signal, note: log.info });
   return {
     // Getters: Node builds process.stdin and process.stderr when first read,
     // which only a command that reads stdin or asks a question should pay for.
@@ -227,13 +234,17 @@ export function createContext(
       const emit = messages.machine ? (message: string, fields: MessageFields) => log.emit('progress', message, fields) : undefined;
       return createProgress(mode, io.stderr, label, undefined, emit, countFor(io.stderrIsTTY));
     },
-    out: createOutput({ format: globals.output, stdout: io.stdout, isTTY: io.stdoutIsTTY, color: globals.color, columns: io.columns, signal, note: log.info }),
+    out,
     prompt: deps.prompt ?? noPrompt,
     api,
     apiWith: ({ baseUrl, apiKey }, options) => makeClient(baseUrl, apiKey, undefined, undefined, undefined, options?.maxBodyBytes),
     now: deps.now ?? (() => new Date()),
     maskKeys: (text) => redactor.redactKeys(text),
     heap: deps.heap,
+    serve: (serving) => {
+      out.serving();
+      onServe(serving);
+    },
   };
 }
 

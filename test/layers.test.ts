@@ -29,6 +29,9 @@ export const FLOORS: readonly (readonly string[])[] = [
 const KNOWN_UPWARD = new Set<string>([]);
 const KNOWN_CIRCLES = new Set<string>([]);
 
+/** What a command (src/commands/) may import of output/, and that as `import type` only: its Result is all it knows of output. */
+const RESULT_MODULE = 'src/output/result.ts';
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -122,6 +125,27 @@ describe('the layers of src/', () => {
     expect(out).toEqual([]);
     const into = [...graph].filter(([f]) => !isSandbox(f)).flatMap(([f, ts]) => ts.filter(isSandbox).map((t) => `${f} -> ${t}`));
     expect(into.every((edge) => edge.startsWith('src/commands/sandbox/')), into.join('\n')).toBe(true);
+  });
+
+  it('a command imports nothing of output/ but the Result module, and that for its types only', () => {
+    const breaches: string[] = [];
+    for (const [file, targets] of graph) {
+      if (!file.startsWith('src/commands/')) continue;
+      const intoOutput = targets.filter((t) => t.startsWith('src/output/'));
+      if (!intoOutput.length) continue;
+      const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+      const typeOnly = new Set<string>();
+      for (const statement of source.statements) {
+        if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+        const spec = statement.moduleSpecifier;
+        if (!spec || !ts.isStringLiteral(spec)) continue;
+        const target = relative(root, resolve(dirname(join(root, file)), spec.text)).replace(/\.js$/, '.ts');
+        const onlyTypes = ts.isImportDeclaration(statement) ? Boolean(statement.importClause?.isTypeOnly) : statement.isTypeOnly;
+        if (onlyTypes) typeOnly.add(target);
+      }
+      for (const target of intoOutput) if (target !== RESULT_MODULE || !typeOnly.has(target)) breaches.push(`${file} -> ${target}`);
+    }
+    expect(breaches, 'commands import only `import type` of src/output/result.ts').toEqual([]);
   });
 
   it('reads imports of every kind: a check that sees none proves nothing', () => {

@@ -2,7 +2,7 @@
 // body unchanged for machine formats. An unexpected answer is printed as
 // received with a warning: the thing was created, the request is never repeated.
 import type { Context } from '../context.js';
-import type { Result } from './define.js';
+import { asJson, type Result } from './define.js';
 
 /** `id` is undefined when the answer holds none; `problem` says why the answer did not fit. */
 export function createdResult(ctx: Context, data: unknown, id: string | undefined, what: string, problem?: string): Result {
@@ -10,7 +10,7 @@ export function createdResult(ctx: Context, data: unknown, id: string | undefine
     const reason = problem !== undefined ? `the answer is not what was expected (${problem})` : "the service's answer holds no identifier";
     ctx.log.warn(`${what} created, but ${reason}${data === undefined ? '' : '; it is printed as received'}. The request is not repeated.`);
     // The body as sent: text as a line, anything else as JSON (a table would reshape it).
-    return { data, view: typeof data === 'string' ? undefined : { json: true } };
+    return { data, people: typeof data === 'string' ? undefined : asJson };
   }
-  return { data, display: id };
+  return { data, people: (_, out) => out.line(id) };
 }

@@ -3,8 +3,7 @@
 // nothing heavy: help and completion read every definition, so a command loads
 // its own dependencies inside `run` with `await import()`.
 import type { Context } from '../context.js';
-import type { View } from '../output/render.js';
-import type { Serving } from '../output/serving.js';
+import type { PeopleOut, Result } from '../output/result.js';
 
 /** Resources whose ids a shell completes: campaigns and smart emails from the service, lists from this profile's use. */
 export const COMPLETED_IDS = ['campaign', 'smart-email', 'list'] as const;
@@ -109,26 +108,14 @@ export interface ListInput {
   readonly limit?: number;
 }
 
-/** What `run` hands back: data for the one renderer, and how the command ended; a command never branches on the format. */
-export interface Result {
-  data?: unknown;
-  view?: View;
-  /** The data reshaped for a table; a function when --limit must count the data's records, not the lines. */
-  display?: unknown;
-  /** An action's answer: one JSON value for machines, nothing on stdout for people, who read `message`. */
-  action?: boolean;
-  /** One line on stderr once the data is out; a function when known only then (streamed data). */
-  message?: string | (() => string | undefined);
-  /** Lines only people reading a table need, on stderr after the data. */
-  notes?: string[];
-  /** Runs once the data is out: what only the end of streamed data can say. */
-  done?: () => void;
-  /** Ends the command once the data is out (a partial import: exit 3); a function when known only then. */
-  error?: Error | (() => Error | undefined);
-  exitCode?: number;
-  /** Keeps the command running once its data is out: the edge waits for Ctrl-C or SIGTERM, then calls stop(). */
-  serving?: Serving;
-}
+/** What `run` hands back: its data, and for people a table or its own view; a command never branches on the format. */
+export type { Column, DisplayStyle, PeopleOut, Result } from '../output/result.js';
+
+/** An action's people view: nothing on stdout, its message says what was done (the JSON formats have the answer). */
+export const messageOnly = (): void => undefined;
+
+/** A people view for data with no table (a raw answer): as -o json prints it; an answer with no body, nothing. */
+export const asJson = async (data: unknown, out: PeopleOut): Promise<void> => (data === undefined ? undefined : out.json(data));
 
 export interface CommandDefinition<A extends Args = Args, O extends Options = Options> {
   readonly name: string;

@@ -4,7 +4,6 @@
 import { UsageError } from '../core/errors.js';
 import { cleanInvisible, isUuid, isValidEmail, showInvisible } from '../validation/email-address.js';
 import { isHttpUrl } from '../validation/option-checks.js';
-import type { Shape } from '../output/shape.js';
 import { LIST_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type OptionDecl, type Options, type TextCheck } from './define.js';
 
 /** `--batch-size` → batchSize, `--no-color` → color. */
@@ -50,18 +49,25 @@ export function parseInput(def: AnyCommand, raw: Record<string, unknown>, positi
   return out;
 }
 
-/** --fields, --jq and --limit checked before anything is sent; the schema and jq load only when asked for. */
-export async function parseShape(def: AnyCommand, raw: Record<string, unknown>, format: string): Promise<Shape | undefined> {
+/** --fields, --jq, --limit, --wide and --bom checked against the format before anything is sent; undefined when none was given (src/cli.ts resolves them). */
+export function shapeOptions(def: AnyCommand, raw: Record<string, unknown>, format: string): ShapeOptions | undefined {
   if (!def.records) return undefined;
-  const options = parseOptions(sharedOptions(def), raw) as { fields?: string; jq?: string; limit?: number; wide?: boolean; bom?: boolean };
+  const options = parseOptions(sharedOptions(def), raw) as ShapeOptions;
   if (options.jq !== undefined && (format === 'csv' || format === 'ndjson')) {
     throw new UsageError(`--jq prints jq's results, one a line: leave out -o ${format}`);
   }
   if (options.bom && format !== 'csv') throw new UsageError(`--bom starts CSV with a byte-order mark: add -o csv (the output is ${format})`);
   // Nothing asked for: nothing to load, for the startup of every read.
   if (options.fields === undefined && options.jq === undefined && options.limit === undefined && !options.wide && !options.bom) return undefined;
-  const { resolveShape } = await import('../output/shape.js');
-  return resolveShape(options, def.records, async (expression) => (await import('../output/jq.js')).compileJq(expression));
+  return options;
+}
+
+export interface ShapeOptions {
+  fields?: string;
+  jq?: string;
+  limit?: number;
+  wide?: boolean;
+  bom?: boolean;
 }
 
 function parseArg(decl: ArgDecl, value: unknown, raw: Record<string, unknown>): unknown {

@@ -1,7 +1,7 @@
 // The profile's stored defaults (format, pager, list) for what a run was not
 // given. A flag or an environment variable always wins, so the config file is
 // read only when one is missing, at most once a run.
-import type { OutputFormat } from '../output/render.js';
+import type { OutputFormat } from '../output/result.js';
 import type { ProfileDefaults } from '../core/profile-defaults.js';
 import { profileDefaults } from '../core/settings.js';
 import type { AnyCommand, ArgDecl, OptionDecl } from './define.js';

@@ -2,7 +2,7 @@
 // browser; only a missing display prints the URL.
 import type { Context } from '../context.js';
 import { UnexpectedResponseError } from '../core/errors.js';
-import { switchOption, type Result } from './define.js';
+import { messageOnly, switchOption, type Result } from './define.js';
 
 export const WEB_OPTION = switchOption('--web', "open the record's page in the browser instead of printing it", { short: '-w' });
 
@@ -23,9 +23,9 @@ export async function openPage(ctx: Context, value: unknown, field: string, requ
   }
   // A browser's command line shows in `ps` to every user: a URL holding the key is never put there.
   const masked = (await ctx.api()).redact(url);
-  if (masked !== url) return { data: { URL: masked }, display: masked, message: "Not opened in a browser: the page's URL holds your API key, which the browser's command line would show to other users of this machine (ps); it is printed with the key masked." };
+  if (masked !== url) return { data: { URL: masked }, people: (_, out) => out.line(masked), message: "Not opened in a browser: the page's URL holds your API key, which the browser's command line would show to other users of this machine (ps); it is printed with the key masked." };
   const outcome = await openInBrowser(url, ctx.env);
-  if (outcome.opened) return { data: { URL: url }, action: true, message: `Opening ${url} in your browser.` };
+  if (outcome.opened) return { data: { URL: url }, people: messageOnly, message: `Opening ${url} in your browser.` };
   // The URL alone on stdout, so `$(…)` and a terminal's link both work.
-  return { data: { URL: url }, display: url, message: `Not opened in a browser: ${outcome.reason}.` };
+  return { data: { URL: url }, people: (_, out) => out.line(url), message: `Not opened in a browser: ${outcome.reason}.` };
 }

@@ -29,7 +29,8 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
         if (names.length) fields.set(def, names);
       }
       // Written as is: the script is code, not untrusted text to neutralise.
-      return { data: completionScript(shell, root(fields)), view: { raw: true } };
+      const script = completionScript(shell, root(fields));
+      return { people: (_, out) => out.text(script) };
     },
   });
 }

@@ -159,6 +159,14 @@ export class PartialFailure extends CliError {
   }
 }
 
+/** The exit code alone: what went wrong is in the command's data already (a failed doctor check). */
+export class ExitOnly extends CliError {
+  constructor(readonly exitCode: number) {
+    super('');
+    this.name = 'ExitOnly';
+  }
+}
+
 export class Interrupted extends CliError {
   readonly exitCode = ExitCode.interrupted;
   constructor(message = 'interrupted') {
@@ -189,4 +197,16 @@ function formatBytes(bytes: number): string {
     unit++;
   }
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The abort reason when the reader of stdout went away; also what writes to it reject with. */
+export class BrokenPipe extends Error {
+  constructor() {
+    super('the reader of standard output went away');
+    this.name = 'BrokenPipe';
+  }
+}
+
+export function isBrokenPipe(value: unknown): value is BrokenPipe {
+  return value instanceof BrokenPipe;
 }

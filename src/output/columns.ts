@@ -1,12 +1,6 @@
 // Shared by the table printer and the CSV writer, so a column means the same in both.
 import type { Column } from './table.js';
 
-export interface ColumnsView {
-  columns?: (string | Column)[];
-  tableOnly?: boolean;
-  csv?: (string | Column)[];
-}
-
 export function normalizeColumns(columns: (string | Column)[]): Column[] {
   return columns.map((c) => (typeof c === 'string' ? { key: c } : c));
 }
@@ -21,8 +15,8 @@ function inferKeys(rows: unknown[]): string[] {
   return keys.length ? keys : ['value'];
 }
 
-export function columnsOf(rows: unknown[], view?: ColumnsView): Column[] {
-  return view?.columns ? normalizeColumns(view.columns) : inferKeys(rows).map((key) => ({ key }));
+export function columnsOf(rows: unknown[], columns?: (string | Column)[]): Column[] {
+  return columns ? normalizeColumns(columns) : inferKeys(rows).map((key) => ({ key }));
 }
 
 export function pick(record: unknown, path: string): unknown {

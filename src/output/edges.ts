@@ -7,7 +7,10 @@ import { OUTPUT_GRACE_MS } from '../core/interrupts.js';
 import { keyMask } from './key-mask.js';
 import { machineLine, machineLines } from './messages.js';
 import { neutralizeLines } from './sanitize.js';
+import { BrokenPipe } from '../core/errors.js';
 import type { Writable } from './writable.js';
+
+export { BrokenPipe, isBrokenPipe } from '../core/errors.js';
 
 export type { Writable } from './writable.js';
 
@@ -20,18 +23,6 @@ export interface IO {
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
   columns?: number;
-}
-
-/** The abort reason when the reader of stdout went away; also what writes to it reject with. */
-export class BrokenPipe extends Error {
-  constructor() {
-    super('the reader of standard output went away');
-    this.name = 'BrokenPipe';
-  }
-}
-
-export function isBrokenPipe(value: unknown): value is BrokenPipe {
-  return value instanceof BrokenPipe;
 }
 
 export const STDERR_QUEUE_BYTES = 1024 * 1024;

@@ -1,48 +1,30 @@
-// The one renderer: commands hand it data and it prints table, JSON, NDJSON or
-// CSV. JSON is the service's data unchanged; at a terminal every format shows
-// outside controls as visible escapes (JSON as `\uXXXX`, so it stays valid).
-// Each format writes in its own file, all through stdout-writer.ts.
+// The one renderer (ENGINEERING.md habit 1): a command's Result in, table,
+// JSON, NDJSON or CSV out. Machine formats, --jq, --fields and --limit read
+// the data only; people get the command's own view, else a table of the data.
+// At a terminal, controls from outside show as escapes (CLI.md "untrusted text").
 import { StdoutWriter } from './stdout-writer.js';
-import { reportValue } from './report-value.js';
 import { csvWriter } from './csv.js';
-import { isRecords, isReport, type FormatWriter, type OutputFormat, type RecordStream, type Report, type View } from './format.js';
+import { isRecords, type Columns, type FormatWriter, type OutputFormat, type RecordStream } from './format.js';
 import { jqStream } from './jq-stream.js';
 import { jsonWriter, ndjsonWriter } from './json.js';
-import { flatReport, jsonReport, peopleReport, type PeopleOut } from './report.js';
-import { checkLines } from './checks.js';
+import { flatObject, gathered, isStreamedObject, jsonObject } from './report.js';
 import { normalizeColumns } from './columns.js';
 import { writeEndless } from './endless.js';
 import { neutralize, neutralizeLines } from './sanitize.js';
 import { project, shapeData, type Shape } from './shape.js';
 import { tableWriter } from './table-writer.js';
+import type { PeopleOut, Result } from './result.js';
 import type { Writable } from './writable.js';
 
-export { isReport, type OutputFormat, type RecordStream, type Report, type ReportPart, type View } from './format.js';
-export type { Column } from './table.js';
-export { PLAIN_STYLE, type DisplayStyle } from './numbers.js';
-
-export interface Rendered {
-  /** Records (an array or async iterable), one record, or one value: what -o json prints, unchanged. */
-  data?: unknown;
-  view?: View;
-  /** The data reshaped for people (or a function of it after --limit); ignored with --fields. */
-  display?: unknown;
-  action?: boolean;
-  /** Lines for people reading a table, on stderr after the data; scripts have the data. */
-  notes?: string[];
-}
-
-/** What a command may use of the renderer. The format is not part of it, so no command branches on it. */
 export interface Output {
-  /** --limit: a paged walk reads no page past it. */
-  readonly limit?: number;
-  readonly fields?: readonly string[];
-  render(result: Rendered): Promise<void>;
-  print(data: unknown, view?: View): Promise<void>;
-  stream(view?: View): RecordStream;
-  line(text: string): Promise<void>;
-  /** What follows goes to a terminal as it comes, never held for a pager: a command that runs until stopped. */
-  unpaged(): void;
+  /** Prints what a command returned: every per-format decision is made here. */
+  render(result: Result): Promise<void>;
+  /** Prints a list (array), one record (object) or a scalar. */
+  print(data: unknown, columns?: Columns): Promise<void>;
+  /** Prints records one by one, in order, without holding them all. */
+  stream(columns?: Columns): RecordStream;
+  /** The command serves until stopped: what it prints is never paged, records are drawn as they come, a JSON value is one line. */
+  serving(): void;
 }
 
 export interface OutputOptions {
@@ -51,8 +33,11 @@ export interface OutputOptions {
   isTTY: boolean;
   color: boolean;
   columns?: number;
+  /** --fields, --jq, --limit (src/output/shape.ts), applied to everything printed. */
   shape?: Shape;
+  /** The command's signal: a --jq run stops with it (src/output/jq.ts). */
   signal?: AbortSignal;
+  /** A line for people on stderr (src/context.ts gives the logger's notices). */
   note?: (line: string) => void;
 }
 
@@ -62,66 +47,44 @@ export function createOutput(options: OutputOptions): Output {
 
 class Renderer implements Output {
   private readonly format: OutputFormat;
-  readonly limit?: number;
-  readonly fields?: readonly string[];
   private readonly out: StdoutWriter;
+  private served = false;
   constructor(private readonly o: OutputOptions) {
     // --jq reads what -o json prints, and prints jq's results instead.
     this.format = o.shape?.jq ? 'json' : o.format;
-    this.limit = o.shape?.limit;
-    this.fields = o.shape?.fields;
     this.out = new StdoutWriter(o.stdout);
   }
 
-  unpaged(): void {
+  serving(): void {
+    this.served = true;
     this.o.stdout.unpaged?.();
+    // The command serves others while this prints: a pipe nobody reads must not block the process.
+    this.o.stdout.writeAsynchronously?.();
   }
 
-  async line(text: string): Promise<void> {
-    // The JSON formats print values, never lines.
-    await this.write(`${this.o.isTTY || this.format === 'table' ? neutralize(text) : text}\n`);
-  }
-
-  async render(result: Rendered): Promise<void> {
-    const { data, view } = result;
-    if (data === undefined) return;
-    // At a terminal its controls are shown, not obeyed.
-    if (view?.raw && typeof data === 'string') return this.write(this.o.isTTY ? neutralizeLines(data) : data);
-    if (view?.raw && isRecords(data)) {
-      for await (const text of data) await this.write(this.o.isTTY ? neutralizeLines(String(text)) : String(text));
-      return;
-    }
-    // --jq and --fields work on the value --json prints: a report's is gathered first.
+  async render({ data, columns, people }: Result): Promise<void> {
     const { fields, jq, limit } = this.o.shape ?? {};
-    if (isReport(data)) return fields || jq || limit !== undefined ? this.print(await reportValue(data)) : this.writer(undefined).report(data);
-    const machine = this.format === 'json' || this.format === 'ndjson';
-    // An action's answer is for scripts; for people the command's message says what was done.
-    if (result.action && !machine) return;
-    // --fields names the service's fields, so then the data itself, not the reshaped lines.
-    const peopleOf = typeof result.display === 'function' ? (result.display as (data: unknown) => unknown) : undefined;
-    const display = view?.checks && Array.isArray(data) ? await checkLines(data, this.o.color) : result.display;
-    const shown = this.format === 'table' && display !== undefined && !this.fields ? display : data;
-    // --limit counted the records, so not again the lines.
-    if (peopleOf && shown === display) return this.print(peopleOf(limit !== undefined ? shapeData(data, { limit }) : data), view, { ...this.o.shape, limit: undefined });
-    if (isReport(shown)) return this.writer(undefined).report(shown);
-    if (isRecords(shown)) {
-      const stream = this.stream(view);
-      if (view?.endless) return writeEndless(shown, stream);
-      for await (const record of shown) await stream.write(record);
-      await stream.end();
-      return;
+    // No data: the people view is all there is, in every format (a completion script).
+    if (data === undefined) return people?.(undefined, this.people);
+    // --fields names the data's fields: a table of them, not the command's view.
+    if (this.format === 'table' && people && !fields) return people(limit === undefined ? data : limited(data, limit), this.people);
+    if (isStreamedObject(data)) {
+      if (fields || jq || limit !== undefined) return this.print(await gathered(data));
+      const text = { write: this.write, isTTY: this.o.isTTY };
+      return this.format === 'ndjson' || this.format === 'csv' ? flatObject(data, () => this.writer(undefined)) : jsonObject(data, text);
     }
-    await this.print(shown, view);
-    if (this.format === 'table' && result.notes) for (const line of result.notes) this.o.note?.(line);
+    if (!isRecords(data)) return this.print(data, columns);
+    // Records that come one by one (a page walk): written as they come, never held.
+    return this.served ? writeEndless(data, this.stream(columns)) : pour(data, this.stream(columns));
   }
 
-  async print(data: unknown, view?: View, shape: Shape | undefined = this.o.shape): Promise<void> {
+  async print(data: unknown, columns?: Columns, shape: Shape | undefined = this.o.shape, format = this.format): Promise<void> {
     if (shape) {
       data = shapeData(data, shape);
-      view = shapedView(view, shape);
+      columns = shapedColumns(columns, shape);
     }
     if (shape?.jq) return shape.jq.run(data, this.jqWrite, this.o.signal);
-    const writer = this.writer(view);
+    const writer = this.writer(columns, format, Array.isArray(data) ? data : undefined);
     if (!Array.isArray(data)) return writer.value(data);
     const records = data;
     await this.out.holding(async () => {
@@ -130,20 +93,15 @@ class Renderer implements Output {
     });
   }
 
-  stream(view?: View): RecordStream {
-    if (view?.endless) {
-      this.unpaged();
-    // A listener serves others while this prints: a pipe nobody reads must not block the process.
-      this.o.stdout.writeAsynchronously?.();
-    }
+  stream(columns?: Columns, format = this.format): RecordStream {
     const shape = this.o.shape;
-    if (!shape) return this.writer(view);
+    if (!shape) return this.writer(columns, format);
     const { limit, fields, jq } = shape;
-    const inner = jq ? jqStream(jq, this.jqWrite, this.o.signal) : this.writer(shapedView(view, shape));
+    const inner = jq ? jqStream(jq, this.jqWrite, this.o.signal) : this.writer(shapedColumns(columns, shape), format);
     let count = 0;
     return {
       write: async (record) => {
-        // The walk that feeds them stops asking for pages.
+        // Past --limit, records are dropped: the walk that feeds them stops asking for pages (core/paginate.ts).
         if (limit !== undefined && count >= limit) return;
         count++;
         await inner.write(fields ? project(record, fields) : record);
@@ -153,55 +111,82 @@ class Renderer implements Output {
     };
   }
 
-  /** jq's raw strings are the service's text: at a terminal their controls are shown, not obeyed. */
+  /** jq's output as it comes: its raw strings are the service's text, so on a terminal their controls are shown, not obeyed. */
   private readonly jqWrite = (text: string): Promise<void> => this.write(this.o.isTTY ? neutralizeLines(text) : text);
 
-  /** The one place that decides per format how a list's records, or one value, are written. */
-  private writer(view: View | undefined): FormatWriter {
-    const format = view?.json && this.format === 'table' ? 'json' : this.format;
+  /**
+   * The one place that decides per format how records and values are written:
+   * JSON the data unchanged, NDJSON one value a line, CSV a header and rows
+   * of the data's fields, a table for people under the command's columns.
+   */
+  private writer(columns: Columns | undefined, format = this.format, list?: unknown[]): FormatWriter {
     const text = { write: this.write, isTTY: this.o.isTTY };
-    const flat = (report: Report) => flatReport(report, (v) => this.writer(v));
     switch (format) {
       case 'json':
-        return { ...jsonWriter(view, text), report: (report) => jsonReport(report, text) };
+        return jsonWriter(text, this.served);
       case 'ndjson':
-        return { ...ndjsonWriter(text), report: flat };
+        return ndjsonWriter(text);
       case 'csv':
-        return { ...csvWriter(view, this.o.isTTY, this.o.shape?.bom ? this.bomWrite : this.write), report: flat };
+        // The data's own fields (a list's, as its first records have them), or those --fields named: a command's columns are for people.
+        return csvWriter(this.o.shape?.fields?.map((key) => ({ key })), this.o.isTTY, this.o.shape?.bom ? this.bomWrite : this.write, list);
       case 'table':
-        return tableWriter(view, { ...text, color: this.o.color, columns: this.o.columns, wide: this.o.shape?.wide }, (report) => peopleReport(report, this.people));
+        return tableWriter(columns, { ...text, color: this.o.color, columns: this.o.columns, wide: this.o.shape?.wide });
     }
   }
 
+  /** What a command's people view writes with (src/output/result.ts PeopleOut); its data is already cut by --limit. */
   private readonly people: PeopleOut = {
-    write: (text: string) => this.write(text),
-    line: (text: string) => this.line(text),
-    print: (data: unknown, view?: View) => this.print(data, view),
-    writer: (view: View | undefined) => this.writer(view),
-    note: (line: string) => this.o.note?.(line),
+    table: async (data, columns) => {
+      return isRecords(data) ? pour(data, this.writer(columns, 'table')) : this.print(data, columns, {});
+    },
+    line: async (text, lead) => this.write(`${lead ? await paint(lead, this.o.color) : ''}${neutralize(text)}\n`),
+    text: (text) => this.write(this.o.isTTY ? neutralizeLines(text) : text),
+    json: async (value) => {
+      return isRecords(value) ? pour(value, this.stream(undefined, 'json')) : this.print(value, undefined, {}, 'json');
+    },
+    note: (text) => this.o.note?.(text),
   };
 
   private bomWritten = false;
 
-  /** --bom: once, whatever writers follow (a report's parts). */
+  /** --bom: the first CSV text starts with a UTF-8 byte-order mark, once. */
   private readonly bomWrite = (text: string): Promise<void> => {
     const first = !this.bomWritten;
     this.bomWritten = true;
     return this.write(first ? `\uFEFF${text}` : text);
   };
 
+  /** Every text a format makes goes to stdout here (src/output/stdout-writer.ts). */
   private readonly write = (text: string): Promise<void> => this.out.write(text);
 }
 
-/** With --fields the columns are the fields; a command's column for the same field keeps its formatting. */
-function shapedView(view: View | undefined, shape: Shape): View | undefined {
-  if (!shape.fields) return view;
-  const own = view?.columns ? normalizeColumns(view.columns).filter((c) => !c.derived) : [];
-  return {
-    json: view?.json,
-    columns: shape.fields.map((field) => {
-      const column = own.find((c) => c.key.toLowerCase() === field.toLowerCase());
-      return column ? { ...column, key: field, header: field } : { key: field };
-    }),
-  };
+async function pour(records: AsyncIterable<unknown>, stream: RecordStream): Promise<void> {
+  for await (const record of records) await stream.write(record);
+  await stream.end();
+}
+
+/** The first `limit` records for a people view; a stream's rest is read and dropped, so its walk ends as it would. */
+function limited(data: unknown, limit: number): unknown {
+  if (!isRecords(data)) return shapeData(data, { limit });
+  return (async function* () {
+    let count = 0;
+    for await (const record of data) if (count++ < limit) yield record;
+  })();
+}
+
+/** A lead word coloured by its status (doctor's `ok`, `fail`). */
+async function paint(lead: { text: string; color?: 'green' | 'yellow' | 'red' | 'dim' }, color: boolean): Promise<string> {
+  if (!color || !lead.color) return lead.text;
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level: 1 })[lead.color](lead.text);
+}
+
+/** With --fields, the columns are the fields, in their order; a command's column for the same field keeps its formatting. */
+function shapedColumns(columns: Columns | undefined, shape: Shape): Columns | undefined {
+  if (!shape.fields) return columns;
+  const own = columns ? normalizeColumns(columns).filter((c) => !c.derived) : [];
+  return shape.fields.map((field) => {
+    const column = own.find((c) => c.key.toLowerCase() === field.toLowerCase());
+    return column ? { ...column, key: field, header: field } : { key: field };
+  });
 }

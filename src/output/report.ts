@@ -1,86 +1,75 @@
-import { isRecords, type FormatWriter, type Report, type TextOut, type View } from './format.js';
+// Data that is an object holding records that come one by one (a dry run's
+// problems), written as it comes so a large one never sits in memory. Its
+// other values may be promises, awaited when reached; fields the command adds
+// while the records come (the counts) are written after them.
+import { CliError, ExitCode } from '../core/errors.js';
+import { isRecords, type FormatWriter, type TextOut } from './format.js';
 import { indent, jsonText } from './json.js';
 
-export async function jsonReport(report: Report, out: TextOut): Promise<void> {
-  await out.write('{');
+/** An object, not a list, with a value that is records that come one by one. */
+export function isStreamedObject(data: unknown): data is Record<string, unknown> {
+  return data !== null && typeof data === 'object' && !Array.isArray(data) && !isRecords(data) && Object.values(data).some(isRecords);
+}
+
+/** The object's fields in order, each value awaited when reached; fields added meanwhile come last. */
+async function* fields(data: Record<string, unknown>): AsyncGenerator<[string, unknown]> {
+  const written = new Set<string>();
+  for (let keys = Object.keys(data); keys.some((k) => !written.has(k)); keys = Object.keys(data)) {
+    for (const key of keys.filter((k) => !written.has(k))) {
+      written.add(key);
+      yield [key, await data[key]];
+    }
+  }
+}
+
+/** As one JSON object, the streamed records as an array written as they come. */
+export async function jsonObject(data: Record<string, unknown>, out: TextOut): Promise<void> {
   let first = true;
-  const key = async (name: string) => {
+  await out.write('{');
+  for await (const [name, value] of fields(data)) {
     await out.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(name)}: `);
     first = false;
-  };
-  for (const part of report.parts) {
-    if (part.peopleOnly) continue;
-    const value: unknown = await part.value;
-    if (isRecords(value)) {
-      await key(part.key ?? 'records');
-      let count = 0;
-      for await (const record of value) await out.write(`${count++ === 0 ? '[\n' : ',\n'}${jsonText(indent(indent(JSON.stringify(record ?? null))), out.isTTY)}`);
-      await out.write(count === 0 ? '[]' : '\n  ]');
+    if (!isRecords(value)) {
+      await out.write(jsonText(JSON.stringify(value ?? null, null, 2).split('\n').join('\n  '), out.isTTY));
       continue;
     }
-    const fields: [string, unknown][] = part.key === undefined ? Object.entries((value ?? {}) as Record<string, unknown>) : [[part.key, value]];
-    for (const [name, v] of fields) {
-      await key(name);
-      await out.write(jsonText(JSON.stringify(v ?? null, null, 2).split('\n').join('\n  '), out.isTTY));
-    }
+    let count = 0;
+    for await (const record of value) await out.write(`${count++ === 0 ? '[\n' : ',\n'}${jsonText(indent(indent(JSON.stringify(record ?? null))), out.isTTY)}`);
+    await out.write(count === 0 ? '[]' : '\n  ]');
   }
   return out.write(first ? '}\n' : '\n}\n');
 }
 
-export async function flatReport(report: Report, writer: (view: View | undefined) => FormatWriter): Promise<void> {
+/** As NDJSON or CSV: the streamed records, then the other fields as one record. */
+export async function flatObject(data: Record<string, unknown>, writer: () => FormatWriter): Promise<void> {
   const rest: Record<string, unknown> = {};
-  for (const part of report.parts) {
-    if (part.peopleOnly) continue;
-    const value: unknown = await part.value;
-    if (isRecords(value)) {
-      const records = writer(part.view);
-      for await (const record of value) await records.write(record);
-      await records.end();
-    } else if (part.key === undefined) Object.assign(rest, value);
-    else rest[part.key] = value;
-  }
-  return writer(undefined).value(rest);
-}
-
-export interface PeopleOut {
-  /** A heading is the command's own text. */
-  write(text: string): Promise<void>;
-  line(text: string): Promise<void>;
-  print(data: unknown, view?: View): Promise<void>;
-  writer(view: View | undefined): FormatWriter;
-  note(line: string): void;
-}
-
-/** Titles go on stdout with their tables, so a pager or a file keeps them together. */
-export async function peopleReport(report: Report, out: PeopleOut): Promise<void> {
-  for (const part of report.parts) {
-    if (part.machineOnly) continue;
-    const value: unknown = await part.value;
-    const title = typeof part.title === 'function' ? part.title() : part.title;
-    // A run that fails before the first record says only why.
-    if (title && !isRecords(value)) await out.line(title);
-    if (part.heading !== undefined) await out.write(`${part.heading}\n`);
-    if (Array.isArray(value) && value.length === 0 && part.empty) {
-      await out.line(part.empty);
+  for await (const [name, value] of fields(data)) {
+    if (!isRecords(value)) {
+      rest[name] = value;
       continue;
     }
-    if (isRecords(value)) {
-      let count = 0;
-      // An empty table would say '(no results)' beside the part's own word.
-      let writer: FormatWriter | undefined;
-      for await (const record of value) {
-        if (!writer && title) await out.line(title);
-        writer ??= out.writer(part.view);
-        count++;
-        await writer.write(record);
-      }
-      await writer?.end();
-      if (count === 0 && title) await out.line(title);
-      if (count === 0 && part.empty) await out.line(part.empty);
-      continue;
-    }
-    const display: unknown = await part.display;
-    await out.print(display ?? value, part.view);
+    const records = writer();
+    for await (const record of value) await records.write(record);
+    await records.end();
   }
-  if (report.footer) out.note(report.footer);
+  return writer().value(rest);
+}
+
+/** Most JSON text (in characters) of streamed records gathered for --jq or --fields. */
+export const GATHERED_CHARS = 16 * 1024 * 1024;
+
+class TooLarge extends CliError {
+  readonly exitCode = ExitCode.failure;
+  readonly kind = 'usage';
+}
+
+/** As the one value --json prints, for --jq and --fields, which work on a value: gathered up to a bound. */
+export async function gathered(data: Record<string, unknown>): Promise<unknown> {
+  let json = '';
+  const write = async (text: string) => {
+    json += text;
+    if (json.length > GATHERED_CHARS) throw new TooLarge(`--jq and --fields read the whole report, and it passed ${GATHERED_CHARS / 1024 / 1024} MiB: leave them out and read the JSON as it streams`);
+  };
+  await jsonObject(data, { write, isTTY: false });
+  return JSON.parse(json);
 }

@@ -1,14 +1,17 @@
-// The edge of a command that runs until stopped (`sandbox`, `webhooks listen`):
-// its data is rendered, the first Ctrl-C or SIGTERM is its normal end (exit 0),
-// and a second ends the process at once.
+// The edge of a command that runs until stopped (`sandbox`, `webhooks listen`,
+// which say so with ctx.serve()): its data is rendered, the first Ctrl-C or
+// SIGTERM is its normal end (exit 0), and a second ends the process at once.
 import { OUTPUT_GRACE_MS } from '../core/interrupts.js';
 import { isBrokenPipe } from './edges.js';
 import { isRecords } from './format.js';
-import type { Output, Rendered } from './render.js';
+import type { Output } from './render.js';
+import type { Result } from './result.js';
 
 export interface Serving {
   /** Stops taking work and finishes what it took; records without end end once handed to the renderer. */
   stop(): Promise<void>;
+  /** Once a value's data is out (the ready line): what people need to use it, on stderr. */
+  ready?(): void;
   /** Stdout's reader going away does not stop it: its work goes elsewhere too (`--save`). */
   outlivesStdout?: boolean;
 }
@@ -20,11 +23,9 @@ export interface ServingEdge {
   note(line: string): void;
 }
 
-export async function renderServing(out: Output, result: Rendered & { done?: () => void }, serving: Serving, edge: ServingEdge): Promise<void> {
+export async function renderServing(out: Output, result: Result, serving: Serving, edge: ServingEdge): Promise<void> {
   const stopped = untilStopped(serving, edge);
-  // A pager would hold a server's banner until it stops, and leaving the pager (q) would stop it.
-  out.unpaged();
-  if (!(result.view?.endless && isRecords(result.data))) {
+  if (!isRecords(result.data)) {
     try {
       await out.render(result);
     } catch (error) {
@@ -32,7 +33,7 @@ export async function renderServing(out: Output, result: Rendered & { done?: () 
       await serving.stop();
       throw error;
     }
-    result.done?.();
+    serving.ready?.();
     edge.note('Press Ctrl-C to stop.');
     await stopped;
     return serving.stop();
@@ -53,7 +54,6 @@ export async function renderServing(out: Output, result: Rendered & { done?: () 
   await settledWhileProgressing(rendering, () => taken, OUTPUT_GRACE_MS).catch((error: unknown) => {
     if (!isBrokenPipe(error)) throw error;
   });
-  result.done?.();
 }
 
 /** Resolves at the first Ctrl-C or SIGTERM, or when the command's signal aborts. */

@@ -3,6 +3,7 @@
 // keys, CSV headers and table columns are the same names; --jq runs last, on
 // what `-o json` would print. Both are checked before anything is sent.
 import { UsageError } from '../core/errors.js';
+import { isPagedEnvelope } from '../core/paged-envelope.js';
 import type { JqFilter } from './jq.js';
 
 export interface Shape {
@@ -122,10 +123,6 @@ export function fieldNames(schema: unknown): string[] {
 }
 
 // ---- applying a shape ----------------------------------------------------------
-
-export function isPagedEnvelope(data: unknown): data is { Results: unknown[] } & Record<string, unknown> {
-  return data !== null && typeof data === 'object' && !Array.isArray(data) && Array.isArray((data as { Results?: unknown }).Results) && 'PageNumber' in data;
-}
 
 export function shapeData(data: unknown, shape: Shape): unknown {
   if (shape.limit === undefined && !shape.fields) return data;

@@ -1,7 +1,7 @@
 // The table format's writer: a bordered table on a terminal (in chunks when it
 // streams), tab-separated lines without header in a pipe (as gh does).
 import { columnsOf, flatColumns, normalizeColumns, pick, plainText, spreadRows } from './columns.js';
-import type { FormatWriter, Report, TextOut, View } from './format.js';
+import type { Columns, FormatWriter, TextOut } from './format.js';
 import { styleFor, type DisplayStyle } from './numbers.js';
 import { neutralize } from './sanitize.js';
 import { drawRecords, drawTable, fitWidths, tableWidth, wrapCell, CELL_PADDING, type Column } from './table.js';
@@ -16,12 +16,12 @@ export interface TableOut extends TextOut {
 }
 
 /** At a terminal `wide` columns only with --wide; a pipe keeps every column, for cut and awk. */
-function shownColumns(rows: unknown[], view: View | undefined, out: TableOut): Column[] {
-  const all = flatColumns(columnsOf(rows, view), rows);
+function shownColumns(rows: unknown[], given: Columns | undefined, out: TableOut): Column[] {
+  const all = flatColumns(columnsOf(rows, given), rows);
   return out.wide || !out.isTTY ? all : all.filter((c) => !c.wide);
 }
 
-export function tableWriter(view: View | undefined, out: TableOut, report: (report: Report) => Promise<void>): FormatWriter {
+export function tableWriter(given: Columns | undefined, out: TableOut): FormatWriter {
   let count = 0;
   let pending: unknown[] = [];
   let columns: Column[] | undefined;
@@ -30,7 +30,7 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
   let bottom: string | undefined;
   const flushTable = async (ending: boolean) => {
     if (!pending.length) return;
-    columns ??= shownColumns(pending, view, out);
+    columns ??= shownColumns(pending, given, out);
     const first = count === pending.length;
     const whole = first && ending;
     const drawn = await table(out, pending, columns, first, widths, { top: first, stream: !whole });
@@ -43,7 +43,7 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
       count++;
       // In a pipe each record is written at once: `| head -1` sees it (and the walk stops) without waiting for a chunk.
       if (!out.isTTY) {
-        columns ??= shownColumns([record], view, out);
+        columns ??= shownColumns([record], given, out);
         await table(out, [record], columns, false);
         return;
       }
@@ -66,10 +66,8 @@ export function tableWriter(view: View | undefined, out: TableOut, report: (repo
       if (bottom !== undefined) await out.write(`${bottom}\n`);
       else if (count === 0 && out.isTTY) await out.write('(no results)\n');
     },
-    report,
     value: async (value) => {
-      if (view?.text && typeof value === 'string') return out.write(value.endsWith('\n') ? value : `${value}\n`);
-      if (value !== null && typeof value === 'object') return record(out, value as Record<string, unknown>, view);
+      if (value !== null && typeof value === 'object') return record(out, value as Record<string, unknown>, given);
       return out.write(`${neutralize(String(value ?? ''))}\n`);
     },
   };
@@ -110,8 +108,8 @@ async function table(
   return { widths, bottom };
 }
 
-async function record(out: TableOut, record: Record<string, unknown>, view?: View): Promise<void> {
-  const columns: Column[] = view?.columns ? normalizeColumns(view.columns).filter((c) => out.wide || !out.isTTY || !c.wide) : Object.keys(record).map((key) => ({ key }));
+async function record(out: TableOut, record: Record<string, unknown>, given?: Columns): Promise<void> {
+  const columns: Column[] = given ? normalizeColumns(given).filter((c) => out.wide || !out.isTTY || !c.wide) : Object.keys(record).map((key) => ({ key }));
   const style = styleFor(out.isTTY);
   const pairs = columns.map((c) => ({ field: c.header ?? c.key, value: displayText(pick(record, c.key), c, record, style) }));
   await table(out, pairs, [{ key: 'field', header: 'Field' }, { key: 'value', header: 'Value', wrapLinks: true }], out.isTTY);

@@ -1,7 +1,7 @@
 // What trigger and replay report: one record per request, yielded as each is answered, and how
 // the run ended (CLI.md "webhooks").
 import { ApiError, Interrupted, NetworkError, PartialFailure } from '../core/errors.js';
-import type { Column } from '../output/render.js';
+import type { Column } from '../output/table.js';
 import { answerExcerpt, isSuccess, type PostOutcome } from './post.js';
 
 export interface SentRequest {

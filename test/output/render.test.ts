@@ -3,11 +3,12 @@ import { createOutput, type Output } from '../../src/output/render.js';
 import { wrapCell } from '../../src/output/table.js';
 import { BrokenPipe } from '../../src/output/edges.js';
 import { csvCell, jsonForTerminal, neutralize, neutralizeLines, spreadsheetSafe } from '../../src/output/sanitize.js';
-import type { OutputFormat } from '../../src/output/render.js';
+import type { OutputFormat, PeopleOut } from '../../src/output/result.js';
+import type { Shape } from '../../src/output/shape.js';
 
-function capture(format: OutputFormat, isTTY = false): { out: Output; text: () => string } {
+function capture(format: OutputFormat, isTTY = false, shape?: Shape): { out: Output; text: () => string } {
   let text = '';
-  const out = createOutput({ format, isTTY, color: false, columns: 100, stdout: { write: (s) => ((text += String(s)), true) } });
+  const out = createOutput({ format, isTTY, color: false, columns: 100, shape, stdout: { write: (s) => ((text += String(s)), true) } });
   return { out, text: () => text };
 }
 
@@ -17,16 +18,29 @@ const rows = [
 ];
 
 describe('renderer', () => {
-  it('raw text that comes as an async iterable is written as it comes, unchanged, in every format', async () => {
+  it('text with no data is the people view in every format, written as it comes, unchanged', async () => {
     for (const format of ['table', 'json', 'ndjson', 'csv'] as const) {
       const { out, text } = capture(format);
       async function* chunks() {
         yield 'email,Line\r\n';
         yield '=bad,2\r\n';
       }
-      await out.render({ data: chunks(), view: { raw: true } });
+      await out.render({ people: async (_, o) => { for await (const chunk of chunks()) await o.text(chunk); } });
       expect(text()).toBe('email,Line\r\n=bad,2\r\n');
     }
+  });
+
+  it("people get the command's view of the data cut by --limit; machine formats and --fields get the data", async () => {
+    const people = async (data: unknown, o: PeopleOut) => o.table((data as { Name: string }[]).flatMap((r) => [{ Line: `${r.Name}!` }, { Line: `${r.Name}?` }]));
+    const table = capture('table', false, { limit: 1 });
+    await table.out.render({ data: rows, people });
+    expect(table.text()).toBe('Ada!\nAda?\n');
+    const csv = capture('csv', false, { limit: 1 });
+    await csv.out.render({ data: rows, people, columns: ['Name'] });
+    expect(csv.text().split('\r\n')[0]).toBe('EmailAddress,Name,Count,Nested.a');
+    const fields = capture('table', false, { fields: ['Name'] });
+    await fields.out.render({ data: rows, people });
+    expect(fields.text()).toBe('Ada\nBo\\tTab\n');
   });
 
   it('json prints the service data unchanged', async () => {
@@ -50,13 +64,13 @@ describe('renderer', () => {
 
   it('table in a pipe is tab-separated without header or borders, and neutralises tabs in cells', async () => {
     const { out, text } = capture('table', false);
-    await out.print(rows, { columns: ['EmailAddress', 'Name', 'Count'] });
+    await out.print(rows, ['EmailAddress', 'Name', 'Count']);
     expect(text()).toBe('ada@example.com\tAda\t3\nbo@example.com\tBo\\tTab\t4\n');
   });
 
   it('table on a terminal is bordered with a header', async () => {
     const { out, text } = capture('table', true);
-    await out.print(rows, { columns: [{ key: 'EmailAddress', header: 'Email' }, 'Name'] });
+    await out.print(rows, [{ key: 'EmailAddress', header: 'Email' }, 'Name']);
     expect(text()).toContain('┌');
     expect(text()).toMatch(/│ Email\s+│ Name\s+│/);
     expect(text()).toContain('ada@example.com');
@@ -89,14 +103,14 @@ describe('renderer', () => {
 
   it('a table on a terminal rules off the header only, not every row', async () => {
     const { out, text } = capture('table', true);
-    await out.print(rows, { columns: ['EmailAddress', 'Name'] });
+    await out.print(rows, ['EmailAddress', 'Name']);
     const lines = text().trimEnd().split('\n');
     expect(lines.map((l) => l[0])).toEqual(['┌', '│', '├', '│', '│', '└']);
   });
 
   it('a long stream on a terminal is one table: one top border, one header rule, one bottom border; (no results) when empty', async () => {
     const { out, text } = capture('table', true);
-    const s = out.stream({ columns: ['EmailAddress', 'Name'] });
+    const s = out.stream(['EmailAddress', 'Name']);
     for (let i = 0; i < 1234; i++) await s.write({ EmailAddress: `p${i}@example.com`, Name: `P ${i}` });
     await s.end();
     const lines = text().trimEnd().split('\n');
@@ -109,7 +123,7 @@ describe('renderer', () => {
     // The columns keep one width from the first chunk to the last.
     expect(new Set(lines.map((l) => l.length)).size).toBe(1);
     const empty = capture('table', true);
-    const e = empty.out.stream({ columns: ['EmailAddress'] });
+    const e = empty.out.stream(['EmailAddress']);
     await e.end();
     expect(empty.text()).toBe('(no results)\n');
   });
@@ -215,7 +229,7 @@ describe('table columns marked fixed', () => {
     let text = '';
     const out = createOutput({ format: 'table', isTTY: true, color: false, columns: 60, stdout: { write: (s) => ((text += String(s)), true) } });
     const id = 'c0000000-0000-4000-8000-000000000001';
-    await out.print([{ ID: id, Name: 'A rather long campaign name that cannot fit' }], { columns: [{ key: 'ID', fixed: true }, { key: 'Name' }] });
+    await out.print([{ ID: id, Name: 'A rather long campaign name that cannot fit' }], [{ key: 'ID', fixed: true }, { key: 'Name' }]);
     expect(text).toContain(id);
     const nameCells = text.split('\n').map((l) => l.split('│')[2]?.trim() ?? '').filter(Boolean);
     expect(nameCells).toHaveLength(2);
@@ -235,7 +249,7 @@ describe('tables on a narrow terminal (the renderer at a given width)', () => {
   it('at 80 columns never breaks an id, in any column, nor a header word', async () => {
     const ids = ['c0ffee00-1234-4abc-8def-0123456789ab', '0123456789abcdef0123456789abcdef'];
     const rows = ids.map((id) => ({ ListID: id, Title: 'Subscribers who opened anything in the last ninety days', Subscribers: 61005 }));
-    const lines = await draw(80, rows, { columns: [{ key: 'ListID', header: 'List ID' }, 'Title', { key: 'Subscribers', header: 'Active subscribers' }] });
+    const lines = await draw(80, rows, [{ key: 'ListID', header: 'List ID' }, 'Title', { key: 'Subscribers', header: 'Active subscribers' }]);
     for (const id of ids) expect(lines.filter((l) => l.includes(id))).toHaveLength(1);
     expect(lines[1]).toMatch(/│ List ID\s+│ Title\s+│ Active\s+│/);
     expect(lines[2]).toMatch(/│\s+│\s+│ subscribers\s+│/);
@@ -246,7 +260,7 @@ describe('tables on a narrow terminal (the renderer at a given width)', () => {
   it('too wide with every id whole: a Field/Value block per record, no line wider than the terminal', async () => {
     const ids = ['c0ffee00-1234-4abc-8def-0123456789ab', '0123456789abcdef0123456789abcdef'];
     const rows = ids.map((id, i) => ({ ListID: id, SegmentID: ids[1 - i], Title: 'Subscribers who opened anything in the last ninety days', Subscribers: 61005 }));
-    const lines = await draw(80, rows, { columns: [{ key: 'ListID', header: 'List ID' }, { key: 'SegmentID', header: 'Segment ID' }, 'Title', { key: 'Subscribers', header: 'Active subscribers' }] });
+    const lines = await draw(80, rows, [{ key: 'ListID', header: 'List ID' }, { key: 'SegmentID', header: 'Segment ID' }, 'Title', { key: 'Subscribers', header: 'Active subscribers' }]);
     for (const line of lines) expect(line.length, lines.join('\n')).toBeLessThanOrEqual(80);
     for (const id of ids) expect(lines.filter((l) => l.includes(id))).toHaveLength(2);
     expect(lines.filter((l) => /^│ List ID\s+│ c0ffee00/.test(l))).toHaveLength(1);
@@ -255,7 +269,7 @@ describe('tables on a narrow terminal (the renderer at a given width)', () => {
   });
 
   it('breaks a date between its day and its time once the free text has given all it can', async () => {
-    const lines = await draw(58, [{ ID: '0123456789abcdef0123456789abcdef', When: '2026-11-20 10:00', Name: 'June news' }], { columns: [{ key: 'ID', fixed: true }, { key: 'When', fixed: true }, 'Name'] });
+    const lines = await draw(58, [{ ID: '0123456789abcdef0123456789abcdef', When: '2026-11-20 10:00', Name: 'June news' }], [{ key: 'ID', fixed: true }, { key: 'When', fixed: true }, 'Name']);
     expect(lines.some((l) => l.includes('0123456789abcdef0123456789abcdef'))).toBe(true);
     expect(lines.some((l) => /│ 2026-11-20\s+│/.test(l))).toBe(true);
     expect(lines.some((l) => /│ 10:00\s+│/.test(l))).toBe(true);
@@ -263,7 +277,7 @@ describe('tables on a narrow terminal (the renderer at a given width)', () => {
   });
 
   it('shortens a URL with …, and keeps an ISO date-time whole', async () => {
-    const lines = await draw(60, [{ Date: '2024-02-01T10:05:00.000Z', URL: 'https://example.com/welcome/and/a/long/path', IP: '192.0.2.10' }], { columns: ['Date', 'URL', 'IP'] });
+    const lines = await draw(60, [{ Date: '2024-02-01T10:05:00.000Z', URL: 'https://example.com/welcome/and/a/long/path', IP: '192.0.2.10' }], ['Date', 'URL', 'IP']);
     expect(lines.join('\n')).toContain('2024-02-01T10:05:00.000Z');
     expect(lines.join('\n')).toMatch(/https:\/\/\S*…/);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
@@ -295,14 +309,18 @@ describe('CSV flattens objects and arrays (docs/scripting.md)', () => {
     expect(lines).toEqual(['ID,Query.From,Query.To,Actions.Event', 'a,2024-01-01,2024-01-31,Open', 'a,2024-01-01,2024-01-31,Click', 'b,2024-02-01,2024-02-28,']);
   });
 
+  it("a list's header has the fields of its first records, not only the first's (a check's hint)", async () => {
+    expect(await csv([{ check: 'a', status: 'ok' }, { check: 'b', status: 'fail', hint: 'do x' }])).toEqual(['check,status,hint', 'a,ok,', 'b,fail,do x']);
+  });
+
   it('only the first array spreads over rows: another stays one cell, never zipped with it', async () => {
     const lines = await csv([{ Mapping: [{ Column: 'email' }, { Column: 'name' }], Request: { Subscribers: [{ EmailAddress: 'a@example.com' }] } }]);
     expect(lines[0]).toBe('Mapping.Column,Request.Subscribers');
     expect(lines.slice(1)).toEqual(['email,"[{""EmailAddress"":""a@example.com""}]"', 'name,"[{""EmailAddress"":""a@example.com""}]"']);
   });
 
-  it("--fields' collected lists from one array go along row by row; a command's own CSV columns stay as declared", async () => {
+  it("--fields' collected lists from one array go along row by row; a command's columns are for people, not CSV", async () => {
     expect(await csv([{ Name: 'W', 'Actions.Event': ['Open', 'Click'], 'Actions.Date': ['d1', 'd2'] }])).toEqual(['Name,Actions.Event,Actions.Date', 'W,Open,d1', 'W,Click,d2']);
-    expect(await csv({ Title: 'T', RuleGroups: [{ Rules: [] }] }, { csv: ['Title', 'RuleGroups'] })).toEqual(['Title,RuleGroups', 'T,"[{""Rules"":[]}]"']);
+    expect(await csv({ Title: 'T', Count: 3 }, [{ key: 'Count', header: 'Active' }])).toEqual(['Title,Count', 'T,3']);
   });
 });

@@ -15,6 +15,8 @@ function setUp(write: (text: string) => boolean = () => true) {
   const controller = new AbortController();
   const hub = new InterruptHub();
   const out = createOutput({ format: 'ndjson', stdout: { write: (t) => ((stdout += String(t)), write(String(t))) }, isTTY: false, color: false });
+  // As ctx.serve() does.
+  out.serving();
   const edge: ServingEdge = { signal: controller.signal, onInterrupt: (h) => hub.register(h), note: (l) => notes.push(l) };
   return { out, edge, hub, controller, notes, stdout: () => stdout };
 }
@@ -25,7 +27,7 @@ describe('renderServing', () => {
   it('renders the data, says how to stop, serves until the first interruption, then stops; a second is not taken', async () => {
     const t = setUp();
     const steps: string[] = [];
-    const serving = renderServing(t.out, { data: { ready: true }, done: () => steps.push('done') }, { stop: async () => void steps.push('stop') }, t.edge);
+    const serving = renderServing(t.out, { data: { ready: true } }, { stop: async () => void steps.push('stop'), ready: () => void steps.push('done') }, t.edge);
     await tick();
     expect(t.stdout()).toBe('{"ready":true}\n');
     expect(steps).toEqual(['done']);
@@ -41,7 +43,7 @@ describe('renderServing', () => {
     const t = setUp();
     const q = eventQueue<number>();
     q.push([1], () => undefined);
-    const serving = renderServing(t.out, { data: q.records, view: { endless: true } }, { stop: async () => (q.push([2, 3], () => undefined), q.end()) }, t.edge);
+    const serving = renderServing(t.out, { data: q.records }, { stop: async () => (q.push([2, 3], () => undefined), q.end()) }, t.edge);
     await tick();
     expect(t.stdout()).toBe('1\n');
     t.hub.fire();
@@ -55,7 +57,7 @@ describe('renderServing', () => {
       let stopped = false;
       const q = eventQueue<number>();
       const stop = async () => ((stopped = true), q.end());
-      const serving = renderServing(t.out, { data: q.records, view: { endless: true } }, { stop, outlivesStdout }, t.edge);
+      const serving = renderServing(t.out, { data: q.records }, { stop, outlivesStdout }, t.edge);
       t.controller.abort(new BrokenPipe());
       await tick();
       expect(stopped, `outlivesStdout: ${outlivesStdout}`).toBe(!outlivesStdout);
@@ -72,7 +74,7 @@ describe('renderServing', () => {
     const q = eventQueue<number>();
     q.push([1], () => undefined);
     let stopped = false;
-    await expect(renderServing(t.out, { data: q.records, view: { endless: true } }, { stop: async () => void (stopped = true) }, t.edge)).rejects.toThrow(/disk full/);
+    await expect(renderServing(t.out, { data: q.records }, { stop: async () => void (stopped = true) }, t.edge)).rejects.toThrow(/disk full/);
     expect(stopped).toBe(true);
   });
 });

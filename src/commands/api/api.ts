@@ -3,7 +3,7 @@
 import { ApiError, UsageError } from '../../core/errors.js';
 import type { HttpMethod, QueryValue } from '../../core/http.js';
 import { WALK_CONCURRENCY } from '../../core/pool.js';
-import { choiceOption, defineCommand, intOption, listOption, requiredArg, switchOption, textOption, type Result } from '../define.js';
+import { asJson, choiceOption, defineCommand, intOption, listOption, requiredArg, switchOption, textOption, type Result } from '../define.js';
 
 export default defineCommand({
   name: 'api',
@@ -90,11 +90,13 @@ type Answer = NonNullable<ApiError['answer']>;
 
 /** Raw answers have no table view; with -i, text after the head, as gh api -i does. */
 async function answerResult(res: Answer, include: boolean): Promise<Result> {
-  if (!include) return { data: res.data, view: { json: true } };
+  if (!include) return { data: res.data, people: asJson };
   const { STATUS_CODES } = await import('node:http');
   const head = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd(), ...Object.entries(res.headers).map(([name, value]) => `${name}: ${String(value)}`)];
   const body = typeof res.data === 'string' ? res.data : res.data === undefined ? '' : JSON.stringify(res.data, null, 2);
-  return { data: `${head.join('\n')}\n\n${body}\n`, view: { raw: true } };
+  const text = `${head.join('\n')}\n\n${body}\n`;
+  // Text with no other form: no data, so every format prints it as it is.
+  return { people: (_, out) => out.text(text) };
 }
 
 /** Names lower-cased, so a header given twice is one; the key is the client's own. */

@@ -3,8 +3,8 @@
 // answer that is not the envelope is printed as it came.
 import type { Context } from '../../context.js';
 import type { QueryValue } from '../../core/http.js';
-import { isPagedEnvelope } from '../../output/shape.js';
-import type { Result } from '../define.js';
+import { isPagedEnvelope } from '../../core/paged-envelope.js';
+import { asJson, type Result } from '../define.js';
 
 export async function paginate(ctx: Context, path: string, query: Record<string, QueryValue[]>, { concurrency, limit }: { concurrency: number; limit?: number }): Promise<Result> {
   const client = await ctx.api();
@@ -25,7 +25,7 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
   const first = await records.next();
   if (first.done && walk.unpaged !== undefined) {
     ctx.log.warn(`--paginate: the answer of GET ${path} is not the paged envelope (Results, PageNumber, NumberOfPages); printed as it came`);
-    return { data: walk.unpaged, view: { json: true } };
+    return { data: walk.unpaged, people: asJson };
   }
   async function* all(): AsyncGenerator<unknown> {
     let next = first;
@@ -38,7 +38,8 @@ export async function paginate(ctx: Context, path: string, query: Record<string,
   }
   return {
     data: all(),
-    view: { json: true },
-    done: () => ctx.log.emit('page', `${walk.records} records from ${walk.pages} page${walk.pages === 1 ? '' : 's'}`, { records: walk.records, pages: walk.pages }),
+    people: asJson,
+    // The paging facts follow the records, once the walk has ended.
+    message: () => void ctx.log.emit('page', `${walk.records} records from ${walk.pages} page${walk.pages === 1 ? '' : 's'}`, { records: walk.records, pages: walk.pages }),
   };
 }

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import type { KeyStore, Profile } from '../../core/config.js';
 import { ApiError, AuthError, CliError, ExitCode, NetworkError, RedirectError, UsageError } from '../../core/errors.js';
 import type { KeychainError } from '../../core/keychain.js';
-import { neutralize } from '../../output/sanitize.js';
+import { neutralize } from '../../core/neutralize.js';
 import { defineCommand, switchOption } from '../define.js';
 
 export default defineCommand({

@@ -1,7 +1,7 @@
 // email auth status: every profile, where its key is stored, its defaults, and
 // one read call to check the key in effect. Help reads this file, so run loads the rest.
 import type { KeyStore } from '../../core/config.js';
-import { AuthError, CliError, ExitCode, Interrupted } from '../../core/errors.js';
+import { AuthError, CliError, ExitCode, ExitOnly, Interrupted } from '../../core/errors.js';
 import type { ProfileDefaults } from '../../core/profile-defaults.js';
 import { defineCommand } from '../define.js';
 
@@ -105,19 +105,17 @@ export default defineCommand({
     }
     return {
       data: rows,
-      exitCode,
-      view: {
-        columns: [
-          { key: 'profile', header: 'Profile' },
-          { key: 'default', header: 'Default', format: (v) => (v ? 'yes' : '') },
-          { key: 'inEffect', header: 'In effect', format: (v) => (v ? 'yes' : '') },
-          { key: 'baseUrl', header: 'Base URL' },
-          { key: 'key', header: 'Key' },
-          { key: 'keyStore', header: 'Stored', format: (v) => (v === 'keychain' ? 'in the keychain' : v === 'file' ? `in ${store.path} (0600)` : v === 'env' ? 'in the environment' : '') },
-          { key: 'defaults', header: 'Defaults', format: (v) => (v ? (describeDefaults(v as ProfileDefaults) ?? '') : '') },
-          { key: 'check', header: 'Check' },
-        ],
-      },
+      error: exitCode === ExitCode.ok ? undefined : new ExitOnly(exitCode),
+      columns: [
+        { key: 'profile', header: 'Profile' },
+        { key: 'default', header: 'Default', format: (v) => (v ? 'yes' : '') },
+        { key: 'inEffect', header: 'In effect', format: (v) => (v ? 'yes' : '') },
+        { key: 'baseUrl', header: 'Base URL' },
+        { key: 'key', header: 'Key' },
+        { key: 'keyStore', header: 'Stored', format: (v) => (v === 'keychain' ? 'in the keychain' : v === 'file' ? `in ${store.path} (0600)` : v === 'env' ? 'in the environment' : '') },
+        { key: 'defaults', header: 'Defaults', format: (v) => (v ? (describeDefaults(v as ProfileDefaults) ?? '') : '') },
+        { key: 'check', header: 'Check' },
+      ],
     };
   },
 });

@@ -3,7 +3,7 @@
 // required, so a missing one is refused with the service's own code. Any 2xx
 // answer without an id is printed as received with a warning, never re-sent.
 import { rememberLists } from '../completion/seen-lists.js';
-import { defineCommand, listOption, textOption } from '../define.js';
+import { messageOnly, defineCommand, listOption, textOption } from '../define.js';
 
 export default defineCommand({
   name: 'create',
@@ -50,7 +50,7 @@ export default defineCommand({
         `find the draft by its name in the service's web app (no endpoint lists drafts)`,
     );
     // Scripts get the service's answer as received; people, the line above.
-    return { data: answer.data, action: true };
+    return { data: answer.data, people: messageOnly };
   },
 });
 

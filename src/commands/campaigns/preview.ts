@@ -1,7 +1,7 @@
 // email campaigns preview: a send, so never repeated once it may have reached the service.
 import { ApiError, NetworkError } from '../../core/errors.js';
 import { INVALID_PREVIEW_RECIPIENTS } from '../../schemas/enums.js';
-import { defineCommand, idArg, listOption } from '../define.js';
+import { messageOnly, defineCommand, idArg, listOption } from '../define.js';
 
 export default defineCommand({
   name: 'preview',
@@ -28,7 +28,7 @@ export default defineCommand({
       }
       throw err;
     }
-    return { data, action: true, message: `Sent a preview of campaign ${campaignId} to ${recipients.length} address${recipients.length === 1 ? '' : 'es'}.` };
+    return { data, people: messageOnly, message: `Sent a preview of campaign ${campaignId} to ${recipients.length} address${recipients.length === 1 ? '' : 'es'}.` };
   },
 });
 

@@ -1,7 +1,7 @@
 // email campaigns scheduled: GET /email/clients/scheduled (service-spec.md
 // "Scheduled campaign"). Dates are shown as the service gives them (in the
 // account's time zone); JSON carries the full objects.
-import type { Column } from '../../output/render.js';
+import type { Column } from '../define.js';
 import { defineCommand } from '../define.js';
 
 const COLUMNS: Column[] = [
@@ -20,6 +20,6 @@ export default defineCommand({
   async run(_input, ctx) {
     const { listScheduledCampaigns } = await import('../../api/campaigns.js');
     const campaigns = await listScheduledCampaigns(await ctx.api());
-    return { data: campaigns, view: { columns: COLUMNS, tableOnly: true } };
+    return { data: campaigns, columns: COLUMNS };
   },
 });

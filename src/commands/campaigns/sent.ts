@@ -1,6 +1,6 @@
 // email campaigns sent: the real service answers the paged envelope; its
 // Results are the list, and a list it paged says so.
-import type { Column } from '../../output/render.js';
+import type { Column } from '../define.js';
 import { defineCommand } from '../define.js';
 
 const COLUMNS: Column[] = [
@@ -24,6 +24,6 @@ export default defineCommand({
         `showing page ${paging.pageNumber} of ${paging.numberOfPages} (${paging.totalNumberOfRecords} sent campaigns in all): the service paged the list; \`email api /email/clients/campaigns --paginate\` fetches every page`,
       );
     }
-    return { data: campaigns, view: { columns: COLUMNS, tableOnly: true } };
+    return { data: campaigns, columns: COLUMNS };
   },
 });

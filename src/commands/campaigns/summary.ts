@@ -1,6 +1,6 @@
 // email campaigns summary: the table adds the rates a marketer reads first, as
 // bars on a terminal; `--json` is the service's answer unchanged.
-import type { Column, DisplayStyle } from '../../output/render.js';
+import type { Column, DisplayStyle } from '../define.js';
 import { defineCommand, idArg } from '../define.js';
 import { WEB_OPTION } from '../web.js';
 
@@ -71,6 +71,6 @@ export default defineCommand({
     if (web) return (await import('./open.js')).openCampaignPage(ctx, campaign);
     const { getCampaignSummary } = await import('../../api/campaigns.js');
     const summary = await getCampaignSummary(await ctx.api(), campaign);
-    return { data: summary, view: { columns: COLUMNS, tableOnly: true } };
+    return { data: summary, columns: COLUMNS };
   },
 });

@@ -1,6 +1,6 @@
 // email campaigns unschedule: cancels a sending, so it asks first and is never repeated automatically.
 import { ApiError, UsageError } from '../../core/errors.js';
-import { defineCommand, idArg, switchOption } from '../define.js';
+import { messageOnly, defineCommand, idArg, switchOption } from '../define.js';
 
 /** service-spec.md "Preview and scheduling": 341 campaign not scheduled. */
 const CAMPAIGN_NOT_SCHEDULED = 341;
@@ -36,6 +36,6 @@ export default defineCommand({
       }
       throw err;
     }
-    return { data, action: true, message: `Unscheduled campaign ${campaignId}: it is a draft again.` };
+    return { data, people: messageOnly, message: `Unscheduled campaign ${campaignId}: it is a draft again.` };
   },
 });

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { RecordWalkRun } from '../../core/paginate.js';
 import { WALK_CONCURRENCY } from '../../core/pool.js';
-import type { Column } from '../../output/render.js';
+import type { Column } from '../define.js';
 import type { UnsubscribesPage } from '../../schemas/campaigns.js';
 import { ORDER_DIRECTIONS, ORDER_FIELDS } from '../../schemas/enums.js';
 import type { UnsubscribesQuery } from '../../validation/query-params.js';
@@ -96,7 +96,8 @@ async function walkResult(
       ),
     heap: ctx.heap,
   });
-  return { data: walk, view: { columns: COLUMNS }, done: () => pagingFacts(ctx, walk, one !== undefined) };
+  // The paging facts follow the records, once the walk has ended.
+  return { data: walk, columns: COLUMNS, message: () => void pagingFacts(ctx, walk, one !== undefined) };
 }
 
 function pagingFacts(ctx: Context, walk: RecordWalkRun<UnsubscribesPage, UnsubscribesPage['Results'][number]>, one: boolean): void {

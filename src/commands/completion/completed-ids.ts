@@ -2,7 +2,7 @@
 // within the completion's time budget, else nothing.
 import type { ApiClient } from '../../core/http.js';
 import type { CompletedEntry } from '../../core/id-cache.js';
-import { neutralize } from '../../output/sanitize.js';
+import { neutralize } from '../../core/neutralize.js';
 import type { Context } from '../../context.js';
 import type { CompletedId } from '../define.js';
 

@@ -20,6 +20,6 @@ export default defineCommand({
       ctx.log.debug(`no ids to offer: ${error instanceof Error ? error.message : String(error)}`);
     }
     // Whatever the output format: a completion script reads these lines.
-    return { data: text, view: { raw: true } };
+    return { people: (_, out) => out.text(text) };
   },
 });

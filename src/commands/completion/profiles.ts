@@ -17,6 +17,7 @@ export default defineCommand({
       names = [];
     }
     // Written as is, whatever the output format: a completion script reads these lines.
-    return { data: names.map((name) => `${name}\n`).join(''), view: { raw: true } };
+    const text = names.map((name) => `${name}\n`).join('');
+    return { people: (_, out) => out.text(text) };
   },
 });

@@ -14,8 +14,10 @@ export default defineCommand({
     const rows = DEFAULT_KEYS.filter((k) => defaults[k] !== undefined).map((k) => ({ Key: k, Value: defaults[k], Name: k === 'list' ? (defaults.listName ?? null) : null }));
     return {
       data: rows,
-      view: { columns: [{ key: 'Key', header: 'Setting' }, { key: 'Value', header: 'Value' }, { key: 'Name', header: 'Name' }] },
-      notes: rows.length ? [`Profile "${name}".`] : [`Profile "${name}" has no stored defaults.`],
+      people: async (data, out) => {
+        await out.table(data, [{ key: 'Key', header: 'Setting' }, { key: 'Value', header: 'Value' }, { key: 'Name', header: 'Name' }]);
+        out.note(rows.length ? `Profile "${name}".` : `Profile "${name}" has no stored defaults.`);
+      },
     };
   },
 });

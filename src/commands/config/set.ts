@@ -1,7 +1,7 @@
 // email config set <key> <value>: stores a default for the profile in effect,
 // checked first (exit 2, nothing stored). A profile not stored yet is created
 // with the default alone, so defaults can precede `auth login`.
-import { defineCommand, requiredArg, textOption } from '../define.js';
+import { messageOnly, defineCommand, requiredArg, textOption } from '../define.js';
 import { DEFAULT_KEYS } from '../../core/profile-defaults.js';
 
 export default defineCommand({
@@ -42,7 +42,7 @@ export default defineCommand({
     const named = setting === 'list' && defaults.listName ? ` (${defaults.listName})` : '';
     return {
       data: { Profile: name, Key: setting, Value: stored, Name: setting === 'list' ? (defaults.listName ?? null) : null },
-      action: true,
+      people: messageOnly,
       message: `Profile "${name}": ${setting} is now ${stored}${named}.`,
     };
   },

@@ -1,5 +1,5 @@
 // email config unset <key>: forgets a default of the profile in effect; one not set is no error.
-import { defineCommand, requiredArg } from '../define.js';
+import { messageOnly, defineCommand, requiredArg } from '../define.js';
 import { DEFAULT_KEYS } from '../../core/profile-defaults.js';
 
 export default defineCommand({
@@ -14,7 +14,7 @@ export default defineCommand({
     const { store, data, name } = await profileInEffect(ctx);
     const profile = data.profiles[name];
     const unset = { Profile: name, Key: setting, Value: null };
-    if (profile?.defaults?.[setting] === undefined) return { data: unset, action: true, message: `Profile "${name}" has no ${setting} set.` };
+    if (profile?.defaults?.[setting] === undefined) return { data: unset, people: messageOnly, message: `Profile "${name}" has no ${setting} set.` };
     const rest = { ...profile.defaults };
     delete rest[setting];
     // The list's name goes with its id.
@@ -22,6 +22,6 @@ export default defineCommand({
     data.profiles[name] = { ...profile, defaults: rest };
     if (Object.keys(rest).length === 0) delete data.profiles[name]!.defaults;
     await store.write(data);
-    return { data: unset, action: true, message: `Profile "${name}": ${setting} unset.` };
+    return { data: unset, people: messageOnly, message: `Profile "${name}": ${setting} unset.` };
   },
 });

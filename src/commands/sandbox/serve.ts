@@ -1,11 +1,9 @@
 // `email sandbox`: starts the local service and returns where it is and what
-// it holds as its data; it serves until Ctrl-C (src/output/serving.ts), then
+// it holds as its data; it serves until Ctrl-C (ctx.serve), then
 // stops cleanly (state flushed) with exit 0.
 import { resolve } from 'node:path';
-import type { Report } from '../../output/render.js';
-import { neutralize } from '../../output/sanitize.js';
 import type { Context } from '../../context.js';
-import type { Input, Result } from '../define.js';
+import type { Input, PeopleOut, Result } from '../define.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import type { RunningSandbox, SandboxOptions, SandboxWebhookOption } from '../../sandbox/index.js';
@@ -87,24 +85,21 @@ export async function sandboxCommand(flags: SandboxInput, ctx: Context): Promise
         : 'requests and the API key travel unencrypted (http), so anyone who can reach this port or watch the network can use the sandbox';
     ctx.log.warn(`listening on ${host}, not only on this machine: ${exposure}`);
   }
-  return {
-    ...ready(sandbox, options),
-    done: () => {
+  ctx.serve({
+    ready: () => {
       for (const w of options.webhooks ?? []) ctx.log.info(`webhook: events of list ${w.listId} go to ${w.url} (${w.format})`);
       ctx.log.info(`\nUse it:  export EMAIL_BASE_URL=${sandbox.url} EMAIL_API_KEY=${sandbox.apiKey}`);
     },
-    serving: {
-      async stop() {
-        ctx.log.info('stopping the sandbox…');
-        await sandbox.stop();
-      },
+    async stop() {
+      ctx.log.info('stopping the sandbox…');
+      await sandbox.stop();
     },
-    message: options.statePath ? `state saved to ${options.statePath}` : undefined,
-  };
+  });
+  return { ...ready(sandbox, options), message: options.statePath ? `state saved to ${options.statePath}` : undefined };
 }
 
 /** What the sandbox holds once ready: for scripts exactly one line (CLI.md `sandbox`), so they can read the ids; for people, the same as text and tables. */
-function ready(sandbox: RunningSandbox, options: SandboxOptions): Pick<Result, 'data' | 'view' | 'display'> {
+function ready(sandbox: RunningSandbox, options: SandboxOptions): Result {
   const seed = sandbox.seed;
   const data = {
     baseUrl: sandbox.url,
@@ -115,15 +110,20 @@ function ready(sandbox: RunningSandbox, options: SandboxOptions): Pick<Result, '
     smartEmails: seed.smartEmails,
   };
   const lines = [`Sandbox listening on ${sandbox.url}`, `API key: ${sandbox.apiKey}`];
-  if (options.statePath) lines.push(`State file: ${neutralize(options.statePath)}`);
+  if (options.statePath) lines.push(`State file: ${options.statePath}`);
   const sections: [string, unknown[]][] = [
     ['Lists', seed.lists],
     ['Campaigns', seed.campaigns],
     ['Segments', seed.segments],
     ['Smart emails', seed.smartEmails],
   ];
-  const forPeople: Report = {
-    parts: [{ value: lines.join('\n'), view: { text: true } }, ...sections.map(([title, rows]) => ({ heading: `\n${title}:`, value: rows, empty: '  (none)' }))],
+  const people = async (_: unknown, out: PeopleOut) => {
+    for (const line of lines) await out.line(line);
+    for (const [title, rows] of sections) {
+      await out.line('');
+      await out.line(`${title}:`);
+      await (rows.length ? out.table(rows) : out.line('  (none)'));
+    }
   };
-  return { data, view: { compact: true }, display: forPeople };
+  return { data, people };
 }

@@ -2,7 +2,7 @@
 // (service-spec.md "Add rule group"): one more group, ANDed with the others.
 import { UsageError } from '../../core/errors.js';
 import type { RuleGroup } from '../../validation/rule-groups.js';
-import { defineCommand, idArg, listOption } from '../define.js';
+import { messageOnly, defineCommand, idArg, listOption } from '../define.js';
 import { fromFileOption, readSegmentFile } from './from-file.js';
 
 export default defineCommand({
@@ -26,7 +26,7 @@ export default defineCommand({
     return {
       // The service's answer; when it has none, the group added.
       data: res.data ?? { SegmentID: segmentId, RuleGroup: group },
-      action: true,
+      people: messageOnly,
       message: `Added a rule group of ${group.Rules.length} rule${group.Rules.length === 1 ? '' : 's'} to segment ${segmentId}; existing groups are kept.`,
     };
   },

@@ -1,6 +1,6 @@
 // email segments clear-rules: undoes work, so it asks first.
 import { UsageError } from '../../core/errors.js';
-import { defineCommand, idArg, switchOption } from '../define.js';
+import { messageOnly, defineCommand, idArg, switchOption } from '../define.js';
 
 export default defineCommand({
   name: 'clear-rules',
@@ -17,6 +17,6 @@ export default defineCommand({
     if (!go) throw new UsageError('cancelled: the rules were not cleared');
     const res = await clearSegmentRules(await ctx.api(), segmentId);
     // The service's answer; when it has none, the segment as left: no rule group.
-    return { data: res.data ?? { SegmentID: segmentId, RuleGroups: [] }, action: true, message: `Cleared every rule of segment ${segmentId}.` };
+    return { data: res.data ?? { SegmentID: segmentId, RuleGroups: [] }, people: messageOnly, message: `Cleared every rule of segment ${segmentId}.` };
   },
 });

@@ -1,6 +1,6 @@
 // email segments get: the table shows one line per rule group, its rules joined
 // by OR (groups are ANDed); JSON is the service's data unchanged.
-import type { Column } from '../../output/render.js';
+import type { Column } from '../define.js';
 import { defineCommand, idArg } from '../define.js';
 
 export default defineCommand({
@@ -20,10 +20,7 @@ export default defineCommand({
     ];
     return {
       data: segment,
-      view: {
-        columns: [...base, ...ruleGroupRows(segment.RuleGroups, describeRuleGroup)],
-        csv: ['SegmentID', 'ListID', 'Title', 'ActiveSubscribers', 'RuleGroups'],
-      },
+      columns: [...base, ...ruleGroupRows(segment.RuleGroups, describeRuleGroup)],
     };
   },
 });

@@ -1,6 +1,6 @@
 // email segments update: with --group the rules are all replaced, without it kept; the command says which.
 import { UsageError } from '../../core/errors.js';
-import { defineCommand, idArg, listOption, textOption } from '../define.js';
+import { messageOnly, defineCommand, idArg, listOption, textOption } from '../define.js';
 import { fromFileOption, readSegmentFile } from './from-file.js';
 import type { RuleGroup } from '../../validation/rule-groups.js';
 import { RULE_GROUP_HELP, TITLE_EMPTY } from './codes.js';
@@ -39,7 +39,7 @@ export default defineCommand({
     return {
       // The service's answer; when it has none (200, service-spec.md "Update segment"), what was set.
       data: res.data ?? { SegmentID: segmentId, ...body },
-      action: true,
+      people: messageOnly,
       message: RuleGroups
         ? `Updated segment ${segmentId}: title set; all previous rules replaced by ${RuleGroups.length} rule group${RuleGroups.length === 1 ? '' : 's'}.`
         : `Updated segment ${segmentId}: title set; rules kept (give --group to replace them).`,

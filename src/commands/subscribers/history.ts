@@ -17,7 +17,7 @@ export default defineCommand({
     const { getSubscriberHistory } = await import('../../api/subscribers.js');
     const history = await getSubscriberHistory(await ctx.api(), list, email);
     await rememberLists(ctx, [list]);
-    // A function, so the renderer applies --limit to the records before they become lines.
+    // People read a line per action; --limit counts the records, cut before they become lines.
     const rows = (entries: typeof history) =>
       entries.flatMap((entry) => {
         const actions = entry.Actions?.length ? entry.Actions : [{}];
@@ -25,20 +25,16 @@ export default defineCommand({
       });
     return {
       data: history,
-      display: rows,
-      view: {
-        tableOnly: true,
-        columns: [
-          { key: 'Type' },
-          { key: 'Name' },
-          { key: 'Event' },
-          { key: 'Date' },
-          { key: 'IPAddress', header: 'IP address' },
-          { key: 'Detail' },
-          // The campaign's id repeats on each of its actions: with --wide.
-          { key: 'ID', fixed: true, wide: true },
-        ],
-      },
+      people: (data, out) => out.table(rows(data as typeof history), [
+        { key: 'Type' },
+        { key: 'Name' },
+        { key: 'Event' },
+        { key: 'Date' },
+        { key: 'IPAddress', header: 'IP address' },
+        { key: 'Detail' },
+        // The campaign's id repeats on each of its actions: with --wide.
+        { key: 'ID', fixed: true, wide: true },
+      ]),
     };
   },
 });

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { neutralize } from '../../core/neutralize.js';
 import { DEFAULT_IMPORT_TIMEOUT_MS, type ApiClient } from '../../core/http.js';
 import { Channel } from '../../core/limiter.js';
 import { poolFor } from '../../core/pool.js';
@@ -18,10 +19,8 @@ import { isCopied, openInput, parseEncoding } from '../../import/input.js';
 import { defaultJournalPlace } from '../../import/journal-place.js';
 import { describeColumn } from '../../import/mapping.js';
 import { dryRunEnd, importEnd, plural } from '../../import/outcome.js';
-import type { Column, DisplayStyle, Report, View } from '../../output/render.js';
 import { rememberLists } from '../completion/seen-lists.js';
-import type { Input, Result } from '../define.js';
-import { neutralize } from '../../output/sanitize.js';
+import type { Column, DisplayStyle, Input, PeopleOut, Result } from '../define.js';
 import { showInvisible } from '../../validation/email-address.js';
 import type { Consent } from '../../validation/subscriber-fields.js';
 import type { args, options } from './import-options.js';
@@ -111,7 +110,7 @@ export async function importCommand(opts: ImportInput, ctx: Context): Promise<Re
           ? undefined
           : await besideOrStateDirectory(input.path, parsed.options.listId, ctx);
     const options: ImportOptions = { ...parsed.options, input, journalPath };
-    if (!options.dryRun) return options.failuresPath === '-' ? failuresToStdout(options, ctx, parsed.progressLines, () => input.cleanup()) : await realRun(options, ctx, parsed.progressLines);
+    if (!options.dryRun) return options.failuresPath === '-' ? failuresToStdout(options, ctx, parsed.progressLines, () => input.cleanup()) : summaryResult(await realRun(options, ctx, parsed.progressLines));
   } catch (error) {
     await input.cleanup();
     throw error;
@@ -138,24 +137,39 @@ async function besideOrStateDirectory(inputPath: string, listId: string, ctx: Co
 function failuresToStdout(options: ImportOptions, ctx: Context, progressLines: boolean, cleanup: () => Promise<void>): Result {
   const rows = new PassThrough({ encoding: 'utf8' });
   const running = realRun(options, ctx, progressLines, rows);
-  let report: Result | undefined;
+  let report: Ran | undefined;
   running.catch(async (error: unknown) => {
     await cleanup();
     rows.destroy(error as Error);
   });
-  async function* text(): AsyncIterable<string> {
-    for await (const chunk of rows) yield chunk as string;
-    report = await running;
-  }
   return {
-    data: text(),
-    view: { raw: true },
-    message: () => report && [...summaryLines(report.data as ImportSummary, ctx.log.count), ...(report.notes ?? [])].join('\n'),
-    error: () => (typeof report?.error === 'function' ? report.error() : report?.error),
+    // No data: the rows are the output in every format, as they come.
+    people: async (_, out) => {
+      for await (const chunk of rows) await out.text(chunk as string);
+      report = await running;
+    },
+    message: () => report && [...summaryLines(report.summary, ctx.log.count), ...report.notes].join('\n'),
+    error: () => report?.error,
   };
 }
 
-async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean, failuresStdout?: Writable): Promise<Result> {
+/** How an import ended: its summary, the lines people read under it, and the error that ends the command. */
+interface Ran {
+  summary: ImportSummary;
+  notes: string[];
+  error?: Error;
+}
+
+/** The summary is the data; people read it as a table, then on stderr the first rows not imported and what ended the run. */
+function summaryResult({ summary, notes, error }: Ran): Result {
+  const people = async (_: unknown, out: PeopleOut) => {
+    await out.table(summaryRecord(summary), summaryColumns(summary));
+    for (const line of notes) out.note(line);
+  };
+  return { data: summary, people, error };
+}
+
+async function realRun(options: ImportOptions, ctx: Context, progressLines: boolean, failuresStdout?: Writable): Promise<Ran> {
   // One keep-alive connection per batch in flight, so --concurrency 16 means 16 requests on the wire.
   const client: ApiClient = await ctx.api(poolFor(options.concurrency));
   const progress = await ctx.progress(`importing ${options.input.name}`, { lines: progressLines });
@@ -208,7 +222,7 @@ async function realRun(options: ImportOptions, ctx: Context, progressLines: bool
   }
   const end = importEnd(outcome, ctx.log.count);
   if (end.warning) ctx.log.warn(end.warning);
-  return { data: summary, display: summaryRecord(summary), view: { columns: summaryColumns(summary), tableOnly: true }, notes: [...said, ...end.notes], error: end.error };
+  return { summary, notes: [...said, ...end.notes], error: end.error };
 }
 
 /** The first rows not imported, for people on stderr (every one is in --failures). */
@@ -231,8 +245,8 @@ function problemLines(shown: RowProblem[], summary: ImportSummary): string[] {
 /**
  * The whole pipeline but the sending: the mapping, every rejected row and
  * duplicate (streamed, so a large file's report does not sit in memory), the
- * first request body, and the counts, as a report the renderer writes as it
- * comes (src/output/render.ts Report). No request at all, so no key is needed.
+ * first request body, and the counts, as data written as it comes (its
+ * problems an async iterable). No request at all, so no key is needed.
  */
 function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<void>): Result {
   let plan: PlanReport | undefined;
@@ -257,7 +271,7 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
     return summary;
   });
   // A failure (a file without consent column: nothing to report) reaches the renderer through the
-  // part it waits on, so only the error is said; and never as an unhandled rejection.
+  // mapping or the problems it waits on, so only the error is said; and never as an unhandled rejection.
   done.then(
     () => {
       mapped([]);
@@ -269,31 +283,47 @@ function dryRun(options: ImportOptions, ctx: Context, cleanup: () => Promise<voi
     },
   );
   let summary: ImportSummary | undefined;
-  const counts = done.then((s) => {
-    summary = s;
-    const { dryRun: _, ...rest } = s;
-    return { ...rest, firstRequest: firstRequest ?? null };
-  });
   const handled = <T>(p: Promise<T>): Promise<T> => (p.catch(() => undefined), p);
-  const report: Report = {
-    parts: [
-      { key: 'dryRun', value: true, machineOnly: true },
-      { key: 'mapping', value: handled(mapping), view: { columns: MAPPING_COLUMNS }, title: () => plan && `${options.input.name}: delimiter ${describeDelimiter(plan.delimiter)}${sepLine(options)}, ${plan.encoding}; columns:` },
-      { key: 'problems', value: problems, view: { columns: PROBLEM_COLUMNS }, title: 'Rows that would not be imported:', empty: '  (none)' },
-      // For people the first body abbreviated (three subscribers and a count of the rest); the report has it whole.
-      { value: handled(counts.then(() => firstRequest && abbreviateBody(firstRequest.body))), view: { json: true }, title: () => firstRequest && `First request: ${firstRequest.method} ${firstRequest.path}`, peopleOnly: true },
-      {
-        value: handled(counts),
-        display: handled(counts.then((c) => summaryRecord({ ...c, dryRun: true } as ImportSummary))),
-        // The summary's columns depend on the counts: a function of them, read by the renderer once the part's value is in (as a title is).
-        get view(): View | undefined {
-          return summary && { columns: summaryColumns({ ...summary, dryRun: true }), tableOnly: true };
-        },
-      },
-    ],
-    footer: 'Dry run: nothing was sent.',
+  const counts = handled(
+    done.then((s) => {
+      summary = s;
+      const { dryRun: _, ...rest } = s;
+      return { ...rest, firstRequest: firstRequest ?? null };
+    }),
+  );
+  // The counts are known once every problem is out: they follow the problems, as the object's last fields.
+  async function* problemsThenCounts(): AsyncGenerator<Record<string, unknown>> {
+    yield* problems;
+    Object.assign(data, await counts);
+  }
+  const data: Record<string, unknown> = { dryRun: true, mapping: handled(mapping), problems: problemsThenCounts() };
+  const people = async (_: unknown, out: PeopleOut) => {
+    const mapped = await data.mapping;
+    if (plan) await out.line(`${options.input.name}: delimiter ${describeDelimiter(plan.delimiter)}${sepLine(options)}, ${plan.encoding}; columns:`);
+    await out.table(mapped, MAPPING_COLUMNS);
+    // Said once the first problem is found, or the file's end: a run that fails first says only why.
+    const rows = (data.problems as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    const first = await rows.next();
+    await out.line('Rows that would not be imported:');
+    if (first.done) await out.line('  (none)');
+    else await out.table(prepended(first.value, rows), PROBLEM_COLUMNS);
+    const c = await counts;
+    // For people the first body abbreviated (three subscribers and a count of the rest); the data has it whole.
+    if (firstRequest) {
+      await out.line(`First request: ${firstRequest.method} ${firstRequest.path}`);
+      await out.json(abbreviateBody(firstRequest.body));
+    }
+    const dry = { ...c, dryRun: true } as ImportSummary;
+    await out.table(summaryRecord(dry), summaryColumns(dry));
+    out.note('Dry run: nothing was sent.');
   };
-  return { data: report, error: () => summary && dryRunEnd(summary, ctx.log.count) };
+  return { data, people, error: () => summary && dryRunEnd(summary, ctx.log.count) };
+}
+
+/** `first`, then the rest of the records `rest` yields. */
+async function* prepended(first: unknown, rest: AsyncIterator<unknown>): AsyncGenerator<unknown> {
+  yield first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 /** Where the delimiter came from, when a `sep=` first line named it. */

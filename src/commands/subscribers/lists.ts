@@ -17,14 +17,12 @@ export default defineCommand({
     await rememberLists(ctx, lists.slice(0, 1_000).flatMap((l) => (typeof l.ListName === 'string' ? [{ id: l.ListID, name: l.ListName }] : [])));
     return {
       data: lists,
-      view: {
-        columns: [
-          { key: 'ListID', header: 'List ID', fixed: true },
-          { key: 'ListName', header: 'Name' },
-          { key: 'SubscriberState', header: 'State' },
-          { key: 'DateSubscriberAdded', header: 'Added' },
-        ],
-      },
+      columns: [
+        { key: 'ListID', header: 'List ID', fixed: true },
+        { key: 'ListName', header: 'Name' },
+        { key: 'SubscriberState', header: 'State' },
+        { key: 'DateSubscriberAdded', header: 'Added' },
+      ],
     };
   },
 });

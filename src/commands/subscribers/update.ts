@@ -1,6 +1,6 @@
 // email subscribers update: codes are checked before sending; --field values go as typed.
 import { rememberLists } from '../completion/seen-lists.js';
-import { defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
+import { messageOnly, defineCommand, idOption, listOption, switchOption, textOption } from '../define.js';
 import { ALLOW_EMPTY_NAME_HELP, CONSENT_HELP, CONSENT_HINT, CONSENT_MISSING, CONSENT_WHAT, EMAIL_INVALID, NEW_EMAIL_INVALID, RESTART_HELP } from './codes.js';
 
 export default defineCommand({
@@ -58,7 +58,7 @@ export default defineCommand({
     return {
       // When the service answers nothing, what was sent.
       data: answer.data ?? { ListID: input.list, ...body },
-      action: true,
+      people: messageOnly,
       message: newEmail === current ? `updated ${current}` : `updated ${current} → ${newEmail}`,
     };
   },

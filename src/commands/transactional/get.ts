@@ -1,5 +1,5 @@
 // email transactional get: the table leaves out the long HTML and text bodies; JSON carries everything.
-import type { Column } from '../../output/render.js';
+import type { Column } from '../define.js';
 import { defineCommand, idArg } from '../define.js';
 import { WEB_OPTION } from '../web.js';
 
@@ -40,6 +40,6 @@ export default defineCommand({
       const { openPage } = await import('../web.js');
       return openPage(ctx, details.Properties?.HtmlPreviewUrl, 'Properties.HtmlPreviewUrl', `GET /email/transactional/smartEmail/${smartEmail}`);
     }
-    return { data: details, view: { columns: COLUMNS, tableOnly: true } };
+    return { data: details, columns: COLUMNS };
   },
 });

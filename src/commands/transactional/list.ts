@@ -1,5 +1,5 @@
 // email transactional list: GET /email/transactional/smartEmail?status= (service-spec.md "List smart emails").
-import type { Column } from '../../output/render.js';
+import type { Column } from '../define.js';
 import { INVALID_STATUS, SMART_EMAIL_STATUSES } from '../../schemas/enums.js';
 import { choiceOption, defineCommand } from '../define.js';
 
@@ -19,6 +19,6 @@ export default defineCommand({
   async run({ status }, ctx) {
     const { listSmartEmails } = await import('../../api/transactional.js');
     const emails = await listSmartEmails(await ctx.api(), status);
-    return { data: emails, view: { columns: COLUMNS, tableOnly: true } };
+    return { data: emails, columns: COLUMNS };
   },
 });

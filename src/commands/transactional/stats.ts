@@ -1,6 +1,6 @@
 // email transactional stats: the table shows the service's query echo, marking
 // the values the spec's defaults supplied, then the counters.
-import type { Column } from '../../output/render.js';
+import type { Column } from '../define.js';
 import { INVALID_TIME_ZONE, STATS_TIME_ZONES } from '../../schemas/enums.js';
 import type { StatisticsQuery } from '../../validation/query-params.js';
 import { choiceOption, defineCommand, textOption } from '../define.js';
@@ -29,7 +29,7 @@ export default defineCommand({
     const [{ getEmailStatistics }, { checkStatisticsQuery }] = await Promise.all([import('../../api/transactional.js'), import('../../validation/query-params.js')]);
     const query = checkStatisticsQuery(input);
     const stats = await getEmailStatistics(await ctx.api(), query);
-    return { data: stats, view: { columns: statsColumns(query), tableOnly: true } };
+    return { data: stats, columns: statsColumns(query) };
   },
 });
 

@@ -6,17 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { isBrokenPipe, UsageError } from '../../core/errors.js';
 import { OUTPUT_GRACE_MS } from '../../core/interrupts.js';
 import { Limiter } from '../../core/limiter.js';
+import { neutralize } from '../../core/neutralize.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { UnsafePathError, writePrivateFile } from '../../core/private-file.js';
 import { sweepTemporaries } from '../../core/private-temporaries.js';
 import { folderTarget } from '../../core/write-target.js';
-import { isBrokenPipe } from '../../output/edges.js';
-import type { Column } from '../../output/render.js';
-import type { Input, Result } from '../define.js';
-import { neutralize } from '../../output/sanitize.js';
+import type { Column, Input, Result } from '../define.js';
 import { eventQueue } from '../../webhooks/event-queue.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEvent } from '../../webhooks/events.js';
 import { answerExcerpt, describeOutcome, forwardableHeaders, isSuccess, PlainPoster, postBody, receiverUrl } from '../../webhooks/post.js';
@@ -304,24 +302,24 @@ export async function listenCommand(flags: ListenInput, ctx: Context): Promise<R
     if (counts.unsaved) parts.push(`${counts.unsaved} not saved (answered 500, to be sent again)`);
     return `received ${parts.join(', ')}`;
   };
+  ctx.serve({
+    // What is held is printed while stdout takes it (src/output/serving.ts); saves and forwards are finished.
+    async stop() {
+      if (!quietly()) ctx.log.info('stopping…');
+      stopping = true;
+      onStop();
+      await receiver.close();
+      events.end();
+      // Their turns come after every save and forward queued.
+      await saving.run(async () => undefined);
+      await forwarding.run(async () => undefined);
+      await poster.close();
+    },
+    outlivesStdout: Boolean(saveDir || forwardTo),
+  });
   return {
     data: events.records,
-    view: { columns: EVENT_COLUMNS, endless: true },
-    serving: {
-      // What is held is printed while stdout takes it (src/output/serving.ts); saves and forwards are finished.
-      async stop() {
-        if (!quietly()) ctx.log.info('stopping…');
-        stopping = true;
-        onStop();
-        await receiver.close();
-        events.end();
-        // Their turns come after every save and forward queued.
-        await saving.run(async () => undefined);
-        await forwarding.run(async () => undefined);
-        await poster.close();
-      },
-      outlivesStdout: Boolean(saveDir || forwardTo),
-    },
+    columns: EVENT_COLUMNS,
     message: () => {
       if (quietly()) return undefined;
       nameUnprinted();

@@ -27,7 +27,7 @@ export default defineCommand({
     const sent = sendSaved(to, plan, { signal: ctx.signal, timeoutMs: ctx.globals.timeoutMs, interval: input.interval });
     return {
       data: tally.records(sent),
-      view: { columns: requestColumns('file') },
+      columns: requestColumns('file'),
       message: () => tally.summary(),
       error: () => tally.error(ctx.signal.aborted),
     };

@@ -38,7 +38,7 @@ export default defineCommand({
     );
     return {
       data: tally.records(sent),
-      view: { columns: requestColumns('request') },
+      columns: requestColumns('request'),
       message: () => tally.summary(),
       error: () => tally.error(ctx.signal.aborted),
     };
