@@ -1,10 +1,6 @@
-// email subscribers import <file.csv|-> --list <id> (definition: import.ts): POST
-// /email/subscribers/{listId}/import in batches (service-spec.md "Import
-// subscribers"), through the streaming pipeline of src/import. This file
-// checks the options, wires progress and Ctrl-C, and returns the report as
-// data for the renderer, with the error that ends the command, if any: a
-// UsageError (2) when the file or the options are unusable, otherwise the one
-// src/import/outcome.ts decides from the run's summary.
+// `email subscribers import` (definition: import.ts), through the streaming
+// pipeline of src/import: checks the options, wires progress and Ctrl-C, and
+// returns the report as data with the error that ends the command, if any.
 import { resolve } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import type { Context } from '../../context.js';

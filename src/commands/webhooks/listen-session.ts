@@ -58,12 +58,7 @@ function timeout(ms: number): { expired: Promise<boolean>; cancel(): void } {
   return { expired, cancel: () => clearTimeout(timer) };
 }
 
-/**
- * What a notice quotes of a sender's text: at most `max` characters, escaped
- * to one line, with the length of the whole when it was cut. A ListID is a
- * GUID (36 characters); a sender may write 10 MiB there, which a notice per
- * delivery would repeat to a stderr nobody may be reading.
- */
+/** A sender's text as a notice quotes it: cut to `max` characters on one line, since a sender may write megabytes into a ListID. */
 export function quoted(text: string, max = 40): string {
   if (text.length <= max) return neutralize(text);
   // Not between the two halves of a surrogate pair.
