@@ -36,8 +36,8 @@ export const RATE_SHARE = 0.95;
  * --concurrency. A stated limit (the pace takes over) or a 429 ends slow start.
  */
 export const SLOW_START_WINDOW = 2;
-export const PROBE_MS = 100;
-export const PROBE_ANSWERS = 4;
+export const PROBE_MS = 250;
+export const PROBE_ANSWERS = 8;
 /** Multiplicative decrease after a 429. */
 export const CUT = 0.75;
 /** Additive increase per successful answer, as a share of the reference rate (the stated limit, else the rate at the last cut). */
