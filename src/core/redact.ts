@@ -3,6 +3,14 @@
 
 const MASK = '***';
 
+/** Needles a quick test looks for, and the patterns, built only once a needle is found: most runs never print a key. */
+type Forms = { needles: string[]; patterns: () => RegExp[] };
+
+const once = <T>(make: () => T) => {
+  let made: T | undefined;
+  return () => (made ??= make());
+};
+
 /** A key is a token: next to a word character it is part of another word ("another" for `other`). */
 const WORD_CHAR = String.raw`[\p{L}\p{N}_-]`;
 
@@ -30,7 +38,7 @@ function cutPattern(secret: string, min: number): RegExp {
 }
 
 /** The forms a service or proxy may echo (CLI.md "secrets"), padded first so no `=` is left; patterns built only once a needle is found. */
-function keyForms(secret: string): { needles: string[]; patterns: () => RegExp[] } {
+function keyForms(secret: string): Forms {
   const length = Array.from(secret).length;
   const min = Math.min(CUT_KEY_MIN, length - 1);
   const standard = Buffer.from(secret, 'utf8').toString('base64');
@@ -38,7 +46,7 @@ function keyForms(secret: string): { needles: string[]; patterns: () => RegExp[]
   const padded = (text: string) => text.padEnd(Math.ceil(text.length / 4) * 4, '=');
   const exact = [...new Set([encodeURIComponent(secret), padded(urlSafe), standard, encodeURIComponent(standard), standard.replace(/=+$/, ''), urlSafe])].filter((f) => f !== secret);
   const needles = [min >= CUT_KEY_FLOOR ? Array.from(secret).slice(0, min).join('') : secret, ...exact];
-  return { needles, patterns: () => [min >= CUT_KEY_FLOOR ? cutPattern(secret, min) : tokenPattern(secret), ...exact.map(tokenPattern)] };
+  return { needles, patterns: once(() => [min >= CUT_KEY_FLOOR ? cutPattern(secret, min) : tokenPattern(secret), ...exact.map(tokenPattern)]) };
 }
 
 /**
@@ -86,22 +94,17 @@ function maskBase64Text(text: string, run: RegExp): string {
 }
 
 /** The key's base64 at the three offsets, whole or cut down to `minBytes` of the key; the texts a quick test looks for. */
-function innerForms(secret: string, minBytes: number): { needles: string[]; runs: () => RegExp[] } {
+function innerForms(secret: string, minBytes: number): Forms {
   const runs = innerBase64Runs(secret).map((run, offset) => ({ run, min: Math.floor(((offset + minBytes) * 8) / 6) - Math.ceil((offset * 8) / 6) }));
   const needles = runs.flatMap(({ run, min }) => {
     const head = run.slice(0, min);
     return [head, head.replace(/\+/g, '-').replace(/\//g, '_'), encodeURIComponent(head)];
   });
-  return { needles: [...new Set(needles)], runs: () => runs.map(({ run, min }) => runPattern(run, min)) };
+  return { needles: [...new Set(needles)], patterns: once(() => runs.map(({ run, min }) => runPattern(run, min))) };
 }
 
-type Forms = { needles: string[]; patterns: () => RegExp[] };
-
-/** Each pattern list built on first use. */
-const once = (make: () => RegExp[]) => {
-  let made: RegExp[] | undefined;
-  return () => (made ??= make());
-};
+/** A Bearer value (an Authorization header's), known or not; "Bearer" a word of its own. */
+const bearer = once(() => new RegExp(String.raw`(?<!${WORD_CHAR})(Bearer\s+)(?!\*\*\*)[^\s"',;]+`, 'giu'));
 
 export class Redactor {
   private readonly secrets: { secret: string; forms: Forms; inner: Forms }[] = [];
@@ -111,19 +114,13 @@ export class Redactor {
     if (!secret || secret.length < 4 || this.secrets.some((s) => s.secret === secret)) return;
     // Inside longer base64 only from 8 characters on: a shorter key's few base64 characters would be found in innocent text.
     const minBytes = Math.min(CUT_KEY_MIN, Buffer.byteLength(secret) - 1);
-    const { needles, patterns } = keyForms(secret);
-    const inner = Array.from(secret).length >= CUT_KEY_FLOOR ? innerForms(secret, minBytes) : { needles: [], runs: () => [] };
-    this.secrets.push({ secret, forms: { needles, patterns: once(patterns) }, inner: { needles: inner.needles, patterns: once(inner.runs) } });
+    const inner = Array.from(secret).length >= CUT_KEY_FLOOR ? innerForms(secret, minBytes) : { needles: [], patterns: () => [] };
+    this.secrets.push({ secret, forms: keyForms(secret), inner });
   }
 
-  /**
-   * The text with every Bearer value (an Authorization header's, known or
-   * not; "Bearer" a word of its own) and every key masked, each as a whole
-   * token (CLI.md "secrets"). The pattern is made at the call: its Unicode
-   * classes would cost every run, most of which never redact a line.
-   */
+  /** Every Bearer value and every key masked, each as a whole token (CLI.md "secrets"). */
   redact(text: string): string {
-    return this.redactKeys(text.replace(/(?<![\p{L}\p{N}_-])(Bearer\s+)(?!\*\*\*)[^\s"',;]+/giu, `$1${MASK}`));
+    return this.redactKeys(text.replace(bearer(), `$1${MASK}`));
   }
 
   /** Known keys only: on stdout a word "Bearer" is the user's own text. A key is a token, so JSON stays JSON. */
