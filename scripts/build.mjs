@@ -18,7 +18,7 @@
 // one CommonJS bundle is one read and, with the compile cache, no compile
 // (figures in bench/README.md).
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,6 +146,8 @@ const vendors = await Promise.all(
       ...common,
       entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) },
       plugins: [...common.plugins, ...(name === 'undici' ? [withoutUndiciHttp2(), undiciWithoutNodeAssert()] : [])],
+      // Licence comments go to <bundle>.LEGAL.txt beside it: one of undici's is beyond ASCII (see the check below).
+      legalComments: 'external',
     });
     if (name === 'undici') checkUndiciStandIns(built.metafile);
     return built;
@@ -379,6 +381,13 @@ function checkSplit(programMeta, splitBuilds) {
 if (warnings.length > 0) {
   console.error(`build failed: esbuild gave ${warnings.length} warning(s), printed above`);
   process.exit(1);
+}
+
+// A bundle with one character beyond ASCII is held as a two-byte string: its
+// source takes twice the memory and is re-encoded for the compile cache at every start.
+for (const file of readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.cjs'))) {
+  const at = readFileSync(join(dist, file), 'latin1').search(/[^\x00-\x7f]/);
+  if (at >= 0) throw new Error(`dist/${file}: a character beyond ASCII at offset ${at}; escape it in the source (\\uXXXX)`);
 }
 
 // bin/email answers a bare --version and --help from these files without loading the program.

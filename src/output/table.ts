@@ -158,7 +158,7 @@ export async function drawRecords(cells: string[][], columns: Column[], terminal
   });
   if (!blocks.length) return { text: '', bottom: '' };
   const bottom = blocks[0]!.at(-1)!;
-  const rule = `├${blocks[0]![0]!.slice(1, -1).replace(/┬/g, '┼')}┤`;
+  const rule = `├${blocks[0]![0]!.slice(1, -1).replace(/\u252C/g, '\u253C')}┤`;
   const out: string[] = [];
   blocks.forEach((block, i) => {
     out.push(i === 0 && o.top ? block[0]! : rule, ...block.slice(1, -1));
