@@ -385,7 +385,8 @@ if (warnings.length > 0) {
 
 // A bundle with one character beyond ASCII is held as a two-byte string: its
 // source takes twice the memory and is re-encoded for the compile cache at every start.
-for (const file of readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.cjs'))) {
+// (An unminified build keeps the source's comments, and is not checked.)
+for (const file of common.minify ? readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.cjs')) : []) {
   const at = readFileSync(join(dist, file), 'latin1').search(/[^\x00-\x7f]/);
   if (at >= 0) throw new Error(`dist/${file}: a character beyond ASCII at offset ${at}; escape it in the source (\\uXXXX)`);
 }
