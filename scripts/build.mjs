@@ -405,14 +405,15 @@ const cli = require(join(dist, 'cli.cjs'));
 // Man pages from the same commander tree (src/help/man.ts): dist/man/man1/, as
 // package.json's directories.man names it; the generator itself is not shipped.
 {
+  // One bundle: the definitions the tree is built from are the ones the pages read.
   const generator = join(dist, 'man-pages.cjs');
-  const tree = join(dist, 'man-program.cjs');
-  await bundle({ ...common, entryPoints: { 'man-pages': 'src/help/man.ts', 'man-program': 'src/program.ts' }, minify: false, metafile: false, define: { ...common.define, __EMAIL_CLI_VERSION__: JSON.stringify(pkg.version) } });
-  const { manPages } = require(generator);
+  const contents = ['help/man', 'program', 'commands/index'].map((m) => `export * from './src/${m}.ts';`).join('\n');
+  await bundle({ ...common, entryPoints: undefined, stdin: { contents, resolveDir: rootDir, loader: 'ts' }, outfile: generator, outdir: undefined, minify: false, metafile: false, define: withVersion });
+  const { manPages, buildProgram, loadCommands } = require(generator);
+  const entries = await loadCommands();
   mkdirSync(join(dist, 'man', 'man1'), { recursive: true });
-  for (const page of manPages(require(tree).buildProgram())) writeFileSync(join(dist, 'man', 'man1', page.file), page.text);
+  for (const page of manPages(buildProgram(entries), entries)) writeFileSync(join(dist, 'man', 'man1', page.file), page.text);
   rmSync(generator);
-  rmSync(tree);
 }
 const metafile = mergeMetafiles([program.metafile, ...splits.map((s) => s.metafile), sandbox.metafile, jq.metafile, ...vendors.map((v) => v.metafile)]);
 

@@ -16,5 +16,5 @@ for (const [shell, file] of Object.entries(files)) {
   process.stdout.write(`completions/${file}\n`);
 }
 const { commandReference } = await import(new URL('dist/reference.js', root).href);
-writeFileSync(new URL('docs/reference.md', root), commandReference());
+writeFileSync(new URL('docs/reference.md', root), await commandReference());
 process.stdout.write('docs/reference.md\n');

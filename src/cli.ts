@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { AnyCommand, ArgDecl, OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS, resolveGlobals, type ParsedGlobals } from './commands/globals.js';
+import { loadCommands } from './commands/index.js';
 import { createContext, type RunDeps } from './context.js';
 import { describeError } from './core/error-exit.js';
 import { ExitCode, ExitOnly } from './core/errors.js';
@@ -78,7 +79,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     else if (error) throw error;
   };
 
-  const program = buildProgram(action, undefined, entryNamed(argv));
+  const program = buildProgram(await loadCommands(entryNamed(argv)), action);
   program.exitOverride();
   // Help is wrapped at 80 columns everywhere, so it reads the same in a
   // terminal, a pipe and a CI log, and bin/email can answer a bare --help

@@ -3,10 +3,9 @@
 // needs to run is an `await import()` away inside its `run`, so help stays fast.
 import { Argument, Command, CommanderError, Help, Option } from 'commander';
 import { completionCommand } from './completion/command.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMAND_NAMES, loadCommands, type Entry } from './commands/index.js';
 import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
-import importCommand from './commands/subscribers/import.js';
 import { nearNames } from './core/edit-distance.js';
 import { EXIT_CODE_MEANINGS } from './core/errors.js';
 import { CLI_VERSION } from './core/version.js';
@@ -114,7 +113,7 @@ function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fie
   return cmd;
 }
 
-function isGroup(entry: AnyCommand | GroupDefinition): entry is GroupDefinition {
+function isGroup(entry: Entry): entry is GroupDefinition {
   return 'commands' in entry;
 }
 
@@ -136,16 +135,16 @@ export function entryNamed(argv: readonly string[]): string | undefined {
       continue;
     }
     if (word.startsWith('-')) return undefined;
-    return COMMANDS.some((entry) => entry.name === word) ? word : undefined;
+    return COMMAND_NAMES.includes(word) ? word : undefined;
   }
   return undefined;
 }
 
 /**
- * With `only`, the tree holds that entry alone (plus `help` and `completion`), which is quicker
- * to build; test/program.test.ts checks that help and options are the same either way.
+ * The tree of the entries given (loadCommands(): all, or the one argv names, plus `help` and
+ * `completion`); test/program.test.ts checks that help and options are the same either way.
  */
-export function buildProgram(action: ActionFactory = () => async () => undefined, fields?: FieldNames, only?: string): Command {
+export function buildProgram(entries: readonly Entry[], action: ActionFactory = () => async () => undefined, fields?: FieldNames): Command {
   const program = new Command('email')
     .description('Operate the email-marketing and transactional-email service from the terminal and CI.')
     .version(CLI_VERSION, '-v, --version', 'print the version')
@@ -162,8 +161,7 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
     .addHelpText('after', `${examplesHelp(ROOT_EXAMPLES)}${EXIT_CODES_HELP}${helpTopicsBlock()}`);
   for (const decl of Object.values(GLOBAL_OPTIONS)) program.addOption(commanderOption(decl));
 
-  for (const entry of COMMANDS) {
-    if (only !== undefined && entry.name !== only) continue;
+  for (const entry of entries) {
     if (!isGroup(entry)) {
       addCommand(program, entry, action, fields);
       continue;
@@ -172,7 +170,7 @@ export function buildProgram(action: ActionFactory = () => async () => undefined
     const group = program.command(entry.name).description(entry.summary).helpCommand(false);
     for (const def of entry.commands) addCommand(group, def, action, fields);
   }
-  addCommand(program, completionCommand((withFields) => buildProgram(undefined, withFields), COMMANDS), action);
+  addCommand(program, completionCommand(loadCommands, (all, withFields) => buildProgram(all, undefined, withFields)), action);
   addHelpCommand(program);
   return program;
 }
@@ -191,7 +189,7 @@ function addHelpCommand(program: Command): void {
       for (const [i, word] of words.entries()) {
         const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!next && i === 0 && words.length === 1 && isHelpTopic(word)) {
-          const { helpTopicText } = await import('./help/topics.js');
+          const [{ helpTopicText }, { default: importCommand }] = await Promise.all([import('./help/topics.js'), import('./commands/subscribers/import.js')]);
           program.configureOutput().writeOut!(helpTopicText(word, { globals: GLOBAL_OPTIONS, importCommand }));
           return;
         }

@@ -291,6 +291,8 @@ describe('startup guard: what each bundle holds', () => {
     };
     visit('src/cli.ts');
     expect([...new Set([...reached].map(packageOf).filter(Boolean))]).toEqual(['commander']);
+    // No command's definition: each top-level entry is loaded when argv names it (src/commands/index.ts).
+    expect([...reached].filter((i) => i.startsWith('src/commands/')).sort()).toEqual(['src/commands/define.ts', 'src/commands/globals.ts', 'src/commands/index.ts']);
   });
 
   it("no bundle calls import(): a sibling bundle is required, so the ES module loader is never started (scripts/build.mjs's `supported`)", () => {

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, readdirSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCommands } from '../src/commands/index.js';
 import { buildProgram } from '../src/program.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { openConfig } from '../src/core/config.js';
@@ -45,8 +46,10 @@ interface Example {
   line: string;
 }
 
+const ENTRIES = await loadCommands();
+
 function commandPaths(): string[][] {
-  const program = buildProgram(() => async () => undefined);
+  const program = buildProgram(ENTRIES, () => async () => undefined);
   const paths: string[][] = [[]];
   const walk = (cmd: typeof program, path: string[]) => {
     // A hidden command (`__profiles`, for completion scripts) has no help to show examples in.

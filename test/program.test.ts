@@ -2,9 +2,11 @@
 // unknown command is exit 2 with a suggestion, as without `help` (issue 13.9).
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../src/commands/index.js';
+import { loadCommands } from '../src/commands/index.js';
 import { buildProgram, entryNamed } from '../src/program.js';
 import { runCli } from './helpers/cli.js';
+
+const COMMANDS = await loadCommands();
 
 describe('email help', () => {
   it('shows the help of a command two levels down, the same as --help', async () => {
@@ -58,7 +60,7 @@ describe('help as gh reads', () => {
   });
 
   it('puts commands, arguments, own options and global options in that order in the root, every group and every leaf', async () => {
-    const paths = [[], ...walk(buildProgram())];
+    const paths = [[], ...walk(buildProgram(COMMANDS))];
     for (const path of paths) {
       const text = (await runCli([...path, '--help'])).stdout;
       const found = sections(text);
@@ -113,13 +115,13 @@ describe('the program built for one entry', () => {
   const paths = (cmd: Command, prefix: string[] = []): string[][] =>
     cmd.commands.flatMap((sub) => [[...prefix, sub.name()], ...paths(sub, [...prefix, sub.name()])]);
   const find = (root: Command, path: string[]) => path.reduce<Command | undefined>((cmd, word) => cmd?.commands.find((c) => c.name() === word), root);
-  const full = buildProgram();
+  const full = buildProgram(COMMANDS);
   const entries = COMMANDS.map((entry) => entry.name);
 
-  it('holds, for every command under an entry, the same help, options and arguments as the whole program', () => {
+  it('holds, for every command under an entry, the same help, options and arguments as the whole program', async () => {
     let compared = 0;
     for (const path of paths(full).filter((p) => entries.includes(p[0]!))) {
-      const focused = find(buildProgram(undefined, undefined, path[0]), path);
+      const focused = find(buildProgram(await loadCommands(path[0])), path);
       const whole = find(full, path)!;
       expect(focused, path.join(' ')).toBeDefined();
       expect(focused!.helpInformation(), path.join(' ')).toBe(whole.helpInformation());

@@ -1,35 +1,32 @@
 // Every command of the program, in the order the root help lists them (then
 // `completion`, which program.ts adds with the root it describes). A new
 // command is one file beside its group's others, named in its group's index.
-import api from './api/api.js';
-import auth from './auth/index.js';
-import campaigns from './campaigns/index.js';
-import config from './config/index.js';
-import customfields from './customfields/index.js';
+// Each entry is loaded when named: a command's run builds its own entry alone.
 import type { AnyCommand, GroupDefinition } from './define.js';
-import doctor from './doctor/doctor.js';
-import ids from './completion/ids.js';
-import profiles from './completion/profiles.js';
-import sandbox from './sandbox/sandbox.js';
-import segments from './segments/index.js';
-import subscribers from './subscribers/index.js';
-import templates from './templates/index.js';
-import transactional from './transactional/index.js';
-import webhooks from './webhooks/index.js';
 
-export const COMMANDS: readonly (AnyCommand | GroupDefinition)[] = [
-  auth,
-  subscribers,
-  customfields,
-  segments,
-  campaigns,
-  templates,
-  transactional,
-  webhooks,
-  api,
-  config,
-  sandbox,
-  doctor,
-  profiles,
-  ids,
-];
+export type Entry = AnyCommand | GroupDefinition;
+
+const ENTRIES: Record<string, () => Promise<{ default: Entry }>> = {
+  auth: () => import('./auth/index.js'),
+  subscribers: () => import('./subscribers/index.js'),
+  customfields: () => import('./customfields/index.js'),
+  segments: () => import('./segments/index.js'),
+  campaigns: () => import('./campaigns/index.js'),
+  templates: () => import('./templates/index.js'),
+  transactional: () => import('./transactional/index.js'),
+  webhooks: () => import('./webhooks/index.js'),
+  api: () => import('./api/api.js'),
+  config: () => import('./config/index.js'),
+  sandbox: () => import('./sandbox/sandbox.js'),
+  doctor: () => import('./doctor/doctor.js'),
+  __profiles: () => import('./completion/profiles.js'),
+  __ids: () => import('./completion/ids.js'),
+};
+
+export const COMMAND_NAMES: readonly string[] = Object.keys(ENTRIES);
+
+/** The entry `only` names, or every entry. */
+export async function loadCommands(only?: string): Promise<Entry[]> {
+  const names = only === undefined ? COMMAND_NAMES : [only];
+  return Promise.all(names.map(async (name) => (await ENTRIES[name]!()).default));
+}

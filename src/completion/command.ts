@@ -1,11 +1,13 @@
 // `email completion bash|zsh|fish`: prints the completion script, generated
 // from the same command definitions the program runs on. The program hands in
-// a way to build its tree (program.ts adds this command last), as gh's
-// completion command reads cmd.Root(): no import of the program from here.
+// its entries and a way to build its tree (program.ts adds this command last),
+// as gh's completion command reads cmd.Root(): no import of the program from here.
 import type { Command } from 'commander';
 import { defineCommand, requiredArg, type AnyCommand, type GroupDefinition } from '../commands/define.js';
 
-export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonly string[]>) => Command, all: readonly (AnyCommand | GroupDefinition)[]) {
+type Entry = AnyCommand | GroupDefinition;
+
+export function completionCommand(load: () => Promise<readonly Entry[]>, root: (all: readonly Entry[], fields: ReadonlyMap<AnyCommand, readonly string[]>) => Command) {
   return defineCommand({
     name: 'completion',
     summary: 'Print the shell completion script',
@@ -18,7 +20,7 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
       'source <(email completion bash)',
     ],
     async run({ shell }) {
-      const [{ completionScript }, { fieldNames }] = await Promise.all([import('./index.js'), import('../output/shape.js')]);
+      const [{ completionScript }, { fieldNames }, all] = await Promise.all([import('./index.js'), import('../output/shape.js'), load()]);
       // --fields completes the record's field names: read from each command's
       // schema here, where generating the script may load them (help never does).
       const fields = new Map<AnyCommand, readonly string[]>();
@@ -29,7 +31,7 @@ export function completionCommand(root: (fields: ReadonlyMap<AnyCommand, readonl
         if (names.length) fields.set(def, names);
       }
       // Written as is: the script is code, not untrusted text to neutralise.
-      const script = completionScript(shell, root(fields));
+      const script = completionScript(shell, root(all, fields));
       return { people: (_, out) => out.text(script) };
     },
   });

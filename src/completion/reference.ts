@@ -3,14 +3,14 @@
 import { completionCommand } from './command.js';
 import type { AnyCommand, ArgDecl, GroupDefinition, OptionDecl } from '../commands/define.js';
 import { GLOBAL_OPTIONS } from '../commands/globals.js';
-import { COMMANDS } from '../commands/index.js';
+import { loadCommands } from '../commands/index.js';
 
-export function commandReference(): string {
+export async function commandReference(): Promise<string> {
   const entries: (AnyCommand | GroupDefinition)[] = [
-    ...COMMANDS,
-    completionCommand(() => {
+    ...(await loadCommands()),
+    completionCommand(loadCommands, () => {
       throw new Error('the reference does not need the program');
-    }, COMMANDS),
+    }),
   ];
   const out: string[] = [
     '# Command reference',

@@ -2,8 +2,7 @@
 // exactly what `--help` does. One page per command and group, as git and gh do, so `man
 // email-subscribers-import` finds it and no page is a hundred screens long.
 import type { Command, Help, Option } from 'commander';
-import type { AnyCommand } from '../commands/define.js';
-import { COMMANDS } from '../commands/index.js';
+import type { AnyCommand, GroupDefinition } from '../commands/define.js';
 import { ENVIRONMENT } from '../core/environment.js';
 import { RESOLVER_HEADING, RESOLVER_RULES } from '../core/resolver-rules.js';
 import { EXIT_CODE_MEANINGS } from '../core/errors.js';
@@ -38,9 +37,9 @@ function items(entries: readonly (readonly [term: string, description: string])[
   return entries.flatMap(([term, description]) => ['.TP', `.B ${roff(term)}`, roff(description.replace(/\s+/g, ' ').trim() || '-')]);
 }
 
-function definitionAt(path: string[]): AnyCommand | undefined {
+function definitionAt(entries: readonly (AnyCommand | GroupDefinition)[], path: string[]): AnyCommand | undefined {
   const [first, second] = path;
-  const entry = COMMANDS.find((e) => e.name === first);
+  const entry = entries.find((e) => e.name === first);
   if (!entry) return undefined;
   if ('commands' in entry) return second === undefined ? undefined : entry.commands.find((c) => c.name === second);
   return path.length === 1 ? entry : undefined;
@@ -64,9 +63,9 @@ function optionItems(help: Help, options: readonly Option[]): string[] {
   return items(options.map((o) => [help.optionTerm(o), help.optionDescription(o)]));
 }
 
-function commandPage(cmd: Command, path: string[], all: ManPage[]): ManPage {
+function commandPage(cmd: Command, path: string[], all: ManPage[], entries: readonly (AnyCommand | GroupDefinition)[]): ManPage {
   const help = cmd.createHelp();
-  const def = definitionAt(path);
+  const def = definitionAt(entries, path);
   const summary = cmd.summary() || cmd.description().split('\n')[0]!;
   const lines = [...header(path, summary)];
   lines.push('.SH SYNOPSIS', `.B email ${roff(path.join(' '))}`, roff(cmd.usage()));
@@ -102,13 +101,14 @@ function rootPage(program: Command, pages: readonly ManPage[]): ManPage {
   return { file: 'email.1', path: [], summary: program.description(), text: `${lines.join('\n')}\n` };
 }
 
-export function manPages(program: Command): ManPage[] {
+/** The pages of the program built from `entries` (loadCommands()). */
+export function manPages(program: Command, entries: readonly (AnyCommand | GroupDefinition)[]): ManPage[] {
   const pages: ManPage[] = [];
   const walk = (cmd: Command, path: string[]) => {
     for (const sub of cmd.createHelp().visibleCommands(cmd)) {
       // A group's own `help` is commander's, the same as --help: email-help(1) stands for all.
       if (path.length > 0 && sub.name() === 'help') continue;
-      commandPage(sub, [...path, sub.name()], pages);
+      commandPage(sub, [...path, sub.name()], pages, entries);
       walk(sub, [...path, sub.name()]);
     }
   };

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { allCommands, commandTree, type ValueKind } from '../../src/completion/command-tree.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
 
 /** The resource whose ids a value names, by the argument's or flag's name. */
@@ -17,8 +18,10 @@ function* commands(cmd: Command, path: string[] = []): Generator<[string[], Comm
   }
 }
 
+const ENTRIES = await loadCommands();
+
 describe('id completion', () => {
-  const program = buildProgram();
+  const program = buildProgram(ENTRIES);
   const tree = [...allCommands(commandTree(program))];
   const spec = (path: string[]) => tree.find((c) => c.path.join(' ') === path.join(' '));
 

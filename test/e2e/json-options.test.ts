@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import type { AnyCommand } from '../../src/commands/define.js';
 import { SEED_LIST_IDS, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { spawnCli, startCli, tempConfigDir } from '../helpers/cli.js';
@@ -16,6 +16,7 @@ import { useCleanups } from '../helpers/cleanups.js';
 import { tempDir, writeFile } from '../helpers/import-files.js';
 import { post, startScriptedReceiver, waitUntil } from '../helpers/webhooks.js';
 
+const COMMANDS = await loadCommands();
 const cleanups = useCleanups();
 const ID = '3f2b8c1e-0a4d-4c6b-9e1f-2a7d5c9b8e41';
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig, type Profile } from '../../src/core/config.js';
 import { RESOLVER_RULES } from '../../src/core/resolver-rules.js';
 import { manPages, roff } from '../../src/help/man.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { serviceDir, spawnCli, tempConfigDir } from '../helpers/cli.js';
@@ -147,7 +148,7 @@ describe('every rule `email help environment` states holds through bin/email', (
 
   it('help environment and email(1) print each rule', async () => {
     const help = (await spawnCli(['help', 'environment'])).stdout.replace(/\s+/g, ' ');
-    const man = manPages(buildProgram()).find((p) => p.file === 'email.1')!.text;
+    const man = manPages(buildProgram(await loadCommands()), await loadCommands()).find((p) => p.file === 'email.1')!.text;
     for (const rule of RESOLVER_RULES) {
       expect(help).toContain(rule.says);
       expect(man).toContain(roff(rule.says));

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { manPages, roff } from '../../src/help/man.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
+
+const ENTRIES = await loadCommands();
 import { requireBuild, runCli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,7 +26,7 @@ function flags(terms: string[]): string[] {
 
 describe('man pages', () => {
   it('one page for the program and for every group and command, as the generator makes them', () => {
-    const pages = manPages(buildProgram());
+    const pages = manPages(buildProgram(ENTRIES), ENTRIES);
     expect(built()).toEqual(pages.map((p) => p.file).sort());
     expect(built()).toContain('email.1');
     expect(built()).toContain('email-subscribers-import.1');
@@ -41,7 +44,7 @@ describe('man pages', () => {
   }, 120_000);
 
   it('list the same flags as --help, command by command', async () => {
-    for (const page of manPages(buildProgram())) {
+    for (const page of manPages(buildProgram(ENTRIES), ENTRIES)) {
       const help = (await runCli([...page.path, '--help'])).stdout;
       const helpTerms = help.split('\n').filter((l) => /^ {2}-/.test(l)).map((l) => l.trim().split(/ {2,}/)[0]!);
       const pageTerms = page.text.split('\n').filter((l) => /^\.B \\-/.test(l)).map((l) => l.slice(3).replace(/\\-/g, '-'));
