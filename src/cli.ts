@@ -79,7 +79,7 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
     else if (error) throw error;
   };
 
-  const program = buildProgram(await loadCommands(entryNamed(argv)), action);
+  const program = buildProgram(await loadCommands(entryNamed(argv)), action, undefined, true);
   program.exitOverride();
   // Help is wrapped at 80 columns everywhere, so it reads the same in a
   // terminal, a pipe and a CI log, and bin/email can answer a bare --help

@@ -73,20 +73,38 @@ function commanderArgument(decl: ArgDecl): Argument {
 
 export type FieldNames = ReadonlyMap<AnyCommand, readonly string[]>;
 
-function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fields?: FieldNames): Command {
+/** A command's options and examples, added when commander dispatches to it: a run parses one command. */
+const pending = new WeakMap<Command, { hasOptions: boolean; add: () => void }>();
+
+/** The command with its options (a no-op once they are there). */
+function complete(cmd: Command): Command {
+  pending.get(cmd)?.add();
+  pending.delete(cmd);
+  return cmd;
+}
+
+function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fields?: FieldNames, lazy = false): Command {
   const cmd = parent
     .command(def.name, { hidden: def.hidden })
     .summary(def.summary)
     .description(def.description ? `${def.summary}\n\n${def.description}` : def.summary);
-  for (const decl of Object.values((def.args ?? {}) as Record<string, ArgDecl>)) {
-    cmd.addArgument(commanderArgument(decl));
-    if (decl.kind === 'id') {
-      const option = new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`);
-      if (decl.complete) Object.assign(option, { complete: decl.complete });
-      cmd.addOption(option);
-    }
-  }
+  const args = Object.values((def.args ?? {}) as Record<string, ArgDecl>);
+  for (const decl of args) cmd.addArgument(commanderArgument(decl));
+  cmd.action(action(def));
   const options = Object.values((def.options ?? {}) as Record<string, OptionDecl>);
+  const shared = Object.values(sharedOptions(def));
+  const add = () => addOptions(cmd, def, args, options, shared, fields);
+  if (lazy) pending.set(cmd, { hasOptions: options.length + shared.length > 0 || args.some((a) => a.kind === 'id'), add });
+  else add();
+  return cmd;
+}
+
+function addOptions(cmd: Command, def: AnyCommand, args: ArgDecl[], options: OptionDecl[], shared: OptionDecl[], fields?: FieldNames): void {
+  for (const decl of args.filter((a) => a.kind === 'id')) {
+    const option = new Option(`${decl.flag} <id>`, `${decl.description} (or as the first argument)`);
+    if (decl.complete) Object.assign(option, { complete: decl.complete });
+    cmd.addOption(option);
+  }
   for (const decl of options) cmd.addOption(commanderOption(decl));
   // An option typed by the service's own name for it (--date) suggests the flag that sends it (--since).
   const renamed = new Map(options.filter((o) => o.serviceName).map((o) => [`--${o.serviceName}`, o.flag]));
@@ -99,18 +117,16 @@ function addCommand(parent: Command, def: AnyCommand, action: ActionFactory, fie
       return cmd.error(`error: unknown option '${flag}'\n(Did you mean ${renamed.get(flag)}?)`, { exitCode: 2, code: 'commander.unknownOption' });
     };
   }
-  for (const decl of Object.values(sharedOptions(def))) {
+  for (const decl of shared) {
     const option = commanderOption(decl);
     // Completion scripts offer the record's field names (they are loaded from its schema only to generate them).
     if (decl === RECORD_OPTIONS.fields && fields?.get(def)?.length) option.argChoices = [...fields.get(def)!];
     cmd.addOption(option);
   }
   // The Usage line shows the flags a run needs, as gh's does (commander shows only [options]).
-  const needed = Object.values((def.options ?? {}) as Record<string, OptionDecl>).filter((d) => (d.kind === 'text' || d.kind === 'choice') && d.required && d.default === undefined);
+  const needed = options.filter((d) => (d.kind === 'text' || d.kind === 'choice') && d.required && d.default === undefined);
   if (needed.length) cmd.usage(`${cmd.usage()} ${needed.map((d) => `${d.flag} ${'placeholder' in d ? d.placeholder : ''}`).join(' ')}`);
   if (def.examples.length) cmd.addHelpText('after', examplesHelp(def.examples));
-  cmd.action(action(def));
-  return cmd;
 }
 
 function isGroup(entry: Entry): entry is GroupDefinition {
@@ -142,9 +158,10 @@ export function entryNamed(argv: readonly string[]): string | undefined {
 
 /**
  * The tree of the entries given (loadCommands(): all, or the one argv names, plus `help` and
- * `completion`); test/program.test.ts checks that help and options are the same either way.
+ * `completion`). `lazy`: a command's options are added as it is dispatched, and a group's help
+ * lists them without them. test/program.test.ts checks that help and options are the same every way.
  */
-export function buildProgram(entries: readonly Entry[], action: ActionFactory = () => async () => undefined, fields?: FieldNames): Command {
+export function buildProgram(entries: readonly Entry[], action: ActionFactory = () => async () => undefined, fields?: FieldNames, lazy = false): Command {
   const program = new Command('email')
     .description('Operate the email-marketing and transactional-email service from the terminal and CI.')
     .version(CLI_VERSION, '-v, --version', 'print the version')
@@ -156,21 +173,27 @@ export function buildProgram(entries: readonly Entry[], action: ActionFactory = 
       visibleGlobalOptions(cmd) {
         return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => o.long !== '--version');
       },
+      subcommandTerm(cmd) {
+        const term = Help.prototype.subcommandTerm.call(this, cmd);
+        return pending.get(cmd)?.hasOptions ? term.replace(cmd.name(), `${cmd.name()} [options]`) : term;
+      },
       formatHelp: ghOrderedHelp,
     })
+    .hook('preSubcommand', (_, sub) => void complete(sub))
     .addHelpText('after', `${examplesHelp(ROOT_EXAMPLES)}${EXIT_CODES_HELP}${helpTopicsBlock()}`);
   for (const decl of Object.values(GLOBAL_OPTIONS)) program.addOption(commanderOption(decl));
 
   for (const entry of entries) {
     if (!isGroup(entry)) {
-      addCommand(program, entry, action, fields);
+      addCommand(program, entry, action, fields, lazy);
       continue;
     }
     // A group without a subcommand prints its help, like gh; `email help <group> <command>` is the one help command.
     const group = program.command(entry.name).description(entry.summary).helpCommand(false);
-    for (const def of entry.commands) addCommand(group, def, action, fields);
+    group.hook('preSubcommand', (_, sub) => void complete(sub));
+    for (const def of entry.commands) addCommand(group, def, action, fields, lazy);
   }
-  addCommand(program, completionCommand(loadCommands, (all, withFields) => buildProgram(all, undefined, withFields)), action);
+  addCommand(program, completionCommand(loadCommands, (all, withFields) => buildProgram(all, undefined, withFields)), action, undefined, lazy);
   addHelpCommand(program);
   return program;
 }
@@ -202,7 +225,7 @@ function addHelpCommand(program: Command): void {
           const listed = topics.length ? `\nHelp topics: ${topics.join(', ')}` : '';
           throw new CommanderError(2, 'commander.unknownCommand', `error: unknown ${what} '${path}'${near.length ? `\n(Did you mean ${near.join(', ')}?)` : ''}${listed}`);
         }
-        cmd = next;
+        cmd = complete(next);
       }
       cmd.outputHelp();
     });

@@ -118,6 +118,17 @@ describe('the program built for one entry', () => {
   const full = buildProgram(COMMANDS);
   const entries = COMMANDS.map((entry) => entry.name);
 
+  it("a run adds a command's options as commander dispatches to it, and prints every help as the whole program does", async () => {
+    let compared = 0;
+    for (const path of [...paths(full).filter((p) => p[0] !== 'help'), ['help']]) {
+      let text = '';
+      find(full, path)!.configureOutput({ getOutHelpWidth: () => 80, getOutHasColors: () => false, writeOut: (s) => void (text += s) }).outputHelp();
+      expect((await runCli([...path, '--help'])).stdout, path.join(' ')).toBe(text);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(40);
+  });
+
   it('holds, for every command under an entry, the same help, options and arguments as the whole program', async () => {
     let compared = 0;
     for (const path of paths(full).filter((p) => entries.includes(p[0]!))) {
