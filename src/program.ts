@@ -13,14 +13,16 @@ import { HELP_TOPICS, helpTopicsBlock, isHelpTopic } from './help/topic-list.js'
 
 export type ActionFactory = (definition: AnyCommand) => (...actionArgs: unknown[]) => Promise<void>;
 
-const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(5)}${meaning}`).join('\n')}\n`;
-
 const ROOT_EXAMPLES = [
   'email auth login --base-url https://api.example.com',
   'email subscribers import people.csv --list <id>',
   'email campaigns unsubscribes --campaign <id> --all --json | jq length',
   'email sandbox',
 ];
+
+function exitCodesHelp(): string {
+  return `\nExit codes:\n${EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(5)}${meaning}`).join('\n')}\n`;
+}
 
 function examplesHelp(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
@@ -180,7 +182,8 @@ export function buildProgram(entries: readonly Entry[], action: ActionFactory = 
       formatHelp: ghOrderedHelp,
     })
     .hook('preSubcommand', (_, sub) => void complete(sub))
-    .addHelpText('after', `${examplesHelp(ROOT_EXAMPLES)}${EXIT_CODES_HELP}${helpTopicsBlock()}`);
+    // Written when the root's help is: a command's run never needs it.
+    .addHelpText('after', () => `${examplesHelp(ROOT_EXAMPLES)}${exitCodesHelp()}${helpTopicsBlock()}`);
   for (const decl of Object.values(GLOBAL_OPTIONS)) program.addOption(commanderOption(decl));
 
   for (const entry of entries) {
