@@ -3,6 +3,7 @@
 // read only when one is missing, at most once a run.
 import type { OutputFormat } from '../output/result.js';
 import type { ProfileDefaults } from '../core/profile-defaults.js';
+import { noConfigFile } from '../core/config.js';
 import { profileDefaults } from '../core/settings.js';
 import type { AnyCommand, ArgDecl, OptionDecl } from './define.js';
 
@@ -11,12 +12,12 @@ export interface StoredDefaults {
   defaults: ProfileDefaults;
 }
 
-/** Read on first call; an unreadable config file throws (exit 2) at each call. */
-export type DefaultsReader = () => StoredDefaults;
+/** Read on first call; an unreadable config file throws (exit 2) at each call. `none`: surely no config file. */
+export type DefaultsReader = { (): StoredDefaults; none(): boolean };
 
 export function defaultsReader(env: Readonly<Record<string, string | undefined>>, profileFlag: string | undefined, baseUrlFlag: string | undefined): DefaultsReader {
   let read: { value: StoredDefaults } | { error: unknown } | undefined;
-  return () => {
+  const reader = () => {
     if (!read) {
       try {
         read = { value: profileDefaults({ env, profileFlag, baseUrlFlag }) };
@@ -27,10 +28,15 @@ export function defaultsReader(env: Readonly<Record<string, string | undefined>>
     if ('error' in read) throw read.error;
     return read.value;
   };
+  return Object.assign(reader, { none: () => !read && noConfigFile(env) });
 }
 
-/** A default for looks only (format, pager) is left out when the config is unreadable, so CI with a broken config still runs. */
+/**
+ * A default for looks only (format, pager) is left out when the config is unreadable, so CI with
+ * a broken config still runs; with no config file at all (CI again) the directory is not judged either.
+ */
 function lenient(read: DefaultsReader): ProfileDefaults {
+  if (read.none()) return {};
   try {
     return read().defaults;
   } catch {

@@ -41,6 +41,15 @@ export function configFilePath(dir: string): string {
   return join(dir, `${CONFIG_FILE_NAME}.json`);
 }
 
+/** True only when there is surely no config file (a look, none of the reader's checks): for what may do without one. */
+export function noConfigFile(env: Readonly<Record<string, string | undefined>>): boolean {
+  try {
+    return !lstatSync(configFilePath(configDir(env)), { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+}
+
 export function keyStoreOf(profile: Profile | undefined): KeyStore | undefined {
   if (profile?.keyStore === 'keychain') return 'keychain';
   return profile?.apiKey ? 'file' : undefined;

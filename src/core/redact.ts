@@ -106,16 +106,23 @@ function innerForms(secret: string, minBytes: number): Forms {
 /** A Bearer value (an Authorization header's), known or not; "Bearer" a word of its own. */
 const bearer = once(() => new RegExp(String.raw`(?<!${WORD_CHAR})(Bearer\s+)(?!\*\*\*)[^\s"',;]+`, 'giu'));
 
+/** Shorter values would mask innocent text; keys are long. No form of a key (below) is shorter either. */
+const MIN_SECRET_LENGTH = 4;
+
+/** Inside longer base64 only from 8 characters on: a shorter key's few base64 characters would be found in innocent text. */
+function allForms(secret: string): { forms: Forms; inner: Forms } {
+  const minBytes = Math.min(CUT_KEY_MIN, Buffer.byteLength(secret) - 1);
+  const inner = Array.from(secret).length >= CUT_KEY_FLOOR ? innerForms(secret, minBytes) : { needles: [], patterns: () => [] };
+  return { forms: keyForms(secret), inner };
+}
+
 export class Redactor {
-  private readonly secrets: { secret: string; forms: Forms; inner: Forms }[] = [];
+  /** Each key's forms are worked out when text long enough to hold one is first masked: most runs print none. */
+  private readonly secrets: { secret: string; forms: () => { forms: Forms; inner: Forms } }[] = [];
 
   add(secret: string | undefined): void {
-    // Very short values would mask innocent text; keys are long.
-    if (!secret || secret.length < 4 || this.secrets.some((s) => s.secret === secret)) return;
-    // Inside longer base64 only from 8 characters on: a shorter key's few base64 characters would be found in innocent text.
-    const minBytes = Math.min(CUT_KEY_MIN, Buffer.byteLength(secret) - 1);
-    const inner = Array.from(secret).length >= CUT_KEY_FLOOR ? innerForms(secret, minBytes) : { needles: [], patterns: () => [] };
-    this.secrets.push({ secret, forms: keyForms(secret), inner });
+    if (!secret || secret.length < MIN_SECRET_LENGTH || this.secrets.some((s) => s.secret === secret)) return;
+    this.secrets.push({ secret, forms: once(() => allForms(secret)) });
   }
 
   /** Every Bearer value and every key masked, each as a whole token (CLI.md "secrets"). */
@@ -125,8 +132,10 @@ export class Redactor {
 
   /** Known keys only: on stdout a word "Bearer" is the user's own text. A key is a token, so JSON stays JSON. */
   redactKeys(text: string): string {
+    if (text.length < MIN_SECRET_LENGTH) return text;
     let out = text;
-    for (const { forms, inner } of this.secrets) {
+    for (const secret of this.secrets) {
+      const { forms, inner } = secret.forms();
       // The quick test first: most text holds no key at all.
       if (forms.needles.some((needle) => out.includes(needle))) for (const pattern of forms.patterns()) out = out.replace(pattern, MASK);
       if (inner.needles.some((needle) => out.includes(needle))) for (const run of inner.patterns()) out = maskBase64Text(out, run);
