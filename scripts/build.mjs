@@ -17,7 +17,7 @@
 // loader a resolve, a read and a compile (a read command loaded 24), where
 // one CommonJS bundle is one read and, with the compile cache, no compile
 // (figures in bench/README.md).
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
@@ -148,8 +148,12 @@ const vendors = await Promise.all(
       plugins: [...common.plugins, ...(name === 'undici' ? [withoutUndiciHttp2(), undiciWithoutNodeAssert()] : [])],
       // Licence comments go to <bundle>.LEGAL.txt beside it: one of undici's is beyond ASCII (see the check below).
       legalComments: 'external',
+      ...(name === 'undici' ? { minify: false, write: false } : {}),
     });
-    if (name === 'undici') checkUndiciStandIns(built.metafile);
+    if (name === 'undici') {
+      checkUndiciStandIns(built.metafile);
+      for (const out of built.outputFiles) writeEagerModules(out.path, out.text);
+    }
     return built;
   }),
 );
@@ -185,6 +189,28 @@ function importMetaOfBundle() {
       }));
     },
   };
+}
+
+/**
+ * Writes undici's bundle with each CommonJS module it wraps (esbuild's
+ * `__commonJS({ "path"(exports, module) {…} })`) turned into a parenthesized
+ * function, which V8 compiles eagerly with the bundle's top level: Node's
+ * compile cache holds only what was compiled then, so the module bodies every
+ * read runs are taken from the cache instead of compiled on each run. The
+ * minifier keeps the parentheses.
+ */
+function writeEagerModules(file, code) {
+  if (!file.endsWith('.cjs')) return writeFileSync(file, code);
+  let wrapped = 0;
+  const eager = code.replace(/^(var [\w$]+ = __commonJS\(\{\n  "[^"\n]+")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (_all, head, params, body) => {
+    wrapped++;
+    return `${head}: (function(${params}) {\n${body}  })\n});`;
+  });
+  // A change in esbuild's output would silently lose this: fail the build instead.
+  if (wrapped === 0) throw new Error(`${file}: no CommonJS module wrapper found to compile eagerly (esbuild's output changed?)`);
+  const { code: out, warnings: found } = transformSync(eager, { loader: 'js', minify: common.minify, logLevel: 'warning' });
+  warnings.push(...found);
+  writeFileSync(file, out);
 }
 
 /**

@@ -301,6 +301,12 @@ describe('startup guard: what each bundle holds', () => {
     for (const out of bundles) expect(readFileSync(join(root, out), 'utf8').match(/[^\w$.]import\(/g), out).toBe(null);
   });
 
+  it("undici's modules are parenthesized functions, which V8 compiles eagerly, so Node's compile cache holds them (scripts/build.mjs writeEagerModules)", () => {
+    const undici = readFileSync(join(root, 'dist/vendor/undici.cjs'), 'utf8');
+    const wrapped = undici.match(/"[^"]*node_modules\/undici\/lib\/[^"]+\.js":\(function\(/g) ?? [];
+    expect(wrapped.length).toBeGreaterThan(30);
+  });
+
   it("zod's validation is bundled without its 264 KB of locales (schemas import zod/mini's namespace themselves)", () => {
     const zod = Object.entries(meta.outputs['dist/cli.cjs']!.inputs as Record<string, { bytesInOutput: number }>).filter(([i]) => i.includes('node_modules/zod/'));
     const bytes = (entries: typeof zod) => entries.reduce((sum, [, i]) => sum + i.bytesInOutput, 0);
