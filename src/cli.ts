@@ -85,7 +85,8 @@ export async function run(argv: string[], deps: RunDeps): Promise<number> {
   // terminal, a pipe and a CI log, and bin/email can answer a bare --help
   // from the text the build rendered (dist/help.txt) without loading the program.
   const output = {
-    writeOut: (s: string) => void io.stdout.write(s),
+    // Help is the definitions' own text, which holds no key: written as bytes, which the key mask passes.
+    writeOut: (s: string) => void io.stdout.write(Buffer.from(s)),
     writeErr: (s: string) => void io.stderr.write(s),
     getOutHelpWidth: () => HELP_WIDTH,
     getErrHelpWidth: () => HELP_WIDTH,
