@@ -40,10 +40,15 @@ rmSync(dist, { recursive: true, force: true });
 const VENDORED = {
   conf: { entry: 'conf', imported: /^conf$/ },
   ora: { entry: 'ora', imported: /^ora$/ },
+  // Every run's, but in a bundle of its own so that its modules are compiled eagerly (writeEagerModules).
+  commander: { entry: 'commander', imported: /^commander$/ },
   'csv-parse': { entry: 'csv-parse', imported: /^csv-parse$/ },
   'fast-xml-parser': { entry: 'fast-xml-parser', imported: /^fast-xml-parser$/ },
   undici: { entry: './src/core/undici-parts.ts', imported: /^\.\/undici-parts\.js$/ },
 };
+
+// The vendored bundles written by writeEagerModules.
+const EAGER = new Set(['commander', 'undici']);
 
 // The run modules of the commands whose code a read, a help or a completion
 // never needs (the import pipeline, the webhook receiver and senders, the
@@ -111,7 +116,7 @@ const buildProgram = (shared) =>
     entryPoints: { cli: 'email:program' },
     sourcemap: 'linked',
     define: withVersion,
-    plugins: [...common.plugins, programEntry(shared), commanderWithoutChildProcess(), siblingBundles(), splitOff()],
+    plugins: [...common.plugins, programEntry(shared), siblingBundles(), splitOff()],
     write: shared !== undefined,
   });
 const held = new Set(Object.keys((await buildProgram(undefined)).metafile.inputs));
@@ -145,15 +150,13 @@ const vendors = await Promise.all(
     const built = await bundle({
       ...common,
       entryPoints: { [`vendor/${name}`]: entry.startsWith('./') ? entry : fileURLToPath(import.meta.resolve(entry)) },
-      plugins: [...common.plugins, ...(name === 'undici' ? [withoutUndiciHttp2(), undiciWithoutNodeAssert()] : [])],
+      plugins: [...common.plugins, ...(name === 'undici' ? [withoutUndiciHttp2(), undiciWithoutNodeAssert()] : []), ...(name === 'commander' ? [commanderWithoutChildProcess()] : [])],
       // Licence comments go to <bundle>.LEGAL.txt beside it: one of undici's is beyond ASCII (see the check below).
       legalComments: 'external',
-      ...(name === 'undici' ? { minify: false, write: false } : {}),
+      ...(EAGER.has(name) ? { minify: false, write: false } : {}),
     });
-    if (name === 'undici') {
-      checkUndiciStandIns(built.metafile);
-      for (const out of built.outputFiles) writeEagerModules(out.path, out.text);
-    }
+    if (name === 'undici') checkUndiciStandIns(built.metafile);
+    if (EAGER.has(name)) for (const out of built.outputFiles) writeEagerModules(out.path, out.text);
     return built;
   }),
 );
@@ -192,12 +195,12 @@ function importMetaOfBundle() {
 }
 
 /**
- * Writes undici's bundle with each CommonJS module it wraps (esbuild's
+ * Writes a library's bundle with each CommonJS module it wraps (esbuild's
  * `__commonJS({ "path"(exports, module) {…} })`) turned into a parenthesized
  * function, which V8 compiles eagerly with the bundle's top level: Node's
  * compile cache holds only what was compiled then, so the module bodies every
- * read runs are taken from the cache instead of compiled on each run. The
- * minifier keeps the parentheses.
+ * run (commander) or every read (undici) runs are taken from the cache instead
+ * of compiled on each run. The minifier keeps the parentheses.
  */
 function writeEagerModules(file, code) {
   if (!file.endsWith('.cjs')) return writeFileSync(file, code);

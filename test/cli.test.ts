@@ -91,7 +91,7 @@ describe('startup guard: what each run loads', () => {
     expect(readFileSync(join(dir, 'err'), 'utf8')).toBe('');
   });
 
-  it("a group's help and a completion script read the program bundle, nothing else, and load no HTTP, crypto or compression module", async () => {
+  it("a group's help and a completion script read the program bundle and commander's, nothing else, and load no HTTP, crypto or compression module", async () => {
     for (const args of [
       ['campaigns', '--help'],
       ['campaigns', 'sent', '--help'],
@@ -99,7 +99,7 @@ describe('startup guard: what each run loads', () => {
     ]) {
       for (const pipe of [false, true]) {
         const { read, builtins } = await trace(args, {}, { pipe });
-        expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs']);
+        expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs', 'dist/vendor/commander.cjs']);
         // A command (not help) writing into a pipe hands stdout to Node's stream as it starts, a socket
         // (net), so that a signal can end a write nobody reads (src/output/fd-stdout.ts); a file never waits.
         const handedOver = pipe && args[0] === 'completion' ? ['net'] : [];
@@ -116,7 +116,7 @@ describe('startup guard: what each run loads', () => {
       ['api', '/email/clients/scheduled'],
     ]) {
       const { read, builtins } = await trace(args);
-      expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs', 'dist/vendor/undici.cjs']);
+      expect(read, args.join(' ')).toEqual(['bin/email', 'dist/cli.cjs', 'dist/vendor/commander.cjs', 'dist/vendor/undici.cjs']);
       // node:assert builds process.stderr when it loads: undici's bundle has a stand-in (src/core/undici-assert-stub.cjs).
       for (const name of [...NEVER, 'assert']) expect(builtins, `${args.join(' ')} loads ${name}`).not.toContain(name);
     }
@@ -127,7 +127,7 @@ describe('startup guard: what each run loads', () => {
     writeFileSync(join(dir, 'people.csv'), 'email,name\na@example.com,A\n');
     const { read } = await trace(['subscribers', 'import', join(dir, 'people.csv'), '--list', '11111111-1111-4111-8111-111111111111', '--consent', 'yes', '--dry-run']);
     expect(read).toContain('dist/run-import.cjs');
-    expect((await trace(['subscribers', 'import', '--help'])).read).toEqual(['bin/email', 'dist/cli.cjs']);
+    expect((await trace(['subscribers', 'import', '--help'])).read).toEqual(['bin/email', 'dist/cli.cjs', 'dist/vendor/commander.cjs']);
   });
 
   it('a read whose key is in the config file loads no keychain module (src/core/keychain.ts), even with a session bus named', async () => {
@@ -142,7 +142,7 @@ describe('startup guard: what each run loads', () => {
 
   it('--jq alone starts a worker thread, which reads the jq engine: the run itself reads what a read does (no other run loads worker_threads)', async () => {
     const { read, builtins } = await trace(['campaigns', 'sent', '--json', '--jq', 'length']);
-    expect(read).toEqual(['bin/email', 'dist/cli.cjs', 'dist/vendor/undici.cjs']);
+    expect(read).toEqual(['bin/email', 'dist/cli.cjs', 'dist/vendor/commander.cjs', 'dist/vendor/undici.cjs']);
     expect(builtins).toContain('worker_threads');
   });
 
@@ -252,7 +252,7 @@ describe('startup guard: what each bundle holds', () => {
   it('dist/cli.cjs holds none of the libraries that have bundles of their own, nor the sandbox', () => {
     const inputs = Object.keys(meta.outputs['dist/cli.cjs']!.inputs);
     const packages = new Set(inputs.map(packageOf).filter(Boolean));
-    for (const own of ['undici', 'conf', 'ajv', 'ora', 'csv-parse', 'fast-xml-parser', 'jq-wasm', 'htmlparser2', 'fflate']) expect(packages, own).not.toContain(own);
+    for (const own of ['commander', 'undici', 'conf', 'ajv', 'ora', 'csv-parse', 'fast-xml-parser', 'jq-wasm', 'htmlparser2', 'fflate']) expect(packages, own).not.toContain(own);
     expect(inputs.filter((i) => i.startsWith('src/sandbox/'))).toEqual([]);
   });
 
@@ -282,7 +282,7 @@ describe('startup guard: what each bundle holds', () => {
     }
   });
 
-  it("what runs when dist/cli.cjs loads (its entry's static imports) is commander and our own code; the rest runs when a command asks", () => {
+  it("what runs when dist/cli.cjs loads (its entry's static imports) is our own code and commander's bundle; the rest runs when a command asks", () => {
     const reached = new Set<string>();
     const visit = (input: string) => {
       if (reached.has(input)) return;
@@ -290,7 +290,8 @@ describe('startup guard: what each bundle holds', () => {
       for (const i of meta.inputs[input]?.imports ?? []) if (!i.external && (i.kind === 'import-statement' || i.kind === 'require-call')) visit(i.path);
     };
     visit('src/cli.ts');
-    expect([...new Set([...reached].map(packageOf).filter(Boolean))]).toEqual(['commander']);
+    expect([...new Set([...reached].map(packageOf).filter(Boolean))]).toEqual([]);
+    expect([...reached].filter((i) => i.startsWith('vendor:'))).toEqual(['vendor:commander']);
     // No command's definition: each top-level entry is loaded when argv names it (src/commands/index.ts).
     expect([...reached].filter((i) => i.startsWith('src/commands/')).sort()).toEqual(['src/commands/define.ts', 'src/commands/globals.ts', 'src/commands/index.ts']);
   });
@@ -301,10 +302,13 @@ describe('startup guard: what each bundle holds', () => {
     for (const out of bundles) expect(readFileSync(join(root, out), 'utf8').match(/[^\w$.]import\(/g), out).toBe(null);
   });
 
-  it("undici's modules are parenthesized functions, which V8 compiles eagerly, so Node's compile cache holds them (scripts/build.mjs writeEagerModules)", () => {
-    const undici = readFileSync(join(root, 'dist/vendor/undici.cjs'), 'utf8');
-    const wrapped = undici.match(/"[^"]*node_modules\/undici\/lib\/[^"]+\.js":\(function\(/g) ?? [];
-    expect(wrapped.length).toBeGreaterThan(30);
+  it.each([
+    ['undici', 30],
+    ['commander', 5],
+  ])("%s's modules are parenthesized functions, which V8 compiles eagerly, so Node's compile cache holds them (scripts/build.mjs writeEagerModules)", (name, least) => {
+    const bundle = readFileSync(join(root, `dist/vendor/${name}.cjs`), 'utf8');
+    const wrapped = bundle.match(new RegExp(`"[^"]*node_modules/${name}/lib/[^"]+\\.js":\\(function\\(`, 'g')) ?? [];
+    expect(wrapped.length).toBeGreaterThan(least);
   });
 
   it("zod's validation is bundled without its 264 KB of locales (schemas import zod/mini's namespace themselves)", () => {
