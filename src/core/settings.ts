@@ -60,8 +60,6 @@ export function chooseProfile(input: Pick<ResolveInput, 'env' | 'profileFlag'>, 
   return { name: data.defaultProfile || DEFAULT_PROFILE, chosenBy: 'default' };
 }
 
-const PROFILE_NOT_USED = 'EMAIL_API_KEY is set, so the profile is not used';
-
 const profileOrigin = (chosenBy: ProfileChoice): Origin =>
   chosenBy === 'flag' ? { kind: 'flag', name: '--profile' } : chosenBy === 'env' ? { kind: 'env', name: 'EMAIL_PROFILE' } : { kind: 'default' };
 
@@ -113,7 +111,7 @@ export async function resolveSettings(input: ResolveInput, config?: { path: stri
   if (env.EMAIL_API_KEY && settings.baseUrl?.origin.kind === 'profile') {
     settings.notes.push(`EMAIL_API_KEY is set without EMAIL_BASE_URL: the key from the environment, the base URL from profile "${chosen.name}"`);
   } else if (!consulted && chosen.chosenBy !== 'default') {
-    settings.notes.push(PROFILE_NOT_USED);
+    settings.notes.push('EMAIL_API_KEY is set, so the profile is not used');
   }
   return settings;
 }
@@ -163,13 +161,6 @@ export interface ResolvedCredentials {
 }
 
 export async function resolveCredentials(input: ResolveInput): Promise<ResolvedCredentials> {
-  const { env, baseUrlFlag } = input;
-  // Key and base URL both given (CI): no profile is consulted (resolveSettings() opens no config either), so they are all there is.
-  if (env.EMAIL_API_KEY && (baseUrlFlag || env.EMAIL_BASE_URL)) {
-    const baseUrlSource = baseUrlFlag ? '--base-url' : 'env EMAIL_BASE_URL';
-    const notes = input.profileFlag || env.EMAIL_PROFILE ? [PROFILE_NOT_USED] : [];
-    return { apiKey: env.EMAIL_API_KEY, baseUrl: checkBaseUrl((baseUrlFlag || env.EMAIL_BASE_URL)!, input.insecureHttp, baseUrlSource), keySource: { kind: 'env', detail: 'EMAIL_API_KEY' }, baseUrlSource, notes };
-  }
   const settings = await resolveSettings(input);
   const { profile, apiKey } = settings;
   const unknown = unknownProfileError(settings);
