@@ -3,8 +3,8 @@
 // needs to run is an `await import()` away inside its `run`, so help stays fast.
 import { Argument, Command, CommanderError, Help, Option } from 'commander';
 import { completionCommand } from './completion/command.js';
-import { COMMAND_NAMES, loadCommands, type Entry } from './commands/index.js';
-import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type GroupDefinition, type OptionDecl } from './commands/define.js';
+import { COMMAND_NAMES, loadCommands } from './commands/index.js';
+import { RECORD_OPTIONS, sharedOptions, type AnyCommand, type ArgDecl, type Entry, type GroupDefinition, type OptionDecl } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { nearNames } from './core/edit-distance.js';
 import { EXIT_CODE_MEANINGS } from './core/errors.js';

@@ -167,6 +167,9 @@ export interface GroupDefinition {
   readonly commands: readonly AnyCommand[];
 }
 
+/** A top-level entry of the program: a command or a group of them. */
+export type Entry = AnyCommand | GroupDefinition;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyCommand = CommandDefinition<any, any>;
 

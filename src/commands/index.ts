@@ -2,9 +2,7 @@
 // `completion`, which program.ts adds with the root it describes). A new
 // command is one file beside its group's others, named in its group's index.
 // Each entry is loaded when named: a command's run builds its own entry alone.
-import type { AnyCommand, GroupDefinition } from './define.js';
-
-export type Entry = AnyCommand | GroupDefinition;
+import type { Entry } from './define.js';
 
 const ENTRIES: Record<string, () => Promise<{ default: Entry }>> = {
   auth: () => import('./auth/index.js'),

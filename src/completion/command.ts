@@ -3,9 +3,7 @@
 // its entries and a way to build its tree (program.ts adds this command last),
 // as gh's completion command reads cmd.Root(): no import of the program from here.
 import type { Command } from 'commander';
-import { defineCommand, requiredArg, type AnyCommand, type GroupDefinition } from '../commands/define.js';
-
-type Entry = AnyCommand | GroupDefinition;
+import { defineCommand, requiredArg, type AnyCommand, type Entry } from '../commands/define.js';
 
 export function completionCommand(load: () => Promise<readonly Entry[]>, root: (all: readonly Entry[], fields: ReadonlyMap<AnyCommand, readonly string[]>) => Command) {
   return defineCommand({

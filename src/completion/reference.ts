@@ -1,12 +1,12 @@
 // docs/reference.md, generated from the command definitions so its tables cannot drift;
 // test/completion checks the committed file is current.
 import { completionCommand } from './command.js';
-import type { AnyCommand, ArgDecl, GroupDefinition, OptionDecl } from '../commands/define.js';
+import type { AnyCommand, ArgDecl, Entry, OptionDecl } from '../commands/define.js';
 import { GLOBAL_OPTIONS } from '../commands/globals.js';
 import { loadCommands } from '../commands/index.js';
 
 export async function commandReference(): Promise<string> {
-  const entries: (AnyCommand | GroupDefinition)[] = [
+  const entries: Entry[] = [
     ...(await loadCommands()),
     completionCommand(loadCommands, () => {
       throw new Error('the reference does not need the program');

@@ -2,7 +2,7 @@
 // exactly what `--help` does. One page per command and group, as git and gh do, so `man
 // email-subscribers-import` finds it and no page is a hundred screens long.
 import type { Command, Help, Option } from 'commander';
-import type { AnyCommand, GroupDefinition } from '../commands/define.js';
+import type { AnyCommand, Entry } from '../commands/define.js';
 import { ENVIRONMENT } from '../core/environment.js';
 import { RESOLVER_HEADING, RESOLVER_RULES } from '../core/resolver-rules.js';
 import { EXIT_CODE_MEANINGS } from '../core/errors.js';
@@ -37,7 +37,7 @@ function items(entries: readonly (readonly [term: string, description: string])[
   return entries.flatMap(([term, description]) => ['.TP', `.B ${roff(term)}`, roff(description.replace(/\s+/g, ' ').trim() || '-')]);
 }
 
-function definitionAt(entries: readonly (AnyCommand | GroupDefinition)[], path: string[]): AnyCommand | undefined {
+function definitionAt(entries: readonly Entry[], path: string[]): AnyCommand | undefined {
   const [first, second] = path;
   const entry = entries.find((e) => e.name === first);
   if (!entry) return undefined;
@@ -63,7 +63,7 @@ function optionItems(help: Help, options: readonly Option[]): string[] {
   return items(options.map((o) => [help.optionTerm(o), help.optionDescription(o)]));
 }
 
-function commandPage(cmd: Command, path: string[], all: ManPage[], entries: readonly (AnyCommand | GroupDefinition)[]): ManPage {
+function commandPage(cmd: Command, path: string[], all: ManPage[], entries: readonly Entry[]): ManPage {
   const help = cmd.createHelp();
   const def = definitionAt(entries, path);
   const summary = cmd.summary() || cmd.description().split('\n')[0]!;
@@ -102,7 +102,7 @@ function rootPage(program: Command, pages: readonly ManPage[]): ManPage {
 }
 
 /** The pages of the program built from `entries` (loadCommands()). */
-export function manPages(program: Command, entries: readonly (AnyCommand | GroupDefinition)[]): ManPage[] {
+export function manPages(program: Command, entries: readonly Entry[]): ManPage[] {
   const pages: ManPage[] = [];
   const walk = (cmd: Command, path: string[]) => {
     for (const sub of cmd.createHelp().visibleCommands(cmd)) {
