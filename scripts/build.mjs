@@ -20,7 +20,7 @@
 import { build, transformSync } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { thirdPartyNotices } from './third-party-notices.mjs';
 
@@ -203,6 +203,8 @@ function importMetaOfBundle() {
  * of compiled on each run. The minifier keeps the parentheses.
  */
 function writeEagerModules(file, code) {
+  // Its folder may not be there yet: the bundles are built at once, and this one writes itself.
+  mkdirSync(dirname(file), { recursive: true });
   if (!file.endsWith('.cjs')) return writeFileSync(file, code);
   let wrapped = 0;
   const eager = code.replace(/^(var [\w$]+ = __commonJS\(\{\n  "[^"\n]+")\(([^)\n]*)\) \{\n([\s\S]*?)^  \}\n\}\);$/gm, (_all, head, params, body) => {
